@@ -1,0 +1,154 @@
+// swift-tools-version: 6.1
+// Playtrace: play media and know exactly what happened while it played.
+// The module layout and the import rules are those of DESIGN.md (see README.md).
+
+import PackageDescription
+
+let strictness: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Playtrace",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2)],
+    products: [
+        .library(name: "PlaytraceCore", targets: ["PlaytraceCore"]),
+        .library(name: "PlaytraceNetwork", targets: ["PlaytraceNetwork"]),
+        .library(name: "PlaytraceHLS", targets: ["PlaytraceHLS"]),
+        .library(name: "PlaytracePlayer", targets: ["PlaytracePlayer"]),
+        .library(name: "PlaytraceHeadless", targets: ["PlaytraceHeadless"]),
+        .library(name: "PlaytraceMPV", targets: ["PlaytraceMPV"]),
+        .library(name: "PlaytraceTelemetry", targets: ["PlaytraceTelemetry"]),
+        .library(name: "PlaytraceBackends", targets: ["PlaytraceBackends"]),
+        .library(name: "PlaytraceAds", targets: ["PlaytraceAds"]),
+        .library(name: "PlaytraceLab", targets: ["PlaytraceLab"]),
+        .executable(name: "playtrace", targets: ["playtrace"]),
+    ],
+    traits: [
+        .trait(
+            name: "MPV",
+            description: "Builds PlaytraceMPV, the libmpv engine (needs libmpv-dev and pkg-config)."
+        ),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    ],
+    targets: [
+        .target(
+            name: "PlaytraceCore",
+            swiftSettings: strictness
+        ),
+        .target(
+            name: "PlaytraceNetwork",
+            dependencies: [
+                "PlaytraceCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictness
+        ),
+        .target(
+            name: "PlaytraceHLS",
+            dependencies: ["PlaytraceCore"],
+            swiftSettings: strictness
+        ),
+        .target(
+            name: "PlaytracePlayer",
+            dependencies: ["PlaytraceCore"],
+            swiftSettings: strictness
+        ),
+        .target(
+            name: "PlaytraceHeadless",
+            dependencies: [
+                "PlaytraceCore", "PlaytraceNetwork", "PlaytraceHLS", "PlaytracePlayer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: strictness
+        ),
+        .systemLibrary(
+            name: "CMPV",
+            pkgConfig: "mpv",
+            providers: [.apt(["libmpv-dev"]), .brew(["mpv"])]
+        ),
+        .target(
+            name: "PlaytraceMPV",
+            dependencies: [
+                "PlaytraceCore", "PlaytracePlayer",
+                .target(name: "CMPV", condition: .when(traits: ["MPV"])),
+            ],
+            swiftSettings: strictness
+        ),
+        .target(
+            name: "PlaytraceTelemetry",
+            dependencies: ["PlaytraceCore", "PlaytracePlayer"],
+            swiftSettings: strictness
+        ),
+        .target(
+            name: "PlaytraceBackends",
+            dependencies: ["PlaytraceCore", "PlaytraceNetwork", "PlaytraceTelemetry"],
+            swiftSettings: strictness
+        ),
+        .target(
+            name: "PlaytraceAds",
+            dependencies: ["PlaytraceCore", "PlaytraceNetwork", "PlaytraceHLS", "PlaytracePlayer"],
+            swiftSettings: strictness
+        ),
+        .target(
+            name: "PlaytraceLab",
+            dependencies: [
+                "PlaytraceCore", "PlaytraceHLS",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strictness
+        ),
+        .executableTarget(
+            name: "playtrace",
+            dependencies: [
+                "PlaytraceCore", "PlaytraceNetwork", "PlaytraceHLS", "PlaytracePlayer",
+                "PlaytraceHeadless", "PlaytraceMPV", "PlaytraceTelemetry", "PlaytraceBackends",
+                "PlaytraceAds", "PlaytraceLab",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "PlaytraceCoreTests",
+            dependencies: ["PlaytraceCore", .product(name: "Clocks", package: "swift-clocks")],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "PlaytraceHLSTests",
+            dependencies: ["PlaytraceHLS", "PlaytraceCore"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "PlaytraceHeadlessTests",
+            dependencies: [
+                "PlaytraceHeadless", "PlaytraceLab", "PlaytraceNetwork", "PlaytracePlayer",
+                "PlaytraceHLS", "PlaytraceCore",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "PlaytraceCLITests",
+            dependencies: ["playtrace"],
+            swiftSettings: strictness
+        ),
+    ]
+)

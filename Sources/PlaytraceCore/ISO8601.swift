@@ -1,0 +1,137 @@
+/// Why a text is not an ISO 8601 date-time.
+public struct ISO8601DateError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The offending text (cut to 64 characters).
+    public var text: String
+
+    public init(text: String) { self.text = text }
+
+    public var description: String { "not an ISO 8601 date-time: \"\(text)\"" }
+}
+
+/// A fast, allocation-free parser for the RFC 3339 profile of ISO 8601 that HLS uses.
+///
+/// Accepts `YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm|±hhmm|±hh)`, also with a space or a lower-case `t` between
+/// date and time and a lower-case `z`. Foundation's formatters are two orders of magnitude slower, which matters
+/// for playlists with one program-date-time per segment.
+enum ISO8601DateParser {
+    static func parse(_ text: some StringProtocol) throws(ISO8601DateError) -> StreamDate {
+        var copy = String(text)
+        if let date = copy.withUTF8({ parse($0) }) { return date }
+        throw ISO8601DateError(text: String(copy.prefix(64)))
+    }
+
+    /// Parses UTF-8 bytes; `nil` when they are not a date-time.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamDate? {
+        var index = 0
+        let count = bytes.count
+        func digits(_ n: Int) -> Int? {
+            guard index + n <= count else { return nil }
+            var value = 0
+            for _ in 0..<n {
+                let digit = Int(bytes[index]) &- 48
+                guard digit >= 0 && digit <= 9 else { return nil }
+                value = value * 10 + digit
+                index += 1
+            }
+            return value
+        }
+        func expect(_ byte: UInt8) -> Bool {
+            guard index < count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+        guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2)
+        else { return nil }
+        guard index < count, bytes[index] == 0x54 || bytes[index] == 0x74 || bytes[index] == 0x20 else { return nil }
+        index += 1
+        guard let hour = digits(2), expect(0x3A), let minute = digits(2), expect(0x3A), let second = digits(2)
+        else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              hour <= 23, minute <= 59, second <= 60
+        else { return nil }
+        var fraction = 0.0
+        if index < count, bytes[index] == 0x2E || bytes[index] == 0x2C {
+            index += 1
+            var scale = 0.1
+            var any = false
+            while index < count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                fraction += Double(bytes[index] - 0x30) * scale
+                scale *= 0.1
+                index += 1
+                any = true
+            }
+            guard any else { return nil }
+        }
+        guard index < count else { return nil }
+        var offsetSeconds = 0
+        switch bytes[index] {
+        case 0x5A, 0x7A:
+            index += 1
+        case 0x2B, 0x2D:
+            let sign = bytes[index] == 0x2D ? -1 : 1
+            index += 1
+            guard let offsetHours = digits(2), offsetHours <= 23 else { return nil }
+            var offsetMinutes = 0
+            if index < count {
+                _ = expect(0x3A)
+                guard let minutes = digits(2), minutes <= 59 else { return nil }
+                offsetMinutes = minutes
+            }
+            offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
+        default:
+            return nil
+        }
+        guard index == count else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        return StreamDate(secondsSince1970: Double(seconds) + fraction)
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's civil-date algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The civil date of a number of days since 1970-01-01.
+    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+enum ISO8601DateFormatting {
+    static func format(_ date: StreamDate) -> String {
+        guard date.secondsSince1970.isFinite else { return "invalid-date" }
+        let totalMilliseconds = Int64((date.secondsSince1970 * 1000).rounded())
+        var days = Int(totalMilliseconds / 86_400_000)
+        var remainder = totalMilliseconds % 86_400_000
+        if remainder < 0 { remainder += 86_400_000; days -= 1 }
+        let (year, month, day) = ISO8601DateParser.civilFromDays(days)
+        let hour = remainder / 3_600_000
+        let minute = (remainder / 60_000) % 60
+        let second = (remainder / 1000) % 60
+        let millisecond = remainder % 1000
+        return pad(Int64(year), 4) + "-" + pad(Int64(month), 2) + "-" + pad(Int64(day), 2) + "T"
+            + pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2) + "." + pad(millisecond, 3) + "Z"
+    }
+}

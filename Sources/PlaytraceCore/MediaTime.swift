@@ -1,0 +1,75 @@
+/// A position or a length on an item's media timeline, in seconds.
+///
+/// Media time is the playhead's clock: it advances with playback at the playback rate and stands still while
+/// paused or stalled. It is kept apart from stream dates (``StreamDate``) and from wall time (an injected
+/// `Clock`): each of the three has its own type so that they cannot be mixed up by accident.
+///
+/// ```swift
+/// let segment = MediaTime(seconds: 6.006)
+/// let playhead = MediaTime.zero + segment * 2
+/// print(playhead)            // 00:00:12.012
+/// ```
+public struct MediaTime: Sendable, Hashable, Comparable, Codable, AdditiveArithmetic {
+    /// The time in seconds.
+    public var seconds: Double
+
+    /// Creates a media time from a number of seconds.
+    @inlinable public init(seconds: Double) { self.seconds = seconds }
+
+    /// Creates a media time from a Swift `Duration`.
+    @inlinable public init(_ duration: Duration) {
+        let parts = duration.components
+        self.seconds = Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+    }
+
+    /// The media time at the start of an item.
+    public static let zero = MediaTime(seconds: 0)
+
+    /// This time as a Swift `Duration` (rounded to the nanosecond).
+    @inlinable public var duration: Duration {
+        .nanoseconds(Int64((seconds * 1e9).rounded()))
+    }
+
+    /// Whether the time is a finite number.
+    @inlinable public var isFinite: Bool { seconds.isFinite }
+
+    @inlinable public static func + (lhs: MediaTime, rhs: MediaTime) -> MediaTime {
+        MediaTime(seconds: lhs.seconds + rhs.seconds)
+    }
+
+    @inlinable public static func - (lhs: MediaTime, rhs: MediaTime) -> MediaTime {
+        MediaTime(seconds: lhs.seconds - rhs.seconds)
+    }
+
+    @inlinable public static func * (lhs: MediaTime, rhs: Double) -> MediaTime {
+        MediaTime(seconds: lhs.seconds * rhs)
+    }
+
+    @inlinable public static func < (lhs: MediaTime, rhs: MediaTime) -> Bool { lhs.seconds < rhs.seconds }
+
+    /// The time rounded down to the millisecond, as `HH:MM:SS.mmm` (VAST's time format).
+    public var timecode: String {
+        guard seconds.isFinite else { return seconds.isNaN ? "NaN" : (seconds < 0 ? "-inf" : "inf") }
+        let sign = seconds < 0 ? "-" : ""
+        let totalMilliseconds = Int64((abs(seconds) * 1000).rounded(.down))
+        let ms = totalMilliseconds % 1000
+        let s = (totalMilliseconds / 1000) % 60
+        let m = (totalMilliseconds / 60_000) % 60
+        let h = totalMilliseconds / 3_600_000
+        return sign + pad(h, 2) + ":" + pad(m, 2) + ":" + pad(s, 2) + "." + pad(ms, 3)
+    }
+}
+
+extension MediaTime: CustomStringConvertible {
+    public var description: String { timecode }
+}
+
+extension MediaTime: ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral {
+    public init(floatLiteral value: Double) { self.init(seconds: value) }
+    public init(integerLiteral value: Int) { self.init(seconds: Double(value)) }
+}
+
+@usableFromInline func pad(_ value: Int64, _ width: Int) -> String {
+    let digits = String(value)
+    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+}

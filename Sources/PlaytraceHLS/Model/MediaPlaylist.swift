@@ -1,0 +1,292 @@
+public import PlaytraceCore
+
+/// `EXT-X-PLAYLIST-TYPE`.
+public enum PlaylistType: String, Sendable, Hashable, Codable {
+    /// Segments are only ever appended.
+    case event = "EVENT"
+    /// The playlist never changes.
+    case vod = "VOD"
+}
+
+/// A media playlist: the segments of one rendition or variant.
+///
+/// Segments carry the tags that precede them (``SegmentTags``); tags after the last segment are in
+/// ``trailingTags``. Each segment also knows its media sequence number, discontinuity sequence number and start
+/// time on the playlist's timeline, which the parser computes.
+public struct MediaPlaylist: Sendable, Hashable, Codable {
+    /// `EXT-X-VERSION`.
+    public var version: Int?
+    /// `EXT-X-TARGETDURATION`, in seconds.
+    public var targetDuration: Int
+    /// `EXT-X-MEDIA-SEQUENCE` (0 when absent).
+    public var mediaSequence: Int
+    /// `EXT-X-DISCONTINUITY-SEQUENCE` (0 when absent).
+    public var discontinuitySequence: Int
+    /// `EXT-X-PLAYLIST-TYPE`.
+    public var playlistType: PlaylistType?
+    /// `EXT-X-ENDLIST`: no segment will be added.
+    public var hasEndList: Bool
+    /// `EXT-X-I-FRAMES-ONLY`.
+    public var isIFramesOnly: Bool
+    /// `EXT-X-INDEPENDENT-SEGMENTS`.
+    public var hasIndependentSegments: Bool
+    /// `EXT-X-START`.
+    public var start: StartPoint?
+    /// `EXT-X-DEFINE` tags, in order.
+    public var definitions: [VariableDefinition]
+    /// `EXT-X-SERVER-CONTROL`.
+    public var serverControl: ServerControl?
+    /// `EXT-X-PART-INF`.
+    public var partInformation: PartInformation?
+    /// `EXT-X-SKIP`: segments skipped by a delta update.
+    public var skip: SkipInformation?
+    /// The media segments.
+    public var segments: [Segment]
+    /// Tags after the last segment (partial segments of the next one, date ranges, cues…).
+    public var trailingTags: SegmentTags
+    /// `EXT-X-PRELOAD-HINT` tags.
+    public var preloadHints: [PreloadHint]
+    /// `EXT-X-RENDITION-REPORT` tags.
+    public var renditionReports: [RenditionReport]
+    /// Unknown tags of the playlist header (before the first segment tag), in order.
+    public var unknownTags: [UnknownTag]
+
+    public init(
+        version: Int? = nil, targetDuration: Int, mediaSequence: Int = 0, discontinuitySequence: Int = 0,
+        playlistType: PlaylistType? = nil, hasEndList: Bool = false, isIFramesOnly: Bool = false,
+        hasIndependentSegments: Bool = false, start: StartPoint? = nil, definitions: [VariableDefinition] = [],
+        serverControl: ServerControl? = nil, partInformation: PartInformation? = nil,
+        skip: SkipInformation? = nil, segments: [Segment] = [], trailingTags: SegmentTags = SegmentTags(),
+        preloadHints: [PreloadHint] = [], renditionReports: [RenditionReport] = [], unknownTags: [UnknownTag] = []
+    ) {
+        self.version = version
+        self.targetDuration = targetDuration
+        self.mediaSequence = mediaSequence
+        self.discontinuitySequence = discontinuitySequence
+        self.playlistType = playlistType
+        self.hasEndList = hasEndList
+        self.isIFramesOnly = isIFramesOnly
+        self.hasIndependentSegments = hasIndependentSegments
+        self.start = start
+        self.definitions = definitions
+        self.serverControl = serverControl
+        self.partInformation = partInformation
+        self.skip = skip
+        self.segments = segments
+        self.trailingTags = trailingTags
+        self.preloadHints = preloadHints
+        self.renditionReports = renditionReports
+        self.unknownTags = unknownTags
+    }
+
+    /// The sum of the segment durations.
+    public var duration: MediaTime {
+        MediaTime(seconds: segments.reduce(0) { $0 + $1.duration })
+    }
+
+    /// Every date range, in playlist order (including trailing ones).
+    public var dateRanges: [DateRange] {
+        segments.flatMap(\.tags.dateRanges) + trailingTags.dateRanges
+    }
+
+    /// Whether the playlist is finished: `EXT-X-ENDLIST` or a VOD playlist type.
+    public var isFinished: Bool { hasEndList || playlistType == .vod }
+
+    /// Recomputes each segment's media sequence, discontinuity sequence, start time and resolved byte range
+    /// offsets from the playlist header and the segment tags. The parser calls it; call it after editing.
+    public mutating func renumber() {
+        var sequence = mediaSequence + (skip?.skippedSegments ?? 0)
+        var discontinuity = discontinuitySequence
+        var time = 0.0
+        var nextOffsetByURI: [String: Int] = [:]
+        for index in segments.indices {
+            if segments[index].tags.isDiscontinuity { discontinuity += 1 }
+            segments[index].mediaSequence = sequence
+            segments[index].discontinuitySequence = discontinuity
+            segments[index].startTime = MediaTime(seconds: time)
+            if let range = segments[index].byteRange {
+                let offset = range.offset ?? nextOffsetByURI[segments[index].uri] ?? 0
+                segments[index].resolvedByteRange = ByteRange(length: range.length, offset: offset)
+                nextOffsetByURI[segments[index].uri] = offset + range.length
+            } else {
+                segments[index].resolvedByteRange = nil
+            }
+            time += segments[index].duration
+            sequence += 1
+        }
+    }
+}
+
+/// The tags that precede a media segment's URI (or that trail the playlist).
+public struct SegmentTags: Sendable, Hashable, Codable {
+    /// `EXT-X-DISCONTINUITY`.
+    public var isDiscontinuity = false
+    /// `EXT-X-PROGRAM-DATE-TIME`.
+    public var programDateTime: StreamDate?
+    /// `EXT-X-KEY` tags that start here (they apply to this and the following segments).
+    public var keys: [EncryptionKey] = []
+    /// `EXT-X-MAP` that starts here.
+    public var map: MediaInitializationSection?
+    /// `EXT-X-GAP`: the segment is missing and must not be loaded.
+    public var isGap = false
+    /// `EXT-X-BITRATE` that starts here, in kbit/s (applies to the following segments).
+    public var bitrate: Int?
+    /// `EXT-X-DATERANGE` tags placed here.
+    public var dateRanges: [DateRange] = []
+    /// `EXT-X-CUE-OUT`.
+    public var cueOut: CueOut?
+    /// `EXT-X-CUE-OUT-CONT`.
+    public var cueOutContinuation: CueOutContinuation?
+    /// `EXT-X-CUE-IN`.
+    public var isCueIn = false
+    /// `EXT-OATCLS-SCTE35`: a base64 SCTE-35 message.
+    public var oatclsSCTE35: String?
+    /// `EXT-X-PART` tags: the partial segments that make up this segment (low-latency HLS).
+    public var parts: [PartialSegment] = []
+    /// Unknown tags placed here, in order.
+    public var unknownTags: [UnknownTag] = []
+
+    public init() {}
+
+    /// Whether no tag was recorded.
+    public var isEmpty: Bool { self == SegmentTags() }
+}
+
+/// A media segment.
+@dynamicMemberLookup
+public struct Segment: Sendable, Hashable, Codable {
+    /// The segment's URI, as written (relative URIs are resolved by the client).
+    public var uri: String
+    /// The `EXTINF` duration, in seconds.
+    public var duration: Double
+    /// The `EXTINF` title.
+    public var title: String
+    /// `EXT-X-BYTERANGE`, as written.
+    public var byteRange: ByteRange?
+    /// The tags before the URI.
+    public var tags: SegmentTags
+    /// The media sequence number (computed).
+    public internal(set) var mediaSequence: Int = 0
+    /// The discontinuity sequence number (computed).
+    public internal(set) var discontinuitySequence: Int = 0
+    /// The start time on the playlist's timeline, from its first segment (computed).
+    public internal(set) var startTime: MediaTime = .zero
+    /// The byte range with its offset resolved (computed).
+    public internal(set) var resolvedByteRange: ByteRange?
+
+    public init(uri: String, duration: Double, title: String = "", byteRange: ByteRange? = nil,
+                tags: SegmentTags = SegmentTags()) {
+        self.uri = uri
+        self.duration = duration
+        self.title = title
+        self.byteRange = byteRange
+        self.tags = tags
+    }
+
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<SegmentTags, Value>) -> Value {
+        get { tags[keyPath: keyPath] }
+        set { tags[keyPath: keyPath] = newValue }
+    }
+
+    /// The segment's range on the playlist's timeline.
+    public var timeRange: MediaTimeRange {
+        MediaTimeRange(start: startTime, duration: MediaTime(seconds: duration))
+    }
+}
+
+/// `EXT-X-PART`: a partial segment.
+public struct PartialSegment: Sendable, Hashable, Codable {
+    public var uri: String
+    public var duration: Double
+    /// `INDEPENDENT=YES`.
+    public var isIndependent: Bool
+    /// `BYTERANGE`.
+    public var byteRange: ByteRange?
+    /// `GAP=YES`.
+    public var isGap: Bool
+
+    public init(uri: String, duration: Double, isIndependent: Bool = false, byteRange: ByteRange? = nil,
+                isGap: Bool = false) {
+        self.uri = uri
+        self.duration = duration
+        self.isIndependent = isIndependent
+        self.byteRange = byteRange
+        self.isGap = isGap
+    }
+}
+
+/// `EXT-X-PART-INF`.
+public struct PartInformation: Sendable, Hashable, Codable {
+    /// `PART-TARGET`, in seconds.
+    public var partTarget: Double
+    public init(partTarget: Double) { self.partTarget = partTarget }
+}
+
+/// `EXT-X-SERVER-CONTROL`.
+public struct ServerControl: Sendable, Hashable, Codable {
+    /// `CAN-SKIP-UNTIL`, in seconds.
+    public var canSkipUntil: Double?
+    /// `CAN-SKIP-DATERANGES=YES`.
+    public var canSkipDateRanges: Bool
+    /// `HOLD-BACK`, in seconds.
+    public var holdBack: Double?
+    /// `PART-HOLD-BACK`, in seconds.
+    public var partHoldBack: Double?
+    /// `CAN-BLOCK-RELOAD=YES`.
+    public var canBlockReload: Bool
+
+    public init(canSkipUntil: Double? = nil, canSkipDateRanges: Bool = false, holdBack: Double? = nil,
+                partHoldBack: Double? = nil, canBlockReload: Bool = false) {
+        self.canSkipUntil = canSkipUntil
+        self.canSkipDateRanges = canSkipDateRanges
+        self.holdBack = holdBack
+        self.partHoldBack = partHoldBack
+        self.canBlockReload = canBlockReload
+    }
+}
+
+/// `EXT-X-SKIP`: how many segments a delta update left out.
+public struct SkipInformation: Sendable, Hashable, Codable {
+    /// `SKIPPED-SEGMENTS`.
+    public var skippedSegments: Int
+    /// `RECENTLY-REMOVED-DATERANGES`, split on tabs.
+    public var recentlyRemovedDateRanges: [String]
+
+    public init(skippedSegments: Int, recentlyRemovedDateRanges: [String] = []) {
+        self.skippedSegments = skippedSegments
+        self.recentlyRemovedDateRanges = recentlyRemovedDateRanges
+    }
+}
+
+/// `EXT-X-PRELOAD-HINT`.
+public struct PreloadHint: Sendable, Hashable, Codable {
+    /// `TYPE`: `PART` or `MAP`.
+    public var type: String
+    public var uri: String
+    /// `BYTERANGE-START`.
+    public var byteRangeStart: Int?
+    /// `BYTERANGE-LENGTH`.
+    public var byteRangeLength: Int?
+
+    public init(type: String, uri: String, byteRangeStart: Int? = nil, byteRangeLength: Int? = nil) {
+        self.type = type
+        self.uri = uri
+        self.byteRangeStart = byteRangeStart
+        self.byteRangeLength = byteRangeLength
+    }
+}
+
+/// `EXT-X-RENDITION-REPORT`.
+public struct RenditionReport: Sendable, Hashable, Codable {
+    public var uri: String
+    /// `LAST-MSN`.
+    public var lastMediaSequence: Int?
+    /// `LAST-PART`.
+    public var lastPart: Int?
+
+    public init(uri: String, lastMediaSequence: Int? = nil, lastPart: Int? = nil) {
+        self.uri = uri
+        self.lastMediaSequence = lastMediaSequence
+        self.lastPart = lastPart
+    }
+}

@@ -1,0 +1,99 @@
+/// Low-level reading of numbers and text from UTF-8 bytes, shared by the playlist parser.
+enum ByteScanning {
+    static let powersOfTen: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    /// Reads a decimal integer (`0`–`9` only); `nil` on any other byte, on overflow, or on empty input.
+    static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !bytes.isEmpty, bytes.count <= 19 else { return bytes.count > 19 ? bigInteger(bytes) : nil }
+        var value = 0
+        for byte in bytes {
+            let digit = Int(byte) &- 48
+            guard digit >= 0, digit <= 9 else { return nil }
+            value = value &* 10 &+ digit
+        }
+        return value
+    }
+
+    private static func bigInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var value = 0
+        for byte in bytes {
+            let digit = Int(byte) &- 48
+            guard digit >= 0, digit <= 9 else { return nil }
+            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times.addingReportingOverflow(digit)
+            guard !overflow1, !overflow2 else { return nil }
+            value = sum
+        }
+        return value
+    }
+
+    /// Reads a signed decimal floating-point number such as `6.006` or `-12`, correctly rounded.
+    ///
+    /// The common case (at most 15 significant digits, no exponent) is computed exactly with one division, which
+    /// IEEE 754 rounds correctly; anything else goes through the standard library's parser.
+    static func decimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard !bytes.isEmpty else { return nil }
+        var index = 0
+        var negative = false
+        if bytes[0] == 0x2D || bytes[0] == 0x2B {
+            negative = bytes[0] == 0x2D
+            index = 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var seenPoint = false
+        var any = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte >= 0x30 && byte <= 0x39 {
+                any = true
+                if mantissa != 0 || byte != 0x30 { digits += 1 }
+                guard digits <= 15 else { return slowDecimal(bytes) }
+                mantissa = mantissa * 10 + UInt64(byte - 0x30)
+                if seenPoint { fractionDigits += 1 }
+            } else if byte == 0x2E && !seenPoint {
+                seenPoint = true
+            } else if byte == 0x65 || byte == 0x45 {
+                return slowDecimal(bytes)
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        guard any, fractionDigits < powersOfTen.count else { return any ? slowDecimal(bytes) : nil }
+        let value = Double(mantissa) / powersOfTen[fractionDigits]
+        return negative ? -value : value
+    }
+
+    private static func slowDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else { return nil }
+        return value
+    }
+
+    /// Trims spaces and tabs at both ends.
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var start = 0
+        var end = bytes.count
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether the bytes contain `{$`, the start of a variable reference.
+    static func containsVariableReference(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 2 else { return false }
+        for index in 0..<(bytes.count - 1) where bytes[index] == 0x7B && bytes[index + 1] == 0x24 {
+            return true
+        }
+        return false
+    }
+}

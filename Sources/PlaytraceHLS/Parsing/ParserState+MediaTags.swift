@@ -1,0 +1,184 @@
+import PlaytraceCore
+
+extension ParserState {
+    mutating func handleMedia(tag: TagName, value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+        switch tag {
+        case .extinf: try extinf(value)
+        case .targetDuration:
+            try once(tag)
+            media.targetDuration = try integer(ByteScanning.trimmed(value), tag)
+            hasTargetDuration = true
+        case .mediaSequence:
+            try once(tag)
+            media.mediaSequence = try integer(value, tag)
+        case .discontinuitySequence:
+            try once(tag)
+            media.discontinuitySequence = try integer(value, tag)
+        case .playlistType:
+            try once(tag)
+            guard let type = PlaylistType(rawValue: ByteScanning.string(value)) else {
+                throw invalidValue(tag, value)
+            }
+            media.playlistType = type
+        case .endList: media.hasEndList = true
+        case .iFramesOnly: media.isIFramesOnly = true
+        case .serverControl: media.serverControl = try serverControl(value)
+        case .partInf:
+            let reader = AttributeReader(list: try attributes(value, tag), tag: tag, line: line)
+            media.partInformation = PartInformation(partTarget: try reader.requiredDecimal("PART-TARGET"))
+        case .skip:
+            let list = try attributes(value, tag)
+            let reader = AttributeReader(list: list, tag: tag, line: line)
+            media.skip = SkipInformation(
+                skippedSegments: try reader.requiredInteger("SKIPPED-SEGMENTS"),
+                recentlyRemovedDateRanges: list["RECENTLY-REMOVED-DATERANGES"]?.text
+                    .split(separator: "\t").map(String.init) ?? [])
+        case .preloadHint:
+            let reader = AttributeReader(list: try attributes(value, tag), tag: tag, line: line)
+            media.preloadHints.append(PreloadHint(
+                type: try reader.requiredString("TYPE"), uri: try reader.requiredString("URI"),
+                byteRangeStart: try reader.integer("BYTERANGE-START"),
+                byteRangeLength: try reader.integer("BYTERANGE-LENGTH")))
+        case .renditionReport:
+            let reader = AttributeReader(list: try attributes(value, tag), tag: tag, line: line)
+            media.renditionReports.append(RenditionReport(
+                uri: try reader.requiredString("URI"), lastMediaSequence: try reader.integer("LAST-MSN"),
+                lastPart: try reader.integer("LAST-PART")))
+        default:
+            inHeader = false
+            try segmentTag(tag, value)
+        }
+    }
+
+    private mutating func segmentTag(_ tag: TagName, _ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+        switch tag {
+        case .discontinuity: pending.isDiscontinuity = true
+        case .programDateTime:
+            guard let date = StreamDate(iso8601UTF8: ByteScanning.trimmed(value)) else { throw invalidValue(tag, value) }
+            pending.programDateTime = date
+        case .byteRange:
+            guard let range = ByteRangeParsing.parse(ByteScanning.string(value)) else { throw invalidValue(tag, value) }
+            pendingByteRange = range
+        case .key: pending.keys.append(try key(value, tag: tag))
+        case .map:
+            let list = try attributes(value, tag)
+            let reader = AttributeReader(list: list, tag: tag, line: line)
+            pending.map = MediaInitializationSection(
+                uri: try reader.requiredString("URI"), byteRange: try reader.byteRange("BYTERANGE"),
+                otherAttributes: list.removing(["URI", "BYTERANGE"]))
+        case .gap: pending.isGap = true
+        case .bitrate: pending.bitrate = try integer(value, tag)
+        case .dateRange: pending.dateRanges.append(try dateRange(value))
+        case .cueOut:
+            if value.isEmpty {
+                pending.cueOut = CueOut()
+            } else {
+                let text = ByteScanning.string(value)
+                let durationText = text.hasPrefix("DURATION=") ? String(text.dropFirst(9)) : text
+                if let seconds = Double(durationText), seconds.isFinite, seconds >= 0 {
+                    pending.cueOut = CueOut(duration: MediaTime(seconds: seconds),
+                                            rawValue: text.hasPrefix("DURATION=") ? text : nil)
+                } else {
+                    pending.cueOut = CueOut(rawValue: text)
+                    warnings.append(PlaylistWarning(line: line, message: "#EXT-X-CUE-OUT has no readable duration"))
+                }
+            }
+        case .cueOutCont: pending.cueOutContinuation = CueOutContinuation(parsing: ByteScanning.string(value))
+        case .cueIn: pending.isCueIn = true
+        case .oatclsSCTE35: pending.oatclsSCTE35 = ByteScanning.string(value)
+        case .part: pending.parts.append(try part(value))
+        default: break
+        }
+    }
+
+    private mutating func extinf(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+        inHeader = false
+        var comma = 0
+        while comma < value.count, value[comma] != 0x2C { comma += 1 }
+        let durationBytes = ByteScanning.trimmed(UnsafeBufferPointer(rebasing: value[0..<comma]))
+        guard let duration = ByteScanning.decimal(durationBytes), duration >= 0 else {
+            throw invalidValue(.extinf, value)
+        }
+        pendingDuration = duration
+        pendingInfLine = line
+        if comma + 1 < value.count {
+            let title = UnsafeBufferPointer(rebasing: value[(comma + 1)...])
+            try validateUTF8(title)
+            pendingTitle = ByteScanning.string(title)
+        } else {
+            pendingTitle = ""
+        }
+    }
+
+    func key(_ value: UnsafeBufferPointer<UInt8>, tag: TagName) throws(PlaylistParseError) -> EncryptionKey {
+        let list = try attributes(value, tag)
+        let reader = AttributeReader(list: list, tag: tag, line: line)
+        let method = EncryptionKey.Method(rawValue: try reader.requiredString("METHOD"))
+        let uri = reader.string("URI")
+        if method != .none, uri == nil { throw reader.missing("URI") }
+        return EncryptionKey(
+            method: method, uri: uri, iv: reader.string("IV"), keyFormat: reader.string("KEYFORMAT"),
+            keyFormatVersions: reader.string("KEYFORMATVERSIONS"),
+            otherAttributes: list.removing(["METHOD", "URI", "IV", "KEYFORMAT", "KEYFORMATVERSIONS"]))
+    }
+
+    private func part(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> PartialSegment {
+        let reader = AttributeReader(list: try attributes(value, .part), tag: .part, line: line)
+        guard let duration = try reader.nonNegativeDecimal("DURATION") else { throw reader.missing("DURATION") }
+        return PartialSegment(
+            uri: try reader.requiredString("URI"), duration: duration, isIndependent: try reader.flag("INDEPENDENT"),
+            byteRange: try reader.byteRange("BYTERANGE"), isGap: try reader.flag("GAP"))
+    }
+
+    private func serverControl(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> ServerControl {
+        let reader = AttributeReader(list: try attributes(value, .serverControl), tag: .serverControl, line: line)
+        return ServerControl(
+            canSkipUntil: try reader.nonNegativeDecimal("CAN-SKIP-UNTIL"),
+            canSkipDateRanges: try reader.flag("CAN-SKIP-DATERANGES"),
+            holdBack: try reader.nonNegativeDecimal("HOLD-BACK"),
+            partHoldBack: try reader.nonNegativeDecimal("PART-HOLD-BACK"),
+            canBlockReload: try reader.flag("CAN-BLOCK-RELOAD"))
+    }
+
+    private static let dateRangeAttributeNames: Set<String> = [
+        "ID", "CLASS", "START-DATE", "CUE", "END-DATE", "DURATION", "PLANNED-DURATION", "END-ON-NEXT",
+        "SCTE35-CMD", "SCTE35-OUT", "SCTE35-IN",
+    ]
+
+    private func dateRange(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> DateRange {
+        let list = try attributes(value, .dateRange)
+        let reader = AttributeReader(list: list, tag: .dateRange, line: line)
+        let id = try reader.requiredString("ID")
+        guard let start = try reader.date("START-DATE") else { throw reader.missing("START-DATE") }
+        let end = try reader.date("END-DATE")
+        if let end, end < start { throw reader.invalid("END-DATE", end.iso8601) }
+        var cue = DateRange.Cue()
+        for word in (list["CUE"]?.text ?? "").split(separator: ",") {
+            switch word.trimmingPrefix(" ") {
+            case "PRE": cue.insert(.pre)
+            case "POST": cue.insert(.post)
+            case "ONCE": cue.insert(.once)
+            default: throw reader.invalid("CUE", list["CUE"]?.text ?? "")
+            }
+        }
+        if cue.contains(.pre) && cue.contains(.post) { throw reader.invalid("CUE", list["CUE"]?.text ?? "") }
+        let endOnNext = try reader.flag("END-ON-NEXT")
+        let duration = try reader.nonNegativeDecimal("DURATION")
+        if endOnNext, reader.string("CLASS") == nil { throw reader.missing("CLASS") }
+        if endOnNext, duration != nil || end != nil { throw reader.invalid("END-ON-NEXT", "YES") }
+        var clientAttributes = AttributeList()
+        for entry in list where !Self.dateRangeAttributeNames.contains(entry.name) {
+            clientAttributes.append(entry.name, entry.value)
+        }
+        return DateRange(
+            id: id, classIdentifier: reader.string("CLASS"), startDate: start, cue: cue, endDate: end,
+            duration: duration.map(MediaTime.init(seconds:)),
+            plannedDuration: try reader.nonNegativeDecimal("PLANNED-DURATION").map(MediaTime.init(seconds:)),
+            endOnNext: endOnNext, scte35Command: reader.string("SCTE35-CMD"), scte35Out: reader.string("SCTE35-OUT"),
+            scte35In: reader.string("SCTE35-IN"), clientAttributes: clientAttributes)
+    }
+
+    func invalidValue(_ tag: TagName, _ value: UnsafeBufferPointer<UInt8>) -> PlaylistParseError {
+        PlaylistParseError(line: line, reason: .invalidValue(tag: tag.text, value: ByteScanning.string(value)))
+    }
+}

@@ -1,0 +1,89 @@
+extension ParserState {
+    mutating func handleMultivariant(tag: TagName, value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+        switch tag {
+        case .streamInf:
+            if pendingVariant != nil { throw PlaylistParseError(line: pendingVariantLine, reason: .missingVariantURI) }
+            let list = try attributes(value, tag)
+            let reader = AttributeReader(list: list, tag: tag, line: line)
+            let closedCaptions = list["CLOSED-CAPTIONS"]
+            pendingVariant = VariantStream(
+                uri: "", stream: try streamAttributes(reader, extra: Self.variantOnlyNames),
+                frameRate: try reader.decimal("FRAME-RATE"), audio: reader.string("AUDIO"),
+                subtitles: reader.string("SUBTITLES"),
+                closedCaptions: closedCaptions.flatMap { if case .quoted(let group) = $0 { group } else { nil } },
+                hasNoClosedCaptions: closedCaptions == .unquoted("NONE"))
+            pendingVariantLine = line
+        case .iFrameStreamInf:
+            let list = try attributes(value, tag)
+            let reader = AttributeReader(list: list, tag: tag, line: line)
+            multivariant.iFrameVariants.append(IFrameVariantStream(
+                uri: try reader.requiredString("URI"), stream: try streamAttributes(reader, extra: ["URI"])))
+        case .media: multivariant.renditions.append(try rendition(value))
+        case .sessionData:
+            let reader = AttributeReader(list: try attributes(value, tag), tag: tag, line: line)
+            let data = SessionData(
+                dataID: try reader.requiredString("DATA-ID"), value: reader.string("VALUE"), uri: reader.string("URI"),
+                format: reader.string("FORMAT"), language: reader.string("LANGUAGE"))
+            if (data.value == nil) == (data.uri == nil) { throw reader.missing("VALUE") }
+            multivariant.sessionData.append(data)
+        case .sessionKey:
+            let key = try key(value, tag: tag)
+            if key.method == .none {
+                throw PlaylistParseError(line: line, reason: .invalidAttribute(tag: tag.text, attribute: "METHOD", value: "NONE"))
+            }
+            multivariant.sessionKeys.append(key)
+        case .contentSteering:
+            let reader = AttributeReader(list: try attributes(value, tag), tag: tag, line: line)
+            multivariant.contentSteering = ContentSteering(
+                serverURI: try reader.requiredString("SERVER-URI"), pathwayID: reader.string("PATHWAY-ID"))
+        default: break
+        }
+    }
+
+    private static let streamNames: Set<String> = [
+        "BANDWIDTH", "AVERAGE-BANDWIDTH", "SCORE", "CODECS", "SUPPLEMENTAL-CODECS", "RESOLUTION", "HDCP-LEVEL",
+        "ALLOWED-CPC", "VIDEO-RANGE", "REQ-VIDEO-LAYOUT", "STABLE-VARIANT-ID", "VIDEO", "PATHWAY-ID",
+    ]
+    private static let variantOnlyNames: Set<String> = ["FRAME-RATE", "AUDIO", "SUBTITLES", "CLOSED-CAPTIONS"]
+
+    private func streamAttributes(_ reader: AttributeReader, extra: Set<String>) throws(PlaylistParseError)
+        -> StreamAttributes
+    {
+        StreamAttributes(
+            bandwidth: try reader.requiredInteger("BANDWIDTH"), averageBandwidth: try reader.integer("AVERAGE-BANDWIDTH"),
+            score: try reader.decimal("SCORE"),
+            codecs: reader.string("CODECS").map { $0.split(separator: ",").map { String($0.trimmingPrefix(" ")) } } ?? [],
+            supplementalCodecs: reader.string("SUPPLEMENTAL-CODECS"), resolution: try reader.resolution("RESOLUTION"),
+            hdcpLevel: reader.string("HDCP-LEVEL"), allowedCPC: reader.string("ALLOWED-CPC"),
+            videoRange: reader.string("VIDEO-RANGE"), requiredVideoLayout: reader.string("REQ-VIDEO-LAYOUT"),
+            stableVariantID: reader.string("STABLE-VARIANT-ID"), video: reader.string("VIDEO"),
+            pathwayID: reader.string("PATHWAY-ID"),
+            otherAttributes: reader.list.removing(Self.streamNames.union(extra)))
+    }
+
+    private static let renditionNames: Set<String> = [
+        "TYPE", "URI", "GROUP-ID", "LANGUAGE", "ASSOC-LANGUAGE", "NAME", "STABLE-RENDITION-ID", "DEFAULT",
+        "AUTOSELECT", "FORCED", "INSTREAM-ID", "BIT-DEPTH", "SAMPLE-RATE", "CHARACTERISTICS", "CHANNELS",
+    ]
+
+    private func rendition(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> Rendition {
+        let list = try attributes(value, .media)
+        let reader = AttributeReader(list: list, tag: .media, line: line)
+        let typeText = try reader.requiredString("TYPE")
+        guard let type = Rendition.MediaType(rawValue: typeText) else { throw reader.invalid("TYPE", typeText) }
+        let uri = reader.string("URI")
+        if type == .closedCaptions {
+            if uri != nil { throw reader.invalid("URI", uri ?? "") }
+            if reader.string("INSTREAM-ID") == nil { throw reader.missing("INSTREAM-ID") }
+        }
+        return Rendition(
+            type: type, uri: uri, groupID: try reader.requiredString("GROUP-ID"), language: reader.string("LANGUAGE"),
+            associatedLanguage: reader.string("ASSOC-LANGUAGE"), name: try reader.requiredString("NAME"),
+            stableRenditionID: reader.string("STABLE-RENDITION-ID"), isDefault: try reader.flag("DEFAULT"),
+            isAutoselect: try reader.flag("AUTOSELECT"), isForced: try reader.flag("FORCED"),
+            instreamID: reader.string("INSTREAM-ID"), bitDepth: try reader.integer("BIT-DEPTH"),
+            sampleRate: try reader.integer("SAMPLE-RATE"),
+            characteristics: reader.string("CHARACTERISTICS").map { $0.split(separator: ",").map(String.init) } ?? [],
+            channels: reader.string("CHANNELS"), otherAttributes: list.removing(Self.renditionNames))
+    }
+}

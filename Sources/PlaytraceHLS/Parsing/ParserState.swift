@@ -1,0 +1,316 @@
+import PlaytraceCore
+
+/// The mutable state of one parse: the line loop, variable substitution and the playlist being built.
+/// Tag handlers live in `ParserState+MediaTags.swift` and `ParserState+MultivariantTags.swift`.
+struct ParserState {
+    let options: PlaylistParser.Options
+    var line = 0
+    var warnings: [PlaylistWarning] = []
+    var variables: [String: String] = [:]
+    var sawMediaTag = false
+    var sawMultivariantTag = false
+    var sawHeader = false
+    var seenOnce: Set<UInt8> = []
+
+    var media = MediaPlaylist(targetDuration: 0)
+    var hasTargetDuration = false
+    var inHeader = true
+    var pending = SegmentTags()
+    var pendingDuration: Double?
+    var pendingTitle = ""
+    var pendingByteRange: ByteRange?
+    var pendingInfLine = 0
+    var segments: [Segment] = []
+
+    var multivariant = MultivariantPlaylist()
+    var pendingVariant: VariantStream?
+    var pendingVariantLine = 0
+
+    init(options: PlaylistParser.Options) { self.options = options }
+
+    mutating func parse(_ input: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+        var bytes = input
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            bytes = UnsafeBufferPointer(rebasing: bytes[3...])
+        }
+        var newlines = 0
+        for byte in bytes where byte == 0x0A { newlines += 1 }
+        segments.reserveCapacity(newlines / 2)
+        var start = 0
+        let count = bytes.count
+        while start < count {
+            var end = start
+            while end < count, bytes[end] != 0x0A { end += 1 }
+            line += 1
+            var lineEnd = end
+            if lineEnd > start, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+            let text = ByteScanning.trimmed(UnsafeBufferPointer(rebasing: bytes[start..<lineEnd]))
+            try handle(line: text)
+            start = end + 1
+        }
+        if line == 0 || !sawHeader { throw PlaylistParseError(line: 1, reason: .missingHeader) }
+    }
+
+    private mutating func handle(line text: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+        if !sawHeader {
+            guard text.count >= 7, text[0] == 0x23, text[1] == 0x45, text[2] == 0x58, text[3] == 0x54,
+                  text[4] == 0x4D, text[5] == 0x33, text[6] == 0x55
+            else { throw PlaylistParseError(line: line, reason: .missingHeader) }
+            sawHeader = true
+            return
+        }
+        guard !text.isEmpty else { return }
+        if text[0] == 0x23 {
+            guard text.count >= 4, text[1] == 0x45, text[2] == 0x58, text[3] == 0x54 else { return }  // comment
+            var colon = 0
+            while colon < text.count, text[colon] != 0x3A { colon += 1 }
+            let name = UnsafeBufferPointer(rebasing: text[0..<colon])
+            let value = colon < text.count
+                ? UnsafeBufferPointer(rebasing: text[(colon + 1)...]) : UnsafeBufferPointer(rebasing: text[colon...])
+            guard let tag = TagName.lookup(name) else {
+                try validateUTF8(text)
+                let unknown = UnknownTag(line: ByteScanning.string(text))
+                if inHeader { media.unknownTags.append(unknown) } else { pending.unknownTags.append(unknown) }
+                return
+            }
+            try noteKind(of: tag)
+            try handle(tag: tag, value: value)
+        } else {
+            try handleURI(text)
+        }
+    }
+
+    private mutating func noteKind(of tag: TagName) throws(PlaylistParseError) {
+        if tag.isMediaOnly { sawMediaTag = true }
+        if tag.isMultivariantOnly { sawMultivariantTag = true }
+        if sawMediaTag && sawMultivariantTag { throw PlaylistParseError(line: line, reason: .mixedPlaylistKinds) }
+    }
+
+    private mutating func handle(tag: TagName, value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+        switch tag {
+        case .extm3u: return
+        case .version:
+            try once(tag)
+            media.version = try integer(value, tag)
+        case .independentSegments: media.hasIndependentSegments = true
+        case .start: media.start = try startPoint(value)
+        case .define: try define(value)
+        case .streamInf, .iFrameStreamInf, .media, .sessionData, .sessionKey, .contentSteering:
+            try handleMultivariant(tag: tag, value: value)
+        default:
+            try handleMedia(tag: tag, value: value)
+        }
+    }
+
+    private mutating func handleURI(_ text: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+        let uri = try substituted(text)
+        if var variant = pendingVariant {
+            variant.uri = uri
+            multivariant.variants.append(variant)
+            pendingVariant = nil
+            return
+        }
+        guard let duration = pendingDuration else {
+            throw PlaylistParseError(line: line, reason: .missingSegmentDuration)
+        }
+        sawMediaTag = true
+        if sawMultivariantTag { throw PlaylistParseError(line: line, reason: .mixedPlaylistKinds) }
+        segments.append(Segment(uri: uri, duration: duration, title: pendingTitle, byteRange: pendingByteRange,
+                                tags: pending))
+        pending = SegmentTags()
+        pendingDuration = nil
+        pendingTitle = ""
+        pendingByteRange = nil
+    }
+
+    mutating func finish() throws(PlaylistParseError) -> PlaylistParser.Outcome {
+        if sawMultivariantTag {
+            if pendingVariant != nil { throw PlaylistParseError(line: pendingVariantLine, reason: .missingVariantURI) }
+            multivariant.version = media.version
+            multivariant.hasIndependentSegments = media.hasIndependentSegments
+            multivariant.start = media.start
+            multivariant.definitions = media.definitions
+            multivariant.unknownTags = media.unknownTags + pending.unknownTags
+            return PlaylistParser.Outcome(playlist: .multivariant(multivariant), warnings: warnings,
+                                          variables: variables)
+        }
+        guard hasTargetDuration else { throw PlaylistParseError(line: line, reason: .missingTargetDuration) }
+        if pendingDuration != nil {
+            warnings.append(PlaylistWarning(line: pendingInfLine, message: "#EXTINF is not followed by a URI"))
+        }
+        try checkByteRanges()
+        media.segments = segments
+        media.trailingTags = pending
+        media.renumber()
+        checkDurations()
+        return PlaylistParser.Outcome(playlist: .media(media), warnings: warnings, variables: variables)
+    }
+
+    private func checkByteRanges() throws(PlaylistParseError) {
+        var previousURI: String?
+        for segment in segments {
+            if let range = segment.byteRange, range.offset == nil, previousURI != segment.uri {
+                throw PlaylistParseError(line: line, reason: .unresolvableByteRange)
+            }
+            previousURI = segment.byteRange == nil ? nil : segment.uri
+        }
+    }
+
+    private mutating func checkDurations() {
+        let target = Double(media.targetDuration)
+        if let longest = segments.max(by: { $0.duration < $1.duration }), longest.duration.rounded() > target {
+            warnings.append(PlaylistWarning(
+                line: 0,
+                message: "segment \(longest.mediaSequence) lasts \(longest.duration) s, more than the target duration \(media.targetDuration) s"))
+        }
+        var sawDate = false
+        for segment in segments {
+            if segment.tags.programDateTime != nil { sawDate = true } else if sawDate && segment.tags.isDiscontinuity {
+                warnings.append(PlaylistWarning(
+                    line: 0,
+                    message: "segment \(segment.mediaSequence) follows a discontinuity without #EXT-X-PROGRAM-DATE-TIME"))
+            }
+        }
+    }
+
+    // MARK: - Shared helpers
+
+    mutating func once(_ tag: TagName) throws(PlaylistParseError) {
+        guard seenOnce.insert(tag.rawValue).inserted else {
+            throw PlaylistParseError(line: line, reason: .duplicateTag(tag.text))
+        }
+    }
+
+    func integer(_ value: UnsafeBufferPointer<UInt8>, _ tag: TagName) throws(PlaylistParseError) -> Int {
+        guard let number = ByteScanning.integer(value) else {
+            throw PlaylistParseError(line: line, reason: .invalidValue(tag: tag.text, value: ByteScanning.string(value)))
+        }
+        return number
+    }
+
+    func validateUTF8(_ bytes: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return
+            case .error: throw PlaylistParseError(line: line, reason: .invalidEncoding)
+            }
+        }
+    }
+
+    /// The text of a URI line or quoted value, with `{$name}` references replaced.
+    func substituted(_ bytes: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> String {
+        try validateUTF8(bytes)
+        let text = ByteScanning.string(bytes)
+        guard !variables.isEmpty || ByteScanning.containsVariableReference(bytes) else { return text }
+        return try substitute(text)
+    }
+
+    func substitute(_ text: String) throws(PlaylistParseError) -> String {
+        guard text.contains("{$") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "{$") {
+            result += rest[..<open.lowerBound]
+            let afterOpen = rest[open.upperBound...]
+            guard let close = afterOpen.firstIndex(of: "}") else {
+                result += rest[open.lowerBound...]
+                return result
+            }
+            let name = String(afterOpen[..<close])
+            guard let value = variables[name] else {
+                if unresolvedImports.contains(name) { result += "{$\(name)}" } else {
+                    throw PlaylistParseError(line: line, reason: .undefinedVariable(name))
+                }
+                rest = afterOpen[afterOpen.index(after: close)...]
+                continue
+            }
+            result += value
+            rest = afterOpen[afterOpen.index(after: close)...]
+        }
+        result += rest
+        return result
+    }
+
+    var unresolvedImports: Set<String> = []
+
+    /// Parses an attribute list, substituting variables in quoted values.
+    func attributes(_ value: UnsafeBufferPointer<UInt8>, _ tag: TagName) throws(PlaylistParseError) -> AttributeList {
+        try validateUTF8(value)
+        guard var list = AttributeListParser.parse(value) else {
+            throw PlaylistParseError(line: line, reason: .malformedAttributeList(tag: tag.text))
+        }
+        if !variables.isEmpty || !unresolvedImports.isEmpty, ByteScanning.containsVariableReference(value) {
+            var substitutedList = AttributeList()
+            for entry in list {
+                if case .quoted(let text) = entry.value {
+                    substitutedList.append(entry.name, .quoted(try substitute(text)))
+                } else {
+                    substitutedList.append(entry.name, entry.value)
+                }
+            }
+            list = substitutedList
+        }
+        return list
+    }
+
+    private mutating func startPoint(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> StartPoint {
+        let list = try attributes(value, .start)
+        let offset = try AttributeReader(list: list, tag: .start, line: line).requiredDecimal("TIME-OFFSET")
+        return StartPoint(timeOffset: MediaTime(seconds: offset), precise: list["PRECISE"]?.text == "YES")
+    }
+
+    private mutating func define(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+        let list = try attributes(value, .define)
+        let reader = AttributeReader(list: list, tag: .define, line: line)
+        let definition: VariableDefinition
+        let resolved: String?
+        if let name = list["NAME"]?.text {
+            let text = try reader.requiredString("VALUE")
+            definition = .value(name: name, value: text)
+            resolved = text
+        } else if let name = list["IMPORT"]?.text {
+            definition = .import(name: name)
+            if let imported = options.importedVariables {
+                guard let text = imported[name] else {
+                    throw PlaylistParseError(line: line, reason: .undefinedVariable(name))
+                }
+                resolved = text
+            } else {
+                resolved = nil
+                unresolvedImports.insert(name)
+                warnings.append(PlaylistWarning(
+                    line: line, message: "the imported variable \(name) is unknown outside its multivariant playlist"))
+            }
+        } else if let name = list["QUERYPARAM"]?.text {
+            definition = .queryParameter(name: name)
+            if let parameters = options.queryParameters {
+                guard let text = parameters[name] else {
+                    throw PlaylistParseError(line: line, reason: .undefinedVariable(name))
+                }
+                resolved = text
+            } else {
+                resolved = nil
+                unresolvedImports.insert(name)
+                warnings.append(PlaylistWarning(
+                    line: line, message: "the query parameter \(name) is unknown without the playlist's URL"))
+            }
+        } else {
+            throw PlaylistParseError(line: line, reason: .missingAttribute(tag: TagName.define.text, attribute: "NAME"))
+        }
+        let name = definition.name
+        guard !name.isEmpty, name.utf8.allSatisfy({ byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2D || byte == 0x5F
+        }) else {
+            throw PlaylistParseError(line: line, reason: .invalidAttribute(tag: TagName.define.text, attribute: "NAME", value: name))
+        }
+        guard variables[name] == nil, !media.definitions.contains(where: { $0.name == name }) else {
+            throw PlaylistParseError(line: line, reason: .duplicateVariable(name))
+        }
+        if let resolved { variables[name] = resolved }
+        media.definitions.append(definition)
+    }
+}

@@ -1,0 +1,81 @@
+/// Why a playlist could not be parsed, with the line where it happened.
+public struct PlaylistParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Reason: Sendable, Hashable {
+        /// The first line is not `#EXTM3U`.
+        case missingHeader
+        /// The input is not UTF-8 text.
+        case invalidEncoding
+        /// A tag's value could not be read.
+        case invalidValue(tag: String, value: String)
+        /// A required attribute is absent.
+        case missingAttribute(tag: String, attribute: String)
+        /// An attribute's value could not be read.
+        case invalidAttribute(tag: String, attribute: String, value: String)
+        /// An attribute list is malformed (stray characters, unterminated quote).
+        case malformedAttributeList(tag: String)
+        /// `{$name}` refers to a variable that no `EXT-X-DEFINE` defines.
+        case undefinedVariable(String)
+        /// Two `EXT-X-DEFINE` tags define the same name.
+        case duplicateVariable(String)
+        /// Media-playlist tags and multivariant-playlist tags in the same playlist.
+        case mixedPlaylistKinds
+        /// A media playlist without `EXT-X-TARGETDURATION`.
+        case missingTargetDuration
+        /// A media segment URI with no `EXTINF` before it.
+        case missingSegmentDuration
+        /// `EXT-X-STREAM-INF` not followed by a URI line.
+        case missingVariantURI
+        /// A tag that may appear once appears again.
+        case duplicateTag(String)
+        /// `EXT-X-BYTERANGE` without an offset where no previous range of the same resource exists.
+        case unresolvableByteRange
+    }
+
+    /// The line number (1-based) where the problem was found.
+    public var line: Int
+    /// What went wrong.
+    public var reason: Reason
+
+    public init(line: Int, reason: Reason) {
+        self.line = line
+        self.reason = reason
+    }
+
+    public var description: String {
+        let text: String
+        switch reason {
+        case .missingHeader: text = "the playlist does not start with #EXTM3U"
+        case .invalidEncoding: text = "the playlist is not UTF-8 text"
+        case .invalidValue(let tag, let value): text = "\(tag) has an invalid value \"\(value.prefix(80))\""
+        case .missingAttribute(let tag, let attribute): text = "\(tag) lacks the required attribute \(attribute)"
+        case .invalidAttribute(let tag, let attribute, let value):
+            text = "\(tag) has an invalid \(attribute)=\"\(value.prefix(80))\""
+        case .malformedAttributeList(let tag): text = "\(tag) has a malformed attribute list"
+        case .undefinedVariable(let name): text = "the variable {$\(name)} is not defined"
+        case .duplicateVariable(let name): text = "the variable \(name) is defined twice"
+        case .mixedPlaylistKinds: text = "the playlist mixes media-playlist and multivariant-playlist tags"
+        case .missingTargetDuration: text = "the media playlist has no #EXT-X-TARGETDURATION"
+        case .missingSegmentDuration: text = "a segment URI has no #EXTINF before it"
+        case .missingVariantURI: text = "#EXT-X-STREAM-INF is not followed by a URI"
+        case .duplicateTag(let tag): text = "\(tag) appears more than once"
+        case .unresolvableByteRange: text = "#EXT-X-BYTERANGE has no offset and no previous range to follow"
+        }
+        return "line \(line): \(text)"
+    }
+}
+
+/// Something a client can live with but that the specification forbids or that looks wrong.
+public struct PlaylistWarning: Sendable, Hashable, CustomStringConvertible {
+    /// The line number (1-based).
+    public var line: Int
+    /// What looks wrong.
+    public var message: String
+
+    public init(line: Int, message: String) {
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { "line \(line): \(message)" }
+}
