@@ -1,0 +1,102 @@
+public import AsyncHTTPClient
+import Foundation
+import PlaytraceCore
+public import Logging
+import NIOCore
+import NIOHTTP1
+
+/// ``HTTPTransport`` on async-http-client (SwiftNIO): the transport Playtrace uses on Linux and servers.
+///
+/// Timings are measured on the injected clock, so that a test clock sees the durations a throttling test server
+/// imposes in virtual time. Each request also has a real deadline (its ``HTTPRequest/timeout``).
+public final class AsyncHTTPClientTransport: HTTPTransport {
+    private let client: HTTPClient
+    private let ownsClient: Bool
+    private let clock: any Clock<Duration>
+    private let logger: Logger
+
+    /// Creates a transport with its own HTTP client (shut down by ``shutdown()``).
+    public init(clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "playtrace.http")) {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .follow(max: 5, allowCycles: false))
+        configuration.timeout = .init(connect: .seconds(10), read: .seconds(30))
+        configuration.decompression = .enabled(limit: .ratio(50))
+        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        self.ownsClient = true
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Creates a transport over an existing client, which the caller keeps and shuts down.
+    public init(client: HTTPClient, clock: any Clock<Duration> = ContinuousClock(),
+                logger: Logger = Logger(label: "playtrace.http")) {
+        self.client = client
+        self.ownsClient = false
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Shuts the transport's own client down; a transport over a caller's client does nothing.
+    public func shutdown() async throws {
+        if ownsClient { try await client.shutdown() }
+    }
+
+    public func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              request.url.host != nil
+        else { throw .invalidURL(request.url.absoluteString) }
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let stopwatch = Stopwatch(clock: clock)
+        let timeoutNanoseconds = request.timeout.components.seconds * 1_000_000_000
+            + request.timeout.components.attoseconds / 1_000_000_000
+        let deadline = NIODeadline.now() + .nanoseconds(timeoutNanoseconds)
+        do {
+            let response = try await client.execute(outgoing, deadline: deadline, logger: logger)
+            let firstByte = stopwatch.elapsed
+            var body: [UInt8] = []
+            if let length = response.headers.first(name: "content-length").flatMap(Int.init) {
+                guard length <= request.maximumBodySize else { throw HTTPTransportError.bodyTooLarge(limit: request.maximumBodySize) }
+                body.reserveCapacity(length)
+            }
+            for try await chunk in response.body {
+                guard body.count + chunk.readableBytes <= request.maximumBodySize else {
+                    throw HTTPTransportError.bodyTooLarge(limit: request.maximumBodySize)
+                }
+                body.append(contentsOf: chunk.readableBytesView)
+            }
+            if let expected = response.headers.first(name: "content-length").flatMap(Int.init), body.count < expected {
+                throw HTTPTransportError.connectionClosed
+            }
+            return HTTPResponse(
+                status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, body: body,
+                url: response.url ?? request.url,
+                timing: RequestTiming(timeToFirstByte: firstByte, duration: stopwatch.elapsed))
+        } catch {
+            throw Self.classify(error, url: request.url)
+        }
+    }
+
+    static func classify(_ error: any Error, url: URL) -> HTTPTransportError {
+        if let error = error as? HTTPTransportError { return error }
+        if error is CancellationError { return .cancelled }
+        if let error = error as? HTTPClientError {
+            if [.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout].contains(error) { return .timeout }
+            if [.remoteConnectionClosed, .bodyLengthMismatch].contains(error) { return .connectionClosed }
+            if error == .cancelled { return .cancelled }
+            if [.invalidURL, .emptyHost, .emptyScheme].contains(error) { return .invalidURL(url.absoluteString) }
+            return .other(String(describing: error))
+        }
+        let text = String(describing: error)
+        if text.contains("NXDOMAIN") || text.contains("resolve") || text.contains("DNS") {
+            return .dns(host: url.host ?? "")
+        }
+        if text.contains("connectTimeout") || text.contains("Timeout") { return .timeout }
+        if text.contains("refused") || text.contains("connect") || text.contains("unreachable") {
+            return .connect(text)
+        }
+        if text.contains("ioOnClosedChannel") || text.contains("EOF") || text.contains("closed") { return .connectionClosed }
+        return .other(text)
+    }
+}
