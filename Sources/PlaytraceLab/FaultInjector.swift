@@ -1,0 +1,66 @@
+import Synchronization
+
+/// A fault the lab applies to matching requests.
+public struct LabFault: Sendable, Hashable, Codable {
+    public enum Kind: Sendable, Hashable, Codable {
+        /// Wait this long (lab time) before answering.
+        case delay(milliseconds: Int)
+        /// Answer with this HTTP status and no body.
+        case status(Int)
+        /// Send the head and half the body, then close the connection.
+        case dropConnection
+        /// Send the body at this many bytes per second (lab time).
+        case throttle(bytesPerSecond: Int)
+    }
+
+    /// Requests whose path contains this text are affected (empty: every request).
+    public var pathContains: String
+    public var kind: Kind
+    /// How many requests it still affects; `nil` for every one until removed.
+    public var remaining: Int?
+
+    public init(pathContains: String = "", kind: Kind, remaining: Int? = nil) {
+        self.pathContains = pathContains
+        self.kind = kind
+        self.remaining = remaining
+    }
+}
+
+/// The lab's active faults. Thread-safe; the first matching fault of each kind applies.
+public final class FaultInjector: Sendable {
+    private let faults = Mutex<[LabFault]>([])
+
+    public init() {}
+
+    /// Adds a fault.
+    public func add(_ fault: LabFault) { faults.withLock { $0.append(fault) } }
+
+    /// Removes every fault.
+    public func clear() { faults.withLock { $0.removeAll() } }
+
+    /// The active faults.
+    public var active: [LabFault] { faults.withLock { $0 } }
+
+    /// The faults that apply to a request for `path`, consuming one use of each counted fault.
+    func take(for path: String) -> [LabFault.Kind] {
+        faults.withLock { faults in
+            var kinds: [LabFault.Kind] = []
+            var index = 0
+            while index < faults.count {
+                let fault = faults[index]
+                if fault.pathContains.isEmpty || path.contains(fault.pathContains) {
+                    kinds.append(fault.kind)
+                    if let remaining = fault.remaining {
+                        if remaining <= 1 {
+                            faults.remove(at: index)
+                            continue
+                        }
+                        faults[index].remaining = remaining - 1
+                    }
+                }
+                index += 1
+            }
+            return kinds
+        }
+    }
+}

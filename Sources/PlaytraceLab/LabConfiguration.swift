@@ -1,0 +1,65 @@
+public import PlaytraceCore
+
+/// The shape of the lab's streams.
+public struct LabConfiguration: Sendable {
+    /// One rung of the bit rate ladder.
+    public struct Variant: Sendable, Hashable {
+        public var bandwidth: Int
+        public var width: Int
+        public var height: Int
+        public init(bandwidth: Int, width: Int, height: Int) {
+            self.bandwidth = bandwidth
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// The bit rate ladder, lowest first.
+    public var variants: [Variant]
+    /// Every segment's duration, in seconds.
+    public var segmentDuration: Int
+    /// The number of segments of the on-demand stream.
+    public var vodSegmentCount: Int
+    /// The first segment's program-date-time, for on-demand; the live stream's origin.
+    public var startDate: StreamDate
+    /// Segments in the live playlist's window.
+    public var liveWindowSegments: Int
+    /// Segments in the DVR playlist's window.
+    public var dvrWindowSegments: Int
+    /// Segments that already exist when the lab starts (so that a live window is full at once).
+    public var liveHistorySegments: Int
+    /// On live streams, an ad break starts every this many segments…
+    public var liveAdBreakInterval: Int
+    /// …and lasts this many segments.
+    public var liveAdBreakLength: Int
+
+    public init(
+        variants: [Variant] = [
+            Variant(bandwidth: 400_000, width: 640, height: 360),
+            Variant(bandwidth: 1_200_000, width: 1280, height: 720),
+            Variant(bandwidth: 3_000_000, width: 1920, height: 1080),
+        ],
+        segmentDuration: Int = 4, vodSegmentCount: Int = 10,
+        startDate: StreamDate = StreamDate(secondsSince1970: 1_767_225_600),
+        liveWindowSegments: Int = 6, dvrWindowSegments: Int = 30, liveHistorySegments: Int = 30,
+        liveAdBreakInterval: Int = 10, liveAdBreakLength: Int = 3
+    ) {
+        self.variants = variants
+        self.segmentDuration = segmentDuration
+        self.vodSegmentCount = vodSegmentCount
+        self.startDate = startDate
+        self.liveWindowSegments = liveWindowSegments
+        self.dvrWindowSegments = dvrWindowSegments
+        self.liveHistorySegments = liveHistorySegments
+        self.liveAdBreakInterval = liveAdBreakInterval
+        self.liveAdBreakLength = liveAdBreakLength
+    }
+
+    /// The on-demand stream's ad layout: a SCTE-35 break (DATERANGE and CUE tags) from segment 2 for 2 segments,
+    /// and an interstitial at segment 6.
+    public var vodBreakStartSegment: Int { min(2, max(0, vodSegmentCount - 1)) }
+    public var vodBreakLengthSegments: Int { 2 }
+    public var vodInterstitialSegment: Int { min(6, max(0, vodSegmentCount - 1)) }
+    /// The interstitial's ad assets: durations in seconds.
+    public var interstitialAssetDurations: [Int] { [segmentDuration * 2, segmentDuration] }
+}

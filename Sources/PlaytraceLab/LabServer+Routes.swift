@@ -1,0 +1,179 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PlaytraceCore
+
+extension LabServer {
+    func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("/lab/requests") { _, _ -> Response in
+            Self.json(self.requests.all)
+        }
+        router.get("/lab/faults") { _, _ -> Response in
+            Self.json(self.faults.active.map(FaultDescription.init))
+        }
+        router.post("/lab/faults") { request, context -> Response in
+            let description = try await request.decode(as: FaultDescription.self, context: context)
+            guard let fault = description.fault else {
+                return Response(status: .badRequest, body: .init(byteBuffer: ByteBuffer(string: "unknown fault type\n")))
+            }
+            self.faults.add(fault)
+            return Response(status: .created)
+        }
+        router.delete("/lab/faults") { _, _ -> Response in
+            self.faults.clear()
+            return Response(status: .noContent)
+        }
+        router.get("**") { request, _ -> Response in
+            try await self.serveMedia(request)
+        }
+        return router
+    }
+
+    private func serveMedia(_ request: Request) async throws -> Response {
+        let path = request.uri.path
+        let receivedAt = stopwatch.elapsed
+        let kinds = faults.take(for: path)
+        var log = LabRequest(method: request.method.rawValue, path: path, query: request.uri.query, status: 200,
+                             bytes: 0, receivedAt: receivedAt, faults: kinds.map { "\($0)" })
+        defer { requests.append(log) }
+        for kind in kinds {
+            if case .delay(let milliseconds) = kind { try await park(for: .milliseconds(milliseconds)) }
+        }
+        for kind in kinds {
+            if case .status(let code) = kind {
+                log.status = code
+                return Response(status: HTTPResponse.Status(code: code))
+            }
+        }
+        guard let (body, contentType) = content(for: path) else {
+            log.status = 404
+            return Response(status: .notFound, body: .init(byteBuffer: ByteBuffer(string: "no such lab resource\n")))
+        }
+        log.bytes = body.readableBytes
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        headers[.cacheControl] = "no-cache"
+        let drop = kinds.contains(.dropConnection)
+        let throttle = kinds.compactMap { kind -> Int? in
+            if case .throttle(let rate) = kind { return rate } else { return nil }
+        }.min()
+        guard drop || throttle != nil else {
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+        }
+        let total = body.readableBytes
+        let responseBody = ResponseBody(contentLength: total) { writer in
+            var remaining = body
+            if drop {
+                if let half = remaining.readSlice(length: total / 2) { try await writer.write(half) }
+                throw LabFaultError.droppedConnection
+            }
+            let rate = max(1, throttle ?? Int.max)
+            let chunkSize = max(1024, min(64 * 1024, rate / 10))
+            while remaining.readableBytes > 0 {
+                let size = min(chunkSize, remaining.readableBytes)
+                guard let chunk = remaining.readSlice(length: size) else { break }
+                try await self.park(for: .seconds(Double(size) / Double(rate)))
+                try await writer.write(chunk)
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: responseBody)
+    }
+
+    /// The body and content type for a lab path, or `nil` when there is no such resource.
+    func content(for path: String) -> (ByteBuffer, String)? {
+        let parts = path.split(separator: "/").map(String.init)
+        let playlistType = "application/vnd.apple.mpegurl"
+        switch parts.count {
+        case 2 where parts[0] == "ads" && parts[1] == "assetlist.json":
+            return (ByteBuffer(string: streams.assetList()), "application/json")
+        case 2 where parts[1] == "master.m3u8":
+            guard let kind = LabStreams.Kind(rawValue: parts[0]) else { return nil }
+            return (ByteBuffer(string: streams.multivariant(kind)), playlistType)
+        case 3 where parts[0] == "ads":
+            guard let asset = Int(parts[1]) else { return nil }
+            if parts[2] == "index.m3u8" {
+                return streams.adMedia(asset: asset).map { (ByteBuffer(string: $0), playlistType) }
+            }
+            guard streams.adMedia(asset: asset) != nil, segmentNumber(parts[2]) != nil else { return nil }
+            let bandwidth = configuration.variants[configuration.variants.count / 2].bandwidth
+            return (SegmentPayload.bytes(path: path, size: bandwidth * configuration.segmentDuration / 8), "video/mp2t")
+        case 3:
+            guard let kind = LabStreams.Kind(rawValue: parts[0]), let variant = Int(parts[1]),
+                  configuration.variants.indices.contains(variant)
+            else { return nil }
+            if parts[2] == "index.m3u8" {
+                let text = kind == .vod
+                    ? streams.vodMedia(variant: variant)
+                    : streams.liveMedia(kind, variant: variant, elapsed: stopwatch.elapsedSeconds)
+                return (ByteBuffer(string: text), playlistType)
+            }
+            guard let number = segmentNumber(parts[2]), segmentExists(kind, number) else { return nil }
+            let size = configuration.variants[variant].bandwidth * configuration.segmentDuration / 8
+            return (SegmentPayload.bytes(path: path, size: size), "video/mp2t")
+        default:
+            return nil
+        }
+    }
+
+    private func segmentNumber(_ name: String) -> Int? {
+        guard name.hasPrefix("seg"), name.hasSuffix(".ts") else { return nil }
+        return Int(name.dropFirst(3).dropLast(3))
+    }
+
+    private func segmentExists(_ kind: LabStreams.Kind, _ number: Int) -> Bool {
+        guard number >= 0 else { return false }
+        if kind == .vod { return number < configuration.vodSegmentCount }
+        let latest = Int((stopwatch.elapsedSeconds / Double(configuration.segmentDuration)).rounded(.down))
+            + configuration.liveHistorySegments - 1
+        return number <= latest
+    }
+
+    static func json(_ value: some Encodable) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(value)) ?? Data("[]".utf8)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+enum LabFaultError: Error {
+    case droppedConnection
+}
+
+/// The JSON form of a fault in the lab's API:
+/// `{"path": "/vod/2/", "type": "status", "value": 404, "count": 3}`; types: `delay` (value in ms), `status`,
+/// `drop`, `throttle` (value in bytes per second).
+struct FaultDescription: Codable, Sendable {
+    var path: String?
+    var type: String
+    var value: Int?
+    var count: Int?
+
+    init(_ fault: LabFault) {
+        path = fault.pathContains
+        count = fault.remaining
+        switch fault.kind {
+        case .delay(let milliseconds): type = "delay"; value = milliseconds
+        case .status(let code): type = "status"; value = code
+        case .dropConnection: type = "drop"; value = nil
+        case .throttle(let rate): type = "throttle"; value = rate
+        }
+    }
+
+    var fault: LabFault? {
+        let kind: LabFault.Kind
+        switch (type, value) {
+        case ("delay", let milliseconds?) where milliseconds >= 0: kind = .delay(milliseconds: milliseconds)
+        case ("status", let code?) where (100...599).contains(code): kind = .status(code)
+        case ("drop", _): kind = .dropConnection
+        case ("throttle", let rate?) where rate > 0: kind = .throttle(bytesPerSecond: rate)
+        default: return nil
+        }
+        return LabFault(pathContains: path ?? "", kind: kind, remaining: count)
+    }
+}

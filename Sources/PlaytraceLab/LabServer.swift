@@ -1,0 +1,115 @@
+public import Foundation
+import PlaytraceCore
+import HTTPTypes
+import Hummingbird
+public import Logging
+import NIOCore
+import Synchronization
+
+/// The lab origin: HLS streams with ad breaks, fault injection and a request log, served on loopback by
+/// Hummingbird. Everything time-dependent (the live window, delays, throttling) runs on the injected clock, so a
+/// test clock drives it deterministically.
+///
+/// ```swift
+/// let lab = LabServer(clock: ContinuousClock())
+/// let port = try await lab.start()
+/// // http://127.0.0.1:\(port)/vod/master.m3u8
+/// lab.faults.add(LabFault(pathContains: "/vod/2/", kind: .status(404), remaining: 3))
+/// await lab.stop()
+/// ```
+public final class LabServer: Sendable {
+    /// The active faults; add and remove them at any time.
+    public let faults = FaultInjector()
+    /// The requests served.
+    public let requests = RequestLog()
+    public let configuration: LabConfiguration
+
+    let streams: LabStreams
+    let stopwatch: Stopwatch
+    let logger: Logger
+    private let parked = Atomic<Int>(0)
+    private let state = Mutex<(task: Task<Void, any Error>?, port: Int?)>((nil, nil))
+
+    public init(clock: any Clock<Duration>, configuration: LabConfiguration = LabConfiguration(),
+                logger: Logger = Logger(label: "playtrace.lab")) {
+        self.configuration = configuration
+        self.streams = LabStreams(configuration: configuration)
+        self.stopwatch = Stopwatch(clock: clock)
+        self.logger = logger
+    }
+
+    /// Responses now waiting on the lab's clock (delayed or throttled). Tests compare it with the requests a
+    /// client has in flight to know when everything waits on the clock.
+    public var parkedResponses: Int { parked.load(ordering: .sequentiallyConsistent) }
+
+    /// The port the lab listens on, once started.
+    public var port: Int? { state.withLock { $0.port } }
+
+    /// The lab's base URL, once started.
+    public var baseURL: URL? { port.flatMap { URL(string: "http://127.0.0.1:\($0)") } }
+
+    /// Starts serving on `host`:`port` (0 picks a free port) and returns the port.
+    public func start(host: String = "127.0.0.1", port: Int = 0) async throws -> Int {
+        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: makeRouter(),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "playtrace-lab"),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: logger)
+        let task = Task {
+            defer { portContinuation.finish() }
+            try await app.run()
+        }
+        state.withLock { $0.task = task }
+        var iterator = portStream.makeAsyncIterator()
+        guard let bound = await iterator.next(), bound > 0 else {
+            task.cancel()
+            _ = await task.result
+            throw LabError.couldNotStart(host: host, port: port)
+        }
+        state.withLock { $0.port = bound }
+        return bound
+    }
+
+    /// Stops serving.
+    public func stop() async {
+        let task = state.withLock { state in
+            defer { state = (nil, nil) }
+            return state.task
+        }
+        task?.cancel()
+        _ = await task?.result
+    }
+
+    /// Serves until the task is cancelled.
+    public func run(host: String = "127.0.0.1", port: Int) async throws {
+        _ = try await start(host: host, port: port)
+        await withTaskCancellationHandler {
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        } onCancel: {
+            Task { await self.stop() }
+        }
+        await stop()
+    }
+
+    /// Sleeps on the lab's clock, counted as parked.
+    func park(for duration: Duration) async throws {
+        parked.add(1, ordering: .sequentiallyConsistent)
+        defer { parked.subtract(1, ordering: .sequentiallyConsistent) }
+        try await stopwatch.sleep(for: duration)
+    }
+}
+
+/// Why the lab could not do what was asked.
+public enum LabError: Error, Sendable, CustomStringConvertible {
+    case couldNotStart(host: String, port: Int)
+
+    public var description: String {
+        switch self {
+        case .couldNotStart(let host, let port): return "the lab could not listen on \(host):\(port)"
+        }
+    }
+}

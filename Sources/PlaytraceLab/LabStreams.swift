@@ -1,0 +1,140 @@
+import Foundation
+import PlaytraceCore
+import PlaytraceHLS
+
+/// Generates the lab's playlists through PlaytraceHLS's model and writer.
+///
+/// Streams, by path:
+/// - `/vod/master.m3u8`, `/vod/<v>/index.m3u8`: on-demand, with program-date-time, a SCTE-35 ad break signalled
+///   both by `EXT-X-DATERANGE` (SCTE35-OUT/IN) and by `EXT-X-CUE-OUT`/`CUE-OUT-CONT`/`CUE-IN`, and an HLS
+///   interstitial with an asset list;
+/// - `/live/…` and `/dvr/…`: a sliding window driven by the lab's clock, with an ad break every few segments;
+/// - `/ads/assetlist.json`, `/ads/<n>/index.m3u8`: the interstitial's assets.
+struct LabStreams: Sendable {
+    let configuration: LabConfiguration
+    private let writer = PlaylistWriter()
+
+    enum Kind: String, Sendable, CaseIterable {
+        case vod, live, dvr
+    }
+
+    func multivariant(_ kind: Kind) -> String {
+        var playlist = MultivariantPlaylist(version: 6, hasIndependentSegments: true)
+        playlist.sessionData = [SessionData(dataID: "com.playtrace.lab", value: kind.rawValue)]
+        for (index, variant) in configuration.variants.enumerated() {
+            playlist.variants.append(VariantStream(
+                uri: "\(index)/index.m3u8",
+                stream: StreamAttributes(
+                    bandwidth: variant.bandwidth, averageBandwidth: variant.bandwidth * 9 / 10,
+                    codecs: ["avc1.64001f", "mp4a.40.2"],
+                    resolution: Resolution(width: variant.width, height: variant.height)),
+                frameRate: 25))
+        }
+        return writer.write(playlist)
+    }
+
+    func vodMedia(variant: Int) -> String {
+        let duration = Double(configuration.segmentDuration)
+        var playlist = MediaPlaylist(version: 6, targetDuration: configuration.segmentDuration,
+                                     playlistType: .vod, hasEndList: true, hasIndependentSegments: true)
+        let breakStart = configuration.vodBreakStartSegment
+        let breakLength = configuration.vodBreakLengthSegments
+        let breakDuration = MediaTime(seconds: duration * Double(breakLength))
+        for index in 0..<configuration.vodSegmentCount {
+            var tags = SegmentTags()
+            let date = configuration.startDate + MediaTime(seconds: Double(index) * duration)
+            tags.programDateTime = date
+            if index == breakStart {
+                tags.dateRanges.append(DateRange(
+                    id: "break-1", startDate: date, duration: breakDuration,
+                    scte35Out: outSignal(eventID: 1, at: Double(index) * duration, duration: breakDuration)))
+                tags.cueOut = CueOut(duration: breakDuration)
+            } else if index > breakStart && index < breakStart + breakLength {
+                tags.cueOutContinuation = CueOutContinuation(
+                    elapsed: MediaTime(seconds: Double(index - breakStart) * duration), duration: breakDuration)
+            } else if index == breakStart + breakLength {
+                tags.isCueIn = true
+                tags.dateRanges.append(DateRange(
+                    id: "break-1", startDate: date - breakDuration, duration: breakDuration,
+                    scte35In: inSignal(eventID: 1, at: Double(index) * duration)))
+            }
+            if index == configuration.vodInterstitialSegment {
+                let assetsDuration = configuration.interstitialAssetDurations.reduce(0, +)
+                let interstitial = Interstitial(
+                    assetList: "/ads/assetlist.json?pod=2", resumeOffset: .zero, restrictions: [.skip, .jump],
+                    timelineOccupies: "POINT")
+                tags.dateRanges.append(DateRange(
+                    id: "pod-2", classIdentifier: DateRange.interstitialClass, startDate: date,
+                    duration: MediaTime(seconds: Double(assetsDuration)), clientAttributes: interstitial.attributes))
+            }
+            playlist.segments.append(Segment(uri: "seg\(index).ts", duration: duration, tags: tags))
+        }
+        playlist.renumber()
+        return writer.write(playlist)
+    }
+
+    /// The live or DVR media playlist at `elapsed` seconds of lab time.
+    func liveMedia(_ kind: Kind, variant: Int, elapsed: Double) -> String {
+        let duration = Double(configuration.segmentDuration)
+        let window = kind == .dvr ? configuration.dvrWindowSegments : configuration.liveWindowSegments
+        let latest = max(0, Int((elapsed / duration).rounded(.down)) + configuration.liveHistorySegments - 1)
+        let first = max(0, latest - window + 1)
+        var playlist = MediaPlaylist(version: 6, targetDuration: configuration.segmentDuration, mediaSequence: first,
+                                     hasIndependentSegments: true)
+        let interval = max(1, configuration.liveAdBreakInterval)
+        let length = max(1, min(configuration.liveAdBreakLength, interval - 1))
+        let breakDuration = MediaTime(seconds: Double(length) * duration)
+        for index in first...latest {
+            var tags = SegmentTags()
+            let date = configuration.startDate + MediaTime(seconds: Double(index) * duration)
+            tags.programDateTime = date
+            let phase = index % interval
+            let breakNumber = index / interval
+            if phase == interval - length {
+                tags.dateRanges.append(DateRange(
+                    id: "live-break-\(breakNumber)", startDate: date, plannedDuration: breakDuration,
+                    scte35Out: outSignal(eventID: UInt32(breakNumber), at: Double(index) * duration, duration: breakDuration)))
+                tags.cueOut = CueOut(duration: breakDuration)
+            } else if phase > interval - length {
+                tags.cueOutContinuation = CueOutContinuation(
+                    elapsed: MediaTime(seconds: Double(phase - (interval - length)) * duration), duration: breakDuration)
+            } else if phase == 0, index > 0 {
+                tags.isCueIn = true
+            }
+            playlist.segments.append(Segment(uri: "seg\(index).ts", duration: duration, tags: tags))
+        }
+        playlist.renumber()
+        return writer.write(playlist)
+    }
+
+    func assetList() -> String {
+        let assets = configuration.interstitialAssetDurations.enumerated().map { index, seconds in
+            InterstitialAssetList.Asset(uri: "/ads/\(index)/index.m3u8", duration: Double(seconds))
+        }
+        let data = (try? InterstitialAssetList(assets: assets).json()) ?? Data("{\"ASSETS\":[]}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func adMedia(asset: Int) -> String? {
+        let durations = configuration.interstitialAssetDurations
+        guard durations.indices.contains(asset) else { return nil }
+        let segmentSeconds = configuration.segmentDuration
+        var playlist = MediaPlaylist(version: 6, targetDuration: segmentSeconds, playlistType: .vod, hasEndList: true)
+        let count = max(1, durations[asset] / segmentSeconds)
+        for index in 0..<count {
+            playlist.segments.append(Segment(uri: "seg\(index).ts", duration: Double(segmentSeconds)))
+        }
+        return writer.write(playlist)
+    }
+
+    private func outSignal(eventID: UInt32, at seconds: Double, duration: MediaTime) -> String {
+        SpliceInfoSectionEncoder.hex(SpliceInfoSectionEncoder.spliceInsert(
+            eventID: eventID, isOutOfNetwork: true, ptsTime: UInt64(seconds * 90_000),
+            breakDuration: UInt64(duration.seconds * 90_000)))
+    }
+
+    private func inSignal(eventID: UInt32, at seconds: Double) -> String {
+        SpliceInfoSectionEncoder.hex(SpliceInfoSectionEncoder.spliceInsert(
+            eventID: eventID, isOutOfNetwork: false, ptsTime: UInt64(seconds * 90_000), breakDuration: nil))
+    }
+}

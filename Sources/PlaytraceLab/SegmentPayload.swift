@@ -1,0 +1,17 @@
+import NIOCore
+
+/// Synthetic segment bytes: as many as the variant's bit rate needs for the segment's duration, starting with a
+/// readable header so that a captured segment says what it is.
+enum SegmentPayload {
+    static func bytes(path: String, size: Int) -> ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: size)
+        let header = Array("PLAYTRACE-LAB \(path)\n".utf8.prefix(size))
+        buffer.writeBytes(header)
+        var value: UInt8 = 0
+        while buffer.writerIndex < size {
+            buffer.writeInteger(value)
+            value &+= 1
+        }
+        return buffer
+    }
+}

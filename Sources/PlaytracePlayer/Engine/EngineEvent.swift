@@ -1,0 +1,31 @@
+public import PlaytraceCore
+
+/// What an engine reports as it plays, in order.
+public enum EngineEvent: Sendable, Hashable {
+    /// The status changed.
+    case statusChanged(EngineStatus)
+    /// The source is loaded: its type, duration and variants are known.
+    case loaded(streamType: StreamType, duration: MediaTime?, variants: [VariantInfo])
+    /// The playhead started moving for the first time (the headless engine's "first frame").
+    case firstFrame(startupTime: Duration)
+    /// A rebuffering began at this position.
+    case stallBegan(at: MediaTime)
+    /// A rebuffering ended after this long.
+    case stallEnded(after: Duration)
+    /// A seek began towards this target.
+    case seekBegan(target: MediaTime)
+    /// A seek ended at this position (`completed` is false when another seek replaced it).
+    case seekEnded(at: MediaTime, completed: Bool)
+    /// The playback rate changed.
+    case rateChanged(Double)
+    /// The variant under the playhead changed.
+    case variantSwitched(from: VariantInfo?, to: VariantInfo, reason: VariantSwitchReason)
+    /// A live playlist was refreshed: its window now spans this range.
+    case playlistRefreshed(window: MediaTimeRange, mediaSequence: Int)
+    /// A request finished (successfully or not).
+    case request(RequestRecord)
+    /// An error; fatal ones stop playback.
+    case error(EngineError)
+    /// The end of an on-demand item was reached.
+    case ended
+}

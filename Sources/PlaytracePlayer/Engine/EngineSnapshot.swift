@@ -1,0 +1,81 @@
+public import PlaytraceCore
+
+/// Everything an engine knows about playback at one instant.
+public struct EngineSnapshot: Sendable, Hashable {
+    public var status: EngineStatus
+    /// Whether the user wants playback (play was called and not paused since).
+    public var wantsToPlay: Bool
+    /// The playback rate asked for.
+    public var rate: Double
+    /// Position on the item's timeline.
+    public var playhead: MediaTime
+    /// Program-date-time at the playhead, when the stream has one.
+    public var streamDate: StreamDate?
+    /// The range buffered ahead of (and including) the playhead.
+    public var loadedRange: MediaTimeRange
+    /// The range one may seek in.
+    public var seekableRange: MediaTimeRange
+    /// The item's duration, for on-demand streams.
+    public var duration: MediaTime?
+    public var streamType: StreamType
+    /// Whether a seek is in progress.
+    public var isSeeking: Bool
+    /// The variants on offer.
+    public var variants: [VariantInfo]
+    /// The variant under the playhead.
+    public var currentVariant: VariantInfo?
+    /// The variant being downloaded.
+    public var downloadingVariant: VariantInfo?
+    /// The engine's throughput estimate, bits per second.
+    public var estimatedThroughput: Double?
+    /// Rebufferings so far, and their total duration (on the engine's clock).
+    public var stallCount: Int
+    public var stallDuration: Duration
+    /// Variant switches under the playhead so far.
+    public var variantSwitchCount: Int
+    /// Body bytes received so far, and requests made.
+    public var bytesReceived: Int
+    public var requestCount: Int
+    /// Requests under way now.
+    public var requestsInFlight: Int
+    /// From the load (or the first play request, when later) to the first frame.
+    public var startupTime: Duration?
+    /// The fatal error, when ``status`` is ``EngineStatus/failed``; otherwise the last non-fatal one.
+    public var error: EngineError?
+
+    public init(
+        status: EngineStatus = .idle, wantsToPlay: Bool = false, rate: Double = 1, playhead: MediaTime = .zero,
+        streamDate: StreamDate? = nil, loadedRange: MediaTimeRange = .empty, seekableRange: MediaTimeRange = .empty,
+        duration: MediaTime? = nil, streamType: StreamType = .unknown, isSeeking: Bool = false,
+        variants: [VariantInfo] = [], currentVariant: VariantInfo? = nil, downloadingVariant: VariantInfo? = nil,
+        estimatedThroughput: Double? = nil, stallCount: Int = 0, stallDuration: Duration = .zero,
+        variantSwitchCount: Int = 0, bytesReceived: Int = 0, requestCount: Int = 0, requestsInFlight: Int = 0,
+        startupTime: Duration? = nil, error: EngineError? = nil
+    ) {
+        self.status = status
+        self.wantsToPlay = wantsToPlay
+        self.rate = rate
+        self.playhead = playhead
+        self.streamDate = streamDate
+        self.loadedRange = loadedRange
+        self.seekableRange = seekableRange
+        self.duration = duration
+        self.streamType = streamType
+        self.isSeeking = isSeeking
+        self.variants = variants
+        self.currentVariant = currentVariant
+        self.downloadingVariant = downloadingVariant
+        self.estimatedThroughput = estimatedThroughput
+        self.stallCount = stallCount
+        self.stallDuration = stallDuration
+        self.variantSwitchCount = variantSwitchCount
+        self.bytesReceived = bytesReceived
+        self.requestCount = requestCount
+        self.requestsInFlight = requestsInFlight
+        self.startupTime = startupTime
+        self.error = error
+    }
+
+    /// Seconds buffered ahead of the playhead.
+    public var bufferedAhead: MediaTime { max(.zero, loadedRange.end - playhead) }
+}

@@ -1,0 +1,56 @@
+public import PlaytraceCore
+
+/// One HTTP request an engine made, for QoS analysis.
+public struct RequestRecord: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable {
+        case multivariantPlaylist
+        case mediaPlaylist
+        case segment
+        case initializationSection
+        case key
+        case other
+    }
+
+    public var id: RequestID
+    public var kind: Kind
+    public var url: String
+    /// The HTTP status, when a response came.
+    public var status: Int?
+    /// Body bytes received.
+    public var bytes: Int
+    /// From sending to the response head, when a response came.
+    public var timeToFirstByte: Duration?
+    /// From sending to the end (the last byte or the failure).
+    public var duration: Duration
+    /// 1 for the first try, 2 for the first retry…
+    public var attempt: Int
+    /// The failure, when the request failed.
+    public var error: String?
+    /// The variant the request was made for, when any.
+    public var variantIndex: Int?
+
+    public init(id: RequestID = RequestID(), kind: Kind, url: String, status: Int?, bytes: Int,
+                timeToFirstByte: Duration?, duration: Duration, attempt: Int, error: String? = nil,
+                variantIndex: Int? = nil) {
+        self.id = id
+        self.kind = kind
+        self.url = url
+        self.status = status
+        self.bytes = bytes
+        self.timeToFirstByte = timeToFirstByte
+        self.duration = duration
+        self.attempt = attempt
+        self.error = error
+        self.variantIndex = variantIndex
+    }
+
+    /// Whether the request succeeded (2xx with a body).
+    public var succeeded: Bool { error == nil && (status.map { (200..<300).contains($0) } ?? false) }
+
+    /// Throughput in bits per second, when meaningful.
+    public var throughput: Double? {
+        let seconds = duration.seconds
+        guard succeeded, seconds > 0 else { return nil }
+        return Double(bytes * 8) / seconds
+    }
+}
