@@ -1,0 +1,177 @@
+import Foundation
+import PlaytraceCore
+import PlaytraceHLS
+import PlaytraceNetwork
+public import PlaytracePlayer
+
+extension HeadlessEngine {
+    public func load(_ source: EngineSource) {
+        cancelTasks()
+        generation += 1
+        resetState()
+        self.source = source
+        phase = .loading
+        startupReference = stopwatch.elapsed
+        updateStatus()
+        let expected = generation
+        loadTask = Task { await self.performLoad(source, generation: expected) }
+    }
+
+    private func performLoad(_ source: EngineSource, generation expected: Int) async {
+        do {
+            let (playlist, url, outcome) = try await fetchPlaylist(source.url, kind: .multivariantPlaylist, variant: nil)
+            guard generation == expected else { return }
+            let media: MediaPlaylist
+            let mediaURL: URL
+            switch playlist {
+            case .multivariant(let multivariant):
+                importedVariables = outcome.variables
+                variants = multivariant.variants.enumerated().compactMap { index, variant in
+                    guard let variantURL = URL(string: variant.uri, relativeTo: url)?.absoluteURL else { return nil }
+                    return VariantInfo(index: index, bandwidth: variant.bandwidth, averageBandwidth: variant.averageBandwidth,
+                                       width: variant.resolution?.width, height: variant.resolution?.height,
+                                       codecs: variant.codecs, url: variantURL.absoluteString)
+                }
+                guard !variants.isEmpty else {
+                    throw EngineError(kind: .playlist, message: "the multivariant playlist has no variant", isFatal: true,
+                                      url: url.absoluteString)
+                }
+                let initial = selector.choose(current: nil, variants: variants, limits: limits, estimate: nil,
+                                              bufferedAhead: 0) ?? 0
+                let (variantPlaylist, variantURL) = try await fetchMediaPlaylist(variant: initial)
+                guard generation == expected else { return }
+                media = variantPlaylist
+                mediaURL = variantURL
+                downloadVariant = initial
+            case .media(let playlist):
+                variants = [VariantInfo(index: 0, bandwidth: 0, url: url.absoluteString)]
+                media = playlist
+                mediaURL = url
+                downloadVariant = 0
+            }
+            pendingSwitchReason = .initial
+            timeline.merge(media, variant: downloadVariant ?? 0, baseURL: mediaURL)
+            guard !timeline.segments.isEmpty else {
+                throw EngineError(kind: .playlist, message: "the media playlist has no segment", isFatal: true,
+                                  url: mediaURL.absoluteString)
+            }
+            streamType = timeline.isFinished ? .onDemand
+                : (timeline.range.duration.seconds >= configuration.minimumDVRWindow ? .dvr : .live)
+            reposition(at: startPosition(source, media))
+            phase = .ready
+            emit(.loaded(streamType: streamType, duration: streamType == .onDemand ? timeline.range.end : nil,
+                         variants: variants))
+            updateStatus()
+            startLoops()
+        } catch let error as EngineError {
+            guard generation == expected else { return }
+            fail(error)
+        } catch {
+            // Cancelled by a new load or a stop.
+        }
+    }
+
+    private func startPosition(_ source: EngineSource, _ media: MediaPlaylist) -> Double {
+        let seekable = seekableRange()
+        if let requested = source.startPosition { return seekable.clamp(requested).seconds }
+        if let start = media.start {
+            let offset = start.timeOffset.seconds
+            let position = offset >= 0 ? timeline.range.start.seconds + offset : timeline.range.end.seconds + offset
+            return seekable.clamp(MediaTime(seconds: position)).seconds
+        }
+        return streamType == .onDemand ? seekable.start.seconds : seekable.end.seconds
+    }
+
+    /// Moves the playhead and the download position to a time, keeping nothing buffered.
+    func reposition(at time: Double) {
+        playhead = time
+        buffer.removeAll()
+        allDownloaded = false
+        nextSequence = timeline.segment(containing: time)?.sequence
+    }
+
+    func startLoops() {
+        let expected = generation
+        playbackTask = Task { await self.playbackLoop(generation: expected) }
+        startDownloadLoop()
+        if streamType != .onDemand {
+            refreshTask = Task { await self.refreshLoop(generation: expected) }
+        }
+    }
+
+    func startDownloadLoop() {
+        downloadTask?.cancel()
+        downloadGeneration += 1
+        let expected = (generation, downloadGeneration)
+        downloadTask = Task { await self.downloadLoop(generation: expected.0, downloadGeneration: expected.1) }
+    }
+
+    /// Fetches and parses the media playlist of a variant, and merges it into the timeline.
+    @discardableResult
+    func fetchMediaPlaylist(variant index: Int) async throws -> (MediaPlaylist, URL) {
+        guard let info = variant(at: index), let url = URL(string: info.url) else {
+            throw EngineError(kind: .playlist, message: "no variant \(index)", isFatal: true)
+        }
+        let (playlist, finalURL, _) = try await fetchPlaylist(url, kind: .mediaPlaylist, variant: index)
+        guard case .media(let media) = playlist else {
+            throw EngineError(kind: .playlist, message: "a variant's URL gave a multivariant playlist", isFatal: true,
+                              url: url.absoluteString)
+        }
+        return (media, finalURL)
+    }
+
+    @discardableResult
+    func refreshVariant(_ index: Int) async throws -> Bool {
+        let (media, url) = try await fetchMediaPlaylist(variant: index)
+        let changed = timeline.merge(media, variant: index, baseURL: url)
+        return changed
+    }
+
+    private func refreshLoop(generation expected: Int) async {
+        var changedLastTime = true
+        while !Task.isCancelled, generation == expected {
+            let target = max(timeline.targetDuration, 1)
+            do {
+                try await stopwatch.sleep(for: .seconds(changedLastTime ? target : target / 2))
+            } catch { return }
+            guard generation == expected, let index = downloadVariant else { return }
+            do {
+                changedLastTime = try await refreshVariant(index)
+                guard generation == expected else { return }
+                emit(.playlistRefreshed(window: timeline.range, mediaSequence: timeline.first?.sequence ?? 0))
+                if timeline.isFinished { return }
+            } catch let error as EngineError {
+                guard generation == expected else { return }
+                fail(error)
+                return
+            } catch {
+                return
+            }
+        }
+    }
+
+    func fetchPlaylist(_ url: URL, kind: RequestRecord.Kind, variant: Int?) async throws
+        -> (Playlist, URL, PlaylistParser.Outcome)
+    {
+        let response = try await fetch(url, kind: kind, variant: variant)
+        let parser = PlaylistParser(options: PlaylistParser.Options(
+            importedVariables: kind == .mediaPlaylist ? importedVariables : nil,
+            queryParameters: Self.queryParameters(of: response.url)))
+        do {
+            let outcome = try parser.parseWithWarnings(bytes: response.body)
+            for warning in outcome.warnings {
+                logger.debug("playlist warning", metadata: ["url": "\(response.url)", "warning": "\(warning)"])
+            }
+            return (outcome.playlist, response.url, outcome)
+        } catch {
+            throw EngineError(kind: .playlist, message: error.description, isFatal: true, url: response.url.absoluteString)
+        }
+    }
+
+    static func queryParameters(of url: URL) -> [String: String] {
+        guard let items = URLComponents(url: url, resolvingAgainstBaseURL: true)?.queryItems else { return [:] }
+        var parameters: [String: String] = [:]
+        for item in items where parameters[item.name] == nil { parameters[item.name] = item.value ?? "" }
+        return parameters
+    }
+}

@@ -1,0 +1,156 @@
+public import PlaytraceCore
+import PlaytracePlayer
+
+extension HeadlessEngine {
+    /// Advances the playhead every tick by the time elapsed on the clock times the rate.
+    func playbackLoop(generation expected: Int) async {
+        var last = stopwatch.elapsed
+        while !Task.isCancelled, generation == expected {
+            do { try await stopwatch.sleep(for: configuration.tickInterval) } catch { return }
+            guard generation == expected else { return }
+            let now = stopwatch.elapsed
+            tick(elapsed: (now - last).seconds)
+            last = now
+        }
+    }
+
+    /// Seconds that must be buffered to start, resume or complete a seek: the startup amount, or what is left.
+    private func neededAhead() -> Double {
+        guard allDownloaded, let end = buffer.last?.end else { return configuration.startupBufferDuration }
+        return min(configuration.startupBufferDuration, max(0, end - playhead))
+    }
+
+    func tick(elapsed: Double) {
+        guard phase == .ready else { return }
+        let bufferedEnd = buffer.last?.end ?? playhead
+        let ahead = bufferedEnd - playhead
+        let ready = ahead >= neededAhead() && (ahead > 0 || allDownloaded)
+        if isSeeking {
+            guard ready else { return }
+            finishSeek(completed: true)
+        }
+        if !firstFrameShown {
+            guard wantsToPlay, ready else { return }
+            firstFrameShown = true
+            let startup = stopwatch.elapsed - startupReference
+            startupTime = startup
+            updateCurrentVariant()
+            emit(.firstFrame(startupTime: startup))
+            updateStatus()
+            return
+        }
+        if stallStartedAt != nil {
+            guard ready else { return }
+            endStall()
+            updateStatus()
+        }
+        guard wantsToPlay else { return }
+        let move = elapsed * rate
+        if allDownloaded, playhead + move >= bufferedEnd {
+            playhead = bufferedEnd
+            phase = .ended
+            evictPlayed()
+            emit(.ended)
+            updateStatus()
+            return
+        }
+        if move <= ahead {
+            playhead += move
+        } else {
+            playhead = bufferedEnd
+            beginStall()
+        }
+        evictPlayed()
+        updateCurrentVariant()
+    }
+
+    private func evictPlayed() {
+        while let first = buffer.first, first.end <= playhead, buffer.count > 1 || first.end < playhead {
+            buffer.removeFirst()
+        }
+    }
+
+    private func updateCurrentVariant() {
+        guard let segment = buffer.first(where: { $0.start <= playhead && playhead < $0.end }) ?? buffer.first,
+              segment.variant != currentVariant, let next = variant(at: segment.variant)
+        else { return }
+        let previous = currentVariant.flatMap(variant(at:))
+        currentVariant = segment.variant
+        if previous != nil { variantSwitchCount += 1 }
+        let reason = previous == nil ? VariantSwitchReason.initial
+            : (segment.switchReason ?? (next.bandwidth > previous!.bandwidth ? .throughputUp : .throughputDown))
+        emit(.variantSwitched(from: previous, to: next, reason: reason))
+    }
+
+    private func beginStall() {
+        guard stallStartedAt == nil else { return }
+        stallStartedAt = stopwatch.elapsed
+        stallCount += 1
+        emit(.stallBegan(at: MediaTime(seconds: playhead)))
+        updateStatus()
+    }
+
+    func endStall() {
+        guard let started = stallStartedAt else { return }
+        let duration = stopwatch.elapsed - started
+        stallDuration += duration
+        stallStartedAt = nil
+        emit(.stallEnded(after: duration))
+    }
+
+    private func finishSeek(completed: Bool) {
+        isSeeking = false
+        let target = seekTarget ?? playhead
+        seekTarget = nil
+        emit(.seekEnded(at: MediaTime(seconds: completed ? playhead : target), completed: completed))
+        updateStatus()
+    }
+
+    public func seek(to position: MediaTime) {
+        guard phase == .ready || phase == .ended, !timeline.segments.isEmpty else { return }
+        let seekable = seekableRange()
+        var target = seekable.clamp(position).seconds
+        if streamType == .onDemand { target = min(target, max(seekable.start.seconds, seekable.end.seconds - 0.001)) }
+        if isSeeking, let previous = seekTarget {
+            emit(.seekEnded(at: MediaTime(seconds: previous), completed: false))
+        }
+        isSeeking = true
+        seekTarget = target
+        emit(.seekBegan(target: MediaTime(seconds: target)))
+        if phase == .ended { phase = .ready }
+        if stallStartedAt != nil { endStall() }
+        if let first = buffer.first, let last = buffer.last, target >= first.start, target < last.end {
+            playhead = target
+            evictPlayed()
+        } else {
+            downloadTask?.cancel()
+            reposition(at: target)
+            startDownloadLoop()
+        }
+        updateStatus()
+    }
+
+    /// The status the state implies; emits it when it changed.
+    func updateStatus() {
+        let status: EngineStatus
+        switch phase {
+        case .idle: status = .idle
+        case .loading: status = .loading
+        case .failed: status = .failed
+        case .ended: status = .ended
+        case .ready:
+            if !firstFrameShown {
+                status = wantsToPlay ? .loading : .paused
+            } else if !wantsToPlay {
+                status = .paused
+            } else if stallStartedAt != nil {
+                status = .stalled
+            } else {
+                status = .playing
+            }
+        }
+        guard status != lastStatus else { return }
+        lastStatus = status
+        emit(.statusChanged(status))
+    }
+}

@@ -1,0 +1,250 @@
+import Foundation
+public import Logging
+import PlaytraceCore
+public import PlaytraceNetwork
+public import PlaytracePlayer
+import DequeModule
+import PlaytraceHLS
+
+/// A real HLS client without a decoder.
+///
+/// It fetches the multivariant playlist, the media playlists and the segments over HTTP (real bytes, through an
+/// ``HTTPTransport``), keeps a forward buffer, advances the playhead at the playback rate on the injected clock,
+/// stalls when the buffer runs dry and recovers, adapts the bit rate from measured throughput, plays on-demand,
+/// live (three target durations from the edge, following the sliding window) and DVR streams, seeks, maps the
+/// playhead to program-date-time, retries failed requests before failing, and reports every request.
+///
+/// ```swift
+/// let engine = HeadlessEngine(clock: ContinuousClock(), transport: AsyncHTTPClientTransport())
+/// let events = engine.events()
+/// await engine.load(EngineSource(url: URL(string: "http://127.0.0.1:8080/vod/master.m3u8")!))
+/// await engine.play()
+/// for await event in events { if case .ended = event { break } }
+/// ```
+public actor HeadlessEngine: PlaybackEngine {
+    /// How the engine buffers, adapts and retries.
+    public struct Configuration: Sendable {
+        /// Seconds to buffer ahead of the playhead.
+        public var forwardBufferDuration: Double = 30
+        /// Seconds that must be buffered before playback starts, resumes after a stall, or completes a seek.
+        public var startupBufferDuration: Double = 2
+        /// How often the playhead advances.
+        public var tickInterval: Duration = .milliseconds(100)
+        /// Retries of a failed request before it is a fatal error.
+        public var maximumRetries: Int = 3
+        /// Wait before the first retry; doubled for each further one.
+        public var retryDelay: Duration = .milliseconds(500)
+        /// Deadline of each request.
+        public var requestTimeout: Duration = .seconds(20)
+        /// Live playback starts this many target durations from the live edge.
+        public var liveEdgeTargetDurations: Double = 3
+        /// A live window at least this long (seconds) makes the stream DVR.
+        public var minimumDVRWindow: Double = 60
+        /// The share of the throughput estimate a variant may use.
+        public var abrSafetyFactor: Double = 0.8
+        /// Seconds that must be buffered before switching to a higher variant.
+        public var minimumBufferForSwitchUp: Double = 4
+
+        public init() {}
+    }
+
+    enum Phase { case idle, loading, ready, ended, failed }
+
+    struct BufferedSegment {
+        var sequence: Int
+        var start: Double
+        var end: Double
+        var variant: Int
+        var switchReason: VariantSwitchReason?
+    }
+
+    let configuration: Configuration
+    let stopwatch: Stopwatch
+    let transport: any HTTPTransport
+    let logger: Logger
+    let broadcaster = Broadcaster<EngineEvent>()
+    let selector: VariantSelector
+
+    var source: EngineSource?
+    var generation = 0
+    var downloadGeneration = 0
+    var variants: [VariantInfo] = []
+    var importedVariables: [String: String] = [:]
+    var timeline = MediaTimeline()
+    var streamType: StreamType = .unknown
+    var limits = VariantLimits.none
+    var downloadVariant: Int?
+    var pendingSwitchReason: VariantSwitchReason?
+    var currentVariant: Int?
+
+    var phase = Phase.idle
+    var wantsToPlay = false
+    var rate = 1.0
+    var playhead = 0.0
+    var buffer = Deque<BufferedSegment>()
+    var nextSequence: Int?
+    var allDownloaded = false
+    var isSeeking = false
+    var seekTarget: Double?
+    var firstFrameShown = false
+    var startupReference: Duration = .zero
+    var startupTime: Duration?
+    var stallStartedAt: Duration?
+    var stallCount = 0
+    var stallDuration: Duration = .zero
+    var variantSwitchCount = 0
+    var bytesReceived = 0
+    var requestCount = 0
+    var requestsInFlight = 0
+    var fatalError: EngineError?
+    var lastError: EngineError?
+    var lastStatus = EngineStatus.idle
+    var throughput = ThroughputEstimator()
+
+    var loadTask: Task<Void, Never>?
+    var playbackTask: Task<Void, Never>?
+    var downloadTask: Task<Void, Never>?
+    var refreshTask: Task<Void, Never>?
+
+    /// Creates an engine.
+    /// - Parameters:
+    ///   - clock: the clock the playhead, retries and refreshes run on (a test clock in tests).
+    ///   - transport: how requests are made; by default async-http-client measuring on `clock`.
+    public init(clock: any Clock<Duration>, transport: (any HTTPTransport)? = nil,
+                configuration: Configuration = Configuration(),
+                logger: Logger = Logger(label: "playtrace.headless")) {
+        self.configuration = configuration
+        self.stopwatch = Stopwatch(clock: clock)
+        self.transport = transport ?? AsyncHTTPClientTransport(clock: clock, logger: logger)
+        self.logger = logger
+        self.selector = VariantSelector(safetyFactor: configuration.abrSafetyFactor,
+                                        minimumBufferForSwitchUp: configuration.minimumBufferForSwitchUp)
+    }
+
+    deinit {
+        loadTask?.cancel()
+        playbackTask?.cancel()
+        downloadTask?.cancel()
+        refreshTask?.cancel()
+        broadcaster.finish()
+    }
+
+    public nonisolated func events() -> AsyncStream<EngineEvent> { broadcaster.subscribe() }
+
+    public func snapshot() -> EngineSnapshot {
+        let bufferedEnd = buffer.last?.end ?? playhead
+        return EngineSnapshot(
+            status: lastStatus, wantsToPlay: wantsToPlay, rate: rate, playhead: MediaTime(seconds: playhead),
+            streamDate: timeline.date(at: playhead),
+            loadedRange: MediaTimeRange(start: MediaTime(seconds: playhead), end: MediaTime(seconds: max(playhead, bufferedEnd))),
+            seekableRange: seekableRange(), duration: streamType == .onDemand ? timeline.range.end : nil,
+            streamType: streamType, isSeeking: isSeeking, variants: variants,
+            currentVariant: currentVariant.flatMap(variant(at:)), downloadingVariant: downloadVariant.flatMap(variant(at:)),
+            estimatedThroughput: throughput.estimate, stallCount: stallCount,
+            stallDuration: stallDuration + (stallStartedAt.map { stopwatch.elapsed - $0 } ?? .zero),
+            variantSwitchCount: variantSwitchCount, bytesReceived: bytesReceived, requestCount: requestCount,
+            requestsInFlight: requestsInFlight, startupTime: startupTime, error: fatalError ?? lastError)
+    }
+
+    public func play() {
+        guard phase != .idle, phase != .failed, !wantsToPlay else { return }
+        wantsToPlay = true
+        if !firstFrameShown { startupReference = max(startupReference, stopwatch.elapsed) }
+        updateStatus()
+    }
+
+    public func pause() {
+        guard wantsToPlay else { return }
+        wantsToPlay = false
+        if stallStartedAt != nil { endStall() }
+        updateStatus()
+    }
+
+    public func setRate(_ rate: Double) {
+        let clamped = min(max(rate, 0.1), 8)
+        guard clamped != self.rate else { return }
+        self.rate = clamped
+        emit(.rateChanged(clamped))
+    }
+
+    public func setVariantLimits(_ limits: VariantLimits) {
+        self.limits = limits
+        if let current = downloadVariant.flatMap(variant(at:)), !limits.allows(current) { pendingSwitchReason = .limits }
+    }
+
+    public func stop() {
+        cancelTasks()
+        generation += 1
+        resetState()
+        phase = .idle
+        updateStatus()
+    }
+
+    func variant(at index: Int) -> VariantInfo? { variants.indices.contains(index) ? variants[index] : nil }
+
+    func emit(_ event: EngineEvent) { broadcaster.yield(event) }
+
+    func cancelTasks() {
+        loadTask?.cancel()
+        playbackTask?.cancel()
+        downloadTask?.cancel()
+        refreshTask?.cancel()
+        loadTask = nil
+        playbackTask = nil
+        downloadTask = nil
+        refreshTask = nil
+    }
+
+    func resetState() {
+        source = nil
+        variants = []
+        importedVariables = [:]
+        timeline = MediaTimeline()
+        streamType = .unknown
+        downloadVariant = nil
+        pendingSwitchReason = nil
+        currentVariant = nil
+        wantsToPlay = false
+        playhead = 0
+        buffer.removeAll()
+        nextSequence = nil
+        allDownloaded = false
+        isSeeking = false
+        seekTarget = nil
+        firstFrameShown = false
+        startupTime = nil
+        stallStartedAt = nil
+        stallCount = 0
+        stallDuration = .zero
+        variantSwitchCount = 0
+        bytesReceived = 0
+        requestCount = 0
+        fatalError = nil
+        lastError = nil
+        throughput = ThroughputEstimator()
+    }
+
+    /// Stops playback on a fatal error.
+    func fail(_ error: EngineError) {
+        var fatal = error
+        fatal.isFatal = true
+        fatalError = fatal
+        logger.error("playback failed", metadata: ["error": "\(fatal)"])
+        if stallStartedAt != nil { endStall() }
+        cancelTasks()
+        phase = .failed
+        emit(.error(fatal))
+        updateStatus()
+    }
+
+    func seekableRange() -> MediaTimeRange {
+        let range = timeline.range
+        switch streamType {
+        case .unknown: return .empty
+        case .onDemand: return range
+        case .live, .dvr:
+            let edge = range.end - MediaTime(seconds: configuration.liveEdgeTargetDurations * timeline.targetDuration)
+            return MediaTimeRange(start: range.start, end: max(range.start, edge))
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import PlaytraceCore
+import PlaytraceHLS
+
+/// One segment placed on the engine's timeline.
+struct TimelineSegment: Sendable, Hashable {
+    var sequence: Int
+    var start: Double
+    var duration: Double
+    var date: StreamDate?
+    var isGap: Bool
+    var end: Double { start + duration }
+}
+
+/// The engine's timeline: segments keyed by media sequence number, placed once and kept in place across playlist
+/// refreshes and variant switches (variants of one stream share sequence numbers and durations).
+///
+/// A live window slides: segments that leave the playlist leave the timeline; new ones are appended after the
+/// last known one.
+struct MediaTimeline: Sendable {
+    private(set) var segments: [TimelineSegment] = []
+    /// Segment URLs per variant, by media sequence.
+    private(set) var urls: [Int: [Int: URL]] = [:]
+    private(set) var targetDuration: Double = 0
+    private(set) var isFinished = false
+
+    var first: TimelineSegment? { segments.first }
+    var last: TimelineSegment? { segments.last }
+    var range: MediaTimeRange {
+        guard let first, let last else { return .empty }
+        return MediaTimeRange(start: MediaTime(seconds: first.start), end: MediaTime(seconds: last.end))
+    }
+
+    /// Merges a variant's playlist: returns whether the window changed (new segments, or segments removed).
+    @discardableResult
+    mutating func merge(_ playlist: MediaPlaylist, variant: Int, baseURL: URL) -> Bool {
+        targetDuration = Double(playlist.targetDuration)
+        isFinished = playlist.isFinished
+        let dates = ProgramDateTimeMap(playlist)
+        var dateBySequence: [Int: StreamDate] = [:]
+        for entry in dates.entries { dateBySequence[entry.mediaSequence] = entry.startDate }
+        var variantURLs = urls[variant] ?? [:]
+        var changed = false
+        let firstSequence = playlist.segments.first?.mediaSequence
+        for segment in playlist.segments {
+            if let url = URL(string: segment.uri, relativeTo: baseURL)?.absoluteURL {
+                variantURLs[segment.mediaSequence] = url
+            }
+            if let lastKnown = segments.last, segment.mediaSequence <= lastKnown.sequence { continue }
+            let start: Double
+            if let lastKnown = segments.last {
+                // Sequence numbers past the end follow it; a jump (missed refreshes) keeps them contiguous.
+                start = lastKnown.end
+            } else {
+                start = segment.startTime.seconds
+            }
+            segments.append(TimelineSegment(
+                sequence: segment.mediaSequence, start: start, duration: segment.duration,
+                date: dateBySequence[segment.mediaSequence], isGap: segment.tags.isGap))
+            changed = true
+        }
+        if let firstSequence, !playlist.isFinished || playlist.playlistType != .vod {
+            let before = segments.count
+            segments.removeAll { $0.sequence < firstSequence }
+            if segments.count != before { changed = true }
+            variantURLs = variantURLs.filter { $0.key >= firstSequence }
+        }
+        urls[variant] = variantURLs
+        return changed
+    }
+
+    func url(sequence: Int, variant: Int) -> URL? { urls[variant]?[sequence] }
+
+    func segment(sequence: Int) -> TimelineSegment? {
+        guard let first, sequence >= first.sequence else { return nil }
+        let index = sequence - first.sequence
+        guard index < segments.count, segments[index].sequence == sequence else {
+            return segments.first { $0.sequence == sequence }
+        }
+        return segments[index]
+    }
+
+    /// The segment covering a time (the last one for a time at or past the end).
+    func segment(containing time: Double) -> TimelineSegment? {
+        guard let first, let last else { return nil }
+        if time < first.start { return first }
+        if time >= last.end { return last }
+        var low = 0
+        var high = segments.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if segments[middle].start <= time { low = middle } else { high = middle - 1 }
+        }
+        return segments[low]
+    }
+
+    /// The stream date at a time, from the covering segment's program-date-time.
+    func date(at time: Double) -> StreamDate? {
+        guard let segment = segment(containing: time), let date = segment.date else { return nil }
+        return date + MediaTime(seconds: time - segment.start)
+    }
+
+    /// The time at a stream date, when a dated segment covers it.
+    func time(at date: StreamDate) -> Double? {
+        for segment in segments {
+            guard let start = segment.date else { continue }
+            let offset = date.secondsSince1970 - start.secondsSince1970
+            if offset >= 0 && offset < segment.duration { return segment.start + offset }
+        }
+        return nil
+    }
+}
