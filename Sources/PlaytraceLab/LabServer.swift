@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 public import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
 /// The lab origin: HLS streams with ad breaks, fault injection and a request log, served on loopback by
@@ -28,7 +29,7 @@ public final class LabServer: Sendable {
     let stopwatch: Stopwatch
     let logger: Logger
     private let parked = Atomic<Int>(0)
-    private let state = Mutex<(task: Task<Void, any Error>?, port: Int?)>((nil, nil))
+    private let state = Mutex<(task: Task<Void, any Error>?, group: ServiceGroup?, port: Int?)>((nil, nil, nil))
 
     public init(clock: any Clock<Duration>, configuration: LabConfiguration = LabConfiguration(),
                 logger: Logger = Logger(label: "playtrace.lab")) {
@@ -51,19 +52,19 @@ public final class LabServer: Sendable {
     /// Starts serving on `host`:`port` (0 picks a free port) and returns the port.
     public func start(host: String = "127.0.0.1", port: Int = 0) async throws -> Int {
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: makeRouter(),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "playtrace-lab"),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger)
+        let app = makeApplication(host: host, port: port) { bound in
+            portContinuation.yield(bound)
+            portContinuation.finish()
+        }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let task = Task {
             defer { portContinuation.finish() }
-            try await app.run()
+            try await group.run()
         }
-        state.withLock { $0.task = task }
+        state.withLock {
+            $0.task = task
+            $0.group = group
+        }
         var iterator = portStream.makeAsyncIterator()
         guard let bound = await iterator.next(), bound > 0 else {
             task.cancel()
@@ -74,25 +75,35 @@ public final class LabServer: Sendable {
         return bound
     }
 
-    /// Stops serving.
-    public func stop() async {
-        let task = state.withLock { state in
-            defer { state = (nil, nil) }
-            return state.task
+    /// Serves until the process receives SIGINT or SIGTERM, then shuts down gracefully.
+    /// `onStart` receives the bound port.
+    public func serveUntilSignalled(host: String = "127.0.0.1", port: Int,
+                                    onStart: @escaping @Sendable (Int) -> Void) async throws {
+        let app = makeApplication(host: host, port: port) { bound in
+            self.state.withLock { $0.port = bound }
+            onStart(bound)
         }
-        task?.cancel()
-        _ = await task?.result
+        try await app.runService()
     }
 
-    /// Serves until the task is cancelled.
-    public func run(host: String = "127.0.0.1", port: Int) async throws {
-        _ = try await start(host: host, port: port)
-        await withTaskCancellationHandler {
-            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
-        } onCancel: {
-            Task { await self.stop() }
+    private func makeApplication(host: String, port: Int, onRunning: @escaping @Sendable (Int) -> Void)
+        -> some ApplicationProtocol
+    {
+        Application(
+            router: makeRouter(),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "playtrace-lab"),
+            onServerRunning: { channel in onRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    /// Stops serving.
+    public func stop() async {
+        let (task, group) = state.withLock { state in
+            defer { state = (nil, nil, nil) }
+            return (state.task, state.group)
         }
-        await stop()
+        await group?.triggerGracefulShutdown()
+        _ = await task?.result
     }
 
     /// Sleeps on the lab's clock, counted as parked.

@@ -7,11 +7,7 @@ enum SegmentPayload {
         var buffer = ByteBufferAllocator().buffer(capacity: size)
         let header = Array("PLAYTRACE-LAB \(path)\n".utf8.prefix(size))
         buffer.writeBytes(header)
-        var value: UInt8 = 0
-        while buffer.writerIndex < size {
-            buffer.writeInteger(value)
-            value &+= 1
-        }
+        buffer.writeRepeatingByte(0x47, count: size - header.count)  // 0x47: the MPEG-TS sync byte
         return buffer
     }
 }

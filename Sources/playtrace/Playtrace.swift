@@ -1,0 +1,27 @@
+import ArgumentParser
+import Logging
+
+@main
+struct Playtrace: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "playtrace",
+        abstract: "Play media and know exactly what happened while it played.",
+        discussion: "Without a subcommand, runs the demo: the lab starts on a free loopback port and its on-demand stream with ad breaks plays to the end.",
+        subcommands: [Demo.self, Play.self, Inspect.self, Lab.self],
+        defaultSubcommand: Demo.self)
+}
+
+/// Options every command shares.
+struct CommonOptions: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "Log more (debug level) to standard error.")
+    var verbose = false
+
+    func bootstrapLogging() {
+        let level: Logger.Level = verbose ? .debug : .warning
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+}
