@@ -66,11 +66,12 @@ public struct ProgramDateTimeMap: Sendable, Hashable {
 
     /// The time on the playlist's timeline at a stream date; `nil` when no dated segment covers it.
     public func time(at date: StreamDate) -> MediaTime? {
-        guard let entry = entry(where: { $0.endDate > date }, in: byDate), entry.startDate <= date else {
-            if let last = entries.last, date == last.endDate { return last.timeRange.end }
-            return nil
+        if let entry = entry(where: { $0.endDate > date }, in: byDate), entry.startDate <= date {
+            return entry.timeRange.start + (date - entry.startDate)
         }
-        return entry.timeRange.start + (date - entry.startDate)
+        // The instant just after a run of dated segments belongs to the run's end.
+        if let ending = byDate.last(where: { abs(($0.endDate - date).seconds) < 1e-9 }) { return ending.timeRange.end }
+        return nil
     }
 
     /// The index of the segment that covers a stream date.

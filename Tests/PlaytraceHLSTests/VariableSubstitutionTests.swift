@@ -1,0 +1,60 @@
+import Testing
+@testable import PlaytraceHLS
+
+@Suite("EXT-X-DEFINE variable substitution")
+struct VariableSubstitutionTests {
+    @Test func substitutesInURIsAndQuotedValues() throws {
+        let playlist = try PlaylistParser().parseMediaPlaylist("""
+            #EXTM3U
+            #EXT-X-DEFINE:NAME="host",VALUE="https://a.example"
+            #EXT-X-DEFINE:NAME="token",VALUE="t=1"
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-MAP:URI="{$host}/init.mp4?{$token}"
+            #EXTINF:4,
+            {$host}/s0.ts?{$token}
+            """)
+        #expect(playlist.segments[0].uri == "https://a.example/s0.ts?t=1")
+        #expect(playlist.segments[0].map?.uri == "https://a.example/init.mp4?t=1")
+    }
+
+    @Test func importsFromTheMultivariantPlaylistAndQueryParameters() throws {
+        let parser = PlaylistParser(options: .init(importedVariables: ["cdn": "https://cdn.example"],
+                                                   queryParameters: ["session": "abc"]))
+        let playlist = try parser.parseMediaPlaylist("""
+            #EXTM3U
+            #EXT-X-DEFINE:IMPORT="cdn"
+            #EXT-X-DEFINE:QUERYPARAM="session"
+            #EXT-X-TARGETDURATION:4
+            #EXTINF:4,
+            {$cdn}/s0.ts?s={$session}
+            """)
+        #expect(playlist.segments[0].uri == "https://cdn.example/s0.ts?s=abc")
+        #expect(playlist.definitions == [.import(name: "cdn"), .queryParameter(name: "session")])
+    }
+
+    @Test func unknownImportContextIsAWarningAndKeepsTheReference() throws {
+        let outcome = try PlaylistParser().parseWithWarnings(
+            "#EXTM3U\n#EXT-X-DEFINE:IMPORT=\"cdn\"\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\n{$cdn}/s.ts\n")
+        guard case .media(let playlist) = outcome.playlist else { Issue.record("not media"); return }
+        #expect(playlist.segments[0].uri == "{$cdn}/s.ts")
+        #expect(outcome.warnings.count == 1)
+    }
+
+    @Test(arguments: [
+        ("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\n{$nope}/s.ts", PlaylistParseError.Reason.undefinedVariable("nope"), 4),
+        ("#EXTM3U\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"1\"\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"2\"", .duplicateVariable("a"), 3),
+        ("#EXTM3U\n#EXT-X-DEFINE:NAME=\"a b\",VALUE=\"1\"", .invalidAttribute(tag: "#EXT-X-DEFINE", attribute: "NAME", value: "a b"), 2),
+        ("#EXTM3U\n#EXT-X-DEFINE:NAME=\"a\"", .missingAttribute(tag: "#EXT-X-DEFINE", attribute: "VALUE"), 2),
+        ("#EXTM3U\n#EXT-X-DEFINE:VALUE=\"1\"", .missingAttribute(tag: "#EXT-X-DEFINE", attribute: "NAME"), 2),
+    ])
+    func errors(text: String, reason: PlaylistParseError.Reason, line: Int) {
+        #expect(throws: PlaylistParseError(line: line, reason: reason)) { try PlaylistParser().parse(text) }
+    }
+
+    @Test func missingImportIsAnErrorWhenTheContextIsKnown() {
+        let parser = PlaylistParser(options: .init(importedVariables: [:]))
+        #expect(throws: PlaylistParseError(line: 2, reason: .undefinedVariable("cdn"))) {
+            try parser.parse("#EXTM3U\n#EXT-X-DEFINE:IMPORT=\"cdn\"\n#EXT-X-TARGETDURATION:4")
+        }
+    }
+}
