@@ -150,6 +150,11 @@ public actor HeadlessEngine: PlaybackEngine {
         guard phase != .idle, phase != .failed, !wantsToPlay else { return }
         wantsToPlay = true
         if !firstFrameShown { startupReference = max(startupReference, stopwatch.elapsed) }
+        let seekable = seekableRange()
+        if streamType == .live || streamType == .dvr, MediaTime(seconds: playhead) < seekable.start {
+            // The window slid past the playhead while paused: resume at the oldest position still available.
+            seek(to: seekable.start)
+        }
         updateStatus()
     }
 
