@@ -149,7 +149,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PlaytraceCLITests",
-            dependencies: ["playtrace"],
+            dependencies: ["playtrace", "PlaytraceLab", "PlaytraceHLS", "PlaytraceCore"],
             swiftSettings: strictness
         ),
     ]

@@ -20,6 +20,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .follow(max: 5, allowCycles: false))
         configuration.timeout = .init(connect: .seconds(10), read: .seconds(30))
         configuration.decompression = .enabled(limit: .ratio(50))
+        // Playtrace retries at its own layers (engines, the Outbox) with backoff on the injected clock; the pool's
+        // own retry would hide a refused connection until the deadline.
+        configuration.connectionPool.retryConnectionEstablishment = false
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.ownsClient = true
         self.clock = clock

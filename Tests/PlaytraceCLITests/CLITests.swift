@@ -1,0 +1,94 @@
+import Foundation
+import PlaytraceCore
+import PlaytraceLab
+import Testing
+
+/// Runs the built `playtrace` executable as a user would.
+@Suite("The playtrace command line", .serialized)
+struct CLITests {
+    struct Run {
+        var status: Int32
+        var output: String
+        var error: String
+    }
+
+    static var executable: URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("playtrace")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: ".build/debug/playtrace")
+    }
+
+    static func run(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+                   error: String(decoding: errorData, as: UTF8.self))
+    }
+
+    @Test func theDemoPlaysTheLabStreamToTheEndAndExitsZero() throws {
+        let run = try Self.run(["--speed", "40"])
+        #expect(run.status == 0, "stderr: \(run.error)")
+        #expect(run.output.contains("played to the end"))
+        #expect(run.output.contains("ad break break-1"))
+        #expect(run.output.contains("Summary"))
+        #expect(run.output.contains("startup time"))
+    }
+
+    @Test func inspectDescribesAPlaylistFile() async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        defer { Task { await lab.stop() } }
+        let url = "http://127.0.0.1:\(port)/vod/0/index.m3u8"
+        let text = try Self.run(["inspect", url])
+        #expect(text.status == 0, "stderr: \(text.error)")
+        #expect(text.output.contains("segments: 10"))
+        #expect(text.output.contains("ad breaks (3):"))
+        #expect(text.output.contains("splice_insert"))
+        #expect(text.output.contains("interstitial"))
+        let json = try Self.run(["inspect", url, "--json"])
+        #expect(json.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+        #expect(object?["segments"] as? Int == 10)
+        #expect((object?["adBreaks"] as? [Any])?.count == 3)
+    }
+
+    @Test func inspectReportsMalformedPlaylistsWithTheirLine() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).m3u8")
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:oops,\na.ts\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try Self.run(["inspect", file.path])
+        #expect(run.status == 1)
+        #expect(run.error.contains("line 3"))
+        let missing = try Self.run(["inspect", "/nonexistent/playlist.m3u8"])
+        #expect(missing.status == 1)
+    }
+
+    @Test func playPlaysAStreamAndSummarizes() async throws {
+        let lab = LabServer(clock: ContinuousClock(), configuration: LabConfiguration(segmentDuration: 1, vodSegmentCount: 2))
+        let port = try await lab.start()
+        defer { Task { await lab.stop() } }
+        let run = try Self.run(["play", "http://127.0.0.1:\(port)/vod/master.m3u8"])
+        #expect(run.status == 0, "stderr: \(run.error)")
+        #expect(run.output.contains("played to the end"))
+        #expect(lab.requests.all.contains { $0.path.hasSuffix("seg1.ts") })
+    }
+
+    @Test func playFailsCleanlyOnAnUnreachableStream() throws {
+        let run = try Self.run(["play", "http://127.0.0.1:9/none.m3u8"])
+        #expect(run.status == 1)
+        #expect(run.output.contains("failed"))
+    }
+}

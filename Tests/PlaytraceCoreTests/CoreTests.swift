@@ -1,0 +1,117 @@
+import Clocks
+import Foundation
+import Testing
+@testable import PlaytraceCore
+
+@Suite("Core: media time, stream dates, clocks, identifiers, broadcasting")
+struct CoreTests {
+    @Test func mediaTimeArithmeticAndTimecode() {
+        let time = MediaTime(seconds: 3723.4567)
+        #expect(time.timecode == "01:02:03.456")
+        #expect(MediaTime(seconds: -1.5).timecode == "-00:00:01.500")
+        #expect((MediaTime(seconds: 1.5) + 2) * 2 == 7)
+        #expect(MediaTime(.milliseconds(1500)) == 1.5)
+        #expect(MediaTime(seconds: 2.25).duration == .milliseconds(2250))
+        #expect(MediaTime(seconds: .nan).timecode == "NaN")
+    }
+
+    @Test func mediaTimeRanges() {
+        let range = MediaTimeRange(start: 10, end: 20)
+        #expect(range.duration == 10 && range.contains(10) && !range.contains(20))
+        #expect(range.clamp(25) == 20 && range.clamp(5) == 10)
+        #expect(MediaTimeRange(start: 5, end: 1).isEmpty)
+        #expect(range.overlaps(MediaTimeRange(start: 19, end: 30)) && !range.overlaps(MediaTimeRange(start: 20, end: 30)))
+    }
+
+    @Test(arguments: [
+        ("1970-01-01T00:00:00Z", 0.0),
+        ("2026-11-21T10:00:00.000Z", 1_795_255_200.0),
+        ("2026-11-21T10:00:00.5+01:00", 1_795_251_600.5),
+        ("2026-11-21T10:00:00-0230", 1_795_264_200.0),
+        ("2026-11-21T10:00:00+05", 1_795_237_200.0),
+        ("2026-11-21 10:00:00z", 1_795_255_200.0),
+        ("2024-02-29T23:59:59.999Z", 1_709_251_199.999),
+        ("1969-12-31T23:59:59Z", -1.0),
+    ])
+    func parsesISO8601(text: String, seconds: Double) throws {
+        let date = try StreamDate(iso8601: text)
+        #expect(abs(date.secondsSince1970 - seconds) < 1e-6)
+        #expect(abs(date.date.timeIntervalSince1970 - seconds) < 1e-6)
+    }
+
+    @Test(arguments: ["", "2026-11-21", "2026-11-21T10:00:00", "2026-13-01T00:00:00Z", "2025-02-29T00:00:00Z",
+                      "2026-11-21T24:00:00Z", "2026-11-21T10:00:00.Z", "2026-11-21T10:00:00Zjunk", "20261121T100000Z",
+                      "2026-11-21T10:00:00+1"])
+    func rejectsMalformedDates(text: String) {
+        #expect(throws: ISO8601DateError.self) { try StreamDate(iso8601: text) }
+    }
+
+    @Test func formatsAndRoundTripsDates() throws {
+        let date = try StreamDate(iso8601: "2026-11-21T10:00:06.123Z")
+        #expect(date.iso8601 == "2026-11-21T10:00:06.123Z")
+        #expect((date + MediaTime(seconds: 0.877)).iso8601 == "2026-11-21T10:00:07.000Z")
+        #expect(StreamDate(secondsSince1970: -0.5).iso8601 == "1969-12-31T23:59:59.500Z")
+        #expect(StreamDate(millisecondsSince1970: 1_795_255_200_000) == (try StreamDate(iso8601: "2026-11-21T10:00:00Z")))
+        #expect((date - (try StreamDate(iso8601: "2026-11-21T10:00:00Z"))).seconds.isApproximately(6.123))
+    }
+
+    @Test func stopwatchReadsTheInjectedClock() async throws {
+        let clock = TestClock<Duration>()
+        let stopwatch = Stopwatch(clock: clock)
+        #expect(stopwatch.elapsed == .zero)
+        await clock.advance(by: .seconds(3))
+        #expect(stopwatch.elapsed == .seconds(3))
+        let sleeper = Task { try await stopwatch.sleep(for: .seconds(2)) }
+        await clock.advance(by: .seconds(2))
+        try await sleeper.value
+        #expect(stopwatch.elapsedSeconds == 5)
+    }
+
+    @Test func scaledClockRunsFaster() async throws {
+        let clock = ScaledClock(speed: 50)
+        let start = clock.now
+        try await clock.sleep(for: .seconds(5))
+        let elapsed = start.duration(to: clock.now)
+        #expect(elapsed >= .seconds(5), "a sleep lasts at least its scaled duration")
+    }
+
+    @Test func identifiersAreTypedAndUnique() throws {
+        let a = PlaybackSessionID()
+        let b = PlaybackSessionID()
+        #expect(a != b && a.rawValue.count == 36)
+        let decoded = try JSONDecoder().decode(PlaybackSessionID.self, from: JSONEncoder().encode(a))
+        #expect(decoded == a)
+    }
+
+    @Test func broadcasterDeliversToEverySubscriberAndFinishes() async {
+        let broadcaster = Broadcaster<Int>()
+        let first = broadcaster.subscribe()
+        let second = broadcaster.subscribe()
+        #expect(broadcaster.subscriberCount == 2)
+        broadcaster.yield(1)
+        broadcaster.yield(2)
+        broadcaster.finish()
+        var a: [Int] = []
+        for await value in first { a.append(value) }
+        var b: [Int] = []
+        for await value in second { b.append(value) }
+        #expect(a == [1, 2] && b == [1, 2])
+        var late: [Int] = []
+        for await value in broadcaster.subscribe() { late.append(value) }
+        #expect(late.isEmpty)
+    }
+
+    @Test func broadcasterBoundsASlowSubscriber() async {
+        let broadcaster = Broadcaster<Int>(bufferLimit: 3)
+        let stream = broadcaster.subscribe()
+        for value in 0..<10 { broadcaster.yield(value) }
+        broadcaster.finish()
+        var received: [Int] = []
+        for await value in stream { received.append(value) }
+        #expect(received == [7, 8, 9])
+    }
+}
+
+extension Double {
+    func isApproximately(_ other: Double) -> Bool { abs(self - other) < 1e-6 }
+}
