@@ -52,15 +52,19 @@ enum ISO8601DateParser {
         var fraction = 0.0
         if index < count, bytes[index] == 0x2E || bytes[index] == 0x2C {
             index += 1
-            var scale = 0.1
+            var mantissa: UInt64 = 0
+            var digits = 0
             var any = false
             while index < count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
-                fraction += Double(bytes[index] - 0x30) * scale
-                scale *= 0.1
+                if digits < 15 {  // finer than a femtosecond is below a Double's precision anyway
+                    mantissa = mantissa * 10 + UInt64(bytes[index] - 0x30)
+                    digits += 1
+                }
                 index += 1
                 any = true
             }
             guard any else { return nil }
+            fraction = Double(mantissa) / powersOfTen[digits]
         }
         guard index < count else { return nil }
         var offsetSeconds = 0
@@ -84,8 +88,15 @@ enum ISO8601DateParser {
         guard index == count else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        // A time-zone offset can carry 0000-01-01 or 9999-12-31 out of the four-digit years; such a date could
+        // not be written back.
+        guard seconds >= earliestSecond, seconds < latestSecond else { return nil }
         return StreamDate(secondsSince1970: Double(seconds) + fraction)
     }
+
+    static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+    static let earliestSecond = daysFromCivil(year: 0, month: 1, day: 1) * 86_400
+    static let latestSecond = daysFromCivil(year: 10_000, month: 1, day: 1) * 86_400
 
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {
@@ -120,18 +131,37 @@ enum ISO8601DateParser {
 }
 
 enum ISO8601DateFormatting {
+    /// Formats with milliseconds, or with the fewest further digits (6, 9, 12, 15) that parse back to the
+    /// identical value, so that a date read from a playlist is written back unchanged.
     static func format(_ date: StreamDate) -> String {
-        guard date.secondsSince1970.isFinite else { return "invalid-date" }
-        let totalMilliseconds = Int64((date.secondsSince1970 * 1000).rounded())
-        var days = Int(totalMilliseconds / 86_400_000)
-        var remainder = totalMilliseconds % 86_400_000
-        if remainder < 0 { remainder += 86_400_000; days -= 1 }
+        let value = date.secondsSince1970
+        guard value.isFinite, abs(value) < 1e15 else { return "invalid-date" }
+        var whole = value.rounded(.down)
+        var digits = 3
+        var fraction: Int64 = 0
+        for candidate in [3, 6, 9, 12, 15] {
+            let scale = ISO8601DateParser.powersOfTen[candidate]
+            var scaled = ((value - whole) * scale).rounded()
+            var base = whole
+            if scaled >= scale {
+                scaled -= scale
+                base += 1
+            }
+            digits = candidate
+            fraction = Int64(scaled)
+            if base + scaled / scale == value {
+                whole = base
+                break
+            }
+            if candidate == 15 { whole = base }
+        }
+        var days = Int((whole / 86_400).rounded(.down))
+        let remainder = Int64(whole - Double(days) * 86_400)
+        if remainder < 0 { days -= 1 }
+        let secondsOfDay = remainder < 0 ? remainder + 86_400 : remainder
         let (year, month, day) = ISO8601DateParser.civilFromDays(days)
-        let hour = remainder / 3_600_000
-        let minute = (remainder / 60_000) % 60
-        let second = (remainder / 1000) % 60
-        let millisecond = remainder % 1000
         return pad(Int64(year), 4) + "-" + pad(Int64(month), 2) + "-" + pad(Int64(day), 2) + "T"
-            + pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2) + "." + pad(millisecond, 3) + "Z"
+            + pad(secondsOfDay / 3600, 2) + ":" + pad((secondsOfDay / 60) % 60, 2) + ":" + pad(secondsOfDay % 60, 2)
+            + "." + pad(fraction, digits) + "Z"
     }
 }

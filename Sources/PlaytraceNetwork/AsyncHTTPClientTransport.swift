@@ -91,6 +91,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             if [.invalidURL, .emptyHost, .emptyScheme].contains(error) { return .invalidURL(url.absoluteString) }
             return .other(String(describing: error))
         }
+        if error is HTTPParserError { return .connectionClosed }  // the body ended before its announced length
         let text = String(describing: error)
         if text.contains("NXDOMAIN") || text.contains("resolve") || text.contains("DNS") {
             return .dns(host: url.host ?? "")

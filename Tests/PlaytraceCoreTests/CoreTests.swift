@@ -46,6 +46,19 @@ struct CoreTests {
         #expect(throws: ISO8601DateError.self) { try StreamDate(iso8601: text) }
     }
 
+    @Test(arguments: ["2026-11-21T10:00:00.0001Z", "0262-01-01T00:00:00.0001Z", "2026-11-21T10:00:00.123456789Z",
+                      "1970-01-01T00:00:00.5Z", "1969-12-31T23:59:59.999999Z", "9999-12-31T23:59:59.999Z",
+                      "0000-01-01T00:00:00Z"])
+    func formattingKeepsEveryParsedDateExactly(text: String) throws {
+        let date = try StreamDate(iso8601: text)
+        #expect(try StreamDate(iso8601: date.iso8601) == date, "\(text) → \(date.iso8601)")
+    }
+
+    @Test func datesOutsideFourDigitYearsAreRejected() {
+        #expect(throws: ISO8601DateError.self) { try StreamDate(iso8601: "0000-01-01T00:00:00+01:00") }
+        #expect(throws: ISO8601DateError.self) { try StreamDate(iso8601: "9999-12-31T23:30:00-01:00") }
+    }
+
     @Test func formatsAndRoundTripsDates() throws {
         let date = try StreamDate(iso8601: "2026-11-21T10:00:06.123Z")
         #expect(date.iso8601 == "2026-11-21T10:00:06.123Z")

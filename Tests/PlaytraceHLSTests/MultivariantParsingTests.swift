@@ -91,6 +91,7 @@ struct MultivariantParsingTests {
         ("#EXTM3U\n#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=1", .missingAttribute(tag: "#EXT-X-I-FRAME-STREAM-INF", attribute: "URI"), 2),
         ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na\n#EXTINF:4,\ns.ts", .mixedPlaylistKinds, 4),
         ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"avc1\na", .malformedAttributeList(tag: "#EXT-X-STREAM-INF"), 2),
+        ("#EXTM3U\n#EXT-X-CONTENT-STEERING:SERVER-URI=UP-ID=\"a\"", .malformedAttributeList(tag: "#EXT-X-CONTENT-STEERING"), 2),
     ])
     func malformedInputIsATypedErrorWithItsLine(text: String, reason: PlaylistParseError.Reason, line: Int) {
         #expect(throws: PlaylistParseError(line: line, reason: reason)) { try PlaylistParser().parse(text) }

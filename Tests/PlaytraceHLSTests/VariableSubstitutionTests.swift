@@ -46,6 +46,8 @@ struct VariableSubstitutionTests {
         ("#EXTM3U\n#EXT-X-DEFINE:NAME=\"a b\",VALUE=\"1\"", .invalidAttribute(tag: "#EXT-X-DEFINE", attribute: "NAME", value: "a b"), 2),
         ("#EXTM3U\n#EXT-X-DEFINE:NAME=\"a\"", .missingAttribute(tag: "#EXT-X-DEFINE", attribute: "VALUE"), 2),
         ("#EXTM3U\n#EXT-X-DEFINE:VALUE=\"1\"", .missingAttribute(tag: "#EXT-X-DEFINE", attribute: "NAME"), 2),
+        ("#EXTM3U\n#EXT-X-DEFINE:NAME=\"h\",VALUE=\"#EXT-X-ENDLIST\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\n{$h}", .invalidURI("#EXT-X-ENDLIST"), 4),
+        ("#EXTM3U\n#EXT-X-DEFINE:NAME=\"h\",VALUE=\"\"\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\n{$h}", .invalidURI(""), 5),
     ])
     func errors(text: String, reason: PlaylistParseError.Reason, line: Int) {
         #expect(throws: PlaylistParseError(line: line, reason: reason)) { try PlaylistParser().parse(text) }

@@ -16,11 +16,16 @@ public enum AttributeValue: Sendable, Hashable {
         }
     }
 
-    /// The value as it appears in a playlist.
+    /// The value as it appears in a playlist. An unquoted value that would not read back as itself (it holds a
+    /// comma, or starts or ends with white space) is written quoted. Text cannot hold a double quote or a line
+    /// break in either form: the parser never produces one, and a model built by hand must not either.
     public var serialized: String {
         switch self {
         case .quoted(let text): return "\"" + text + "\""
-        case .unquoted(let text): return text
+        case .unquoted(let text):
+            let needsQuotes = text.contains(",") || text.first.map { $0 == " " || $0 == "\t" } == true
+                || text.last.map { $0 == " " || $0 == "\t" } == true
+            return needsQuotes ? "\"" + text + "\"" : text
         }
     }
 }

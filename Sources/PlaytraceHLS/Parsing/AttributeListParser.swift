@@ -27,7 +27,10 @@ enum AttributeListParser {
                 guard index == count || bytes[index] == 0x2C else { return nil }
             } else {
                 let valueStart = index
-                while index < count, bytes[index] != 0x2C { index += 1 }
+                while index < count, bytes[index] != 0x2C {
+                    guard bytes[index] != 0x22 else { return nil }  // a quote inside an unquoted value
+                    index += 1
+                }
                 let raw = ByteScanning.trimmed(UnsafeBufferPointer(rebasing: bytes[valueStart..<index]))
                 value = .unquoted(ByteScanning.string(raw))
             }

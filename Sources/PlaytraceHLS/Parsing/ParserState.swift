@@ -103,7 +103,13 @@ struct ParserState {
     }
 
     private mutating func handleURI(_ text: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
-        let uri = try substituted(text)
+        var uri = try substituted(text)
+        if uri.first == " " || uri.first == "\t" || uri.last == " " || uri.last == "\t" {
+            uri = String(uri.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        }
+        guard !uri.isEmpty, !uri.hasPrefix("#"), !uri.contains(where: \.isNewline) else {
+            throw PlaylistParseError(line: line, reason: .invalidURI(uri))
+        }
         if var variant = pendingVariant {
             variant.uri = uri
             multivariant.variants.append(variant)
@@ -139,6 +145,13 @@ struct ParserState {
             warnings.append(PlaylistWarning(line: pendingInfLine, message: "#EXTINF is not followed by a URI"))
         }
         try checkByteRanges()
+        var knownTrailing = pending
+        knownTrailing.unknownTags = []
+        if segments.isEmpty, knownTrailing.isEmpty {
+            // Without segments or known trailing tags nothing tells header from trailer: keep them in the header.
+            media.unknownTags += pending.unknownTags
+            pending.unknownTags = []
+        }
         media.segments = segments
         media.trailingTags = pending
         media.renumber()

@@ -22,6 +22,8 @@ public struct PlaylistParseError: Error, Sendable, Hashable, CustomStringConvert
         case mixedPlaylistKinds
         /// A media playlist without `EXT-X-TARGETDURATION`.
         case missingTargetDuration
+        /// A URI line that is not a URI once variables are substituted (empty, or starting with `#`).
+        case invalidURI(String)
         /// A media segment URI with no `EXTINF` before it.
         case missingSegmentDuration
         /// `EXT-X-STREAM-INF` not followed by a URI line.
@@ -56,6 +58,7 @@ public struct PlaylistParseError: Error, Sendable, Hashable, CustomStringConvert
         case .duplicateVariable(let name): text = "the variable \(name) is defined twice"
         case .mixedPlaylistKinds: text = "the playlist mixes media-playlist and multivariant-playlist tags"
         case .missingTargetDuration: text = "the media playlist has no #EXT-X-TARGETDURATION"
+        case .invalidURI(let uri): text = "\"\(uri.prefix(80))\" is not a URI"
         case .missingSegmentDuration: text = "a segment URI has no #EXTINF before it"
         case .missingVariantURI: text = "#EXT-X-STREAM-INF is not followed by a URI"
         case .duplicateTag(let tag): text = "\(tag) appears more than once"

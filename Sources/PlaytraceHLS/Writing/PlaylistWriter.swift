@@ -96,9 +96,12 @@ public struct PlaylistWriter: Sendable {
             writeTags(segment.tags, to: &out)
             if let range = segment.byteRange { out += "#EXT-X-BYTERANGE:" + range.serialized + "\n" }
             out += "#EXTINF:" + formatDecimal(segment.duration) + "," + segment.title + "\n"
+            // Unknown tags go after EXTINF so that they are never read back as header tags.
+            for tag in segment.tags.unknownTags { out += tag.line + "\n" }
             out += segment.uri + "\n"
         }
         writeTags(playlist.trailingTags, to: &out)
+        for tag in playlist.trailingTags.unknownTags { out += tag.line + "\n" }
         for hint in playlist.preloadHints {
             var list = AttributeList()
             list.append("TYPE", .unquoted(hint.type))
@@ -118,6 +121,7 @@ public struct PlaylistWriter: Sendable {
         return out
     }
 
+    /// Writes the known tags of a segment or of the trailer (unknown tags are placed by the caller).
     private func writeTags(_ tags: SegmentTags, to out: inout String) {
         if tags.isDiscontinuity { out += "#EXT-X-DISCONTINUITY\n" }
         for key in tags.keys { out += "#EXT-X-KEY:" + keyAttributes(key).serialized + "\n" }
@@ -146,7 +150,6 @@ public struct PlaylistWriter: Sendable {
         if tags.isCueIn { out += "#EXT-X-CUE-IN\n" }
         if let scte35 = tags.oatclsSCTE35 { out += "#EXT-OATCLS-SCTE35:" + scte35 + "\n" }
         if tags.isGap { out += "#EXT-X-GAP\n" }
-        for tag in tags.unknownTags { out += tag.line + "\n" }
         for part in tags.parts {
             var list = AttributeList()
             list.append("DURATION", .unquoted(formatDecimal(part.duration)))
