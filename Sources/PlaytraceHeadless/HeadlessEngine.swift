@@ -15,7 +15,8 @@ import PlaytraceHLS
 /// playhead to program-date-time, retries failed requests before failing, and reports every request.
 ///
 /// ```swift
-/// let engine = HeadlessEngine(clock: ContinuousClock(), transport: AsyncHTTPClientTransport())
+/// let clock = ContinuousClock()
+/// let engine = HeadlessEngine(clock: clock, transport: AsyncHTTPClientTransport(clock: clock))
 /// let events = engine.events()
 /// await engine.load(EngineSource(url: URL(string: "http://127.0.0.1:8080/vod/master.m3u8")!))
 /// await engine.play()
@@ -109,13 +110,14 @@ public actor HeadlessEngine: PlaybackEngine {
     /// Creates an engine.
     /// - Parameters:
     ///   - clock: the clock the playhead, retries and refreshes run on (a test clock in tests).
-    ///   - transport: how requests are made; by default async-http-client measuring on `clock`.
-    public init(clock: any Clock<Duration>, transport: (any HTTPTransport)? = nil,
+    ///   - transport: how requests are made, for instance an ``AsyncHTTPClientTransport`` measuring on `clock`;
+    ///     the caller owns it (and shuts it down).
+    public init(clock: any Clock<Duration>, transport: any HTTPTransport,
                 configuration: Configuration = Configuration(),
                 logger: Logger = Logger(label: "playtrace.headless")) {
         self.configuration = configuration
         self.stopwatch = Stopwatch(clock: clock)
-        self.transport = transport ?? AsyncHTTPClientTransport(clock: clock, logger: logger)
+        self.transport = transport
         self.logger = logger
         self.selector = VariantSelector(safetyFactor: configuration.abrSafetyFactor,
                                         minimumBufferForSwitchUp: configuration.minimumBufferForSwitchUp)

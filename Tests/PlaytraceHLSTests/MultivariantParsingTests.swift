@@ -92,6 +92,8 @@ struct MultivariantParsingTests {
         ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na\n#EXTINF:4,\ns.ts", .mixedPlaylistKinds, 4),
         ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"avc1\na", .malformedAttributeList(tag: "#EXT-X-STREAM-INF"), 2),
         ("#EXTM3U\n#EXT-X-CONTENT-STEERING:SERVER-URI=UP-ID=\"a\"", .malformedAttributeList(tag: "#EXT-X-CONTENT-STEERING"), 2),
+        ("#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"en\",X=S\u{01}\r,URI=\"a\"", .malformedAttributeList(tag: "#EXT-X-MEDIA"), 2),
+        ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv\u{0}.m3u8", .invalidURI("v\u{0}.m3u8"), 3),
     ])
     func malformedInputIsATypedErrorWithItsLine(text: String, reason: PlaylistParseError.Reason, line: Int) {
         #expect(throws: PlaylistParseError(line: line, reason: reason)) { try PlaylistParser().parse(text) }

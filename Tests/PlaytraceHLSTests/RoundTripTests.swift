@@ -50,6 +50,7 @@ struct RoundTripTests {
         "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-PART:DURATION=1,URI=\"p.mp4\"\n#EXT-X-LATER:1\n",
         "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXT-X-TAIL\n#EXT-X-PART:DURATION=1,URI=\"p.mp4\"\n",
         "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,HDCP-LEVEL=\"a,b\",VIDEO-RANGE=\" PQ\"\nv.m3u8\n",
+        "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-VENDOR\r\r\n#EXTINF:4,title\r\r\na.ts\r\r\n",
     ])
     func unknownTagsKeepTheirPlace(text: String) throws {
         let parser = PlaylistParser()

@@ -3,6 +3,7 @@ enum AttributeListParser {
     /// Parses an attribute list; `nil` when it is malformed (a name without `=`, an unterminated quote, or stray
     /// characters after a quoted value).
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> AttributeList? {
+        for byte in bytes where ByteScanning.isControl(byte) { return nil }
         var list = AttributeList()
         var index = 0
         let count = bytes.count

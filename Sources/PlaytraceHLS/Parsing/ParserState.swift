@@ -107,7 +107,7 @@ struct ParserState {
         if uri.first == " " || uri.first == "\t" || uri.last == " " || uri.last == "\t" {
             uri = String(uri.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
         }
-        guard !uri.isEmpty, !uri.hasPrefix("#"), !uri.contains(where: \.isNewline) else {
+        guard !uri.isEmpty, !uri.hasPrefix("#"), !uri.utf8.contains(where: ByteScanning.isControl) else {
             throw PlaylistParseError(line: line, reason: .invalidURI(uri))
         }
         if var variant = pendingVariant {
@@ -275,6 +275,20 @@ struct ParserState {
         return StartPoint(timeOffset: MediaTime(seconds: offset), precise: list["PRECISE"]?.text == "YES")
     }
 
+    /// The value of a variable defined outside the playlist: an error when the context is known and lacks it;
+    /// unresolved (kept as a reference, with a warning) when the context is unknown.
+    private mutating func resolveExternal(_ name: String, in context: [String: String]?, unknown: String)
+        throws(PlaylistParseError) -> String?
+    {
+        guard let context else {
+            unresolvedImports.insert(name)
+            warnings.append(PlaylistWarning(line: line, message: unknown))
+            return nil
+        }
+        guard let value = context[name] else { throw PlaylistParseError(line: line, reason: .undefinedVariable(name)) }
+        return value
+    }
+
     private mutating func define(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
         let list = try attributes(value, .define)
         let reader = AttributeReader(list: list, tag: .define, line: line)
@@ -286,30 +300,12 @@ struct ParserState {
             resolved = text
         } else if let name = list["IMPORT"]?.text {
             definition = .import(name: name)
-            if let imported = options.importedVariables {
-                guard let text = imported[name] else {
-                    throw PlaylistParseError(line: line, reason: .undefinedVariable(name))
-                }
-                resolved = text
-            } else {
-                resolved = nil
-                unresolvedImports.insert(name)
-                warnings.append(PlaylistWarning(
-                    line: line, message: "the imported variable \(name) is unknown outside its multivariant playlist"))
-            }
+            resolved = try resolveExternal(name, in: options.importedVariables,
+                                           unknown: "the imported variable \(name) is unknown outside its multivariant playlist")
         } else if let name = list["QUERYPARAM"]?.text {
             definition = .queryParameter(name: name)
-            if let parameters = options.queryParameters {
-                guard let text = parameters[name] else {
-                    throw PlaylistParseError(line: line, reason: .undefinedVariable(name))
-                }
-                resolved = text
-            } else {
-                resolved = nil
-                unresolvedImports.insert(name)
-                warnings.append(PlaylistWarning(
-                    line: line, message: "the query parameter \(name) is unknown without the playlist's URL"))
-            }
+            resolved = try resolveExternal(name, in: options.queryParameters,
+                                           unknown: "the query parameter \(name) is unknown without the playlist's URL")
         } else {
             throw PlaylistParseError(line: line, reason: .missingAttribute(tag: TagName.define.text, attribute: "NAME"))
         }

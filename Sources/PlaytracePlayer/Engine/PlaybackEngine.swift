@@ -21,7 +21,7 @@ public struct EngineSource: Sendable, Hashable {
 /// effect is complete: a seek's end is reported by ``EngineEvent/seekEnded(at:completed:)``.
 ///
 /// ```swift
-/// let engine: any PlaybackEngine = HeadlessEngine(clock: ContinuousClock())
+/// let engine: any PlaybackEngine = HeadlessEngine(clock: clock, transport: transport)
 /// let events = engine.events()
 /// await engine.load(EngineSource(url: url))
 /// await engine.play()
