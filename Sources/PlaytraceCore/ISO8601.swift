@@ -22,6 +22,38 @@ enum ISO8601DateParser {
 
     /// Parses UTF-8 bytes; `nil` when they are not a date-time.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamDate? {
+        if let date = parseCommonLayout(bytes) { return date }
+        return parseGeneral(bytes)
+    }
+
+    /// `YYYY-MM-DDThh:mm:ss.sssZ` exactly, the layout nearly every playlist uses, read at fixed offsets.
+    @inline(__always)
+    private static func parseCommonLayout(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamDate? {
+        guard bytes.count == 24, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A,
+              bytes[16] == 0x3A, bytes[19] == 0x2E, bytes[23] == 0x5A
+        else { return nil }
+        var digits = 0
+        var valid = true
+        @inline(__always) func digit(_ offset: Int) -> Int {
+            let value = Int(bytes[offset]) &- 48
+            valid = valid && value >= 0 && value <= 9
+            return value
+        }
+        let year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3)
+        let month = digit(5) * 10 + digit(6)
+        let day = digit(8) * 10 + digit(9)
+        let hour = digit(11) * 10 + digit(12)
+        let minute = digit(14) * 10 + digit(15)
+        let second = digit(17) * 10 + digit(18)
+        digits = digit(20) * 100 + digit(21) * 10 + digit(22)
+        guard valid, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour <= 23,
+              minute <= 59, second <= 60
+        else { return nil }
+        let seconds = daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+        return StreamDate(secondsSince1970: Double(seconds) + Double(digits) / 1000)
+    }
+
+    private static func parseGeneral(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamDate? {
         var index = 0
         let count = bytes.count
         func digits(_ n: Int) -> Int? {

@@ -34,22 +34,38 @@ public struct CueOutContinuation: Sendable, Hashable, Codable {
     /// Reads the text after `EXT-X-CUE-OUT-CONT:` in either of its two common forms:
     /// `ElapsedTime=5.0,Duration=30,SCTE35=…` or `5.0/30`.
     public init(parsing text: String) {
-        self.init(rawValue: text)
-        if let slash = text.firstIndex(of: "/"), !text.contains("=") {
-            elapsed = Double(text[..<slash]).map(MediaTime.init(seconds:))
-            duration = Double(text[text.index(after: slash)...]).map(MediaTime.init(seconds:))
+        var text = text
+        self = text.withUTF8 { CueOutContinuation(parsing: $0, rawValue: String(decoding: $0, as: UTF8.self)) }
+    }
+
+    init(parsing bytes: UnsafeBufferPointer<UInt8>, rawValue: String) {
+        self.init(rawValue: rawValue)
+        func seconds(_ slice: Slice<UnsafeBufferPointer<UInt8>>) -> MediaTime? {
+            ByteScanning.decimal(UnsafeBufferPointer(rebasing: slice)).map(MediaTime.init(seconds:))
+        }
+        if !bytes.contains(0x3D), let slash = bytes.firstIndex(of: 0x2F) {
+            elapsed = seconds(bytes[..<slash])
+            duration = seconds(bytes[(slash + 1)...])
             return
         }
-        for part in text.split(separator: ",") {
-            guard let equals = part.firstIndex(of: "=") else { continue }
-            let key = part[..<equals].lowercased()
-            let value = part[part.index(after: equals)...]
-            switch key {
-            case "elapsedtime": elapsed = Double(value).map(MediaTime.init(seconds:))
-            case "duration": duration = Double(value).map(MediaTime.init(seconds:))
-            case "scte35": scte35 = String(value)
-            default: break
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: 0x2C) ?? bytes.endIndex
+            if let equals = bytes[start..<end].firstIndex(of: 0x3D) {
+                let value = bytes[(equals + 1)..<end]
+                switch Self.lowercasedKey(bytes[start..<equals]) {
+                case "elapsedtime": elapsed = seconds(value)
+                case "duration": duration = seconds(value)
+                case "scte35": scte35 = String(decoding: UnsafeBufferPointer(rebasing: value), as: UTF8.self)
+                default: break
+                }
             }
+            start = end + 1
         }
+    }
+
+    private static func lowercasedKey(_ key: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        guard key.count <= 16 else { return "" }
+        return String(decoding: key.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 }

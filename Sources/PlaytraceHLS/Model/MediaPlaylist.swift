@@ -118,38 +118,145 @@ public struct MediaPlaylist: Sendable, Hashable, Codable {
 }
 
 /// The tags that precede a media segment's URI (or that trail the playlist).
-public struct SegmentTags: Sendable, Hashable, Codable {
+///
+/// Most segments carry a date and little else, so the tags that are rare (keys, maps, date ranges, cues, parts,
+/// unknown tags) are kept together out of line: an ordinary segment stays small, which keeps parsing and copying
+/// long playlists fast. The properties read and write as plain stored values.
+public struct SegmentTags: Sendable, Hashable {
     /// `EXT-X-DISCONTINUITY`.
     public var isDiscontinuity = false
     /// `EXT-X-PROGRAM-DATE-TIME`.
     public var programDateTime: StreamDate?
-    /// `EXT-X-KEY` tags that start here (they apply to this and the following segments).
-    public var keys: [EncryptionKey] = []
-    /// `EXT-X-MAP` that starts here.
-    public var map: MediaInitializationSection?
     /// `EXT-X-GAP`: the segment is missing and must not be loaded.
     public var isGap = false
     /// `EXT-X-BITRATE` that starts here, in kbit/s (applies to the following segments).
     public var bitrate: Int?
-    /// `EXT-X-DATERANGE` tags placed here.
-    public var dateRanges: [DateRange] = []
-    /// `EXT-X-CUE-OUT`.
-    public var cueOut: CueOut?
-    /// `EXT-X-CUE-OUT-CONT`.
-    public var cueOutContinuation: CueOutContinuation?
-    /// `EXT-X-CUE-IN`.
-    public var isCueIn = false
-    /// `EXT-OATCLS-SCTE35`: a base64 SCTE-35 message.
-    public var oatclsSCTE35: String?
-    /// `EXT-X-PART` tags: the partial segments that make up this segment (low-latency HLS).
-    public var parts: [PartialSegment] = []
-    /// Unknown tags placed here, in order.
-    public var unknownTags: [UnknownTag] = []
+    private var rare: Rare?
 
     public init() {}
 
     /// Whether no tag was recorded.
     public var isEmpty: Bool { self == SegmentTags() }
+
+    /// `EXT-X-KEY` tags that start here (they apply to this and the following segments).
+    public var keys: [EncryptionKey] {
+        get { extras.keys }
+        set { extras.keys = newValue }
+    }
+
+    /// `EXT-X-MAP` that starts here.
+    public var map: MediaInitializationSection? {
+        get { extras.map }
+        set { extras.map = newValue }
+    }
+
+    /// `EXT-X-DATERANGE` tags placed here.
+    public var dateRanges: [DateRange] {
+        get { extras.dateRanges }
+        set { extras.dateRanges = newValue }
+    }
+
+    /// `EXT-X-CUE-OUT`.
+    public var cueOut: CueOut? {
+        get { extras.cueOut }
+        set { extras.cueOut = newValue }
+    }
+
+    /// `EXT-X-CUE-OUT-CONT`.
+    public var cueOutContinuation: CueOutContinuation? {
+        get { extras.cueOutContinuation }
+        set { extras.cueOutContinuation = newValue }
+    }
+
+    /// `EXT-X-CUE-IN`.
+    public var isCueIn: Bool {
+        get { extras.isCueIn }
+        set { extras.isCueIn = newValue }
+    }
+
+    /// `EXT-OATCLS-SCTE35`: a base64 SCTE-35 message.
+    public var oatclsSCTE35: String? {
+        get { extras.oatclsSCTE35 }
+        set { extras.oatclsSCTE35 = newValue }
+    }
+
+    /// `EXT-X-PART` tags: the partial segments that make up this segment (low-latency HLS).
+    public var parts: [PartialSegment] {
+        get { extras.parts }
+        set { extras.parts = newValue }
+    }
+
+    /// Unknown tags placed here, in order.
+    public var unknownTags: [UnknownTag] {
+        get { extras.unknownTags }
+        set { extras.unknownTags = newValue }
+    }
+
+    private struct Extras: Sendable, Hashable {
+        var keys: [EncryptionKey] = []
+        var map: MediaInitializationSection?
+        var dateRanges: [DateRange] = []
+        var cueOut: CueOut?
+        var cueOutContinuation: CueOutContinuation?
+        var isCueIn = false
+        var oatclsSCTE35: String?
+        var parts: [PartialSegment] = []
+        var unknownTags: [UnknownTag] = []
+    }
+
+    /// A box: an `indirect` case is stored out of line and shared until written.
+    private indirect enum Rare: Sendable, Hashable {
+        case extras(Extras)
+    }
+
+    private var extras: Extras {
+        get {
+            guard case .extras(let extras) = rare else { return Extras() }
+            return extras
+        }
+        set { rare = newValue == Extras() ? nil : .extras(newValue) }
+    }
+}
+
+extension SegmentTags: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case isDiscontinuity, programDateTime, isGap, bitrate, keys, map, dateRanges, cueOut, cueOutContinuation
+        case isCueIn, oatclsSCTE35, parts, unknownTags
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        isDiscontinuity = try container.decodeIfPresent(Bool.self, forKey: .isDiscontinuity) ?? false
+        programDateTime = try container.decodeIfPresent(StreamDate.self, forKey: .programDateTime)
+        isGap = try container.decodeIfPresent(Bool.self, forKey: .isGap) ?? false
+        bitrate = try container.decodeIfPresent(Int.self, forKey: .bitrate)
+        keys = try container.decodeIfPresent([EncryptionKey].self, forKey: .keys) ?? []
+        map = try container.decodeIfPresent(MediaInitializationSection.self, forKey: .map)
+        dateRanges = try container.decodeIfPresent([DateRange].self, forKey: .dateRanges) ?? []
+        cueOut = try container.decodeIfPresent(CueOut.self, forKey: .cueOut)
+        cueOutContinuation = try container.decodeIfPresent(CueOutContinuation.self, forKey: .cueOutContinuation)
+        isCueIn = try container.decodeIfPresent(Bool.self, forKey: .isCueIn) ?? false
+        oatclsSCTE35 = try container.decodeIfPresent(String.self, forKey: .oatclsSCTE35)
+        parts = try container.decodeIfPresent([PartialSegment].self, forKey: .parts) ?? []
+        unknownTags = try container.decodeIfPresent([UnknownTag].self, forKey: .unknownTags) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if isDiscontinuity { try container.encode(true, forKey: .isDiscontinuity) }
+        try container.encodeIfPresent(programDateTime, forKey: .programDateTime)
+        if isGap { try container.encode(true, forKey: .isGap) }
+        try container.encodeIfPresent(bitrate, forKey: .bitrate)
+        if !keys.isEmpty { try container.encode(keys, forKey: .keys) }
+        try container.encodeIfPresent(map, forKey: .map)
+        if !dateRanges.isEmpty { try container.encode(dateRanges, forKey: .dateRanges) }
+        try container.encodeIfPresent(cueOut, forKey: .cueOut)
+        try container.encodeIfPresent(cueOutContinuation, forKey: .cueOutContinuation)
+        if isCueIn { try container.encode(true, forKey: .isCueIn) }
+        try container.encodeIfPresent(oatclsSCTE35, forKey: .oatclsSCTE35)
+        if !parts.isEmpty { try container.encode(parts, forKey: .parts) }
+        if !unknownTags.isEmpty { try container.encode(unknownTags, forKey: .unknownTags) }
+    }
 }
 
 /// A media segment.

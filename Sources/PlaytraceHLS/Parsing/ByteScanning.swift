@@ -93,6 +93,66 @@ enum ByteScanning {
         String(decoding: bytes, as: UTF8.self)
     }
 
+    /// What one pass over a line's bytes finds.
+    struct TextScan {
+        var isASCII = true
+        var hasControl = false
+        var hasVariableReference = false
+    }
+
+    /// Scans text once for non-ASCII bytes, control characters and `{$` variable references.
+    ///
+    /// Eight bytes at a time: a word with no byte at or above 0x80, below 0x20, equal to 0x7F or equal to `$`
+    /// needs no closer look, which is the case for nearly every URI line.
+    @inline(__always) static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> TextScan {
+        guard let base = bytes.baseAddress else { return TextScan() }
+        let raw = UnsafeRawPointer(base)
+        var offset = 0
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while offset + 8 <= bytes.count {
+            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            let belowSpace = (word &- ones &* 0x20) & ~word & highs
+            let deleteOrDollar = hasZeroByte(word ^ (ones &* 0x7F)) | hasZeroByte(word ^ (ones &* 0x24))
+            if (word & highs) | belowSpace | deleteOrDollar != 0 { return slowScan(bytes) }
+            offset += 8
+        }
+        guard offset < bytes.count else { return TextScan() }
+        guard bytes.count >= 8 else { return slowScan(bytes) }
+        // The last, partial word: check the final eight bytes, which overlap words already checked.
+        let word = raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+        let belowSpace = (word &- ones &* 0x20) & ~word & highs
+        let deleteOrDollar = hasZeroByte(word ^ (ones &* 0x7F)) | hasZeroByte(word ^ (ones &* 0x24))
+        return (word & highs) | belowSpace | deleteOrDollar != 0 ? slowScan(bytes) : TextScan()
+    }
+
+    @inline(__always) private static func hasZeroByte(_ word: UInt64) -> UInt64 {
+        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+    }
+
+    private static func slowScan(_ bytes: UnsafeBufferPointer<UInt8>) -> TextScan {
+        var result = TextScan()
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte >= 0x80 {
+                result.isASCII = false
+            } else if byte < 0x20 {
+                if byte != 0x09 { result.hasControl = true }
+            } else if byte == 0x7F {
+                result.hasControl = true
+            } else if byte == 0x24, previous == 0x7B {
+                result.hasVariableReference = true
+            }
+            previous = byte
+        }
+        return result
+    }
+
+    /// Decodes UTF-8 text, or `nil` when it is not valid UTF-8 (ASCII, the common case, is not re-validated).
+    @inline(__always) static func validString(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
+        isASCII ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
+    }
+
     /// Whether the bytes contain `{$`, the start of a variable reference.
     static func containsVariableReference(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count >= 2 else { return false }

@@ -83,7 +83,7 @@ extension ParserState {
                     warnings.append(PlaylistWarning(line: line, message: "#EXT-X-CUE-OUT has no readable duration"))
                 }
             }
-        case .cueOutCont: pending.cueOutContinuation = CueOutContinuation(parsing: ByteScanning.string(value))
+        case .cueOutCont: pending.cueOutContinuation = CueOutContinuation(parsing: value, rawValue: try text(value))
         case .cueIn: pending.isCueIn = true
         case .oatclsSCTE35: pending.oatclsSCTE35 = ByteScanning.string(value)
         case .part: pending.parts.append(try part(value))
@@ -102,9 +102,7 @@ extension ParserState {
         pendingDuration = duration
         pendingInfLine = line
         if comma + 1 < value.count {
-            let title = UnsafeBufferPointer(rebasing: value[(comma + 1)...])
-            try validateUTF8(title)
-            pendingTitle = ByteScanning.string(title)
+            pendingTitle = try text(UnsafeBufferPointer(rebasing: value[(comma + 1)...]))
         } else {
             pendingTitle = ""
         }

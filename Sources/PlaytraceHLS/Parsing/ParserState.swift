@@ -1,4 +1,11 @@
 import PlaytraceCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The mutable state of one parse: the line loop, variable substitution and the playlist being built.
 /// Tag handlers live in `ParserState+MediaTags.swift` and `ParserState+MultivariantTags.swift`.
@@ -33,14 +40,13 @@ struct ParserState {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             bytes = UnsafeBufferPointer(rebasing: bytes[3...])
         }
-        var newlines = 0
-        for byte in bytes where byte == 0x0A { newlines += 1 }
-        segments.reserveCapacity(newlines / 2)
+        segments.reserveCapacity(bytes.count / 64)
         var start = 0
         let count = bytes.count
+        guard let base = bytes.baseAddress else { throw PlaylistParseError(line: 1, reason: .missingHeader) }
         while start < count {
-            var end = start
-            while end < count, bytes[end] != 0x0A { end += 1 }
+            let end = memchr(base + start, 0x0A, count - start)
+                .map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base } ?? count
             line += 1
             var lineEnd = end
             if lineEnd > start, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
@@ -68,8 +74,7 @@ struct ParserState {
             let value = colon < text.count
                 ? UnsafeBufferPointer(rebasing: text[(colon + 1)...]) : UnsafeBufferPointer(rebasing: text[colon...])
             guard let tag = TagName.lookup(name) else {
-                try validateUTF8(text)
-                let unknown = UnknownTag(line: ByteScanning.string(text))
+                let unknown = UnknownTag(line: try self.text(text))
                 if inHeader { media.unknownTags.append(unknown) } else { pending.unknownTags.append(unknown) }
                 return
             }
@@ -103,12 +108,19 @@ struct ParserState {
     }
 
     private mutating func handleURI(_ text: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
-        var uri = try substituted(text)
-        if uri.first == " " || uri.first == "\t" || uri.last == " " || uri.last == "\t" {
-            uri = String(uri.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        let scan = ByteScanning.scan(text)
+        guard let raw = ByteScanning.validString(text, isASCII: scan.isASCII) else {
+            throw PlaylistParseError(line: line, reason: .invalidEncoding)
         }
-        guard !uri.isEmpty, !uri.hasPrefix("#"), !uri.utf8.contains(where: ByteScanning.isControl) else {
-            throw PlaylistParseError(line: line, reason: .invalidURI(uri))
+        guard !scan.hasControl else { throw PlaylistParseError(line: line, reason: .invalidURI(raw)) }
+        var uri = raw
+        if scan.hasVariableReference || !variables.isEmpty && raw.contains("{$") {
+            // A substituted value may bring what a URI line cannot hold.
+            uri = try substitute(raw)
+            uri = String(uri.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+            guard !uri.isEmpty, !uri.hasPrefix("#"), !uri.utf8.contains(where: ByteScanning.isControl) else {
+                throw PlaylistParseError(line: line, reason: .invalidURI(uri))
+            }
         }
         if var variant = pendingVariant {
             variant.uri = uri
@@ -121,9 +133,10 @@ struct ParserState {
         }
         sawMediaTag = true
         if sawMultivariantTag { throw PlaylistParseError(line: line, reason: .mixedPlaylistKinds) }
+        var tags = SegmentTags()
+        swap(&tags, &pending)
         segments.append(Segment(uri: uri, duration: duration, title: pendingTitle, byteRange: pendingByteRange,
-                                tags: pending))
-        pending = SegmentTags()
+                                tags: tags))
         pendingDuration = nil
         pendingTitle = ""
         pendingByteRange = nil
@@ -153,6 +166,7 @@ struct ParserState {
             pending.unknownTags = []
         }
         media.segments = segments
+        segments = []  // so that renumbering mutates the only copy
         media.trailingTags = pending
         media.renumber()
         checkDurations()
@@ -161,28 +175,37 @@ struct ParserState {
 
     private func checkByteRanges() throws(PlaylistParseError) {
         var previousURI: String?
-        for segment in segments {
-            if let range = segment.byteRange, range.offset == nil, previousURI != segment.uri {
+        for index in segments.indices {
+            let range = segments[index].byteRange
+            if let range, range.offset == nil, previousURI != segments[index].uri {
                 throw PlaylistParseError(line: line, reason: .unresolvableByteRange)
             }
-            previousURI = segment.byteRange == nil ? nil : segment.uri
+            previousURI = range == nil ? nil : segments[index].uri
         }
     }
 
     private mutating func checkDurations() {
         let target = Double(media.targetDuration)
-        if let longest = segments.max(by: { $0.duration < $1.duration }), longest.duration.rounded() > target {
-            warnings.append(PlaylistWarning(
-                line: 0,
-                message: "segment \(longest.mediaSequence) lasts \(longest.duration) s, more than the target duration \(media.targetDuration) s"))
-        }
+        var longest: Int?
         var sawDate = false
-        for segment in segments {
-            if segment.tags.programDateTime != nil { sawDate = true } else if sawDate && segment.tags.isDiscontinuity {
+        for index in media.segments.indices {
+            if media.segments[index].duration.rounded() > target,
+               longest.map({ media.segments[index].duration > media.segments[$0].duration }) ?? true {
+                longest = index
+            }
+            if media.segments[index].tags.programDateTime != nil {
+                sawDate = true
+            } else if sawDate && media.segments[index].tags.isDiscontinuity {
                 warnings.append(PlaylistWarning(
                     line: 0,
-                    message: "segment \(segment.mediaSequence) follows a discontinuity without #EXT-X-PROGRAM-DATE-TIME"))
+                    message: "segment \(media.segments[index].mediaSequence) follows a discontinuity without #EXT-X-PROGRAM-DATE-TIME"))
             }
+        }
+        if let longest {
+            let segment = media.segments[longest]
+            warnings.append(PlaylistWarning(
+                line: 0,
+                message: "segment \(segment.mediaSequence) lasts \(segment.duration) s, more than the target duration \(media.targetDuration) s"))
         }
     }
 
@@ -201,24 +224,26 @@ struct ParserState {
         return number
     }
 
-    func validateUTF8(_ bytes: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue: continue
-            case .emptyInput: return
-            case .error: throw PlaylistParseError(line: line, reason: .invalidEncoding)
-            }
+    /// The bytes as text; an error when they are not UTF-8.
+    func text(_ bytes: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> String {
+        var isASCII = true
+        for byte in bytes where byte >= 0x80 {
+            isASCII = false
+            break
         }
+        guard let text = ByteScanning.validString(bytes, isASCII: isASCII) else {
+            throw PlaylistParseError(line: line, reason: .invalidEncoding)
+        }
+        return text
     }
 
-    /// The text of a URI line or quoted value, with `{$name}` references replaced.
-    func substituted(_ bytes: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> String {
-        try validateUTF8(bytes)
-        let text = ByteScanning.string(bytes)
-        guard !variables.isEmpty || ByteScanning.containsVariableReference(bytes) else { return text }
-        return try substitute(text)
+    func validateUTF8(_ bytes: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+        for byte in bytes where byte >= 0x80 {
+            guard String(validating: bytes, as: UTF8.self) != nil else {
+                throw PlaylistParseError(line: line, reason: .invalidEncoding)
+            }
+            return
+        }
     }
 
     func substitute(_ text: String) throws(PlaylistParseError) -> String {
