@@ -1,9 +1,32 @@
 /// Low-level reading of numbers and text from UTF-8 bytes, shared by the playlist parser.
 enum ByteScanning {
-    static let powersOfTen: [Double] = (0...22).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
+    /// 10^exponent for 0 ≤ exponent ≤ 22: every one of them is exact in a Double.
+    @inline(__always) static func powerOfTen(_ exponent: Int) -> Double {
+        switch exponent {
+        case 0: return 1
+        case 1: return 1e1
+        case 2: return 1e2
+        case 3: return 1e3
+        case 4: return 1e4
+        case 5: return 1e5
+        case 6: return 1e6
+        case 7: return 1e7
+        case 8: return 1e8
+        case 9: return 1e9
+        case 10: return 1e10
+        case 11: return 1e11
+        case 12: return 1e12
+        case 13: return 1e13
+        case 14: return 1e14
+        case 15: return 1e15
+        case 16: return 1e16
+        case 17: return 1e17
+        case 18: return 1e18
+        case 19: return 1e19
+        case 20: return 1e20
+        case 21: return 1e21
+        default: return 1e22
+        }
     }
 
     /// Reads a decimal integer (`0`–`9` only); `nil` on any other byte, on overflow, or on empty input.
@@ -65,8 +88,8 @@ enum ByteScanning {
             }
             index += 1
         }
-        guard any, fractionDigits < powersOfTen.count else { return any ? slowDecimal(bytes) : nil }
-        let value = Double(mantissa) / powersOfTen[fractionDigits]
+        guard any, fractionDigits <= 22 else { return any ? slowDecimal(bytes) : nil }
+        let value = Double(mantissa) / powerOfTen(fractionDigits)
         return negative ? -value : value
     }
 
@@ -76,7 +99,9 @@ enum ByteScanning {
     }
 
     /// Trims spaces, tabs and carriage returns at both ends.
+    @inline(__always)
     static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        guard let first = bytes.first, let last = bytes.last, isBlank(first) || isBlank(last) else { return bytes }
         var start = 0
         var end = bytes.count
         while start < end, isBlank(bytes[start]) { start += 1 }
