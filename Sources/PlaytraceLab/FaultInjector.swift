@@ -2,6 +2,7 @@ import Synchronization
 
 /// A fault the lab applies to matching requests.
 public struct LabFault: Sendable, Hashable, Codable {
+    /// What the fault does.
     public enum Kind: Sendable, Hashable, Codable {
         /// Wait this long (lab time) before answering.
         case delay(milliseconds: Int)
@@ -15,10 +16,12 @@ public struct LabFault: Sendable, Hashable, Codable {
 
     /// Requests whose path contains this text are affected (empty: every request).
     public var pathContains: String
+    /// What it does.
     public var kind: Kind
     /// How many requests it still affects; `nil` for every one until removed.
     public var remaining: Int?
 
+    /// A fault for requests whose path contains `pathContains`, for `remaining` requests (`nil`: all).
     public init(pathContains: String = "", kind: Kind, remaining: Int? = nil) {
         self.pathContains = pathContains
         self.kind = kind
@@ -30,6 +33,7 @@ public struct LabFault: Sendable, Hashable, Codable {
 public final class FaultInjector: Sendable {
     private let faults = Mutex<[LabFault]>([])
 
+    /// An injector with no fault.
     public init() {}
 
     /// Adds a fault.

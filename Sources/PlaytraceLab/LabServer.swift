@@ -23,6 +23,7 @@ public final class LabServer: Sendable {
     public let faults = FaultInjector()
     /// The requests served.
     public let requests = RequestLog()
+    /// The shape of the lab's streams.
     public let configuration: LabConfiguration
 
     let streams: LabStreams
@@ -31,6 +32,7 @@ public final class LabServer: Sendable {
     private let parked = Atomic<Int>(0)
     private let state = Mutex<(task: Task<Void, any Error>?, group: ServiceGroup?, port: Int?)>((nil, nil, nil))
 
+    /// Creates a lab whose live windows, delays and throttling run on `clock`.
     public init(clock: any Clock<Duration>, configuration: LabConfiguration = LabConfiguration(),
                 logger: Logger = Logger(label: "playtrace.lab")) {
         self.configuration = configuration

@@ -3,9 +3,13 @@ import Synchronization
 
 /// One request the lab served.
 public struct LabRequest: Sendable, Hashable, Codable {
+    /// The HTTP method.
     public var method: String
+    /// The path requested.
     public var path: String
+    /// The query string, if any.
     public var query: String?
+    /// The status the lab answered with.
     public var status: Int
     /// Body bytes the lab meant to send.
     public var bytes: Int
@@ -20,6 +24,7 @@ public final class RequestLog: Sendable {
     private let entries = Mutex<[LabRequest]>([])
     private let limit: Int
 
+    /// Creates a log that keeps at most `limit` requests.
     public init(limit: Int = 100_000) { self.limit = limit }
 
     func append(_ request: LabRequest) {

@@ -2,9 +2,13 @@ public import Foundation
 
 /// An HTTP request as Playtrace components make it. Every request has a deadline.
 public struct HTTPRequest: Sendable {
+    /// The HTTP method (`GET`, `POST`…).
     public var method: String
+    /// The absolute URL (http or https).
     public var url: URL
+    /// Request headers, in order; a name may repeat.
     public var headers: [(name: String, value: String)]
+    /// The body, if any.
     public var body: [UInt8]?
     /// The longest the whole request may take, from sending to the last byte of the body.
     public var timeout: Duration
@@ -39,11 +43,15 @@ public struct RequestTiming: Sendable, Hashable {
 
 /// An HTTP response with its whole body.
 public struct HTTPResponse: Sendable {
+    /// The HTTP status code.
     public var status: Int
+    /// Response headers, in order.
     public var headers: [(name: String, value: String)]
+    /// The whole body (decompressed when the server compressed it).
     public var body: [UInt8]
     /// The URL that answered, after redirects; relative URLs in the body resolve against it.
     public var url: URL
+    /// When the bytes arrived, on the transport's clock.
     public var timing: RequestTiming
 
     public init(status: Int, headers: [(name: String, value: String)], body: [UInt8], url: URL, timing: RequestTiming) {

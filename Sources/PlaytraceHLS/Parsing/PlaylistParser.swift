@@ -29,12 +29,15 @@ public struct PlaylistParser: Sendable {
 
     /// A parsed playlist with what looked wrong in it.
     public struct Outcome: Sendable {
+        /// The playlist.
         public var playlist: Playlist
+        /// What looked wrong, in line order.
         public var warnings: [PlaylistWarning]
         /// The variables the playlist defined (for importing into its media playlists).
         public var variables: [String: String]
     }
 
+    /// The context for variable substitution.
     public var options: Options
 
     public init(options: Options = Options()) { self.options = options }

@@ -34,6 +34,7 @@ public struct SpliceInsert: Sendable, Hashable {
         public var spliceTime: SpliceTime?
     }
 
+    /// `splice_event_id`.
     public var eventID: UInt32
     /// `splice_event_cancel_indicator`: the event announced before is cancelled.
     public var isCancelled: Bool

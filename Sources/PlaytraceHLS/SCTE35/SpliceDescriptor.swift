@@ -71,6 +71,7 @@ public struct SegmentationDescriptor: Sendable, Hashable {
         public var ptsOffset: UInt64
     }
 
+    /// `segmentation_event_id`.
     public var eventID: UInt32
     /// `segmentation_event_cancel_indicator`.
     public var isCancelled: Bool
@@ -80,10 +81,13 @@ public struct SegmentationDescriptor: Sendable, Hashable {
     public var components: [Component]
     /// `segmentation_duration`, in 90 kHz ticks.
     public var duration: UInt64?
+    /// `segmentation_upid()`: what the segment is (a program, an ad…).
     public var upid: SegmentationUPID
     /// `segmentation_type_id`.
     public var typeID: UInt8
+    /// `segment_num`.
     public var segmentNumber: UInt8
+    /// `segments_expected`.
     public var segmentsExpected: UInt8
     /// `sub_segment_num`, for the placement-opportunity types that carry it.
     public var subSegmentNumber: UInt8?

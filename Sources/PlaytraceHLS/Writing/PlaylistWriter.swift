@@ -7,6 +7,7 @@ import PlaytraceCore
 /// let text = PlaylistWriter().write(.media(playlist))
 /// ```
 public struct PlaylistWriter: Sendable {
+    /// Creates a writer.
     public init() {}
 
     /// The playlist as text, with a final line break.

@@ -1,5 +1,6 @@
 /// An error an engine met, typed by where it came from.
 public struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Where an error came from.
     public enum Kind: String, Sendable, Hashable, Codable {
         /// The request got no response (DNS, connection, timeout, closed connection).
         case network
@@ -13,6 +14,7 @@ public struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         case decoding
     }
 
+    /// Where the error came from.
     public var kind: Kind
     /// A human-readable description.
     public var message: String

@@ -2,6 +2,7 @@ public import PlaytraceCore
 
 /// Everything an engine knows about playback at one instant.
 public struct EngineSnapshot: Sendable, Hashable {
+    /// What the engine is doing.
     public var status: EngineStatus
     /// Whether the user wants playback (play was called and not paused since).
     public var wantsToPlay: Bool
@@ -17,6 +18,7 @@ public struct EngineSnapshot: Sendable, Hashable {
     public var seekableRange: MediaTimeRange
     /// The item's duration, for on-demand streams.
     public var duration: MediaTime?
+    /// On-demand, live or DVR, once loaded.
     public var streamType: StreamType
     /// Whether a seek is in progress.
     public var isSeeking: Bool
@@ -30,11 +32,13 @@ public struct EngineSnapshot: Sendable, Hashable {
     public var estimatedThroughput: Double?
     /// Rebufferings so far, and their total duration (on the engine's clock).
     public var stallCount: Int
+    /// The total time spent stalled, including a stall under way.
     public var stallDuration: Duration
     /// Variant switches under the playhead so far.
     public var variantSwitchCount: Int
     /// Body bytes received so far, and requests made.
     public var bytesReceived: Int
+    /// Requests made so far, retries included.
     public var requestCount: Int
     /// Requests under way now.
     public var requestsInFlight: Int

@@ -2,6 +2,7 @@ public import PlaytraceCore
 
 /// One HTTP request an engine made, for QoS analysis.
 public struct RequestRecord: Sendable, Hashable, Codable {
+    /// What the request fetched.
     public enum Kind: String, Sendable, Hashable, Codable {
         case multivariantPlaylist
         case mediaPlaylist
@@ -11,8 +12,11 @@ public struct RequestRecord: Sendable, Hashable, Codable {
         case other
     }
 
+    /// Identifies the request (each retry is a request of its own).
     public var id: RequestID
+    /// What it fetched.
     public var kind: Kind
+    /// The URL requested.
     public var url: String
     /// The HTTP status, when a response came.
     public var status: Int?
