@@ -30,13 +30,15 @@ extension HeadlessEngine {
             }
             do {
                 guard let variantIndex = try await chooseVariant(), current() else { return }
-                guard let url = timeline.url(sequence: sequence, variant: variantIndex) else {
+                guard let location = timeline.location(sequence: sequence, variant: variantIndex) else {
                     try await refreshVariant(variantIndex)
-                    if timeline.url(sequence: sequence, variant: variantIndex) == nil, !(await idle()) { return }
+                    if timeline.location(sequence: sequence, variant: variantIndex) == nil, !(await idle()) { return }
                     continue
                 }
                 if !segment.isGap {
-                    let response = try await fetch(url, kind: .segment, variant: variantIndex)
+                    try await fetchDependencies(of: location, variant: variantIndex)
+                    guard current() else { return }
+                    let response = try await fetch(location.resource, kind: .segment, variant: variantIndex)
                     guard current() else { return }
                     throughput.add(bytes: response.body.count, seconds: response.timing.duration.seconds)
                 }
@@ -48,6 +50,19 @@ extension HeadlessEngine {
             } catch {
                 return
             }
+        }
+    }
+
+    /// Fetches the initialization section and the key a segment needs, when they differ from the last ones
+    /// fetched (a real client needs both before the segment; this one has no decoder but makes the same requests).
+    private func fetchDependencies(of location: SegmentLocation, variant: Int) async throws {
+        if let section = location.initializationSection, section != lastInitializationSection {
+            _ = try await fetch(section, kind: .initializationSection, variant: variant)
+            lastInitializationSection = section
+        }
+        if let key = location.key, key != lastKey {
+            _ = try await fetch(ResourceLocation(url: key), kind: .key, variant: variant)
+            lastKey = key
         }
     }
 
@@ -86,7 +101,7 @@ extension HeadlessEngine {
         } else {
             reason = .initial
         }
-        if streamType != .onDemand || timeline.urls[chosen] == nil {
+        if streamType != .onDemand || timeline.locations[chosen] == nil {
             try await refreshVariant(chosen)
         }
         downloadVariant = chosen

@@ -7,7 +7,23 @@ extension HeadlessEngine {
     /// Requests a URL, retrying failures (no response, or an error status) with doubling delays on the engine's
     /// clock. Every attempt is reported as a ``RequestRecord``; each failed attempt is a non-fatal error, and the
     /// last one a fatal error thrown to the caller.
-    func fetch(_ url: URL, kind: RequestRecord.Kind, variant: Int?) async throws -> HTTPResponse {
+    /// Requests part of a resource with a `Range` header when it has a byte range; a server that ignores the
+    /// header and sends the whole resource is answered by keeping only the range.
+    func fetch(_ resource: ResourceLocation, kind: RequestRecord.Kind, variant: Int?) async throws -> HTTPResponse {
+        guard let range = resource.byteRange, let offset = range.offset else {
+            return try await fetch(resource.url, kind: kind, variant: variant)
+        }
+        let last = offset + max(range.length, 1) - 1
+        var response = try await fetch(resource.url, kind: kind, variant: variant,
+                                       headers: [("Range", "bytes=\(offset)-\(last)")])
+        if response.status == 200, response.body.count > range.length {
+            response.body = Array(response.body.dropFirst(offset).prefix(range.length))
+        }
+        return response
+    }
+
+    func fetch(_ url: URL, kind: RequestRecord.Kind, variant: Int?,
+               headers: [(name: String, value: String)] = []) async throws -> HTTPResponse {
         var attempt = 0
         while true {
             attempt += 1
@@ -16,7 +32,8 @@ extension HeadlessEngine {
             let started = stopwatch.elapsed
             let result: Result<HTTPResponse, HTTPTransportError>
             do {
-                result = .success(try await transport.send(HTTPRequest(url: url, timeout: configuration.requestTimeout)))
+                result = .success(try await transport.send(
+                    HTTPRequest(url: url, headers: headers, timeout: configuration.requestTimeout)))
             } catch {
                 result = .failure(error)
             }

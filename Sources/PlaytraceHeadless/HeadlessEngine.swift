@@ -101,6 +101,8 @@ public actor HeadlessEngine: PlaybackEngine {
     var lastError: EngineError?
     var lastStatus = EngineStatus.idle
     var throughput = ThroughputEstimator()
+    var lastInitializationSection: ResourceLocation?
+    var lastKey: URL?
 
     var loadTask: Task<Void, Never>?
     var playbackTask: Task<Void, Never>?
@@ -229,6 +231,8 @@ public actor HeadlessEngine: PlaybackEngine {
         fatalError = nil
         lastError = nil
         throughput = ThroughputEstimator()
+        lastInitializationSection = nil
+        lastKey = nil
     }
 
     /// Stops playback on a fatal error.

@@ -12,6 +12,19 @@ struct TimelineSegment: Sendable, Hashable {
     var end: Double { start + duration }
 }
 
+/// A resource to fetch: a URL, and a byte range of it when only part is wanted.
+struct ResourceLocation: Sendable, Hashable {
+    var url: URL
+    var byteRange: ByteRange?
+}
+
+/// Where one segment of one variant is, and the initialization section and key in effect for it.
+struct SegmentLocation: Sendable, Hashable {
+    var resource: ResourceLocation
+    var initializationSection: ResourceLocation?
+    var key: URL?
+}
+
 /// The engine's timeline: segments keyed by media sequence number, placed once and kept in place across playlist
 /// refreshes and variant switches (variants of one stream share sequence numbers and durations).
 ///
@@ -19,8 +32,8 @@ struct TimelineSegment: Sendable, Hashable {
 /// last known one.
 struct MediaTimeline: Sendable {
     private(set) var segments: [TimelineSegment] = []
-    /// Segment URLs per variant, by media sequence.
-    private(set) var urls: [Int: [Int: URL]] = [:]
+    /// Segment locations per variant, by media sequence.
+    private(set) var locations: [Int: [Int: SegmentLocation]] = [:]
     private(set) var targetDuration: Double = 0
     private(set) var isFinished = false
 
@@ -39,12 +52,22 @@ struct MediaTimeline: Sendable {
         let dates = ProgramDateTimeMap(playlist)
         var dateBySequence: [Int: StreamDate] = [:]
         for entry in dates.entries { dateBySequence[entry.mediaSequence] = entry.startDate }
-        var variantURLs = urls[variant] ?? [:]
+        var variantLocations = locations[variant] ?? [:]
         var changed = false
         let firstSequence = playlist.segments.first?.mediaSequence
+        var initializationSection: ResourceLocation?
+        var key: URL?
         for segment in playlist.segments {
+            if let map = segment.tags.map, let url = URL(string: map.uri, relativeTo: baseURL)?.absoluteURL {
+                initializationSection = ResourceLocation(url: url, byteRange: map.byteRange)
+            }
+            if let last = segment.tags.keys.last {
+                key = last.method == .none ? nil : last.uri.flatMap { URL(string: $0, relativeTo: baseURL)?.absoluteURL }
+            }
             if let url = URL(string: segment.uri, relativeTo: baseURL)?.absoluteURL {
-                variantURLs[segment.mediaSequence] = url
+                variantLocations[segment.mediaSequence] = SegmentLocation(
+                    resource: ResourceLocation(url: url, byteRange: segment.resolvedByteRange),
+                    initializationSection: initializationSection, key: key)
             }
             if let lastKnown = segments.last, segment.mediaSequence <= lastKnown.sequence { continue }
             let start: Double
@@ -63,13 +86,13 @@ struct MediaTimeline: Sendable {
             let before = segments.count
             segments.removeAll { $0.sequence < firstSequence }
             if segments.count != before { changed = true }
-            variantURLs = variantURLs.filter { $0.key >= firstSequence }
+            variantLocations = variantLocations.filter { $0.key >= firstSequence }
         }
-        urls[variant] = variantURLs
+        locations[variant] = variantLocations
         return changed
     }
 
-    func url(sequence: Int, variant: Int) -> URL? { urls[variant]?[sequence] }
+    func location(sequence: Int, variant: Int) -> SegmentLocation? { locations[variant]?[sequence] }
 
     func segment(sequence: Int) -> TimelineSegment? {
         guard let first, sequence >= first.sequence else { return nil }

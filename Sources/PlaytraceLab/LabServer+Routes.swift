@@ -47,24 +47,42 @@ extension LabServer {
                 return Response(status: HTTPResponse.Status(code: code))
             }
         }
-        guard let (body, contentType) = content(for: path) else {
+        guard let (content, contentType) = content(for: path) else {
             log.status = 404
             return Response(status: .notFound, body: .init(byteBuffer: ByteBuffer(string: "no such lab resource\n")))
         }
-        log.bytes = body.readableBytes
         var headers = HTTPFields()
         headers[.contentType] = contentType
         headers[.cacheControl] = "no-cache"
+        headers[.acceptRanges] = "bytes"
+        var body = content
+        var status = HTTPResponse.Status.ok
+        if let rangeHeader = request.headers[.range] {
+            log.range = rangeHeader
+            guard let range = Self.byteRange(rangeHeader, size: body.readableBytes),
+                  let slice = body.getSlice(at: body.readerIndex + range.lowerBound, length: range.count)
+            else {
+                log.status = 416
+                headers[.contentRange] = "bytes */\(body.readableBytes)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(body.readableBytes)"
+            body = slice
+            status = .partialContent
+            log.status = 206
+        }
+        log.bytes = body.readableBytes
         let drop = kinds.contains(.dropConnection)
         let throttle = kinds.compactMap { kind -> Int? in
             if case .throttle(let rate) = kind { return rate } else { return nil }
         }.min()
+        let payload = body
         guard drop || throttle != nil else {
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+            return Response(status: status, headers: headers, body: .init(byteBuffer: payload))
         }
-        let total = body.readableBytes
+        let total = payload.readableBytes
         let responseBody = ResponseBody(contentLength: total) { writer in
-            var remaining = body
+            var remaining = payload
             if drop {
                 if let half = remaining.readSlice(length: total / 2) { try await writer.write(half) }
                 throw LabFaultError.droppedConnection
@@ -79,7 +97,7 @@ extension LabServer {
             }
             try await writer.finish(nil)
         }
-        return Response(status: .ok, headers: headers, body: responseBody)
+        return Response(status: status, headers: headers, body: responseBody)
     }
 
     /// The body and content type for a lab path, or `nil` when there is no such resource.
@@ -105,10 +123,23 @@ extension LabServer {
                   configuration.variants.indices.contains(variant)
             else { return nil }
             if parts[2] == "index.m3u8" {
-                let text = kind == .vod
-                    ? streams.vodMedia(variant: variant)
-                    : streams.liveMedia(kind, variant: variant, elapsed: stopwatch.elapsedSeconds)
+                let text: String
+                switch kind {
+                case .vod: text = streams.vodMedia(variant: variant)
+                case .fmp4: text = streams.byteRangeMedia(variant: variant)
+                case .live, .dvr: text = streams.liveMedia(kind, variant: variant, elapsed: stopwatch.elapsedSeconds)
+                }
                 return (ByteBuffer(string: text), playlistType)
+            }
+            if kind == .fmp4 {
+                switch parts[2] {
+                case "init.mp4": return (SegmentPayload.bytes(path: path, size: LabStreams.initializationSectionSize), "video/mp4")
+                case "key.bin": return (SegmentPayload.bytes(path: "", size: LabStreams.keySize), "application/octet-stream")
+                case "media.mp4":
+                    let size = streams.segmentSize(variant: variant) * configuration.vodSegmentCount
+                    return (SegmentPayload.bytes(path: path, size: size), "video/mp4")
+                default: return nil
+                }
             }
             guard let number = segmentNumber(parts[2]), segmentExists(kind, number) else { return nil }
             let size = configuration.variants[variant].bandwidth * configuration.segmentDuration / 8
@@ -129,6 +160,21 @@ extension LabServer {
         let latest = Int((stopwatch.elapsedSeconds / Double(configuration.segmentDuration)).rounded(.down))
             + configuration.liveHistorySegments - 1
         return number <= latest
+    }
+
+    /// The bytes a single `Range: bytes=first-last` (or `first-`, or `-suffix`) asks for, within `size`.
+    static func byteRange(_ header: String, size: Int) -> Range<Int>? {
+        guard header.hasPrefix("bytes="), !header.contains(",") else { return nil }
+        let spec = header.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
+        guard spec.count == 2 else { return nil }
+        let first = Int(spec[0].trimmingCharacters(in: .whitespaces))
+        let last = Int(spec[1].trimmingCharacters(in: .whitespaces))
+        switch (first, last) {
+        case let (first?, last?) where first <= last && first < size: return first..<min(last + 1, size)
+        case let (first?, nil) where first < size && spec[1].isEmpty: return first..<size
+        case let (nil, suffix?) where spec[0].isEmpty && suffix > 0: return max(0, size - suffix)..<size
+        default: return nil
+        }
     }
 
     static func json(_ value: some Encodable) -> Response {

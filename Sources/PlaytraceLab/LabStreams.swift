@@ -16,6 +16,38 @@ struct LabStreams: Sendable {
 
     enum Kind: String, Sendable, CaseIterable {
         case vod, live, dvr
+        /// On-demand as fragmented MP4 would be served: one file per variant addressed by byte ranges, an
+        /// initialization section (`EXT-X-MAP`) and an AES-128 key (`EXT-X-KEY`).
+        case fmp4
+    }
+
+    /// The size of one segment of a variant, in bytes.
+    func segmentSize(variant: Int) -> Int {
+        configuration.variants[variant].bandwidth * configuration.segmentDuration / 8
+    }
+
+    static let initializationSectionSize = 1_200
+    static let keySize = 16
+
+    func byteRangeMedia(variant: Int) -> String {
+        let duration = Double(configuration.segmentDuration)
+        var playlist = MediaPlaylist(version: 7, targetDuration: configuration.segmentDuration, playlistType: .vod,
+                                     hasEndList: true, hasIndependentSegments: true)
+        let size = segmentSize(variant: variant)
+        for index in 0..<configuration.vodSegmentCount {
+            var tags = SegmentTags()
+            tags.programDateTime = configuration.startDate + MediaTime(seconds: Double(index) * duration)
+            if index == 0 {
+                tags.map = MediaInitializationSection(uri: "init.mp4",
+                                                      byteRange: ByteRange(length: Self.initializationSectionSize, offset: 0))
+                tags.keys = [EncryptionKey(method: .aes128, uri: "key.bin", iv: "0x00000000000000000000000000000001")]
+            }
+            // Offsets are written for the first segment only; the others follow on, as the specification allows.
+            let range = ByteRange(length: size, offset: index == 0 ? 0 : nil)
+            playlist.segments.append(Segment(uri: "media.mp4", duration: duration, byteRange: range, tags: tags))
+        }
+        playlist.renumber()
+        return writer.write(playlist)
     }
 
     func multivariant(_ kind: Kind) -> String {

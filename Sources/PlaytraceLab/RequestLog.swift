@@ -17,6 +17,8 @@ public struct LabRequest: Sendable, Hashable, Codable {
     public var receivedAt: Duration
     /// The faults applied, described.
     public var faults: [String]
+    /// The `Range` header, when the request had one.
+    public var range: String?
 }
 
 /// The requests the lab served, oldest first, bounded (the oldest are dropped past the limit).

@@ -21,7 +21,7 @@ struct Lab: AsyncParsableCommand {
         try await lab.serveUntilSignalled(host: host, port: port) { bound in
             print("""
                 Playtrace lab on http://\(host):\(bound)
-                  streams:  /vod/master.m3u8  /live/master.m3u8  /dvr/master.m3u8
+                  streams:  /vod/master.m3u8  /live/master.m3u8  /dvr/master.m3u8  /fmp4/master.m3u8
                   faults:   POST /lab/faults {"path": "/vod/2/", "type": "status|delay|drop|throttle", "value": N, "count": N}
                             GET /lab/faults, DELETE /lab/faults
                   requests: GET /lab/requests
