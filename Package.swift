@@ -139,6 +139,11 @@ let package = Package(
             swiftSettings: strictness
         ),
         .testTarget(
+            name: "PlaytracePlayerTests",
+            dependencies: ["PlaytracePlayer", "PlaytraceCore", .product(name: "Clocks", package: "swift-clocks")],
+            swiftSettings: strictness
+        ),
+        .testTarget(
             name: "PlaytraceHeadlessTests",
             dependencies: [
                 "PlaytraceHeadless", "PlaytraceLab", "PlaytraceNetwork", "PlaytracePlayer",
