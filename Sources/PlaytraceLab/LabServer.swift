@@ -30,6 +30,9 @@ public final class LabServer: Sendable {
     let stopwatch: Stopwatch
     let logger: Logger
     private let parked = Atomic<Int>(0)
+    /// Finished when the lab stops: wakes every response parked on the clock, which a test clock that no longer
+    /// advances would otherwise keep forever (and graceful shutdown would wait for them).
+    private let stopping = Broadcaster<Void>()
     private let state = Mutex<(task: Task<Void, any Error>?, group: ServiceGroup?, port: Int?)>((nil, nil, nil))
 
     /// Creates a lab whose live windows, delays and throttling run on `clock`.
@@ -104,6 +107,7 @@ public final class LabServer: Sendable {
             defer { state = (nil, nil, nil) }
             return (state.task, state.group)
         }
+        stopping.finish()
         await group?.triggerGracefulShutdown()
         _ = await task?.result
     }
@@ -112,17 +116,29 @@ public final class LabServer: Sendable {
     func park(for duration: Duration) async throws {
         parked.add(1, ordering: .sequentiallyConsistent)
         defer { parked.subtract(1, ordering: .sequentiallyConsistent) }
-        try await stopwatch.sleep(for: duration)
+        let stopped = stopping.subscribe()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await self.stopwatch.sleep(for: duration) }
+            group.addTask {
+                for await _ in stopped {}
+                throw LabError.stopped
+            }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
     }
 }
 
 /// Why the lab could not do what was asked.
 public enum LabError: Error, Sendable, CustomStringConvertible {
     case couldNotStart(host: String, port: Int)
+    /// The lab stopped while a response waited on its clock.
+    case stopped
 
     public var description: String {
         switch self {
         case .couldNotStart(let host, let port): return "the lab could not listen on \(host):\(port)"
+        case .stopped: return "the lab stopped"
         }
     }
 }

@@ -22,7 +22,22 @@ struct CLITests {
         return URL(fileURLWithPath: ".build/debug/playtrace")
     }
 
-    static func run(_ arguments: [String]) throws -> Run {
+    /// Runs the executable off the Swift concurrency pool (a blocked pool thread could starve the in-process
+    /// lab the command talks to), reading standard output and standard error at the same time (reading one
+    /// after the other can deadlock on a full pipe).
+    static func run(_ arguments: [String]) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                do {
+                    continuation.resume(returning: try runBlocking(arguments))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    private static func runBlocking(_ arguments: [String]) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -31,15 +46,20 @@ struct CLITests {
         process.standardOutput = output
         process.standardError = error
         try process.run()
+        let errorReader = DispatchGroup()
+        nonisolated(unsafe) var errorData = Data()  // written by the reader below, read after `wait()`
+        DispatchQueue.global().async(group: errorReader) {
+            errorData = error.fileHandleForReading.readDataToEndOfFile()
+        }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        errorReader.wait()
         process.waitUntilExit()
         return Run(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
                    error: String(decoding: errorData, as: UTF8.self))
     }
 
-    @Test func theDemoPlaysTheLabStreamToTheEndAndExitsZero() throws {
-        let run = try Self.run(["--speed", "40"])
+    @Test func theDemoPlaysTheLabStreamToTheEndAndExitsZero() async throws {
+        let run = try await Self.run(["--speed", "40"])
         #expect(run.status == 0, "stderr: \(run.error)")
         #expect(run.output.contains("played to the end"))
         #expect(run.output.contains("ad break break-1"))
@@ -50,44 +70,44 @@ struct CLITests {
     @Test func inspectDescribesAPlaylistFile() async throws {
         let lab = LabServer(clock: ContinuousClock())
         let port = try await lab.start()
-        defer { Task { await lab.stop() } }
         let url = "http://127.0.0.1:\(port)/vod/0/index.m3u8"
-        let text = try Self.run(["inspect", url])
+        let text = try await Self.run(["inspect", url])
         #expect(text.status == 0, "stderr: \(text.error)")
         #expect(text.output.contains("segments: 10"))
         #expect(text.output.contains("ad breaks (3):"))
         #expect(text.output.contains("splice_insert"))
         #expect(text.output.contains("interstitial"))
-        let json = try Self.run(["inspect", url, "--json"])
+        let json = try await Self.run(["inspect", url, "--json"])
         #expect(json.status == 0)
         let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
         #expect(object?["segments"] as? Int == 10)
         #expect((object?["adBreaks"] as? [Any])?.count == 3)
+        await lab.stop()
     }
 
-    @Test func inspectReportsMalformedPlaylistsWithTheirLine() throws {
+    @Test func inspectReportsMalformedPlaylistsWithTheirLine() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).m3u8")
         try "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:oops,\na.ts\n".write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let run = try Self.run(["inspect", file.path])
+        let run = try await Self.run(["inspect", file.path])
         #expect(run.status == 1)
         #expect(run.error.contains("line 3"))
-        let missing = try Self.run(["inspect", "/nonexistent/playlist.m3u8"])
+        let missing = try await Self.run(["inspect", "/nonexistent/playlist.m3u8"])
         #expect(missing.status == 1)
     }
 
     @Test func playPlaysAStreamAndSummarizes() async throws {
         let lab = LabServer(clock: ContinuousClock(), configuration: LabConfiguration(segmentDuration: 1, vodSegmentCount: 2))
         let port = try await lab.start()
-        defer { Task { await lab.stop() } }
-        let run = try Self.run(["play", "http://127.0.0.1:\(port)/vod/master.m3u8"])
+        let run = try await Self.run(["play", "http://127.0.0.1:\(port)/vod/master.m3u8"])
         #expect(run.status == 0, "stderr: \(run.error)")
         #expect(run.output.contains("played to the end"))
         #expect(lab.requests.all.contains { $0.path.hasSuffix("seg1.ts") })
+        await lab.stop()
     }
 
-    @Test func playFailsCleanlyOnAnUnreachableStream() throws {
-        let run = try Self.run(["play", "http://127.0.0.1:9/none.m3u8"])
+    @Test func playFailsCleanlyOnAnUnreachableStream() async throws {
+        let run = try await Self.run(["play", "http://127.0.0.1:9/none.m3u8"])
         #expect(run.status == 1)
         #expect(run.output.contains("failed"))
     }

@@ -74,10 +74,28 @@ struct CoreTests {
         #expect(stopwatch.elapsed == .zero)
         await clock.advance(by: .seconds(3))
         #expect(stopwatch.elapsed == .seconds(3))
-        let sleeper = Task { try await stopwatch.sleep(for: .seconds(2)) }
-        await clock.advance(by: .seconds(2))
-        try await sleeper.value
-        #expect(stopwatch.elapsedSeconds == 5)
+        // The sleeper may register its sleep after any given advance: advance in steps until it reports, and
+        // measure the sleep from its own start, so that the test neither races nor hangs.
+        let report = SleepReport()
+        let sleeper = Task {
+            let start = stopwatch.elapsed
+            try await stopwatch.sleep(for: .seconds(2))
+            await report.set(stopwatch.elapsed - start)
+        }
+        var slept: Duration?
+        for _ in 0..<1_000 {
+            slept = await report.duration
+            if slept != nil { break }
+            await clock.advance(by: .milliseconds(100))
+        }
+        sleeper.cancel()
+        #expect(slept == .seconds(2))
+        #expect(stopwatch.elapsed >= .seconds(5))
+    }
+
+    actor SleepReport {
+        var duration: Duration?
+        func set(_ value: Duration) { duration = value }
     }
 
     @Test func scaledClockRunsFaster() async throws {
