@@ -68,6 +68,11 @@ struct ParserState {
         guard !text.isEmpty else { return }
         if text[0] == 0x23 {
             guard text.count >= 4, text[1] == 0x45, text[2] == 0x58, text[3] == 0x54 else { return }  // comment
+            if let (tag, valueStart) = Self.frequentTag(text) {
+                try noteKind(of: tag)
+                try handle(tag: tag, value: UnsafeBufferPointer(rebasing: text[valueStart...]))
+                return
+            }
             var colon = 0
             while colon < text.count, text[colon] != 0x3A { colon += 1 }
             let name = UnsafeBufferPointer(rebasing: text[0..<colon])
@@ -84,6 +89,27 @@ struct ParserState {
             try handleURI(text)
         }
     }
+
+    /// `#EXTINF:` and `#EXT-X-PROGRAM-DATE-TIME:` start nearly every other line of a media playlist: they are
+    /// recognised by comparing eight-byte words, without searching for the colon or looking the name up.
+    @inline(__always)
+    private static func frequentTag(_ text: UnsafeBufferPointer<UInt8>) -> (TagName, Int)? {
+        guard text.count >= 8, let base = text.baseAddress else { return nil }
+        let raw = UnsafeRawPointer(base)
+        let first = raw.loadUnaligned(as: UInt64.self)
+        if first == extinfWord { return (.extinf, 8) }
+        guard first == extXPWord, text.count >= 25,
+              raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == rogramDWord,
+              raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) == ateTimeWord, text[24] == 0x3A
+        else { return nil }
+        return (.programDateTime, 25)
+    }
+
+    // The eight bytes of each text as a native load sees them (the literal is the little-endian reading).
+    private static var extinfWord: UInt64 { UInt64(littleEndian: 0x3A46_4E49_5458_4523) }  // "#EXTINF:"
+    private static var extXPWord: UInt64 { UInt64(littleEndian: 0x502D_582D_5458_4523) }  // "#EXT-X-P"
+    private static var rogramDWord: UInt64 { UInt64(littleEndian: 0x442D_4D41_5247_4F52) }  // "ROGRAM-D"
+    private static var ateTimeWord: UInt64 { UInt64(littleEndian: 0x454D_4954_2D45_5441) }  // "ATE-TIME"
 
     private mutating func noteKind(of tag: TagName) throws(PlaylistParseError) {
         if tag.isMediaOnly { sawMediaTag = true }
