@@ -41,6 +41,12 @@ public struct AttributeList: Sendable, Hashable, Sequence {
     /// An empty attribute list.
     public init() { entries = [] }
 
+    /// An empty attribute list with room for `capacity` attributes.
+    init(reservingCapacity capacity: Int) {
+        entries = []
+        entries.reserveCapacity(capacity)
+    }
+
     /// An attribute list with the given entries.
     public init(_ entries: [(name: String, value: AttributeValue)]) { self.entries = entries }
 

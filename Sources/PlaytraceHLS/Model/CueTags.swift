@@ -52,20 +52,25 @@ public struct CueOutContinuation: Sendable, Hashable, Codable {
         while start < bytes.endIndex {
             let end = bytes[start...].firstIndex(of: 0x2C) ?? bytes.endIndex
             if let equals = bytes[start..<end].firstIndex(of: 0x3D) {
+                let key = bytes[start..<equals]
                 let value = bytes[(equals + 1)..<end]
-                switch Self.lowercasedKey(bytes[start..<equals]) {
-                case "elapsedtime": elapsed = seconds(value)
-                case "duration": duration = seconds(value)
-                case "scte35": scte35 = String(decoding: UnsafeBufferPointer(rebasing: value), as: UTF8.self)
-                default: break
+                if Self.key(key, is: "elapsedtime") {
+                    elapsed = seconds(value)
+                } else if Self.key(key, is: "duration") {
+                    duration = seconds(value)
+                } else if Self.key(key, is: "scte35") {
+                    scte35 = String(decoding: UnsafeBufferPointer(rebasing: value), as: UTF8.self)
                 }
             }
             start = end + 1
         }
     }
 
-    private static func lowercasedKey(_ key: Slice<UnsafeBufferPointer<UInt8>>) -> String {
-        guard key.count <= 16 else { return "" }
-        return String(decoding: key.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+    /// Whether `key` spells `lowercased` in any letter case.
+    private static func key(_ key: Slice<UnsafeBufferPointer<UInt8>>, is lowercased: StaticString) -> Bool {
+        guard key.count == lowercased.utf8CodeUnitCount else { return false }
+        return lowercased.withUTF8Buffer { expected in
+            zip(key, expected).allSatisfy { byte, letter in (byte | 0x20) == letter }
+        }
     }
 }

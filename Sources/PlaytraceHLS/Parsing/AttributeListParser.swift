@@ -4,7 +4,9 @@ enum AttributeListParser {
     /// characters after a quoted value).
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> AttributeList? {
         for byte in bytes where ByteScanning.isControl(byte) { return nil }
-        var list = AttributeList()
+        var commas = 0
+        for byte in bytes where byte == 0x2C { commas += 1 }
+        var list = AttributeList(reservingCapacity: min(commas + 1, 64))
         var index = 0
         let count = bytes.count
         while index < count {
