@@ -14,6 +14,8 @@ struct ParserState {
     var line = 0
     var warnings: [PlaylistWarning] = []
     var variables: [String: String] = [:]
+    /// Imported or query variables whose value is unknown here: their references are kept as written.
+    var unresolvedImports: Set<String> = []
     var sawMediaTag = false
     var sawMultivariantTag = false
     var sawHeader = false
@@ -297,8 +299,6 @@ struct ParserState {
         result += rest
         return result
     }
-
-    var unresolvedImports: Set<String> = []
 
     /// Parses an attribute list, substituting variables in quoted values.
     func attributes(_ value: UnsafeBufferPointer<UInt8>, _ tag: TagName) throws(PlaylistParseError) -> AttributeList {
