@@ -73,6 +73,32 @@ struct HeadlessEngineVODTests {
         await harness.shutdown()
     }
 
+    @Test func playsAMediaPlaylistDirectly() async throws {
+        let harness = try await EngineHarness(lab: LabConfiguration(vodSegmentCount: 3))
+        await harness.start("/vod/1/index.m3u8")
+        let end = await harness.advance(until: { $0.status == .ended }, limit: .seconds(30))
+        #expect(end.playhead == 12 && end.variants.count == 1 && end.variants[0].bandwidth == 0)
+        #expect(harness.lab.requests.matching("/vod/1/seg").count == 3)
+        #expect(harness.lab.requests.matching("master.m3u8").isEmpty)
+        await harness.shutdown()
+    }
+
+    @Test func loadingANewSourceReplacesTheCurrentOne() async throws {
+        let harness = try await EngineHarness()
+        await harness.start("/vod/master.m3u8")
+        await harness.advance(until: { $0.status == .playing && $0.playhead.seconds > 2 }, limit: .seconds(10))
+        await harness.engine.load(EngineSource(url: harness.url("/live/master.m3u8")))
+        await harness.engine.play()
+        let live = await harness.advance(until: { $0.status == .playing }, limit: .seconds(10))
+        #expect(live.streamType == .live && live.stallCount == 0)
+        #expect(live.requestCount < harness.lab.requests.all.count, "counters restart with the new source")
+        await harness.advance(by: .seconds(5))
+        let requestsBefore = harness.lab.requests.matching("/vod/").count
+        await harness.advance(by: .seconds(5))
+        #expect(harness.lab.requests.matching("/vod/").count == requestsBefore, "nothing of the old source is fetched")
+        await harness.shutdown()
+    }
+
     @Test func seekAfterTheEndReplays() async throws {
         let harness = try await EngineHarness(lab: LabConfiguration(vodSegmentCount: 3))
         await harness.start("/vod/master.m3u8")
