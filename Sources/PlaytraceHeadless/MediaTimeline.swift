@@ -122,14 +122,4 @@ struct MediaTimeline: Sendable {
         guard let segment = segment(containing: time), let date = segment.date else { return nil }
         return date + MediaTime(seconds: time - segment.start)
     }
-
-    /// The time at a stream date, when a dated segment covers it.
-    func time(at date: StreamDate) -> Double? {
-        for segment in segments {
-            guard let start = segment.date else { continue }
-            let offset = date.secondsSince1970 - start.secondsSince1970
-            if offset >= 0 && offset < segment.duration { return segment.start + offset }
-        }
-        return nil
-    }
 }
