@@ -140,7 +140,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PlaytracePlayerTests",
-            dependencies: ["PlaytracePlayer", "PlaytraceCore", .product(name: "Clocks", package: "swift-clocks")],
+            dependencies: [
+                "PlaytracePlayer", "PlaytraceCore", "PlaytraceHeadless", "PlaytraceLab", "PlaytraceNetwork",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
             swiftSettings: strictness
         ),
         .testTarget(

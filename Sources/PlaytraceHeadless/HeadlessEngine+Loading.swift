@@ -10,6 +10,7 @@ extension HeadlessEngine {
         generation += 1
         resetState()
         self.source = source
+        skippedRanges = source.skippedRanges
         phase = .loading
         startupReference = stopwatch.elapsed
         updateStatus()
@@ -32,6 +33,7 @@ extension HeadlessEngine {
                                        width: variant.resolution?.width, height: variant.resolution?.height,
                                        codecs: variant.codecs, url: variantURL.absoluteString)
                 }
+                readMediaOptions(multivariant.renditions, baseURL: url)
                 guard !variants.isEmpty else {
                     throw EngineError(kind: .playlist, message: "the multivariant playlist has no variant", isFatal: true,
                                       url: url.absoluteString)
@@ -73,13 +75,18 @@ extension HeadlessEngine {
 
     private func startPosition(_ source: EngineSource, _ media: MediaPlaylist) -> Double {
         let seekable = seekableRange()
-        if let requested = source.startPosition { return seekable.clamp(requested).seconds }
+        if let requested = source.startPosition { return unskipped(seekable.clamp(requested)) }
         if let start = media.start {
             let offset = start.timeOffset.seconds
             let position = offset >= 0 ? timeline.range.start.seconds + offset : timeline.range.end.seconds + offset
-            return seekable.clamp(MediaTime(seconds: position)).seconds
+            return unskipped(seekable.clamp(MediaTime(seconds: position)))
         }
-        return streamType == .onDemand ? seekable.start.seconds : seekable.end.seconds
+        return unskipped(streamType == .onDemand ? seekable.start : seekable.end)
+    }
+
+    /// A position moved past the skipped range that contains it.
+    func unskipped(_ position: MediaTime) -> Double {
+        (skippedRanges.range(containing: position)?.end ?? position).seconds
     }
 
     /// Moves the playhead and the download position to a time, keeping nothing buffered.

@@ -46,22 +46,72 @@ extension HeadlessEngine {
         }
         guard wantsToPlay else { return }
         let move = elapsed * rate
-        if allDownloaded, playhead + move >= bufferedEnd {
-            playhead = bufferedEnd
+        // A skipped range the playhead reaches during this tick: play up to its start, then jump over it.
+        let skip = skippedRanges.ranges.first { $0.end.seconds > playhead && $0.start.seconds <= playhead + move }
+        let step = skip.map { max(0, $0.start.seconds - playhead) } ?? move
+        if step <= ahead, skip != nil || !allDownloaded || playhead + step < bufferedEnd {
+            advancePlayhead(to: playhead + step)
+            if let skip {
+                jump(over: skip)
+                return
+            }
+        } else if allDownloaded {
+            advancePlayhead(to: bufferedEnd)
             phase = .ended
             evictPlayed()
             emit(.ended)
             updateStatus()
             return
-        }
-        if move <= ahead {
-            playhead += move
         } else {
-            playhead = bufferedEnd
+            advancePlayhead(to: bufferedEnd)
             beginStall()
         }
         evictPlayed()
         updateCurrentVariant()
+    }
+
+    private func advancePlayhead(to position: Double) {
+        if position > playhead {
+            playedRanges.insert(MediaTimeRange(start: MediaTime(seconds: playhead), end: MediaTime(seconds: position)))
+        }
+        playhead = position
+    }
+
+    /// Continues playback from the end of a skipped range; a range that reaches the end of an on-demand item ends
+    /// it.
+    private func jump(over range: MediaTimeRange) {
+        emit(.rangeSkipped(range))
+        let target = range.end.seconds
+        if streamType == .onDemand, target >= timeline.range.end.seconds {
+            playhead = timeline.range.end.seconds
+            phase = .ended
+            buffer.removeAll()
+            emit(.ended)
+            updateStatus()
+            return
+        }
+        moveBuffer(to: target)
+        if !isSeeking {
+            updateCurrentVariant()
+        } else {
+            seekIsSkip = true
+            seekTarget = target
+            updateStatus()
+        }
+    }
+
+    /// Moves the playhead within the buffer when it holds `target`; otherwise flushes it and downloads from there
+    /// (the engine is then seeking).
+    private func moveBuffer(to target: Double) {
+        if let first = buffer.first, let last = buffer.last, target >= first.start, target < last.end {
+            playhead = target
+            evictPlayed()
+        } else {
+            isSeeking = true
+            downloadTask?.cancel()
+            reposition(at: target)
+            startDownloadLoop()
+        }
     }
 
     private func evictPlayed() {
@@ -102,31 +152,33 @@ extension HeadlessEngine {
         isSeeking = false
         let target = seekTarget ?? playhead
         seekTarget = nil
-        emit(.seekEnded(at: MediaTime(seconds: completed ? playhead : target), completed: completed))
+        if seekIsSkip {
+            seekIsSkip = false
+        } else {
+            emit(.seekEnded(at: MediaTime(seconds: completed ? playhead : target), completed: completed))
+        }
         updateStatus()
+    }
+
+    public func setSkippedRanges(_ ranges: MediaTimeRangeSet) {
+        skippedRanges = ranges
     }
 
     public func seek(to position: MediaTime) {
         guard phase == .ready || phase == .ended, !timeline.segments.isEmpty else { return }
         let seekable = seekableRange()
-        var target = seekable.clamp(position).seconds
+        var target = unskipped(seekable.clamp(position))
         if streamType == .onDemand { target = min(target, max(seekable.start.seconds, seekable.end.seconds - 0.001)) }
-        if isSeeking, let previous = seekTarget {
+        if isSeeking, !seekIsSkip, let previous = seekTarget {
             emit(.seekEnded(at: MediaTime(seconds: previous), completed: false))
         }
+        seekIsSkip = false
         isSeeking = true
         seekTarget = target
         emit(.seekBegan(target: MediaTime(seconds: target)))
         if phase == .ended { phase = .ready }
         if stallStartedAt != nil { endStall() }
-        if let first = buffer.first, let last = buffer.last, target >= first.start, target < last.end {
-            playhead = target
-            evictPlayed()
-        } else {
-            downloadTask?.cancel()
-            reposition(at: target)
-            startDownloadLoop()
-        }
+        moveBuffer(to: target)
         updateStatus()
     }
 

@@ -87,6 +87,15 @@ public actor HeadlessEngine: PlaybackEngine {
     var allDownloaded = false
     var isSeeking = false
     var seekTarget: Double?
+    /// Whether the seek under way is a jump over a skipped range (not reported as a seek).
+    var seekIsSkip = false
+    var skippedRanges = MediaTimeRangeSet()
+    var playedRanges = MediaTimeRangeSet()
+    var volume = 1.0
+    var isMuted = false
+    var mediaOptions: [MediaOption] = []
+    var mediaOptionURLs: [MediaOption.ID: URL] = [:]
+    var selectedMediaOptions: [MediaOption.Kind: MediaOption.ID] = [:]
     var firstFrameShown = false
     var startupReference: Duration = .zero
     var startupTime: Duration?
@@ -147,7 +156,9 @@ public actor HeadlessEngine: PlaybackEngine {
             estimatedThroughput: throughput.estimate, stallCount: stallCount,
             stallDuration: stallDuration + (stallStartedAt.map { stopwatch.elapsed - $0 } ?? .zero),
             variantSwitchCount: variantSwitchCount, bytesReceived: bytesReceived, requestCount: requestCount,
-            requestsInFlight: requestsInFlight, startupTime: startupTime, error: fatalError ?? lastError)
+            requestsInFlight: requestsInFlight, startupTime: startupTime, playedRanges: playedRanges,
+            mediaOptions: mediaOptions, selectedMediaOptions: selectedMediaOptions, volume: volume, isMuted: isMuted,
+            error: fatalError ?? lastError)
     }
 
     public func play() {
@@ -179,6 +190,11 @@ public actor HeadlessEngine: PlaybackEngine {
     public func setVariantLimits(_ limits: VariantLimits) {
         self.limits = limits
         if let current = downloadVariant.flatMap(variant(at:)), !limits.allows(current) { pendingSwitchReason = .limits }
+    }
+
+    public func setVolume(_ volume: Double, isMuted: Bool) {
+        self.volume = volume.isFinite ? min(max(volume, 0), 1) : 1
+        self.isMuted = isMuted
     }
 
     public func stop() {
@@ -220,6 +236,12 @@ public actor HeadlessEngine: PlaybackEngine {
         allDownloaded = false
         isSeeking = false
         seekTarget = nil
+        seekIsSkip = false
+        skippedRanges = MediaTimeRangeSet()
+        playedRanges = MediaTimeRangeSet()
+        mediaOptions = []
+        mediaOptionURLs = [:]
+        selectedMediaOptions = [:]
         firstFrameShown = false
         startupTime = nil
         stallStartedAt = nil

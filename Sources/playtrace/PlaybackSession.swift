@@ -124,6 +124,10 @@ actor Narrator {
                 if error.isFatal { return }
             case .ended:
                 return
+            case .rangeSkipped(let range):
+                output.message("skipped blocked range \(range)")
+            case .mediaOptionSelected(let option, let kind):
+                output.message("\(kind.rawValue): " + (option?.name ?? "off"))
             case .seekBegan, .seekEnded, .statusChanged, .rateChanged, .playlistRefreshed:
                 break
             }

@@ -12,6 +12,8 @@ public struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         case unsupported
         /// Decoding or rendering failed (real decoders only).
         case decoding
+        /// The item's asset could not be obtained: its loader failed or the content is unavailable.
+        case asset
     }
 
     /// Where the error came from.

@@ -20,6 +20,11 @@ public enum EngineEvent: Sendable, Hashable {
     case rateChanged(Double)
     /// The variant under the playhead changed.
     case variantSwitched(from: VariantInfo?, to: VariantInfo, reason: VariantSwitchReason)
+    /// The playhead reached a skipped range and continued from its end (see
+    /// ``PlaybackEngine/setSkippedRanges(_:)``).
+    case rangeSkipped(MediaTimeRange)
+    /// The rendition of a kind of media changed (`nil`: none, for subtitles).
+    case mediaOptionSelected(MediaOption?, kind: MediaOption.Kind)
     /// A live playlist was refreshed: its window now spans this range.
     case playlistRefreshed(window: MediaTimeRange, mediaSequence: Int)
     /// A request finished (successfully or not).

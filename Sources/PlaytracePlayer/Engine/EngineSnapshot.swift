@@ -44,6 +44,16 @@ public struct EngineSnapshot: Sendable, Hashable {
     public var requestsInFlight: Int
     /// From the load (or the first play request, when later) to the first frame.
     public var startupTime: Duration?
+    /// The media time actually played so far (seeks and skips leave holes).
+    public var playedRanges: MediaTimeRangeSet
+    /// The audio and subtitle renditions on offer.
+    public var mediaOptions: [MediaOption]
+    /// The rendition chosen for each kind of media (no entry: none).
+    public var selectedMediaOptions: [MediaOption.Kind: MediaOption.ID]
+    /// The audio volume, 0…1.
+    public var volume: Double
+    /// Whether audio is muted.
+    public var isMuted: Bool
     /// The fatal error, when ``status`` is ``EngineStatus/failed``; otherwise the last non-fatal one.
     public var error: EngineError?
 
@@ -54,7 +64,9 @@ public struct EngineSnapshot: Sendable, Hashable {
         variants: [VariantInfo] = [], currentVariant: VariantInfo? = nil, downloadingVariant: VariantInfo? = nil,
         estimatedThroughput: Double? = nil, stallCount: Int = 0, stallDuration: Duration = .zero,
         variantSwitchCount: Int = 0, bytesReceived: Int = 0, requestCount: Int = 0, requestsInFlight: Int = 0,
-        startupTime: Duration? = nil, error: EngineError? = nil
+        startupTime: Duration? = nil, playedRanges: MediaTimeRangeSet = MediaTimeRangeSet(),
+        mediaOptions: [MediaOption] = [], selectedMediaOptions: [MediaOption.Kind: MediaOption.ID] = [:],
+        volume: Double = 1, isMuted: Bool = false, error: EngineError? = nil
     ) {
         self.status = status
         self.wantsToPlay = wantsToPlay
@@ -77,9 +89,19 @@ public struct EngineSnapshot: Sendable, Hashable {
         self.requestCount = requestCount
         self.requestsInFlight = requestsInFlight
         self.startupTime = startupTime
+        self.playedRanges = playedRanges
+        self.mediaOptions = mediaOptions
+        self.selectedMediaOptions = selectedMediaOptions
+        self.volume = volume
+        self.isMuted = isMuted
         self.error = error
     }
 
     /// Seconds buffered ahead of the playhead.
     public var bufferedAhead: MediaTime { max(.zero, loadedRange.end - playhead) }
+
+    /// The option chosen for a kind of media.
+    public func selectedMediaOption(for kind: MediaOption.Kind) -> MediaOption? {
+        selectedMediaOptions[kind].flatMap { id in mediaOptions.first { $0.id == id } }
+    }
 }

@@ -7,10 +7,13 @@ public struct EngineSource: Sendable, Hashable {
     public var url: URL
     /// Where to start, when not the default (the start of on-demand streams, the live edge otherwise).
     public var startPosition: MediaTime?
+    /// Ranges never to play (see ``PlaybackEngine/setSkippedRanges(_:)``); a start inside one moves to its end.
+    public var skippedRanges: MediaTimeRangeSet
 
-    public init(url: URL, startPosition: MediaTime? = nil) {
+    public init(url: URL, startPosition: MediaTime? = nil, skippedRanges: MediaTimeRangeSet = MediaTimeRangeSet()) {
         self.url = url
         self.startPosition = startPosition
+        self.skippedRanges = skippedRanges
     }
 }
 
@@ -44,6 +47,15 @@ public protocol PlaybackEngine: AnyObject, Sendable {
     func setRate(_ rate: Double) async
     /// Restricts the variants adaptive bit rate may choose.
     func setVariantLimits(_ limits: VariantLimits) async
+    /// Sets the ranges the playhead must never enter. Playback that reaches the start of one continues from its
+    /// end without playing any of it (reported by ``EngineEvent/rangeSkipped(_:)``); a range that reaches the end
+    /// of an on-demand item ends it. The engine does this itself because only it knows, to the frame, when the
+    /// playhead gets there: a player that polls the position and seeks afterwards always shows some of the range.
+    func setSkippedRanges(_ ranges: MediaTimeRangeSet) async
+    /// Sets the audio volume (0…1) and whether audio is muted.
+    func setVolume(_ volume: Double, isMuted: Bool) async
+    /// Chooses the rendition of a kind of media (`nil`: the default audio, or no subtitles).
+    func selectMediaOption(_ id: MediaOption.ID?, for kind: MediaOption.Kind) async
     /// Stops everything and releases the source; the engine returns to ``EngineStatus/idle``.
     func stop() async
 }

@@ -20,19 +20,14 @@ public struct BlockedRanges: Sendable, Hashable {
     public static let backwardMargin = MediaTime(seconds: 0.001)
 
     /// The flattened ranges, in order.
-    public let ranges: [MediaTimeRange]
+    public var ranges: [MediaTimeRange] { rangeSet.ranges }
+
+    /// The flattened ranges as a set.
+    public let rangeSet: MediaTimeRangeSet
 
     /// Flattens ranges (empty ones are ignored).
     public init(_ ranges: [MediaTimeRange]) {
-        var merged: [MediaTimeRange] = []
-        for range in ranges.filter({ !$0.isEmpty }).sorted(by: { $0.start < $1.start }) {
-            if let last = merged.last, range.start <= last.end {
-                merged[merged.count - 1].end = max(last.end, range.end)
-            } else {
-                merged.append(range)
-            }
-        }
-        self.ranges = merged
+        rangeSet = MediaTimeRangeSet(ranges)
     }
 
     /// No blocked range.
@@ -43,7 +38,7 @@ public struct BlockedRanges: Sendable, Hashable {
 
     /// The blocked range that contains a time.
     public func range(containing time: MediaTime) -> MediaTimeRange? {
-        ranges.first { $0.contains(time) }
+        rangeSet.range(containing: time)
     }
 
     /// Where playback starts when asked to start at `position`: past the blocked range containing it.

@@ -35,7 +35,8 @@ public struct MetricEventCollector: Sendable {
             hasFailed = true
             kind = .failure(error)
         case .error(let error): kind = .warning(error)
-        case .variantSwitched(nil, _, _), .statusChanged, .loaded, .playlistRefreshed, .request, .ended:
+        case .variantSwitched(nil, _, _), .statusChanged, .loaded, .playlistRefreshed, .request, .ended,
+             .rangeSkipped, .mediaOptionSelected:
             return nil
         }
         return append(MetricEvent(kind: kind, time: time, playhead: playhead))

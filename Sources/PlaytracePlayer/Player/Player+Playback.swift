@@ -1,0 +1,82 @@
+extension Player {
+    /// Starts or resumes playback (at the end of an item, plays it again).
+    public func play() {
+        if session?.hasEnded == true || session?.hasFailed == true {
+            replay()
+            return
+        }
+        wantsToPlay = true
+        session?.send { await $0.play() }
+        publish()
+        notifyProperties()
+    }
+
+    /// Pauses.
+    public func pause() {
+        wantsToPlay = false
+        session?.send { await $0.pause() }
+        publish()
+        notifyProperties()
+    }
+
+    /// Pauses while playing; plays otherwise.
+    public func togglePlayPause() {
+        if playbackState == .playing { pause() } else { play() }
+    }
+
+    /// Whether ``replay()`` does something: the current item ended or failed.
+    public func canReplay() -> Bool {
+        session?.hasEnded == true || session?.hasFailed == true
+    }
+
+    /// Plays the current item again from the start after it ended, or loads it again after it failed. Either way
+    /// this is a new playback session: its trackers are disabled and enabled again.
+    public func replay() {
+        guard canReplay(), let item = session?.item else { return }
+        wantsToPlay = true
+        item.error = nil
+        startSession(for: item)
+    }
+
+    /// The speeds the current stream allows: 1 on live streams, at most 1 near the live edge of a DVR stream,
+    /// 0.1…2 otherwise.
+    public var playbackSpeedRange: ClosedRange<Double> {
+        PlaybackSpeedRange.allowed(for: streamType, isAtLiveEdge: isAtLiveEdge)
+    }
+
+    /// Whether the playhead is at the live edge of a live or DVR stream.
+    public var isAtLiveEdge: Bool {
+        guard streamType == .live || streamType == .dvr else { return false }
+        return seekableTimeRange.end - time <= configuration.liveEdgeTolerance
+    }
+
+    /// Asks for a playback speed; the speed in effect (``playbackSpeed``) stays within ``playbackSpeedRange``,
+    /// and follows it as it changes (reaching the live edge of a DVR stream brings it back to 1).
+    public func setDesiredPlaybackSpeed(_ speed: Double) {
+        desiredPlaybackSpeed = speed.isFinite && speed > 0 ? speed : 1
+        applyPlaybackSpeed()
+    }
+
+    func applyPlaybackSpeed() {
+        let speed = PlaybackSpeedRange.clamp(desiredPlaybackSpeed, for: streamType, isAtLiveEdge: isAtLiveEdge)
+        guard speed != playbackSpeed else { return }
+        playbackSpeed = speed
+        session?.send { await $0.setRate(speed) }
+    }
+
+    /// The renditions on offer for a kind of media.
+    public func mediaOptions(for kind: MediaOption.Kind) -> [MediaOption] {
+        engineSnapshot.mediaOptions.filter { $0.kind == kind }
+    }
+
+    /// The rendition chosen for a kind of media.
+    public func selectedMediaOption(for kind: MediaOption.Kind) -> MediaOption? {
+        engineSnapshot.selectedMediaOption(for: kind)
+    }
+
+    /// Chooses the rendition of a kind of media (`nil`: the default audio, or subtitles off).
+    public func select(mediaOption: MediaOption?, for kind: MediaOption.Kind) {
+        let id = mediaOption?.id
+        session?.send { await $0.selectMediaOption(id, for: kind) }
+    }
+}

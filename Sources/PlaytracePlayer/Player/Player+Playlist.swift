@@ -1,0 +1,144 @@
+extension Player {
+    /// The playlist. Setting it keeps the current item when it is still in the list (otherwise the first new item
+    /// becomes current); duplicates are dropped.
+    public var items: [PlayerItem] {
+        get { queue.items }
+        set { setItems(newValue) }
+    }
+
+    /// The items before the current one.
+    public var previousItems: [PlayerItem] { queue.previousItems }
+
+    /// The items after the current one.
+    public var nextItems: [PlayerItem] { queue.nextItems }
+
+    /// The item being played. Setting an item of the playlist makes it current (other items are ignored).
+    public var currentItem: PlayerItem? {
+        get { queue.currentItem }
+        set {
+            guard let newValue, queue.contains(newValue) else { return }
+            startSession(for: newValue)
+        }
+    }
+
+    /// Inserts an item before another one (`nil`: at the front). An item already in the list is refused.
+    @discardableResult
+    public func insert(_ item: PlayerItem, before other: PlayerItem?) -> Bool {
+        editPlaylist { $0.insert(item, before: other) }
+    }
+
+    /// Inserts an item after another one (`nil`: at the end). An item already in the list is refused.
+    @discardableResult
+    public func insert(_ item: PlayerItem, after other: PlayerItem?) -> Bool {
+        editPlaylist { $0.insert(item, after: other) }
+    }
+
+    /// Inserts an item at the front.
+    @discardableResult
+    public func prepend(_ item: PlayerItem) -> Bool { insert(item, before: nil) }
+
+    /// Inserts an item at the end.
+    @discardableResult
+    public func append(_ item: PlayerItem) -> Bool { insert(item, after: nil) }
+
+    /// Moves an item before another one (`nil`: to the front).
+    @discardableResult
+    public func move(_ item: PlayerItem, before other: PlayerItem?) -> Bool {
+        editPlaylist { $0.move(item, before: other) }
+    }
+
+    /// Moves an item after another one (`nil`: to the end).
+    @discardableResult
+    public func move(_ item: PlayerItem, after other: PlayerItem?) -> Bool {
+        editPlaylist { $0.move(item, after: other) }
+    }
+
+    /// Removes an item; removing the current one moves on to the next (or the previous, when it was the last).
+    @discardableResult
+    public func remove(_ item: PlayerItem) -> Bool {
+        editPlaylist { $0.remove(item) }
+    }
+
+    /// Empties the playlist and stops playback.
+    public func removeAllItems() {
+        editPlaylist { queue in
+            queue.removeAll()
+            return true
+        }
+    }
+
+    /// Whether there is an item after the current one (given the repeat mode).
+    public func canAdvanceToNextItem() -> Bool {
+        queue.nextItem(repeatMode: repeatMode) != nil
+    }
+
+    /// Goes to the item after the current one (the first one after the last with ``RepeatMode/all``).
+    public func advanceToNextItem() {
+        guard let next = queue.nextItem(repeatMode: repeatMode) else { return }
+        startSession(for: next)
+    }
+
+    /// Whether there is an item before the current one (given the repeat mode).
+    public func canReturnToPreviousItem() -> Bool {
+        queue.previousItem(repeatMode: repeatMode) != nil
+    }
+
+    /// Goes to the item before the current one (the last one before the first with ``RepeatMode/all``).
+    public func returnToPreviousItem() {
+        guard let previous = queue.previousItem(repeatMode: repeatMode) else { return }
+        startSession(for: previous)
+    }
+
+    /// Whether ``returnToPrevious()`` does something.
+    public func canReturnToPrevious() -> Bool {
+        restartsOnReturn() || canReturnToPreviousItem()
+    }
+
+    /// "Previous", as users expect it: more than 3 s into on-demand content it restarts the current item, otherwise
+    /// it goes to the previous item (with ``Configuration/isSmartNavigationEnabled``).
+    public func returnToPrevious() {
+        if restartsOnReturn() {
+            seek(.at(startPosition))
+        } else {
+            returnToPreviousItem()
+        }
+    }
+
+    /// Whether ``advanceToNext()`` does something.
+    public func canAdvanceToNext() -> Bool { canAdvanceToNextItem() }
+
+    /// "Next": the next item.
+    public func advanceToNext() { advanceToNextItem() }
+
+    private func restartsOnReturn() -> Bool {
+        configuration.isSmartNavigationEnabled && session != nil
+            && SmartNavigation.restartsCurrentItem(playhead: time.seconds, streamType: streamType)
+    }
+
+    func setItems(_ newItems: [PlayerItem]) {
+        editPlaylist { queue in
+            queue.setItems(newItems)
+            return true
+        }
+    }
+
+    /// Applies a playlist edit, then follows its consequences: a new current item, a new next item to preload.
+    @discardableResult
+    private func editPlaylist(_ edit: (inout ItemQueue<PlayerItem>) -> Bool) -> Bool {
+        let previousCurrent = queue.currentItem
+        guard edit(&queue) else { return false }
+        let current = queue.currentItem
+        if current !== previousCurrent || (current != nil && session?.item !== current) {
+            if let current {
+                startSession(for: current)
+            } else {
+                endCurrentSession()
+                preloadNextItem()
+                publish()
+            }
+        } else {
+            preloadNextItem()
+        }
+        return true
+    }
+}

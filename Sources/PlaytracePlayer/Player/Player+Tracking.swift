@@ -1,0 +1,52 @@
+extension Player {
+    /// The session identifiers of the current item's trackers of a type (those that have one).
+    ///
+    /// ```swift
+    /// player.currentSessionIdentifiers(trackedBy: QoSTracker.self)   // ["4f1c…"]
+    /// ```
+    public func currentSessionIdentifiers<Tracker: PlayerItemTracker>(trackedBy type: Tracker.Type) -> [String] {
+        guard let session else { return [] }
+        return session.item.trackers.compactMap { box in
+            guard box.isEnabled, let tracker = box.tracker as? Tracker else { return nil }
+            return tracker.sessionIdentifier
+        }
+    }
+
+    func beginTracking(of session: ItemSession) {
+        for box in session.item.trackers where box.behavior == .mandatory || isTrackingEnabled {
+            box.enable(for: self)
+        }
+        if !session.collector.events.isEmpty { notifyMetricEvents(of: session) }
+    }
+
+    func endTracking(of session: ItemSession) {
+        let properties = self.properties
+        for box in session.item.trackers { box.disable(with: properties) }
+    }
+
+    /// Sends the current properties to the current item's enabled trackers.
+    func notifyProperties() {
+        guard let session, !session.item.trackers.isEmpty else { return }
+        let properties = self.properties
+        for box in session.item.trackers { box.updateProperties(properties) }
+    }
+
+    func notifyMetricEvents(of session: ItemSession) {
+        guard session === self.session else { return }
+        let events = session.collector.events
+        for box in session.item.trackers { box.updateMetricEvents(events) }
+    }
+
+    func trackingEnablementChanged() {
+        guard let session else { return }
+        let properties = self.properties
+        for box in session.item.trackers where box.behavior == .optional {
+            if isTrackingEnabled {
+                box.enable(for: self)
+                box.updateMetricEvents(session.collector.events)
+            } else {
+                box.disable(with: properties)
+            }
+        }
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+public import Observation
+public import PlaytraceCore
+
+/// Plays a list of items over a ``PlaybackEngine``, tracks them, and publishes what a user interface shows.
+///
+/// The player holds an ordered playlist edited by item reference, loads each item's asset and metadata when it is
+/// about to play, preloads the next item, never plays blocked ranges, and drives the trackers of its current item.
+/// It is engine-agnostic: every item session gets a new engine from the factory given at creation.
+///
+/// ```swift
+/// let player = Player(items: [.simple(url: first), .simple(url: second)]) {
+///     HeadlessEngine(clock: clock, transport: transport)
+/// }
+/// player.play()
+/// player.seek(.at(MediaTime(seconds: 30)))
+/// player.advanceToNextItem()
+/// ```
+///
+/// Periodic time updates are not observable (that would refresh a whole user interface ten times a second): read
+/// ``time`` when needed, or use a ``ProgressTracker``.
+@MainActor
+@Observable
+public final class Player {
+    /// What the player does when an item plays to its end.
+    public enum ActionAtItemEnd: String, Sendable, Hashable {
+        /// Go on with the next item (or stay at the end of the last one).
+        case advance
+        /// Stay at the end of the item, paused.
+        case pause
+    }
+
+    /// How the player behaves.
+    public struct Configuration: Sendable {
+        /// What happens at the end of an item (with ``RepeatMode/off`` or ``RepeatMode/all``).
+        public var actionAtItemEnd = ActionAtItemEnd.advance
+        /// Whether the player moves on to the next item when the current one fails (the failed item keeps its
+        /// ``PlayerItem/error``).
+        public var advancesAfterFailure = true
+        /// Whether ``returnToPrevious()`` restarts on-demand content more than 3 s in instead of going back.
+        public var isSmartNavigationEnabled = true
+        /// How far ``skipForward(completion:)`` goes.
+        public var forwardSkipInterval: Duration = .seconds(10)
+        /// How far ``skipBackward(completion:)`` goes.
+        public var backwardSkipInterval: Duration = .seconds(10)
+        /// Whether the next item is loaded ahead, so that the transition to it is quick.
+        public var preloadsNextItem = true
+        /// How close to the live edge a DVR stream counts as being at it.
+        public var liveEdgeTolerance = MediaTime(seconds: 10)
+
+        public init() {}
+    }
+
+    /// Makes an engine for an item session.
+    public typealias EngineFactory = @MainActor () -> any PlaybackEngine
+
+    public let configuration: Configuration
+
+    /// The playlist.
+    var queue: ItemQueue<PlayerItem>
+    /// What happens at the end of an item or of the list.
+    public var repeatMode = RepeatMode.off {
+        didSet { preloadNextItem() }
+    }
+    /// Whether optional trackers run (mandatory ones always do).
+    public var isTrackingEnabled = true {
+        didSet { if isTrackingEnabled != oldValue { trackingEnablementChanged() } }
+    }
+
+    /// What the player is doing.
+    public internal(set) var playbackState = PlaybackState.idle
+    /// Whether the player waits for data (loading, or stalled).
+    public internal(set) var isBuffering = false
+    /// Whether a seek is under way.
+    public internal(set) var isSeeking = false
+    /// The kind of stream of the current item.
+    public internal(set) var streamType = StreamType.unknown
+    /// The current item's error, when it failed.
+    public internal(set) var error: (any Error)?
+    /// The current item's standard metadata.
+    public internal(set) var metadata = PlayerMetadata.empty
+    /// The current engine's last snapshot.
+    public internal(set) var engineSnapshot = EngineSnapshot()
+    /// The playback speed in effect (the desired one, limited by the stream: see ``playbackSpeedRange``).
+    public internal(set) var playbackSpeed = 1.0
+
+    /// Whether audio is muted.
+    public var isMuted = false {
+        didSet { if isMuted != oldValue { sendVolume() } }
+    }
+    /// The audio volume, 0…1.
+    public var volume = 1.0 {
+        didSet {
+            let clamped = volume.isFinite ? min(max(volume, 0), 1) : 1
+            if clamped != volume { volume = clamped } else if volume != oldValue { sendVolume() }
+        }
+    }
+
+    @ObservationIgnored let stopwatch: Stopwatch
+    @ObservationIgnored let makeEngine: EngineFactory
+    @ObservationIgnored var session: ItemSession?
+    @ObservationIgnored var preloadedSession: ItemSession?
+    /// Whether the user wants playback.
+    @ObservationIgnored var wantsToPlay = false
+    @ObservationIgnored var desiredPlaybackSpeed = 1.0
+    /// Completions of the seeks sent to the engine, oldest first.
+    @ObservationIgnored var seeksInFlight: [@MainActor (Bool) -> Void] = []
+    /// The seek that waits for the one in flight (smooth seeking keeps only the last one).
+    @ObservationIgnored var pendingSeek: (position: SeekPosition, completion: @MainActor (Bool) -> Void)?
+
+    /// Creates a player.
+    /// - Parameters:
+    ///   - items: the playlist (duplicates are dropped); the first item is current. Empty by default.
+    ///   - configuration: how the player behaves.
+    ///   - clock: the clock of every timing the player measures (a test clock in tests).
+    ///   - engine: makes the engine of each item session.
+    public init(items: [PlayerItem] = [], configuration: Configuration = Configuration(),
+                clock: any Clock<Duration> = ContinuousClock(), engine: @escaping EngineFactory) {
+        self.configuration = configuration
+        stopwatch = Stopwatch(clock: clock)
+        makeEngine = engine
+        queue = ItemQueue()
+        setItems(items)
+    }
+
+    /// Creates a player of one item.
+    public convenience init(item: PlayerItem, configuration: Configuration = Configuration(),
+                            clock: any Clock<Duration> = ContinuousClock(), engine: @escaping EngineFactory) {
+        self.init(items: [item], configuration: configuration, clock: clock, engine: engine)
+    }
+
+    isolated deinit {
+        if let session { endTracking(of: session) }
+        session?.close()
+        preloadedSession?.close()
+        if NowPlayingCenter.shared.activePlayer === self { NowPlayingCenter.shared.activePlayer = nil }
+    }
+
+    /// The playhead, now.
+    public var time: MediaTime {
+        session?.playhead(now: stopwatch.elapsed) ?? .zero
+    }
+
+    /// The program-date-time at the playhead, now, when the stream has one.
+    public var date: StreamDate? {
+        guard let session, let date = session.snapshot.streamDate else { return nil }
+        return date + (time - session.snapshot.playhead)
+    }
+
+    /// The range one may seek in.
+    public var seekableTimeRange: MediaTimeRange { engineSnapshot.seekableRange }
+
+    /// The range buffered at the playhead.
+    public var loadedTimeRange: MediaTimeRange { engineSnapshot.loadedRange }
+
+    /// How far the buffer reaches, as a fraction of the seekable range (0…1).
+    public var buffer: Double {
+        let seekable = seekableTimeRange
+        guard seekable.duration.seconds > 0 else { return 0 }
+        let fraction = (loadedTimeRange.end - seekable.start).seconds / seekable.duration.seconds
+        return min(max(fraction, 0), 1)
+    }
+
+    /// Whether the player is buffering or seeking.
+    public var isBusy: Bool { isBuffering || isSeeking }
+
+    /// The chapter at the playhead.
+    public var currentChapter: Chapter? { metadata.chapter(at: time) }
+
+    /// The state now, as trackers receive it.
+    public var properties: TrackerProperties {
+        let snapshot = engineSnapshot
+        var selection: [MediaOption.Kind: MediaOption] = [:]
+        for kind in MediaOption.Kind.allCases {
+            if let option = snapshot.selectedMediaOption(for: kind) { selection[kind] = option }
+        }
+        let variant = snapshot.currentVariant
+        let size = variant.flatMap { variant in
+            variant.width.flatMap { width in variant.height.map { PresentationSize(width: width, height: $0) } }
+        }
+        return TrackerProperties(
+            time: time, date: date, playbackState: playbackState,
+            rate: snapshot.status == .playing ? snapshot.rate : 0, isSeeking: isSeeking, isBuffering: isBuffering,
+            seekableTimeRange: snapshot.seekableRange, loadedTimeRange: snapshot.loadedRange, buffer: buffer,
+            streamType: streamType, mediaType: MediaType(variants: snapshot.variants), presentationSize: size,
+            isMuted: isMuted, volume: volume, mediaSelection: selection, metrics: PlaybackMetrics(snapshot))
+    }
+
+    /// Whether the player is idle: no command waits for its engines and no event is being handled. Tests use it to
+    /// know when the player has caught up with its engines.
+    public var hasPendingWork: Bool {
+        (session?.pendingWork ?? 0) > 0 || (preloadedSession?.pendingWork ?? 0) > 0
+    }
+
+    /// Engine events handled so far in the current and preloaded sessions (tests use it to see the player settle).
+    public var handledEventCount: Int {
+        (session?.handledEvents ?? 0) + (preloadedSession?.handledEvents ?? 0)
+    }
+
+    /// The engines of the current and the preloaded session.
+    public var engines: [any PlaybackEngine] {
+        [session?.engine, preloadedSession?.engine].compactMap { $0 }
+    }
+
+    func sendVolume() {
+        let volume = self.volume
+        let isMuted = self.isMuted
+        for session in [session, preloadedSession].compactMap(\.self) {
+            session.send { await $0.setVolume(volume, isMuted: isMuted) }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+public import PlaytraceCore
+
+/// The player's state at one instant, as trackers receive it. It is a value captured when the call is made, so a
+/// tracker can keep it without it changing underneath.
+public struct TrackerProperties: Sendable, Hashable {
+    /// The playhead.
+    public var time: MediaTime
+    /// The program-date-time at the playhead, when the stream has one.
+    public var date: StreamDate?
+    public var playbackState: PlaybackState
+    /// The playback rate in effect (0 while paused or not progressing).
+    public var rate: Double
+    public var isSeeking: Bool
+    public var isBuffering: Bool
+    public var seekableTimeRange: MediaTimeRange
+    public var loadedTimeRange: MediaTimeRange
+    /// How far the buffer reaches, as a fraction of the seekable range (0…1).
+    public var buffer: Double
+    public var streamType: StreamType
+    public var mediaType: MediaType
+    /// The size of the video under the playhead, when known.
+    public var presentationSize: PresentationSize?
+    public var isMuted: Bool
+    /// The volume, 0…1.
+    public var volume: Double
+    /// The rendition chosen for each kind of media.
+    public var mediaSelection: [MediaOption.Kind: MediaOption]
+    /// Quality-of-service figures of the session so far.
+    public var metrics: PlaybackMetrics
+
+    public init(time: MediaTime = .zero, date: StreamDate? = nil, playbackState: PlaybackState = .idle,
+                rate: Double = 0, isSeeking: Bool = false, isBuffering: Bool = false,
+                seekableTimeRange: MediaTimeRange = .empty, loadedTimeRange: MediaTimeRange = .empty,
+                buffer: Double = 0, streamType: StreamType = .unknown, mediaType: MediaType = .unknown,
+                presentationSize: PresentationSize? = nil, isMuted: Bool = false, volume: Double = 1,
+                mediaSelection: [MediaOption.Kind: MediaOption] = [:], metrics: PlaybackMetrics = PlaybackMetrics()) {
+        self.time = time
+        self.date = date
+        self.playbackState = playbackState
+        self.rate = rate
+        self.isSeeking = isSeeking
+        self.isBuffering = isBuffering
+        self.seekableTimeRange = seekableTimeRange
+        self.loadedTimeRange = loadedTimeRange
+        self.buffer = buffer
+        self.streamType = streamType
+        self.mediaType = mediaType
+        self.presentationSize = presentationSize
+        self.isMuted = isMuted
+        self.volume = volume
+        self.mediaSelection = mediaSelection
+        self.metrics = metrics
+    }
+}
+
+/// The size of a video picture, in pixels.
+public struct PresentationSize: Sendable, Hashable, Codable {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+}
+
+/// Quality-of-service figures of a playback session, from its engine.
+public struct PlaybackMetrics: Sendable, Hashable {
+    /// From the load (or the first play request, when later) to the first frame.
+    public var startupTime: Duration?
+    /// The variant under the playhead.
+    public var variant: VariantInfo?
+    /// The engine's throughput estimate, bits per second.
+    public var estimatedThroughput: Double?
+    public var stallCount: Int
+    public var stallDuration: Duration
+    public var variantSwitchCount: Int
+    public var bytesReceived: Int
+    public var requestCount: Int
+
+    public init(startupTime: Duration? = nil, variant: VariantInfo? = nil, estimatedThroughput: Double? = nil,
+                stallCount: Int = 0, stallDuration: Duration = .zero, variantSwitchCount: Int = 0,
+                bytesReceived: Int = 0, requestCount: Int = 0) {
+        self.startupTime = startupTime
+        self.variant = variant
+        self.estimatedThroughput = estimatedThroughput
+        self.stallCount = stallCount
+        self.stallDuration = stallDuration
+        self.variantSwitchCount = variantSwitchCount
+        self.bytesReceived = bytesReceived
+        self.requestCount = requestCount
+    }
+
+    /// The figures of an engine snapshot.
+    public init(_ snapshot: EngineSnapshot) {
+        self.init(startupTime: snapshot.startupTime, variant: snapshot.currentVariant,
+                  estimatedThroughput: snapshot.estimatedThroughput, stallCount: snapshot.stallCount,
+                  stallDuration: snapshot.stallDuration, variantSwitchCount: snapshot.variantSwitchCount,
+                  bytesReceived: snapshot.bytesReceived, requestCount: snapshot.requestCount)
+    }
+}

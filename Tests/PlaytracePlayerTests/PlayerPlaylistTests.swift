@@ -1,0 +1,35 @@
+import Foundation
+import PlaytraceCore
+import PlaytracePlayer
+import Testing
+
+@Suite("Player: playlist, playback and trackers")
+@MainActor
+struct PlayerPlaylistTests {
+    @Test("A two-item playlist plays through; the trackers see exactly their item's life cycle")
+    func twoItemsPlayThrough() async throws {
+        let log = TrackerLog()
+        let harness = try await PlayerHarness { h in [h.item("A", log: log), h.item("B", log: log)] }
+        let player = harness.player!
+        #expect(player.playbackState == .paused)
+        #expect(player.currentItem === player.items[0])
+        #expect(log.lines == ["A init", "B init", "A enable", "A metadata A", "B metadata B"],
+                "A is current and enabled; B is preloaded: its metadata arrives, it is not enabled")
+        player.play()
+        await harness.advance(until: { player.currentItem === player.items[1] }, limit: .seconds(60))
+        #expect(log.lines.suffix(2) == ["A disable at 40", "B enable"])
+        #expect(player.playbackState == .playing)
+        await harness.advance(until: { player.playbackState == .ended }, limit: .seconds(60))
+        #expect(player.currentItem === player.items[1], "the player stays on the last item")
+        #expect(log.lines == ["A init", "B init", "A enable", "A metadata A", "B metadata B",
+                              "A disable at 40", "B enable"])
+        let events = try #require(log.metricEvents["B"])
+        #expect(events.contains { $0.kind == .itemTransition })
+        #expect(events.contains { if case .firstFrame = $0.kind { true } else { false } })
+        #expect(events.contains { if case .metadata = $0.kind { true } else { false } })
+        #expect(events.contains { if case .asset = $0.kind { true } else { false } })
+        await harness.shutdown()
+        #expect(Array(log.lines.dropFirst(7)) == ["A deinit", "B disable at 40", "B deinit"],
+                "removing the items releases A at once, then ends B's session")
+    }
+}
