@@ -113,7 +113,7 @@ struct TestMetadata: AssetMetadata, Hashable {
 @MainActor
 final class TrackerLog {
     var lines: [String] = []
-    var propertyUpdates = 0
+    var propertyUpdates: [String: Int] = [:]
     var lastProperties: TrackerProperties?
     var metricEvents: [String: [MetricEvent]] = [:]
 
@@ -152,7 +152,7 @@ final class RecordingTracker: PlayerItemTracker {
     }
 
     func updateProperties(to properties: TrackerProperties) {
-        configuration.log.propertyUpdates += 1
+        configuration.log.propertyUpdates[configuration.name, default: 0] += 1
         configuration.log.lastProperties = properties
     }
 

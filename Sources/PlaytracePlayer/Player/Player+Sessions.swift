@@ -8,14 +8,15 @@ extension Player {
         let hadSession = session != nil
         endCurrentSession()
         queue.setCurrent(item)
-        item.resetFailedLoad()
         let session: ItemSession
-        if let preloaded = preloadedSession, preloaded.item === item, !preloaded.hasFailed {
+        if let preloaded = preloadedSession, preloaded.item === item {
             session = preloaded
             preloadedSession = nil
         } else {
             preloadedSession?.close()
             preloadedSession = nil
+            // An item whose asset failed earlier gets another chance (its preloaded failure is kept as is).
+            item.resetFailedLoad()
             session = makeSession(for: item)
         }
         self.session = session
@@ -115,6 +116,8 @@ extension Player {
         case .loaded:
             recordTimings(of: session)
             flushPendingSeekAfterLoad()
+        case .firstFrame:
+            consecutiveFailures.removeAll()
         case .seekEnded(_, let completed):
             seekDidEnd(completed: completed)
         case .error(let error) where error.isFatal:
@@ -152,14 +155,15 @@ extension Player {
     }
 
     /// The current item failed: its error is published; the player moves on when configured to and the next item
-    /// has not failed itself (which stops a list of failing items from cycling forever).
+    /// has failed since something last played (which stops a list of failing items from cycling forever).
     func sessionDidFail(_ session: ItemSession, error: any Error) {
         session.item.error = error
         self.error = error
+        consecutiveFailures.append(ObjectIdentifier(session.item))
         notifyMetricEvents(of: session)
         cancelSeeks()
         if configuration.advancesAfterFailure, let next = queue.nextItem(repeatMode: repeatMode == .one ? .off : repeatMode),
-           next !== session.item, next.error == nil {
+           !consecutiveFailures.contains(ObjectIdentifier(next)) {
             startSession(for: next)
             return
         }

@@ -103,6 +103,9 @@ public final class Player {
     /// Whether the user wants playback.
     @ObservationIgnored var wantsToPlay = false
     @ObservationIgnored var desiredPlaybackSpeed = 1.0
+    /// The items that failed one after the other since something last played (the player does not go round a
+    /// list of failing items forever).
+    @ObservationIgnored var consecutiveFailures: [ObjectIdentifier] = []
     /// Completions of the seeks sent to the engine, oldest first.
     @ObservationIgnored var seeksInFlight: [@MainActor (Bool) -> Void] = []
     /// The seek that waits for the one in flight (smooth seeking keeps only the last one).
