@@ -64,6 +64,23 @@ final class ItemSession {
         })
     }
 
+    /// Reads the engine's state every `interval` and hands it to `handler`, until the session closes.
+    func refreshPeriodically(every interval: Duration, stopwatch: Stopwatch,
+                             _ handler: @escaping @MainActor (ItemSession) -> Void) {
+        guard interval > .zero else { return }
+        tasks.append(Task { @MainActor [weak self] in
+            while true {
+                do { try await stopwatch.sleep(for: interval) } catch { return }
+                guard let self, !self.isClosed else { return }
+                self.pendingWork += 1
+                await self.refreshSnapshot(stopwatch: stopwatch)
+                self.pendingWork -= 1
+                guard !self.isClosed else { return }
+                handler(self)
+            }
+        })
+    }
+
     /// Sends a command to the engine, after those sent before.
     func send(_ command: @escaping Command) {
         guard !isClosed else { return }

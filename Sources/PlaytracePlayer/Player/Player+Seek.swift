@@ -97,19 +97,19 @@ extension Player {
 
     /// Successive skips add up: they count from the target of the seek under way.
     private var skipBase: MediaTime {
-        pendingSeek?.position.time ?? time
+        pendingSeek?.position.time ?? seeksInFlight.last?.target ?? time
     }
 
     private func send(_ position: SeekPosition, completion: @escaping @MainActor (Bool) -> Void, in session: ItemSession) {
         let target = position.resolved(seekable: seekableTimeRange, blocked: metadata.blockedRanges, from: time).time
-        seeksInFlight.append(completion)
+        seeksInFlight.append((target, completion))
         session.send { await $0.seek(to: target) }
     }
 
     /// The engine finished the oldest seek in flight; the one that waited is sent.
     func seekDidEnd(completed: Bool) {
         guard !seeksInFlight.isEmpty else { return }
-        let completion = seeksInFlight.removeFirst()
+        let completion = seeksInFlight.removeFirst().completion
         completion(completed)
         if seeksInFlight.isEmpty, let pending = pendingSeek, let session {
             pendingSeek = nil
@@ -127,7 +127,7 @@ extension Player {
 
     /// Completes every seek with `false` (the session they belong to ended).
     func cancelSeeks() {
-        let completions = seeksInFlight + (pendingSeek.map { [$0.completion] } ?? [])
+        let completions = seeksInFlight.map(\.completion) + (pendingSeek.map { [$0.completion] } ?? [])
         seeksInFlight = []
         pendingSeek = nil
         for completion in completions { completion(false) }

@@ -21,6 +21,12 @@ extension Player {
         }
         self.session = session
         session.becameCurrentAt = stopwatch.elapsed
+        session.refreshPeriodically(every: configuration.refreshInterval, stopwatch: stopwatch) { [weak self] session in
+            guard let self, session === self.session else { return }
+            self.applyPlaybackSpeed()
+            self.publish()
+            self.notifyProperties()
+        }
         error = nil
         if hadSession { record(.itemTransition, in: session) }
         beginTracking(of: session)

@@ -45,6 +45,9 @@ public final class Player {
         public var backwardSkipInterval: Duration = .seconds(10)
         /// Whether the next item is loaded ahead, so that the transition to it is quick.
         public var preloadsNextItem = true
+        /// How often the player reads its engine's state while nothing happens (buffer, time-dependent
+        /// properties, and the properties trackers receive).
+        public var refreshInterval: Duration = .seconds(1)
         /// How close to the live edge a DVR stream counts as being at it.
         public var liveEdgeTolerance = MediaTime(seconds: 10)
 
@@ -107,7 +110,7 @@ public final class Player {
     /// list of failing items forever).
     @ObservationIgnored var consecutiveFailures: [ObjectIdentifier] = []
     /// Completions of the seeks sent to the engine, oldest first.
-    @ObservationIgnored var seeksInFlight: [@MainActor (Bool) -> Void] = []
+    @ObservationIgnored var seeksInFlight: [(target: MediaTime, completion: @MainActor (Bool) -> Void)] = []
     /// The seek that waits for the one in flight (smooth seeking keeps only the last one).
     @ObservationIgnored var pendingSeek: (position: SeekPosition, completion: @MainActor (Bool) -> Void)?
 
