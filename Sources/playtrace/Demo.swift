@@ -5,10 +5,11 @@ import PlaytraceHeadless
 import PlaytraceHLS
 import PlaytraceLab
 import PlaytraceNetwork
+import PlaytracePlayer
 
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Start the lab in-process and play its on-demand stream with ad breaks to the end.")
+        abstract: "Start the lab in-process and play a two-item playlist through the Player, with a tracker that prints its life cycle.")
 
     @OptionGroup var common: CommonOptions
 
@@ -28,21 +29,40 @@ struct Demo: AsyncParsableCommand {
         let clock = ScaledClock(speed: speed)
         let lab = LabServer(clock: clock)
         let port = try await lab.start()
-        let url = URL(string: "http://127.0.0.1:\(port)/\(stream)/master.m3u8")!
-        print("Playtrace demo — lab on http://127.0.0.1:\(port), playing \(url.path) at \(speed)× real time")
+        let base = "http://127.0.0.1:\(port)"
         let transport = AsyncHTTPClientTransport(clock: clock)
-        let adBreaks = await Self.adBreaks(of: url, transport: transport)
-        for signal in adBreaks {
-            print("ad break \(signal.id): \(signal.source.rawValue) at \(signal.startTime?.timecode ?? "?")"
-                + (signal.duration.map { " for \($0.seconds) s" } ?? "")
-                + (signal.interstitial?.assetList.map { ", asset list \($0)" } ?? ""))
+        var entries: [PlayerDemo.Entry] = []
+        if stream == "vod" {
+            let first = URL(string: "\(base)/vod/master.m3u8")!
+            entries.append(PlayerDemo.Entry(url: first, metadata: DemoMetadata(
+                title: "Lab VOD", subtitle: "three variants, SCTE-35 and CUE ad breaks, an interstitial",
+                chapters: [Chapter(id: "1", title: "Opening", timeRange: MediaTimeRange(start: 0, end: 12)),
+                           Chapter(id: "2", title: "Main", timeRange: MediaTimeRange(start: 12, end: 40))],
+                timeRanges: [TimeRange(kind: .blocked, range: MediaTimeRange(start: 30, end: 33))]),
+                adBreaks: await Self.adBreaks(of: first, transport: transport)))
+            entries.append(PlayerDemo.Entry(url: URL(string: "\(base)/fmp4/master.m3u8")!, metadata: DemoMetadata(
+                title: "Lab fMP4", subtitle: "byte ranges, initialization section, AES-128 key",
+                chapters: [], timeRanges: []), adBreaks: []))
+        } else {
+            let url = URL(string: "\(base)/\(stream)/master.m3u8")!
+            entries.append(PlayerDemo.Entry(url: url, metadata: DemoMetadata(
+                title: "Lab \(stream)", subtitle: "played for \(Int(duration)) s", chapters: [], timeRanges: []),
+                adBreaks: await Self.adBreaks(of: url, transport: transport)))
         }
-        let session = PlaybackSession(clock: clock, transport: transport, output: ConsoleOutput(), adBreaks: adBreaks)
-        let outcome = await session.run(url: url, limit: stream == "vod" ? nil : duration)
+        print("Playtrace demo — lab on \(base), playing \(entries.count) item(s) through the Player at \(speed)× real time")
+        for entry in entries {
+            for signal in entry.adBreaks {
+                print("ad break \(signal.id): \(signal.source.rawValue) at \(signal.startTime?.timecode ?? "?")"
+                    + (signal.duration.map { " for \($0.seconds) s" } ?? "")
+                    + (signal.interstitial?.assetList.map { ", asset list \($0)" } ?? ""))
+            }
+        }
+        let limit = stream == "vod" ? nil : duration
+        let succeeded = await PlayerDemo(clock: clock, transport: transport, output: ConsoleOutput()).run(entries, limit: limit)
         try? await transport.shutdown()
         await lab.stop()
         print("lab served \(lab.requests.all.count) requests")
-        if !outcome.succeeded { throw ExitCode.failure }
+        if !succeeded { throw ExitCode.failure }
     }
 
     /// The ad breaks the stream's first variant signals (for the narration; the engine does not need them).

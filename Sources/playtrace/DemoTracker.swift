@@ -1,0 +1,113 @@
+import PlaytraceCore
+import PlaytracePlayer
+
+/// The demo's tracker: prints every life-cycle call it receives, and the metric events as they arrive.
+final class DemoTracker: PlayerItemTracker {
+    struct Configuration: Sendable {
+        let output: ConsoleOutput
+        let report: DemoReport
+    }
+
+    private let output: ConsoleOutput
+    private let report: DemoReport
+    private var title = "?"
+    private var propertyUpdates = 0
+    private var reportedEvents = 0
+    private var failure: EngineError?
+
+    init(configuration: Configuration) {
+        output = configuration.output
+        report = configuration.report
+        output.message("[tracker] init")
+    }
+
+    isolated deinit {
+        output.message("[tracker \(title)] deinit")
+    }
+
+    func enable(for player: Player) {
+        propertyUpdates = 0
+        reportedEvents = 0
+        output.message("[tracker \(title)] enable")
+    }
+
+    func updateMetadata(to metadata: String) {
+        output.message("[tracker \(title)] metadata → \(metadata)")
+        title = metadata
+    }
+
+    func updateProperties(to properties: TrackerProperties) {
+        propertyUpdates += 1
+    }
+
+    func updateMetricEvents(to events: [MetricEvent]) {
+        for event in events.dropFirst(reportedEvents) {
+            if case .failure(let error) = event.kind { failure = error }
+            output.message("[tracker \(title)] metric event at \(event.playhead.timecode): \(Self.describe(event.kind))")
+        }
+        reportedEvents = events.count
+    }
+
+    func disable(with properties: TrackerProperties) {
+        output.message("[tracker \(title)] disable at \(properties.time.timecode) after \(propertyUpdates) property updates")
+        report.add(title: title, properties: properties, failure: failure)
+    }
+
+    static func describe(_ kind: MetricEvent.Kind) -> String {
+        switch kind {
+        case .metadata(let experience, let service):
+            "metadata (service \(Format.seconds(service)), waited \(Format.seconds(experience)))"
+        case .asset(let experience): "asset ready (waited \(Format.seconds(experience)))"
+        case .firstFrame(let startup): "first frame after \(Format.seconds(startup))"
+        case .stall: "stall"
+        case .resumeAfterStall(let duration): "resumed after a \(Format.seconds(duration)) stall"
+        case .seekBegan(let target): "seek to \(target.timecode)"
+        case .seekEnded(let position, let completed): "seek ended at \(position.timecode)" + (completed ? "" : " (replaced)")
+        case .rateChanged(let rate): "rate \(rate)"
+        case .variantSwitched(let from, let to, let reason):
+            "variant \(from.index) → \(to.index) (\(Format.bitrate(Double(to.bandwidth))), \(reason.rawValue))"
+        case .itemTransition: "item transition"
+        case .failure(let error): "failure: \(error)"
+        case .warning(let error): "warning: \(error)"
+        }
+    }
+}
+
+/// What the demo's trackers saw of each session, for the summary.
+@MainActor
+final class DemoReport {
+    private(set) var lines: [String] = []
+
+    func add(title: String, properties: TrackerProperties, failure: EngineError?) {
+        let metrics = properties.metrics
+        let result: String
+        if let failure {
+            result = "failed: \(failure)"
+        } else if properties.playbackState == .ended {
+            result = "played to the end"
+        } else {
+            result = "stopped at \(properties.time.timecode)"
+        }
+        lines += [
+            "  \(title)",
+            "    result            \(result)",
+            "    stream            \(properties.streamType.rawValue), \(properties.mediaType.rawValue)",
+            "    startup time      " + (metrics.startupTime.map(Format.seconds) ?? "no first frame"),
+            "    stalls            \(metrics.stallCount) (" + Format.seconds(metrics.stallDuration) + ")",
+            "    variant switches  \(metrics.variantSwitchCount)",
+            "    bytes             " + Format.bytes(metrics.bytesReceived) + " in \(metrics.requestCount) requests",
+        ]
+    }
+}
+
+/// The demo items' metadata.
+struct DemoMetadata: AssetMetadata {
+    let title: String
+    let subtitle: String
+    let chapters: [Chapter]
+    let timeRanges: [TimeRange]
+
+    var playerMetadata: PlayerMetadata {
+        PlayerMetadata(identifier: title, title: title, subtitle: subtitle, chapters: chapters, timeRanges: timeRanges)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import PlaytraceCore
+import PlaytraceHeadless
+import PlaytraceHLS
+import PlaytraceNetwork
+import PlaytracePlayer
+
+/// Plays a playlist through the Player, narrating the player's state, its tracker's life cycle and the ad breaks,
+/// and ends with a summary of each item.
+@MainActor
+final class PlayerDemo {
+    struct Entry {
+        let url: URL
+        let metadata: DemoMetadata
+        let adBreaks: [AdBreakSignal]
+    }
+
+    private let clock: any Clock<Duration>
+    private let transport: any HTTPTransport
+    private let output: ConsoleOutput
+    private let report = DemoReport()
+    private var announcedBreaks: Set<String> = []
+
+    init(clock: any Clock<Duration>, transport: any HTTPTransport, output: ConsoleOutput) {
+        self.clock = clock
+        self.transport = transport
+        self.output = output
+    }
+
+    /// Plays the entries in order; `limit` stops after that much media time of the last item (live streams).
+    /// Returns whether every item played without failing.
+    func run(_ entries: [Entry], limit: Double?) async -> Bool {
+        let clock = self.clock
+        let transport = self.transport
+        let items = entries.map { entry in
+            PlayerItem.simple(url: entry.url, metadata: entry.metadata, trackerAdapters: [
+                DemoTracker.adapter(configuration: .init(output: output, report: report)) { $0.title },
+            ])
+        }
+        let player = Player(items: items, clock: clock) { HeadlessEngine(clock: clock, transport: transport) }
+        player.play()
+        let interval: Duration = output.isTerminal ? .milliseconds(250) : .seconds(5)
+        var lastItem: PlayerItem?
+        var startOfLast: MediaTime?
+        var failures = 0
+        while true {
+            if let item = player.currentItem, item !== lastItem, let index = items.firstIndex(where: { $0 === item }) {
+                lastItem = item
+                output.message("▶ \(entries[index].metadata.title) — \(entries[index].metadata.subtitle)")
+            }
+            do { try await clock.sleep(for: interval) } catch { break }
+            let entry = lastItem.flatMap { item in items.firstIndex { $0 === item } }.map { entries[$0] }
+            if let entry { announceBreaks(entry, at: player.time) }
+            output.status(statusLine(player))
+            if player.error != nil, player.currentItem === items.last { failures += 1; break }
+            if player.playbackState == .ended, player.currentItem === items.last { break }
+            if let limit, player.currentItem === items.last, player.playbackState == .playing {
+                let start = startOfLast ?? player.time
+                startOfLast = start
+                if (player.time - start).seconds >= limit { break }
+            }
+        }
+        output.endStatus()
+        failures += items.filter { $0.error != nil }.count
+        player.removeAllItems()
+        // Let the engines stop before the transport shuts down.
+        try? await clock.sleep(for: .milliseconds(100))
+        output.message("Summary")
+        for line in report.lines { output.message(line) }
+        return failures == 0
+    }
+
+    private func announceBreaks(_ entry: Entry, at time: MediaTime) {
+        for signal in entry.adBreaks where signal.timeRange?.contains(time) ?? false {
+            let key = entry.url.absoluteString + signal.id
+            guard announcedBreaks.insert(key).inserted else { continue }
+            output.message("ad break \(signal.id) (\(signal.source.rawValue), "
+                + "\(signal.duration.map { Format.seconds($0.seconds) } ?? "open"))")
+        }
+    }
+
+    private func statusLine(_ player: Player) -> String {
+        let snapshot = player.engineSnapshot
+        var parts = [player.playbackState.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0),
+                     player.time.timecode + (snapshot.duration.map { " / " + $0.timecode } ?? "")]
+        if player.isBuffering { parts.append("buffering") }
+        if let chapter = player.currentChapter?.title { parts.append("chapter \(chapter)") }
+        if let variant = snapshot.currentVariant {
+            parts.append("variant \(variant.index) " + Format.bitrate(Double(variant.bandwidth)))
+        }
+        return parts.joined(separator: "  ")
+    }
+}
