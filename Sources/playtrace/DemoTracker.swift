@@ -4,13 +4,15 @@ import PlaytracePlayer
 /// The demo's tracker: prints every life-cycle call it receives, and the metric events as they arrive.
 final class DemoTracker: PlayerItemTracker {
     struct Configuration: Sendable {
+        /// The name the tracker prints (its item's title, known before the metadata arrives).
+        let name: String
         let output: ConsoleOutput
         let report: DemoReport
     }
 
     private let output: ConsoleOutput
     private let report: DemoReport
-    private var title = "?"
+    private let title: String
     private var propertyUpdates = 0
     private var reportedEvents = 0
     private var failure: EngineError?
@@ -18,7 +20,8 @@ final class DemoTracker: PlayerItemTracker {
     init(configuration: Configuration) {
         output = configuration.output
         report = configuration.report
-        output.message("[tracker] init")
+        title = configuration.name
+        output.message("[tracker \(title)] init")
     }
 
     isolated deinit {
@@ -33,7 +36,6 @@ final class DemoTracker: PlayerItemTracker {
 
     func updateMetadata(to metadata: String) {
         output.message("[tracker \(title)] metadata → \(metadata)")
-        title = metadata
     }
 
     func updateProperties(to properties: TrackerProperties) {

@@ -34,7 +34,9 @@ final class PlayerDemo {
         let transport = self.transport
         let items = entries.map { entry in
             PlayerItem.simple(url: entry.url, metadata: entry.metadata, trackerAdapters: [
-                DemoTracker.adapter(configuration: .init(output: output, report: report)) { $0.title },
+                DemoTracker.adapter(configuration: .init(name: entry.metadata.title, output: output, report: report)) {
+                    "\($0.title): \($0.subtitle)"
+                },
             ])
         }
         let player = Player(items: items, clock: clock) { HeadlessEngine(clock: clock, transport: transport) }
