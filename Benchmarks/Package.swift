@@ -9,6 +9,7 @@ let package = Package(
     dependencies: [
         .package(name: "Playtrace", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
         .executableTarget(
@@ -20,6 +21,36 @@ let package = Package(
             path: "Benchmarks/HLSParsing",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "PlayerTracking",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "PlaytracePlayer", package: "Playtrace"),
+                .product(name: "PlaytraceCore", package: "Playtrace"),
+                "SyntheticEngine",
+            ],
+            path: "Benchmarks/PlayerTracking",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .target(
+            name: "SyntheticEngine",
+            dependencies: [
+                .product(name: "PlaytracePlayer", package: "Playtrace"),
+                .product(name: "PlaytraceCore", package: "Playtrace"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "PlayerCost",
+            dependencies: [
+                .product(name: "PlaytracePlayer", package: "Playtrace"),
+                .product(name: "PlaytraceCore", package: "Playtrace"),
+                .product(name: "Clocks", package: "swift-clocks"),
+                "SyntheticEngine",
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]
 )
