@@ -110,6 +110,15 @@ extension LabServer {
         case 2 where parts[1] == "master.m3u8":
             guard let kind = LabStreams.Kind(rawValue: parts[0]) else { return nil }
             return (ByteBuffer(string: streams.multivariant(kind)), playlistType)
+        case 3 where parts[0] == "vod" && (parts[1] == "audio" || parts[1] == "subtitles"):
+            if parts[2].hasSuffix(".m3u8") {
+                return streams.renditionMedia(kind: parts[1], language: String(parts[2].dropLast(5)))
+                    .map { (ByteBuffer(string: $0), playlistType) }
+            }
+            let isAudio = parts[1] == "audio"
+            guard parts[2].hasSuffix(isAudio ? ".aac" : ".vtt") else { return nil }
+            let size = isAudio ? 128_000 * configuration.segmentDuration / 8 : 512
+            return (SegmentPayload.bytes(path: path, size: size), isAudio ? "audio/aac" : "text/vtt")
         case 3 where parts[0] == "ads":
             guard let asset = Int(parts[1]) else { return nil }
             if parts[2] == "index.m3u8" {

@@ -53,6 +53,8 @@ struct LabStreams: Sendable {
     func multivariant(_ kind: Kind) -> String {
         var playlist = MultivariantPlaylist(version: 6, hasIndependentSegments: true)
         playlist.sessionData = [SessionData(dataID: "com.playtrace.lab", value: kind.rawValue)]
+        let hasRenditions = kind == .vod
+        if hasRenditions { playlist.renditions = Self.renditions }
         for (index, variant) in configuration.variants.enumerated() {
             playlist.variants.append(VariantStream(
                 uri: "\(index)/index.m3u8",
@@ -60,7 +62,35 @@ struct LabStreams: Sendable {
                     bandwidth: variant.bandwidth, averageBandwidth: variant.bandwidth * 9 / 10,
                     codecs: ["avc1.64001f", "mp4a.40.2"],
                     resolution: Resolution(width: variant.width, height: variant.height)),
-                frameRate: 25))
+                frameRate: 25, audio: hasRenditions ? "aud" : nil, subtitles: hasRenditions ? "subs" : nil))
+        }
+        return writer.write(playlist)
+    }
+
+    /// The on-demand stream's alternative renditions: English audio muxed in the variants (the default), French
+    /// audio and English and German subtitles as playlists of their own (`audio/fr.m3u8`, `subtitles/en.m3u8`…).
+    static let renditions = [
+        Rendition(type: .audio, groupID: "aud", language: "en", name: "English", isDefault: true, isAutoselect: true),
+        Rendition(type: .audio, uri: "audio/fr.m3u8", groupID: "aud", language: "fr", name: "Français",
+                  isAutoselect: true),
+        Rendition(type: .subtitles, uri: "subtitles/en.m3u8", groupID: "subs", language: "en", name: "English",
+                  isAutoselect: true),
+        Rendition(type: .subtitles, uri: "subtitles/de.m3u8", groupID: "subs", language: "de", name: "Deutsch",
+                  isAutoselect: true),
+    ]
+
+    /// The media playlist of an on-demand rendition (`audio` or `subtitles`, by language), when it exists.
+    func renditionMedia(kind: String, language: String) -> String? {
+        let type: Rendition.MediaType = kind == "audio" ? .audio : .subtitles
+        guard Self.renditions.contains(where: { $0.type == type && $0.uri == "\(kind)/\(language).m3u8" }) else {
+            return nil
+        }
+        let duration = Double(configuration.segmentDuration)
+        var playlist = MediaPlaylist(version: 6, targetDuration: configuration.segmentDuration, playlistType: .vod,
+                                     hasEndList: true)
+        let suffix = type == .audio ? "aac" : "vtt"
+        for index in 0..<configuration.vodSegmentCount {
+            playlist.segments.append(Segment(uri: "\(language)\(index).\(suffix)", duration: duration))
         }
         return writer.write(playlist)
     }

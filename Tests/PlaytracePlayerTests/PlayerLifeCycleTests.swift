@@ -25,6 +25,46 @@ struct PlayerLifeCycleTests {
         await harness.shutdown()
     }
 
+    @Test("With the pause action at item end, the player stays at the end of the item")
+    func pauseAtItemEnd() async throws {
+        let log = TrackerLog()
+        var configuration = Player.Configuration()
+        configuration.actionAtItemEnd = .pause
+        let harness = try await PlayerHarness(player: configuration) { h in [h.item("A", log: log), h.item("B", log: log)] }
+        let player = harness.player!
+        player.play()
+        await harness.advance(until: { player.playbackState == .ended }, limit: .seconds(60))
+        await harness.advance(by: .seconds(2))
+        #expect(player.currentItem === player.items[0])
+        #expect(player.playbackState == .ended)
+        #expect(!log.lines.contains("B enable"))
+        player.advanceToNextItem()
+        await harness.advance(by: .seconds(1))
+        #expect(player.currentItem === player.items[1])
+        await harness.shutdown()
+    }
+
+    @Test("The next item is preloaded: its engine has loaded and buffered before it becomes current")
+    func preloading() async throws {
+        let log = TrackerLog()
+        let harness = try await PlayerHarness { h in [h.item("A", log: log), h.item("B", log: log)] }
+        #expect(harness.engines.count == 2)
+        let next = try #require(harness.engines.last)
+        let snapshot = await next.snapshot()
+        #expect(snapshot.status == .paused && snapshot.streamType == .onDemand)
+        #expect(snapshot.bufferedAhead > MediaTime(seconds: 20))
+        let player = harness.player!
+        player.play()
+        await harness.advance(until: { player.currentItem === player.items[1] }, limit: .seconds(60))
+        await harness.advance(by: .seconds(1))
+        #expect(harness.engines.count == 2, "the preloaded engine became the current one")
+        let startup = (log.metricEvents["B"] ?? []).compactMap { event -> Duration? in
+            if case .firstFrame(let startup) = event.kind { startup } else { nil }
+        }
+        #expect(startup.first.map { $0 <= .milliseconds(100) } == true, "B started at once: \(startup)")
+        await harness.shutdown()
+    }
+
     @Test("Replay after the end starts a new session from the start")
     func replayAfterEnd() async throws {
         let log = TrackerLog()

@@ -26,7 +26,7 @@ func makePlayer(trackers: Int) -> Player {
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .instructions],
+        metrics: [.wallClock, .throughput, .mallocCountTotal],
         scalingFactor: .kilo,
         maxDuration: .seconds(3),
         maxIterations: 1_000)
