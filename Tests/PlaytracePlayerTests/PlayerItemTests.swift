@@ -77,6 +77,8 @@ struct PlayerItemTests {
         player.play()
         await harness.advance(by: .seconds(2))
         #expect(await harness.engines[0].snapshot().rate == 2)
+        #expect((log.metricEvents["VOD"] ?? []).contains { $0.kind == .rateChanged(2) })
+        #expect(player.buffer > 0.5 && player.loadedTimeRange.end > player.time)
         player.advanceToNext()
         await harness.advance(by: .seconds(3))
         #expect(player.streamType == .live)

@@ -4,7 +4,8 @@ import PlaytraceCore
 
 /// Something to play: an asset loaded on demand, its metadata, and its trackers.
 ///
-/// Items are objects: a player's playlist holds each at most once, and edits refer to items by reference. The
+/// Items are objects: a player's playlist holds each at most once, and edits refer to items by reference. An item
+/// belongs to one player at a time (its asset is loaded once, its trackers follow one playback at a time). The
 /// trackers are created with the item (by their adapters) and live as long as it does.
 ///
 /// ```swift
