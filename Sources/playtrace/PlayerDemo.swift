@@ -41,7 +41,9 @@ final class PlayerDemo {
         }
         let player = Player(items: items, clock: clock) { HeadlessEngine(clock: clock, transport: transport) }
         player.play()
-        let interval: Duration = output.isTerminal ? .milliseconds(250) : .seconds(5)
+        let interval: Duration = .milliseconds(250)
+        let statusEvery = output.isTerminal ? 1 : 20
+        var ticks = 0
         var lastItem: PlayerItem?
         var startOfLast: MediaTime?
         var failures = 0
@@ -53,13 +55,13 @@ final class PlayerDemo {
             do { try await clock.sleep(for: interval) } catch { break }
             let entry = lastItem.flatMap { item in items.firstIndex { $0 === item } }.map { entries[$0] }
             if let entry { announceBreaks(entry, at: player.time) }
-            output.status(statusLine(player))
+            ticks += 1
+            if ticks % statusEvery == 0 { output.status(statusLine(player)) }
             if player.error != nil, player.currentItem === items.last { failures += 1; break }
             if player.playbackState == .ended, player.currentItem === items.last { break }
             if let limit, player.currentItem === items.last, player.playbackState == .playing {
-                let start = startOfLast ?? player.time
-                startOfLast = start
-                if (player.time - start).seconds >= limit { break }
+                if startOfLast == nil, !player.isBuffering { startOfLast = player.time }
+                if let start = startOfLast, (player.time - start).seconds >= limit { break }
             }
         }
         output.endStatus()
