@@ -1,4 +1,6 @@
 import Foundation
+import Observation
+import Synchronization
 import PlaytraceCore
 import PlaytracePlayer
 import Testing
@@ -154,6 +156,30 @@ struct PlayerMediaSelectionTests {
         player.select(mediaOption: nil, for: .subtitles)
         await harness.advance(by: .seconds(1))
         #expect(player.selectedMediaOption(for: .subtitles) == nil)
+        await harness.shutdown()
+    }
+}
+
+@Suite("Player: observation")
+@MainActor
+struct PlayerObservationTests {
+    @Test("State changes are observable; the passing of time is not")
+    func observation() async throws {
+        let log = TrackerLog()
+        let harness = try await PlayerHarness { h in [h.item("A", log: log)] }
+        let player = harness.player!
+        let stateChanged = Mutex(false)
+        withObservationTracking { _ = player.playbackState } onChange: { stateChanged.withLock { $0 = true } }
+        player.play()
+        #expect(stateChanged.withLock { $0 })
+        await harness.advance(by: .seconds(2))
+        let timeChanged = Mutex(false)
+        withObservationTracking { _ = player.time } onChange: { timeChanged.withLock { $0 = true } }
+        await harness.advance(by: .milliseconds(2500))
+        #expect(player.time > MediaTime(seconds: 3))
+        #expect(!timeChanged.withLock { $0 }, "time is read, not published (even across state refreshes)")
+        #expect(player.properties.mediaType == .video)
+        #expect(player.properties.presentationSize != nil)
         await harness.shutdown()
     }
 }

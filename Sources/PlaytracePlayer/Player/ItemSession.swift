@@ -13,6 +13,8 @@ final class ItemSession {
     /// When the session was created, on the player's stopwatch (metric event times count from here).
     let createdAt: Duration
     private(set) var snapshot = EngineSnapshot()
+    /// What the variants hold, worked out when they change (not at every properties capture).
+    private(set) var mediaType = MediaType.unknown
     /// When ``snapshot`` was taken.
     private(set) var snapshotAt: Duration
     var collector = MetricEventCollector()
@@ -92,6 +94,7 @@ final class ItemSession {
     func refreshSnapshot(stopwatch: Stopwatch) async {
         let snapshot = await engine.snapshot()
         guard !isClosed else { return }
+        if snapshot.variants != self.snapshot.variants { mediaType = MediaType(variants: snapshot.variants) }
         self.snapshot = snapshot
         snapshotAt = stopwatch.elapsed
     }
