@@ -93,7 +93,11 @@ let package = Package(
         ),
         .target(
             name: "PlaytraceTelemetry",
-            dependencies: ["PlaytraceCore", "PlaytracePlayer"],
+            dependencies: [
+                "PlaytraceCore", "PlaytracePlayer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: strictness
         ),
         .target(
@@ -151,6 +155,14 @@ let package = Package(
             dependencies: [
                 "PlaytraceHeadless", "PlaytraceLab", "PlaytraceNetwork", "PlaytracePlayer",
                 "PlaytraceHLS", "PlaytraceCore",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "PlaytraceTelemetryTests",
+            dependencies: [
+                "PlaytraceTelemetry", "PlaytracePlayer", "PlaytraceCore",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictness

@@ -1,0 +1,269 @@
+import DequeModule
+public import Logging
+public import PlaytraceCore
+import Synchronization
+
+/// Puts trackers, a hub, a metricalc and backends together: every emitted action becomes an event that flows
+/// tracker → hub → metricalc → backends.
+///
+/// **Thread-safe by construction.** Anything may call the instrument from any thread. Work (events, and changes of
+/// components) goes into one queue; whoever finds the queue idle drains it, so components are called one at a time,
+/// in order, and need no locks of their own. A component that emits while it is being called (a hub's heartbeat,
+/// a tracker reacting to an event) only queues its event: it runs after the current one.
+///
+/// ```swift
+/// let instrument = Instrument(hub: HubCore(), metricalc: MetricalcCore(), backends: [influx], clock: clock)
+/// let tracker = instrument.addTracker(PlayerTelemetryTracker())
+/// instrument.ready()
+/// instrument.emit(.mediaRequest, tracker: tracker)
+/// ```
+public final class Instrument: Sendable {
+    /// The clock durations, timers and dates follow.
+    public let clock: any Clock<Duration>
+    /// Dates of events and metrics.
+    public let wallClock: WallClock
+    public let logger: Logger
+
+    private let work = Mutex(WorkQueue())
+    private let store = ComponentStore()
+    private let getters = Mutex<[GetterKey: @Sendable () -> AttributeValue?]>([:])
+    private let lastTrackerID = Atomic<Int>(0)
+
+    /// Creates an instrument.
+    /// - Parameters:
+    ///   - hub: the business logic (``HubCore`` or ``HubCoreAds``); without one, events pass as emitted.
+    ///   - metricalc: what computes metrics (``MetricalcCore``); without one, there are only events.
+    ///   - backends: where events and metrics go.
+    ///   - clock: the clock of durations, timers and dates (a test clock in tests).
+    ///   - origin: the date when the instrument starts (now, by default).
+    public init(hub: sending (any Hub)? = nil, metricalc: sending (any Metricalc)? = nil,
+                backends: sending [any Backend] = [], clock: any Clock<Duration> = ContinuousClock(),
+                origin: StreamDate? = nil, logger: Logger = Logger(label: "playtrace.telemetry")) {
+        self.clock = clock
+        wallClock = origin.map { WallClock(clock: clock, origin: $0) } ?? WallClock(clock: clock)
+        self.logger = logger
+        store.hub = hub
+        store.metricalc = metricalc
+        store.backends = backends
+    }
+
+    /// Time since the instrument started, on its clock.
+    public var elapsed: Duration { wallClock.stopwatch.elapsed }
+
+    // MARK: Components
+
+    /// Adds a tracker; its identifier is what it emits with.
+    @discardableResult
+    public func addTracker(_ tracker: some TelemetryTracker) -> TrackerID {
+        let id = TrackerID(rawValue: lastTrackerID.add(1, ordering: .relaxed).newValue)
+        submit(.operation(Operation { store, _ in store.trackers[id] = TrackerEntry(tracker: tracker) }))
+        return id
+    }
+
+    /// Removes a tracker: it gets ``InstrumentComponent/endOfService()`` and its getters are dropped.
+    public func removeTracker(_ id: TrackerID) {
+        getters.withLock { getters in getters = getters.filter { $0.key.tracker != id } }
+        submit(.operation(Operation { store, _ in store.trackers.removeValue(forKey: id)?.tracker.endOfService() }))
+    }
+
+    /// Sets the hub; the one it replaces gets ``InstrumentComponent/endOfService()``.
+    public func setHub(_ hub: sending (any Hub)?) {
+        let transfer = Transfer(hub)
+        submit(.operation(Operation { store, _ in
+            store.hub?.endOfService()
+            store.hub = transfer.take()
+        }))
+    }
+
+    /// Sets the metricalc; the one it replaces gets ``InstrumentComponent/endOfService()``.
+    public func setMetricalc(_ metricalc: sending (any Metricalc)?) {
+        let transfer = Transfer(metricalc)
+        submit(.operation(Operation { store, _ in
+            store.metricalc?.endOfService()
+            store.metricalc = transfer.take()
+        }))
+    }
+
+    /// Sets the backends; those it replaces get ``InstrumentComponent/endOfService()``.
+    public func setBackends(_ backends: sending [any Backend]) {
+        let transfer = Transfer(backends)
+        submit(.operation(Operation { store, _ in
+            for backend in store.backends { backend.endOfService() }
+            store.backends = transfer.take()
+        }))
+    }
+
+    /// Adds a backend.
+    public func addBackend(_ backend: sending any Backend) {
+        let transfer = Transfer(backend)
+        submit(.operation(Operation { store, _ in store.backends.append(transfer.take()) }))
+    }
+
+    /// Calls ``InstrumentComponent/instrumentReady(_:)`` on every component (call it after changing them).
+    public func ready() {
+        submit(.operation(Operation { store, instrument in
+            for entry in store.trackers.values.sorted(by: { $0.order < $1.order }) {
+                entry.tracker.instrumentReady(instrument)
+            }
+            store.hub?.instrumentReady(instrument)
+            store.metricalc?.instrumentReady(instrument)
+            for backend in store.backends { backend.instrumentReady(instrument) }
+        }))
+    }
+
+    /// Ends the service of every component and removes them.
+    public func shutdown() {
+        getters.withLock { $0.removeAll() }
+        submit(.operation(Operation { store, _ in
+            for entry in store.trackers.values { entry.tracker.endOfService() }
+            store.hub?.endOfService()
+            store.metricalc?.endOfService()
+            for backend in store.backends { backend.endOfService() }
+            store.trackers.removeAll()
+            store.hub = nil
+            store.metricalc = nil
+            store.backends = []
+        }))
+    }
+
+    // MARK: Events
+
+    /// Emits an action for a tracker: the event goes through the tracker, the hub, the metricalc and the backends.
+    public func emit(_ action: Action, tracker: TrackerID, attributes: AttributeList? = nil) {
+        submit(.event(action, tracker, attributes, elapsed))
+    }
+
+    // MARK: Getters
+
+    /// Lets any component ask a tracker for an attribute's value (``callGetter(_:tracker:)``) without knowing it.
+    public func registerGetter(_ attribute: Attribute, tracker: TrackerID,
+                               getter: @escaping @Sendable () -> AttributeValue?) {
+        getters.withLock { $0[GetterKey(attribute: attribute, tracker: tracker)] = getter }
+    }
+
+    /// Removes a getter.
+    public func unregisterGetter(_ attribute: Attribute, tracker: TrackerID) {
+        getters.withLock { $0[GetterKey(attribute: attribute, tracker: tracker)] = nil }
+    }
+
+    /// The value a tracker's getter gives for an attribute (`nil` without a getter, or when it has no value).
+    public func callGetter(_ attribute: Attribute, tracker: TrackerID) -> AttributeValue? {
+        let getter = getters.withLock { $0[GetterKey(attribute: attribute, tracker: tracker)] }
+        return getter?()
+    }
+
+    /// Sets an attribute of an event from a tracker's getter, when it gives a value.
+    public func useGetter(_ attribute: Attribute, on event: inout Event, tracker: TrackerID) {
+        if let value = callGetter(attribute, tracker: tracker) { event[attribute] = value }
+    }
+
+    // MARK: The queue
+
+    private func submit(_ item: WorkItem) {
+        let drains = work.withLock { queue -> Bool in
+            queue.pending.append(item)
+            guard !queue.isDraining else { return false }
+            queue.isDraining = true
+            return true
+        }
+        guard drains else { return }
+        while let next = work.withLock({ queue -> WorkItem? in
+            if let item = queue.pending.popFirst() { return item }
+            queue.isDraining = false
+            return nil
+        }) {
+            perform(next)
+        }
+    }
+
+    private func perform(_ item: WorkItem) {
+        switch item {
+        case .operation(let operation):
+            operation.body(store, self)
+        case .event(let action, let trackerID, let attributes, let time):
+            process(action, tracker: trackerID, attributes: attributes, time: time)
+        }
+    }
+
+    private func process(_ action: Action, tracker trackerID: TrackerID, attributes: AttributeList?, time: Duration) {
+        guard let entry = store.trackers[trackerID] else {
+            logger.debug("event for an unknown tracker dropped", metadata: ["action": "\(action)", "tracker": "\(trackerID)"])
+            return
+        }
+        var event = Event(action: action, date: wallClock.origin + MediaTime(time), time: time,
+                          attributes: attributes ?? AttributeList(capacity: 24))
+        event[.senderId] = .int(trackerID.rawValue)
+        guard entry.tracker.initEvent(&event, instrument: self, tracker: trackerID) else { return }
+        if let hub = store.hub {
+            guard hub.processEvent(&event, state: &entry.state, tracker: trackerID, instrument: self) else { return }
+        }
+        let metrics = store.metricalc?.processMetric(event, state: entry.state, tracker: trackerID, instrument: self) ?? []
+        for backend in store.backends {
+            for metric in metrics { backend.sendMetric(metric) }
+            backend.sendEvent(event)
+        }
+    }
+
+    /// Gives a hub of this module the state of another tracker, while it processes an event (the ads hub accounts
+    /// the content tracker's play time when an ad begins).
+    func withState<R>(of tracker: TrackerID, _ body: (inout TrackerState) -> R) -> R? {
+        guard let entry = store.trackers[tracker] else { return nil }
+        return body(&entry.state)
+    }
+
+    /// The identifiers of the trackers, for hubs of this module.
+    var trackerIDs: [TrackerID] { store.trackers.keys.sorted { $0.rawValue < $1.rawValue } }
+
+    /// Whether a tracker reports ads.
+    func isAdsTracker(_ tracker: TrackerID) -> Bool { store.trackers[tracker]?.tracker.isAdsTracker ?? false }
+}
+
+private struct WorkQueue {
+    var pending = Deque<WorkItem>()
+    var isDraining = false
+}
+
+private enum WorkItem: Sendable {
+    case event(Action, TrackerID, AttributeList?, Duration)
+    case operation(Operation)
+}
+
+private struct Operation: Sendable {
+    let body: @Sendable (ComponentStore, Instrument) -> Void
+    init(_ body: @escaping @Sendable (ComponentStore, Instrument) -> Void) { self.body = body }
+}
+
+private struct GetterKey: Hashable {
+    let attribute: Attribute
+    let tracker: TrackerID
+}
+
+final class TrackerEntry {
+    private static let counter = Atomic<Int>(0)
+    let tracker: any TelemetryTracker
+    var state = TrackerState()
+    let order: Int
+
+    init(tracker: any TelemetryTracker) {
+        self.tracker = tracker
+        order = Self.counter.add(1, ordering: .relaxed).newValue
+    }
+}
+
+/// The components. Only the instrument's drainer touches them, one work item at a time; the queue's mutex hands
+/// the drainer role from thread to thread, which orders every access (that is what makes the unchecked conformance
+/// safe).
+final class ComponentStore: @unchecked Sendable {
+    var trackers: [TrackerID: TrackerEntry] = [:]
+    var hub: (any Hub)?
+    var metricalc: (any Metricalc)?
+    var backends: [any Backend] = []
+}
+
+/// A value handed over with `sending`: the caller gave it up, so moving it to the drainer is a transfer, not
+/// sharing (that is what makes the unchecked conformance safe). It is read once, by the drainer.
+private final class Transfer<Value>: @unchecked Sendable {
+    private let value: Value
+    init(_ value: sending Value) { self.value = value }
+    func take() -> Value { value }
+}

@@ -1,0 +1,90 @@
+/// What an event reports: OpenAVT's 39 standard actions, or a custom one created by name. Every action has a
+/// time-since attribute (`timeSince<Action>`, milliseconds since the previous event of that action in the same
+/// playback).
+///
+/// ```swift
+/// let skipIntro = Action(name: "SkipIntro")   // by convention, upper camel case; attribute timeSinceSkipIntro
+/// instrument.emit(skipIntro, tracker: trackerID)
+/// ```
+public struct Action: Sendable, Hashable, CustomStringConvertible {
+    /// The name backends write.
+    public let name: String
+    /// The attribute that holds the time since the previous event of this action.
+    public let timeAttribute: Attribute
+
+    /// A custom action; its time-since attribute is `timeSince<name>` unless given.
+    public init(name: String, timeAttribute: Attribute? = nil) {
+        self.name = name
+        self.timeAttribute = timeAttribute ?? Attribute(name: "timeSince" + name)
+    }
+
+    private init(standard index: UInt32, _ name: String) {
+        self.name = name
+        timeAttribute = Attribute(standard: Action.firstTimeAttributeID + index, "timeSince" + name)
+    }
+
+    static let firstTimeAttributeID: UInt32 = 100
+
+    public static func == (lhs: Action, rhs: Action) -> Bool { lhs.timeAttribute == rhs.timeAttribute }
+    public func hash(into hasher: inout Hasher) { hasher.combine(timeAttribute) }
+    public var description: String { name }
+
+    // Set-up.
+    public static let trackerInit = Action(standard: 0, "TrackerInit")
+    public static let mediaRequest = Action(standard: 1, "MediaRequest")
+    public static let playerSet = Action(standard: 2, "PlayerSet")
+    public static let playerReady = Action(standard: 3, "PlayerReady")
+    public static let prepareItem = Action(standard: 4, "PrepareItem")
+    public static let manifestLoad = Action(standard: 5, "ManifestLoad")
+    public static let streamLoad = Action(standard: 6, "StreamLoad")
+    // Playback.
+    public static let start = Action(standard: 7, "Start")
+    public static let bufferBegin = Action(standard: 8, "BufferBegin")
+    public static let bufferFinish = Action(standard: 9, "BufferFinish")
+    public static let seekBegin = Action(standard: 10, "SeekBegin")
+    public static let seekFinish = Action(standard: 11, "SeekFinish")
+    public static let pauseBegin = Action(standard: 12, "PauseBegin")
+    public static let pauseFinish = Action(standard: 13, "PauseFinish")
+    public static let forwardBegin = Action(standard: 14, "ForwardBegin")
+    public static let forwardFinish = Action(standard: 15, "ForwardFinish")
+    public static let rewindBegin = Action(standard: 16, "RewindBegin")
+    public static let rewindFinish = Action(standard: 17, "RewindFinish")
+    public static let qualityChangeUp = Action(standard: 18, "QualityChangeUp")
+    public static let qualityChangeDown = Action(standard: 19, "QualityChangeDown")
+    public static let stop = Action(standard: 20, "Stop")
+    public static let end = Action(standard: 21, "End")
+    public static let next = Action(standard: 22, "Next")
+    public static let error = Action(standard: 23, "Error")
+    public static let ping = Action(standard: 24, "Ping")
+    // Ads.
+    public static let adBreakBegin = Action(standard: 25, "AdBreakBegin")
+    public static let adBreakFinish = Action(standard: 26, "AdBreakFinish")
+    public static let adBegin = Action(standard: 27, "AdBegin")
+    public static let adFinish = Action(standard: 28, "AdFinish")
+    public static let adPauseBegin = Action(standard: 29, "AdPauseBegin")
+    public static let adPauseFinish = Action(standard: 30, "AdPauseFinish")
+    public static let adBufferBegin = Action(standard: 31, "AdBufferBegin")
+    public static let adBufferFinish = Action(standard: 32, "AdBufferFinish")
+    public static let adSkip = Action(standard: 33, "AdSkip")
+    public static let adClick = Action(standard: 34, "AdClick")
+    public static let adFirstQuartile = Action(standard: 35, "AdFirstQuartile")
+    public static let adSecondQuartile = Action(standard: 36, "AdSecondQuartile")
+    public static let adThirdQuartile = Action(standard: 37, "AdThirdQuartile")
+    public static let adError = Action(standard: 38, "AdError")
+
+    /// The 39 standard actions, in OpenAVT's order.
+    public static let standard: [Action] = [
+        .trackerInit, .mediaRequest, .playerSet, .playerReady, .prepareItem, .manifestLoad, .streamLoad, .start,
+        .bufferBegin, .bufferFinish, .seekBegin, .seekFinish, .pauseBegin, .pauseFinish, .forwardBegin,
+        .forwardFinish, .rewindBegin, .rewindFinish, .qualityChangeUp, .qualityChangeDown, .stop, .end, .next,
+        .error, .ping, .adBreakBegin, .adBreakFinish, .adBegin, .adFinish, .adPauseBegin, .adPauseFinish,
+        .adBufferBegin, .adBufferFinish, .adSkip, .adClick, .adFirstQuartile, .adSecondQuartile, .adThirdQuartile,
+        .adError,
+    ]
+
+    /// Whether the action belongs to ads.
+    public var isAdAction: Bool {
+        let id = timeAttribute.id
+        return id >= Action.adBreakBegin.timeAttribute.id && id <= Action.adError.timeAttribute.id
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import PlaytraceCore
+import PlaytraceTelemetry
+import Testing
+
+@Suite("HubCore")
+struct HubCoreTests {
+    @Test("A playback: initial buffer, pause, rebuffer, a buffer inside a seek, and the end")
+    func playback() async {
+        let h = TelemetryHarness(hub: HubCore(pingInterval: .zero))
+        h.emit(.mediaRequest)
+        await h.advance(.milliseconds(100))
+        h.emit(.streamLoad)
+        h.emit(.bufferBegin)
+        await h.advance(.milliseconds(400))
+        h.emit(.bufferFinish)
+        h.emit(.start)
+        await h.advance(.seconds(10))
+        h.emit(.pauseBegin)
+        await h.advance(.seconds(5))
+        h.emit(.pauseFinish)
+        await h.advance(.seconds(2))
+        h.emit(.bufferBegin)
+        await h.advance(.seconds(1))
+        h.emit(.bufferFinish)
+        h.emit(.seekBegin)
+        h.emit(.bufferBegin)
+        await h.advance(.milliseconds(300))
+        h.emit(.bufferFinish)
+        h.emit(.seekFinish)
+        await h.advance(.seconds(3))
+        h.emit(.end)
+        #expect(h.backend.actions == ["MediaRequest", "StreamLoad", "BufferBegin", "BufferFinish", "Start", "PauseBegin",
+                                      "PauseFinish", "BufferBegin", "BufferFinish", "SeekBegin", "BufferBegin",
+                                      "BufferFinish", "SeekFinish", "End"])
+        let buffers = h.backend.events.filter { $0.action == .bufferFinish }.map { $0[.bufferType] }
+        #expect(buffers == [.string("initial"), .string("rebuffer"), .string("inBlock")])
+        let end = try! #require(h.backend.last(.end))
+        #expect(end[.accumPlayTime] == .int(15_000), "10 s + 2 s + 3 s of content")
+        #expect(end[.accumPauseTime] == .int(5_000))
+        #expect(end[.accumBufferTime] == .int(1_700))
+        #expect(end[.accumSeekTime] == .int(300))
+        #expect(end[.countStarts] == .int(1))
+        #expect(end[.endReason] == .string("end"))
+        #expect(end[Action.start.timeAttribute] == .int(21_300))
+        #expect(end[Action.mediaRequest.timeAttribute] == .int(21_800))
+        #expect(end[.deltaPlayTime] == .int(3_000))
+        #expect(end[.inPlaybackBlock] == .bool(false))
+        #expect(end.date == StreamDate(secondsSince1970: 1_800_000_021.8))
+    }
+
+    @Test("Everything per playback resets with the next one")
+    func secondPlaybackStartsClean() async {
+        let h = TelemetryHarness(hub: HubCore(pingInterval: .zero))
+        h.emit(.mediaRequest)
+        h.emit(.streamLoad)
+        h.emit(.start)
+        await h.advance(.seconds(5))
+        h.emit(.error)
+        h.emit(.end)
+        await h.advance(.seconds(2))
+        h.emit(.mediaRequest)
+        await h.advance(.milliseconds(700))
+        h.emit(.streamLoad)
+        h.emit(.start)
+        let starts = h.backend.events.filter { $0.action == .start }
+        #expect(starts.count == 2)
+        #expect(starts[1][.countStarts] == .int(1))
+        #expect(starts[1][.countErrors] == .int(0))
+        #expect(starts[1][.accumPlayTime] == .int(0))
+        #expect(starts[1][Action.mediaRequest.timeAttribute] == .int(700), "measured from this playback's request")
+        #expect(starts[1][Action.end.timeAttribute] == nil, "nothing of the previous playback leaks")
+        #expect(starts[0][.playbackId] != starts[1][.playbackId])
+        #expect(h.backend.events.filter { $0.action == .streamLoad }.count == 2, "the second StreamLoad passes")
+    }
+
+    @Test("Stop before Start closes the abandoned playback; events out of order are dropped")
+    func abandonedAndOutOfOrder() {
+        let h = TelemetryHarness(hub: HubCore(pingInterval: .zero))
+        h.emit(.stop)
+        h.emit(.pauseFinish)
+        h.emit(.mediaRequest)
+        h.emit(.mediaRequest)
+        h.emit(.pauseBegin)
+        h.emit(.bufferFinish)
+        h.emit(.stop)
+        h.emit(.end)
+        h.emit(.error)
+        #expect(h.backend.actions == ["MediaRequest", "Stop", "Error"])
+        #expect(h.backend.last(.stop)?[.endReason] == .string("abandoned"))
+    }
+
+    @Test("The heartbeat runs from Start to the end on the clock, silent while paused")
+    func heartbeat() async {
+        let h = TelemetryHarness(hub: HubCore(pingInterval: .seconds(30)))
+        h.emit(.mediaRequest)
+        h.emit(.start)
+        await h.settle()   // the heartbeat's timer starts waiting on the clock
+        for _ in 0..<3 { await h.advance(.seconds(10)) }
+        await h.settle()
+        #expect(h.backend.actions.filter { $0 == "Ping" }.count == 1)
+        h.emit(.pauseBegin)
+        for _ in 0..<3 { await h.advance(.seconds(10)) }
+        await h.settle()
+        #expect(h.backend.actions.filter { $0 == "Ping" }.count == 1, "no heartbeat while paused")
+        h.emit(.pauseFinish)
+        for _ in 0..<3 { await h.advance(.seconds(10)) }
+        await h.settle()
+        #expect(h.backend.actions.filter { $0 == "Ping" }.count == 2)
+        h.emit(.end)
+        for _ in 0..<6 { await h.advance(.seconds(10)) }
+        await h.settle()
+        #expect(h.backend.actions.filter { $0 == "Ping" }.count == 2, "none after the end")
+        #expect(h.backend.last(.ping)?[.deltaPlayTime] == .int(30_000))
+    }
+
+    @Test("Emits from many threads at once all arrive, each event whole")
+    func concurrentEmits() async {
+        let h = TelemetryHarness(hub: nil)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask { for _ in 0..<1_000 { h.emit(.ping, [(.position, 1)]) } }
+            }
+        }
+        #expect(h.backend.events.count == 8_000)
+        #expect(h.backend.events.allSatisfy { $0[.position] == .int(1) && $0[.senderId] != nil })
+    }
+}
+
+extension TelemetryHarness {
+    /// Lets tasks woken by the clock run (the heartbeat's): a few yields and real milliseconds, so that a task
+    /// scheduled on another thread gets there too.
+    func settle() async {
+        for _ in 0..<5 {
+            for _ in 0..<10 { await Task.yield() }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+    }
+}
