@@ -154,6 +154,11 @@ public extension Attribute {
     /// `error`.
     static let endReason = Attribute(standard: 52, "endReason")
 
+    /// Whether an Error stopped playback (`true`) or playback went on (`false`).
+    static let isFatal = Attribute(standard: 53, "isFatal")
+    /// On a PlaybackFailure metric: `start` (no first frame) or `playback` (after it).
+    static let failureStage = Attribute(standard: 54, "failureStage")
+
     /// OpenAVT's 46 standard attributes.
     static let openAVT: [Attribute] = [
         .trackerTarget, .streamId, .playbackId, .senderId, .countErrors, .countStarts, .countAds, .accumPauseTime,
@@ -169,6 +174,6 @@ public extension Attribute {
 
     /// Every standard attribute: OpenAVT's, Playtrace's dimensions and the standard actions' time-since ones.
     internal static let standard: [Attribute] = openAVT
-        + [.sessionId, .contentId, .engine, .platform, .variant, .bufferType, .endReason]
+        + [.sessionId, .contentId, .engine, .platform, .variant, .bufferType, .endReason, .isFatal, .failureStage]
         + Action.standard.map(\.timeAttribute)
 }
