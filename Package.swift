@@ -162,7 +162,7 @@ let package = Package(
         .testTarget(
             name: "PlaytraceTelemetryTests",
             dependencies: [
-                "PlaytraceTelemetry", "PlaytracePlayer", "PlaytraceCore",
+                "PlaytraceTelemetry", "PlaytraceBackends", "PlaytracePlayer", "PlaytraceCore",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictness

@@ -1,0 +1,53 @@
+import PlaytraceBackends
+import PlaytraceCore
+import PlaytraceTelemetry
+import Testing
+
+@Suite("InfluxDB line protocol")
+struct LineProtocolTests {
+    private func line(_ body: (inout [UInt8]) -> Void) -> String {
+        var buffer: [UInt8] = []
+        body(&buffer)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    @Test("Events: action and dimensions as tags, typed fields, nanosecond timestamp")
+    func event() {
+        var event = Event(action: .start, date: StreamDate(secondsSince1970: 1_800_000_000.25))
+        event[.contentId] = "urn:srf:1"
+        event[.engine] = "headless"
+        event[.position] = 12_000
+        event[.bitrate] = 2.5e6
+        event[.isMuted] = false
+        event[.title] = "The show"
+        let encoded = line { LineProtocolEncoder().encode(event, timestamp: 1_800_000_000_250_000_000, into: &$0) }
+        #expect(encoded == "events,action=Start,contentId=urn:srf:1,engine=headless position=12000i,bitrate=2500000,isMuted=false,title=\"The show\" 1800000000250000000\n")
+        #expect(LineProtocolEncoder.nanoseconds(event.date) == 1_800_000_000_250_000_000)
+    }
+
+    @Test("Escaping: quotes, backslashes and line breaks in strings; commas, spaces and equals signs in keys and tags")
+    func escaping() {
+        var event = Event(action: Action(name: "Custom Action"), date: StreamDate(secondsSince1970: 0))
+        event[.errorDescription] = "HTTP 500: \"server error\"\nat C:\\media"
+        event[.contentId] = "a,b=c d"
+        event[Attribute(name: "odd key=1")] = 1
+        let encoded = line { LineProtocolEncoder(eventMeasurement: "my events").encode(event, timestamp: 5, into: &$0) }
+        #expect(encoded == "my\\ events,action=Custom\\ Action,contentId=a\\,b\\=c\\ d errorDescription=\"HTTP 500: \\\"server error\\\"\nat C:\\\\media\",odd\\ key\\=1=1i 5\n")
+    }
+
+    @Test("Metrics: one measurement per metric, whole counters as integers, gauges as floats")
+    func metrics() {
+        var dimensions = AttributeList()
+        dimensions[.sessionId] = "s1"
+        let date = StreamDate(secondsSince1970: 1)
+        let counter = Metric(name: "NumPlays", kind: .counter, value: 1, date: date, dimensions: dimensions)
+        let gauge = Metric(name: "RebufferingRatio", kind: .gauge, value: 0.0625, date: date, dimensions: dimensions)
+        let whole = Metric(name: "StartTime", kind: .gauge, value: 840, date: date)
+        let nan = Metric(name: "Broken", kind: .gauge, value: .nan, date: date)
+        let encoder = LineProtocolEncoder()
+        #expect(line { encoder.encode(counter, timestamp: 1, into: &$0) } == "NumPlays,sessionId=s1,kind=counter value=1i 1\n")
+        #expect(line { encoder.encode(gauge, timestamp: 1, into: &$0) } == "RebufferingRatio,sessionId=s1,kind=gauge value=0.0625 1\n")
+        #expect(line { encoder.encode(whole, timestamp: -12, into: &$0) } == "StartTime,kind=gauge value=840 -12\n")
+        #expect(line { encoder.encode(nan, timestamp: 0, into: &$0) } == "Broken,kind=gauge value=0 0\n")
+    }
+}
