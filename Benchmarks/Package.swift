@@ -34,6 +34,27 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "TelemetryPipeline",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "PlaytraceTelemetry", package: "Playtrace"),
+                .product(name: "PlaytraceBackends", package: "Playtrace"),
+                .product(name: "PlaytraceCore", package: "Playtrace"),
+            ],
+            path: "Benchmarks/TelemetryPipeline",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "PipelineProfile",
+            dependencies: [
+                .product(name: "PlaytraceTelemetry", package: "Playtrace"),
+                .product(name: "PlaytraceBackends", package: "Playtrace"),
+                .product(name: "PlaytraceCore", package: "Playtrace"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .target(
             name: "SyntheticEngine",
             dependencies: [

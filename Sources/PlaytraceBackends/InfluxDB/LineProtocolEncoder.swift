@@ -23,11 +23,25 @@ public struct LineProtocolEncoder: Sendable {
     /// The measurement of events.
     public var eventMeasurement: String
     /// The attributes written as tags (the others are fields).
-    public var tagAttributes: Set<Attribute>
+    public var tagAttributes: Set<Attribute> {
+        didSet { tagMask = Self.mask(tagAttributes) }
+    }
+    /// The tag attributes with identifiers below 64, as bits (checked without hashing).
+    private var tagMask: UInt64
 
     public init(eventMeasurement: String = "events", tagAttributes: Set<Attribute> = Set(Attribute.dimensions)) {
         self.eventMeasurement = eventMeasurement
         self.tagAttributes = tagAttributes
+        tagMask = Self.mask(tagAttributes)
+    }
+
+    private static func mask(_ attributes: Set<Attribute>) -> UInt64 {
+        attributes.reduce(0) { $1.id < 64 ? $0 | (1 << UInt64($1.id)) : $0 }
+    }
+
+    @inline(__always)
+    private func isTag(_ attribute: Attribute) -> Bool {
+        attribute.id < 64 ? tagMask & (1 << UInt64(attribute.id)) != 0 : tagAttributes.contains(attribute)
     }
 
     /// Nanoseconds since 1970 of a date.
@@ -46,11 +60,11 @@ public struct LineProtocolEncoder: Sendable {
         buffer.append(UInt8(ascii: ","))
         buffer.append(contentsOf: "action=".utf8)
         Self.appendTagText(event.action.name, into: &buffer)
-        for entry in event.attributes where tagAttributes.contains(entry.attribute) {
+        for entry in event.attributes where isTag(entry.attribute) {
             appendTag(entry, into: &buffer)
         }
         var separator = UInt8(ascii: " ")
-        for entry in event.attributes where !tagAttributes.contains(entry.attribute) {
+        for entry in event.attributes where !isTag(entry.attribute) {
             buffer.append(separator)
             separator = UInt8(ascii: ",")
             Self.appendTagText(entry.attribute.name, into: &buffer)
@@ -86,41 +100,58 @@ public struct LineProtocolEncoder: Sendable {
     }
 
     private func appendTag(_ entry: AttributeList.Entry, into buffer: inout [UInt8]) {
-        let text = entry.value.description
-        guard !text.isEmpty else { return }   // InfluxDB refuses empty tag values: leave the tag out
-        buffer.append(UInt8(ascii: ","))
-        Self.appendTagText(entry.attribute.name, into: &buffer)
-        buffer.append(UInt8(ascii: "="))
-        Self.appendTagText(text, into: &buffer)
+        switch entry.value {
+        case .string(let text):
+            guard !text.isEmpty else { return }   // InfluxDB refuses empty tag values: leave the tag out
+            appendTagStart(entry.attribute, into: &buffer)
+            Self.appendTagText(text, into: &buffer)
+        case .int(let value):
+            appendTagStart(entry.attribute, into: &buffer)
+            Self.appendInteger(Int64(value), into: &buffer)
+        case .double, .bool:
+            appendTagStart(entry.attribute, into: &buffer)
+            Self.appendTagText(entry.value.description, into: &buffer)
+        }
     }
 
-    static func appendMeasurement(_ text: String, into buffer: inout [UInt8]) {
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: ","), UInt8(ascii: " "):
-                buffer.append(UInt8(ascii: "\\"))
-                buffer.append(byte)
-            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                buffer.append(UInt8(ascii: "_"))
-            default:
-                buffer.append(byte)
+    private func appendTagStart(_ attribute: Attribute, into buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: ","))
+        Self.appendTagText(attribute.name, into: &buffer)
+        buffer.append(UInt8(ascii: "="))
+    }
+
+    /// Appends text, escaping the bytes `needsEscape` picks with a backslash and writing line breaks as `newline`
+    /// (nil: kept). Text without such bytes (the usual case) is copied in one go.
+    @inline(__always)
+    private static func appendEscaped(_ text: String, into buffer: inout [UInt8], newline: [UInt8]?,
+                                      needsEscape: (UInt8) -> Bool) {
+        var text = text
+        text.withUTF8 { bytes in
+            let special = bytes.contains { needsEscape($0) || (newline != nil && ($0 == 0x0A || $0 == 0x0D || $0 == 0x09)) }
+            guard special else {
+                buffer.append(contentsOf: bytes)
+                return
+            }
+            buffer.reserveCapacity(buffer.count + bytes.count * 2)
+            for byte in bytes {
+                if let newline, byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                    buffer.append(contentsOf: newline)
+                } else {
+                    if needsEscape(byte) { buffer.append(UInt8(ascii: "\\")) }
+                    buffer.append(byte)
+                }
             }
         }
     }
 
+    static func appendMeasurement(_ text: String, into buffer: inout [UInt8]) {
+        appendEscaped(text, into: &buffer, newline: [UInt8(ascii: "_")]) { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") }
+    }
+
     /// Tag keys, tag values and field keys.
     static func appendTagText(_ text: String, into buffer: inout [UInt8]) {
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: ","), UInt8(ascii: " "), UInt8(ascii: "="):
-                buffer.append(UInt8(ascii: "\\"))
-                buffer.append(byte)
-            case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
-                buffer.append(UInt8(ascii: "\\"))
-                buffer.append(UInt8(ascii: " "))
-            default:
-                buffer.append(byte)
-            }
+        appendEscaped(text, into: &buffer, newline: [UInt8(ascii: "\\"), UInt8(ascii: " ")]) {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "=")
         }
     }
 
@@ -135,10 +166,7 @@ public struct LineProtocolEncoder: Sendable {
             buffer.append(contentsOf: (value ? "true" : "false").utf8)
         case .string(let text):
             buffer.append(UInt8(ascii: "\""))
-            for byte in text.utf8 {
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { buffer.append(UInt8(ascii: "\\")) }
-                buffer.append(byte)
-            }
+            appendEscaped(text, into: &buffer, newline: nil) { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
             buffer.append(UInt8(ascii: "\""))
         }
     }
@@ -153,12 +181,14 @@ public struct LineProtocolEncoder: Sendable {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 20 digits at most, written backwards
         var count = 0
         withUnsafeMutableBytes(of: &digits) { raw in
+            var position = raw.count
             while magnitude > 0 {
-                raw[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                position -= 1
+                raw[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
                 count += 1
             }
-            for index in stride(from: count - 1, through: 0, by: -1) { buffer.append(raw[index]) }
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[position...]))
         }
     }
 

@@ -160,13 +160,20 @@ public final class Instrument: Sendable {
     // MARK: The queue
 
     private func submit(_ item: WorkItem) {
-        let drains = work.withLock { queue -> Bool in
-            queue.pending.append(item)
-            guard !queue.isDraining else { return false }
+        // The usual case: nobody drains and nothing waits, so the caller performs the item at once, without
+        // queueing it.
+        let drains = work.withLock { queue -> Bool? in
+            guard !queue.isDraining else {
+                queue.pending.append(item)
+                return nil
+            }
             queue.isDraining = true
-            return true
+            if queue.pending.isEmpty { return true }
+            queue.pending.append(item)
+            return false
         }
-        guard drains else { return }
+        guard let drains else { return }
+        if drains { perform(item) }
         while let next = work.withLock({ queue -> WorkItem? in
             if let item = queue.pending.popFirst() { return item }
             queue.isDraining = false

@@ -1,5 +1,5 @@
-/// An event's attributes: a small list searched by attribute identifier (events hold a few dozen attributes at
-/// most, for which this beats hashing names).
+/// An event's attributes: a small list searched by attribute identifier, with a presence mask for the standard
+/// attributes so that setting one that is not there yet (the usual case) appends without searching.
 public struct AttributeList: Sendable, Hashable, Sequence {
     public struct Entry: Sendable, Hashable {
         public let attribute: Attribute
@@ -7,6 +7,10 @@ public struct AttributeList: Sendable, Hashable, Sequence {
     }
 
     private var entries: ContiguousArray<Entry> = []
+    /// Which standard attributes are present: bit `id` for ids below 64, bit `id - 100` of the second mask for the
+    /// actions' time-since attributes (ids 100 to 163).
+    private var presentLow: UInt64 = 0
+    private var presentTime: UInt64 = 0
 
     public init() {}
 
@@ -16,23 +20,54 @@ public struct AttributeList: Sendable, Hashable, Sequence {
     public var count: Int { entries.count }
     public var isEmpty: Bool { entries.isEmpty }
 
+    /// Whether the list may hold the attribute (`false` is certain for standard attributes).
+    @inline(__always)
+    private func mayContain(_ id: UInt32) -> Bool {
+        if id < 64 { return presentLow & (1 << UInt64(id)) != 0 }
+        if id >= 100, id < 164 { return presentTime & (1 << UInt64(id - 100)) != 0 }
+        return true
+    }
+
+    @inline(__always)
+    private mutating func mark(_ id: UInt32, present: Bool) {
+        if id < 64 {
+            if present { presentLow |= 1 << UInt64(id) } else { presentLow &= ~(1 << UInt64(id)) }
+        } else if id >= 100, id < 164 {
+            if present { presentTime |= 1 << UInt64(id - 100) } else { presentTime &= ~(1 << UInt64(id - 100)) }
+        }
+    }
+
+    private func index(of id: UInt32) -> Int? {
+        guard mayContain(id) else { return nil }
+        return entries.firstIndex { $0.attribute.id == id }
+    }
+
     /// The value of an attribute; setting `nil` removes it.
     public subscript(attribute: Attribute) -> AttributeValue? {
         get {
-            for entry in entries where entry.attribute.id == attribute.id { return entry.value }
-            return nil
+            guard let index = index(of: attribute.id) else { return nil }
+            return entries[index].value
         }
         set {
-            if let index = entries.firstIndex(where: { $0.attribute.id == attribute.id }) {
-                if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
+            if let index = index(of: attribute.id) {
+                if let newValue {
+                    entries[index].value = newValue
+                } else {
+                    entries.remove(at: index)
+                    mark(attribute.id, present: false)
+                }
             } else if let newValue {
                 entries.append(Entry(attribute: attribute, value: newValue))
+                mark(attribute.id, present: true)
             }
         }
     }
 
     /// Whether the list holds an attribute.
-    public func contains(_ attribute: Attribute) -> Bool { self[attribute] != nil }
+    public func contains(_ attribute: Attribute) -> Bool { index(of: attribute.id) != nil }
 
     public func makeIterator() -> ContiguousArray<Entry>.Iterator { entries.makeIterator() }
+
+    public static func == (lhs: AttributeList, rhs: AttributeList) -> Bool { lhs.entries == rhs.entries }
+    public func hash(into hasher: inout Hasher) { hasher.combine(entries) }
 }
