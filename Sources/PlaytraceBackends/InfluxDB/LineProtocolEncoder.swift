@@ -39,6 +39,34 @@ public struct LineProtocolEncoder: Sendable {
         attributes.reduce(0) { $1.id < 64 ? $0 | (1 << UInt64($1.id)) : $0 }
     }
 
+    /// The escaped names of the standard attributes, by ``nameSlot(_:)`` (names never change: escape them once).
+    private static let standardNames: [[UInt8]] = {
+        var names = [[UInt8]](repeating: [], count: 128)
+        for attribute in Attribute.allStandard {
+            guard let slot = nameSlot(attribute.id) else { continue }
+            var escaped: [UInt8] = []
+            appendTagText(attribute.name, into: &escaped)
+            names[slot] = escaped
+        }
+        return names
+    }()
+
+    @inline(__always)
+    private static func nameSlot(_ id: UInt32) -> Int? {
+        if id < 64 { return Int(id) }
+        if id >= 100, id < 164 { return Int(id - 36) }
+        return nil
+    }
+
+    @inline(__always)
+    static func appendName(_ attribute: Attribute, into buffer: inout [UInt8]) {
+        if let slot = nameSlot(attribute.id), !standardNames[slot].isEmpty {
+            buffer.append(contentsOf: standardNames[slot])
+        } else {
+            appendTagText(attribute.name, into: &buffer)
+        }
+    }
+
     @inline(__always)
     private func isTag(_ attribute: Attribute) -> Bool {
         attribute.id < 64 ? tagMask & (1 << UInt64(attribute.id)) != 0 : tagAttributes.contains(attribute)
@@ -67,7 +95,7 @@ public struct LineProtocolEncoder: Sendable {
         for entry in event.attributes where !isTag(entry.attribute) {
             buffer.append(separator)
             separator = UInt8(ascii: ",")
-            Self.appendTagText(entry.attribute.name, into: &buffer)
+            Self.appendName(entry.attribute, into: &buffer)
             buffer.append(UInt8(ascii: "="))
             Self.appendField(entry.value, into: &buffer)
         }
@@ -116,7 +144,7 @@ public struct LineProtocolEncoder: Sendable {
 
     private func appendTagStart(_ attribute: Attribute, into buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: ","))
-        Self.appendTagText(attribute.name, into: &buffer)
+        Self.appendName(attribute, into: &buffer)
         buffer.append(UInt8(ascii: "="))
     }
 

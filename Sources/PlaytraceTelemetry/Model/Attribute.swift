@@ -172,7 +172,9 @@ public extension Attribute {
     /// Playtrace's dimension attributes.
     static let dimensions: [Attribute] = [.sessionId, .playbackId, .streamId, .contentId, .variant, .engine, .platform]
 
-    /// Every standard attribute: OpenAVT's, Playtrace's dimensions and the standard actions' time-since ones.
+    /// Every standard attribute: OpenAVT's, Playtrace's own and the standard actions' time-since ones.
+    static var allStandard: [Attribute] { standard }
+
     internal static let standard: [Attribute] = openAVT
         + [.sessionId, .contentId, .engine, .platform, .variant, .bufferType, .endReason, .isFatal, .failureStage]
         + Action.standard.map(\.timeAttribute)
