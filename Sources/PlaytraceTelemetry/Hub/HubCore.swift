@@ -158,11 +158,17 @@ public class HubCore: Hub {
 
     /// Adds the content play time since the last event to the playback's total.
     private func accountPlayTime(_ state: inout TrackerState, until now: Duration, event: inout Event) {
+        event[.deltaPlayTime] = .int(Self.accountPlayTime(&state, until: now).milliseconds)
+    }
+
+    /// Adds the content play time since it was last accounted to the playback's total; returns it.
+    @discardableResult
+    static func accountPlayTime(_ state: inout TrackerState, until now: Duration) -> Duration {
         var delta = Duration.zero
         if state.isPlayingContent, let since = state.playAccountedAt, now > since { delta = now - since }
         state.accumPlayTime += delta
         state.playAccountedAt = now
-        event[.deltaPlayTime] = .int(delta.milliseconds)
+        return delta
     }
 
     /// Adds the playback's state to an event, and records the action's time.

@@ -1,0 +1,112 @@
+/// ``HubCore``'s rules for content trackers, plus OpenAVT's ad rules for ads trackers
+/// (``TelemetryTracker/isAdsTracker``), with its flaws fixed:
+/// - AdBreakBegin/AdBreakFinish pair up; AdBegin needs an open break and no open ad; quartiles, clicks, ad pauses
+///   and ad buffers need an open ad;
+/// - **AdFinish, AdSkip and AdError close the ad** (OpenAVT left a skipped ad open), and AdBreakFinish closes an ad
+///   still open;
+/// - **ad time is not content play time**: while an ad plays, the content trackers' play time stops (their
+///   `inAdBlock` is set), and it resumes when the ad closes;
+/// - a content End inside an ad break is dropped (a mid-roll is not the end of the content);
+/// - ad events carry the content's playhead (`position`, from the content tracker's getter) and the ad counters.
+public final class HubCoreAds: HubCore {
+    private var isBreakOpen = false
+    private var isAdOpen = false
+
+    public override init(pingInterval: Duration = .seconds(30)) {
+        super.init(pingInterval: pingInterval)
+    }
+
+    public override func processEvent(_ event: inout Event, state: inout TrackerState, tracker: TrackerID,
+                                      instrument: Instrument) -> Bool {
+        guard instrument.isAdsTracker(tracker) else {
+            if event.action == .end, isBreakOpen { return false }
+            state.inAdBreak = isBreakOpen
+            return super.processEvent(&event, state: &state, tracker: tracker, instrument: instrument)
+        }
+        let now = event.time
+        guard acceptAdEvent(&event, state: &state, instrument: instrument, now: now) else { return false }
+        if let content = contentTracker(instrument) { instrument.useGetter(.position, on: &event, tracker: content) }
+        event[.countAds] = .int(state.countAds)
+        event[.inAdBreakBlock] = .bool(state.inAdBreak)
+        event[.inAdBlock] = .bool(state.inAd)
+        for (attribute, time) in state.lastActionTimes where event[attribute] == nil {
+            event[attribute] = .int((now - time).milliseconds)
+        }
+        state.lastActionTimes[event.action.timeAttribute] = now
+        return true
+    }
+
+    private func acceptAdEvent(_ event: inout Event, state: inout TrackerState, instrument: Instrument,
+                               now: Duration) -> Bool {
+        switch event.action {
+        case .adBreakBegin:
+            guard !isBreakOpen else { return false }
+            isBreakOpen = true
+            state.inAdBreak = true
+            updateContent(instrument) { $0.inAdBreak = true }
+        case .adBreakFinish:
+            guard isBreakOpen else { return false }
+            if isAdOpen { closeAd(&state, instrument: instrument, now: now) }
+            isBreakOpen = false
+            state.inAdBreak = false
+            updateContent(instrument) { $0.inAdBreak = false }
+        case .adBegin:
+            guard isBreakOpen, !isAdOpen else { return false }
+            isAdOpen = true
+            state.inAd = true
+            state.countAds += 1
+            state.adBegan = now
+            updateContent(instrument) { content in
+                HubCore.accountPlayTime(&content, until: now)
+                content.inAd = true
+                content.countAds += 1
+            }
+        case .adFinish, .adSkip:
+            guard isAdOpen else { return false }
+            closeAd(&state, instrument: instrument, now: now)
+        case .adError:
+            state.countErrors += 1
+            if isAdOpen { closeAd(&state, instrument: instrument, now: now) }
+        case .adPauseBegin:
+            guard isAdOpen, !state.isPaused else { return false }
+            state.isPaused = true
+        case .adPauseFinish:
+            guard state.isPaused else { return false }
+            state.isPaused = false
+        case .adBufferBegin:
+            guard isAdOpen, !state.isBuffering else { return false }
+            state.isBuffering = true
+        case .adBufferFinish:
+            guard state.isBuffering else { return false }
+            state.isBuffering = false
+        case .adFirstQuartile, .adSecondQuartile, .adThirdQuartile, .adClick:
+            guard isAdOpen else { return false }
+        default:
+            break
+        }
+        return true
+    }
+
+    private func closeAd(_ state: inout TrackerState, instrument: Instrument, now: Duration) {
+        isAdOpen = false
+        state.inAd = false
+        state.isPaused = false
+        state.isBuffering = false
+        if let began = state.adBegan { state.accumAdTime += now - began }
+        state.adBegan = nil
+        updateContent(instrument) { content in
+            content.inAd = false
+            content.playAccountedAt = now
+        }
+    }
+
+    private func contentTracker(_ instrument: Instrument) -> TrackerID? {
+        instrument.trackerIDs.first { !instrument.isAdsTracker($0) }
+    }
+
+    private func updateContent(_ instrument: Instrument, _ body: (inout TrackerState) -> Void) {
+        for tracker in instrument.trackerIDs where !instrument.isAdsTracker(tracker) {
+            _ = instrument.withState(of: tracker, body)
+        }
+    }
+}
