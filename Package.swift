@@ -146,6 +146,7 @@ let package = Package(
             name: "PlaytracePlayerTests",
             dependencies: [
                 "PlaytracePlayer", "PlaytraceCore", "PlaytraceHeadless", "PlaytraceLab", "PlaytraceNetwork",
+                "PlaytraceTelemetry",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictness

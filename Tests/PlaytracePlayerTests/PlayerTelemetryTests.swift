@@ -1,0 +1,68 @@
+import Foundation
+import PlaytraceCore
+import PlaytracePlayer
+import PlaytraceTelemetry
+import Synchronization
+import Testing
+
+/// Keeps the events and metrics an instrument sends.
+final class CollectingBackend: Backend, Sendable {
+    private let received = Mutex<([Event], [Metric])>(([], []))
+    func sendEvent(_ event: Event) { received.withLock { $0.0.append(event) } }
+    func sendMetric(_ metric: Metric) { received.withLock { $0.1.append(metric) } }
+    var events: [Event] { received.withLock { $0.0 } }
+    var metrics: [Metric] { received.withLock { $0.1 } }
+}
+
+@Suite("Player telemetry tracker")
+@MainActor
+struct PlayerTelemetryTests {
+    @Test("A Player session drives the instrument: actions, attributes and metrics")
+    func session() async throws {
+        let backend = CollectingBackend()
+        var instrument: Instrument?
+        let harness = try await PlayerHarness { h in
+            let created = Instrument(hub: HubCore(), metricalc: MetricalcCore(), backends: [backend], clock: h.clock)
+            instrument = created
+            let url = h.url("vod/master.m3u8")
+            return [PlayerItem.simple(url: url, metadata: TestMetadata(title: "A"), trackerAdapters: [
+                PlayerTelemetryTracker.adapter(configuration: .init(instrument: created, sessionID: "viewer-1"),
+                                               behavior: .mandatory) { metadata in
+                    TelemetryMetadata(contentID: "urn:lab:\(metadata.title)", title: metadata.title, source: url.absoluteString)
+                },
+            ])]
+        }
+        let player = harness.player!
+        player.play()
+        await harness.advance(by: .seconds(5))
+        player.seek(.at(MediaTime(seconds: 20)))
+        await harness.advance(by: .seconds(2))
+        player.pause()
+        await harness.advance(by: .seconds(5))
+        player.play()
+        await harness.advance(until: { player.playbackState == .ended }, limit: .seconds(60))
+        let actions = backend.events.map(\.action.name)
+        for expected in ["PlayerSet", "MediaRequest", "StreamLoad", "Start", "SeekBegin", "SeekFinish", "PauseBegin",
+                         "PauseFinish", "End"] {
+            #expect(actions.contains(expected), "missing \(expected) in \(actions)")
+        }
+        #expect(actions.firstIndex(of: "Start")! < actions.firstIndex(of: "SeekBegin")!)
+        #expect(!actions.contains("Stop"), "the item ended: no Stop")
+        let end = try #require(backend.events.last { $0.action == .end })
+        #expect(end[.position] == .int(40_000))
+        #expect(end[.duration] == .int(40_000))
+        #expect(end[.title] == "A" && end[.contentId] == "urn:lab:A" && end[.sessionId] == "viewer-1")
+        #expect(end[.engine] == "headless" && end[.platform] != nil && end[.bitrate] != nil)
+        #expect(end[.accumPauseTime] == .int(5_000))
+        let played = try #require(end[.accumPlayTime]?.int)
+        #expect(abs(played - 25_000) <= 300, "about 5 s, then 20 s after the seek from 5 s to 20 s: \(played)")
+        let metrics = Dictionary(grouping: backend.metrics, by: \.name)
+        #expect(metrics["NumPlays"]?.count == 1)
+        #expect(metrics["StartTime"]?.first.map { $0.value < 1_000 } == true)
+        #expect(metrics["ContentPlaybackTime"]?.first?.value == Double(played))
+        #expect(metrics["StartTime"]?.first?.dimensions[.contentId] == "urn:lab:A")
+        #expect(player.currentSessionIdentifiers(trackedBy: PlayerTelemetryTracker.self) == ["viewer-1"])
+        await harness.shutdown()
+        _ = instrument
+    }
+}
