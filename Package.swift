@@ -42,6 +42,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -56,6 +57,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictness
         ),
@@ -156,6 +158,14 @@ let package = Package(
             dependencies: [
                 "PlaytraceHeadless", "PlaytraceLab", "PlaytraceNetwork", "PlaytracePlayer",
                 "PlaytraceHLS", "PlaytraceCore",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "PlaytraceNetworkTests",
+            dependencies: [
+                "PlaytraceNetwork", "PlaytraceCore", "PlaytraceLab",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictness

@@ -36,7 +36,8 @@ extension LabServer {
         let receivedAt = stopwatch.elapsed
         let kinds = faults.take(for: path)
         var log = LabRequest(method: request.method.rawValue, path: path, query: request.uri.query, status: 200,
-                             bytes: 0, receivedAt: receivedAt, faults: kinds.map { "\($0)" })
+                             bytes: 0, receivedAt: receivedAt, faults: kinds.map { "\($0)" },
+                             idempotencyKey: HTTPField.Name("Idempotency-Key").flatMap { request.headers[$0] })
         defer { requests.append(log) }
         for kind in kinds {
             if case .delay(let milliseconds) = kind { try await park(for: .milliseconds(milliseconds)) }

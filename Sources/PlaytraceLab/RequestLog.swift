@@ -19,6 +19,8 @@ public struct LabRequest: Sendable, Hashable, Codable {
     public var faults: [String]
     /// The `Range` header, when the request had one.
     public var range: String?
+    /// The `Idempotency-Key` header, when the request had one (deliveries through the outbox carry it).
+    public var idempotencyKey: String?
 }
 
 /// The requests the lab served, oldest first, bounded (the oldest are dropped past the limit).

@@ -1,0 +1,39 @@
+public import Foundation
+
+/// Delivers outbox messages over HTTP: the payload is the body; the metadata gives the `url`, the `method`
+/// (`POST` by default) and headers (keys `header.<Name>`). The message key goes as `Idempotency-Key`.
+///
+/// 2xx is delivered; 408, 429 and 5xx, and no response, are retried; other statuses are refused for good with the
+/// server's message.
+public struct HTTPCourier: OutboxCourier {
+    public let name: String
+    private let transport: any HTTPTransport
+    private let timeout: Duration
+
+    public init(name: String, transport: any HTTPTransport, timeout: Duration = .seconds(15)) {
+        self.name = name
+        self.transport = transport
+        self.timeout = timeout
+    }
+
+    public func deliver(_ message: OutboxMessage) async -> DeliveryOutcome {
+        guard let text = message.metadata["url"], let url = URL(string: text) else {
+            return .reject("no valid url in the message's metadata")
+        }
+        var headers: [(name: String, value: String)] = [("Idempotency-Key", message.key)]
+        for (key, value) in message.metadata.sorted(by: { $0.key < $1.key }) where key.hasPrefix("header.") {
+            headers.append((String(key.dropFirst("header.".count)), value))
+        }
+        let request = HTTPRequest(method: message.metadata["method"] ?? "POST", url: url, headers: headers,
+                                  body: message.payload, timeout: timeout, maximumBodySize: 1 << 20)
+        do {
+            let response = try await transport.send(request)
+            if response.isSuccess { return .delivered }
+            let detail = "HTTP \(response.status): " + String(decoding: response.body.prefix(500), as: UTF8.self)
+            if response.status == 408 || response.status == 429 || response.status >= 500 { return .retry(detail) }
+            return .reject(detail)
+        } catch {
+            return .retry(error.description)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// How the ``Outbox`` retries and what it keeps.
+public struct OutboxConfiguration: Sendable {
+    /// The most payload bytes kept; beyond it the oldest messages are dropped (and counted).
+    public var maximumBytes: Int = 64 << 20
+    /// Messages older than this are dropped (and counted) instead of being delivered late.
+    public var maximumAge: Duration = .seconds(24 * 3600)
+    /// The wait before the first retry; it doubles with each further attempt.
+    public var initialBackoff: Duration = .milliseconds(500)
+    /// The longest wait between attempts.
+    public var maximumBackoff: Duration = .seconds(60)
+    /// How often the delivery loop looks for due messages when it has nothing else to wake it.
+    public var pollInterval: Duration = .seconds(1)
+    /// The most messages handled per pass.
+    public var batchSize: Int = 64
+
+    public init() {}
+
+    /// The wait before attempt `attempt + 1` after `attempt` failures: exponential, capped, with "equal jitter"
+    /// (half fixed, half random) so that many clients retrying together spread out. `random` is in 0..<1.
+    public func backoff(afterAttempt attempt: Int, random: Double) -> Duration {
+        let exponent = min(max(attempt - 1, 0), 30)
+        let base = min(initialBackoff.seconds * Double(1 << exponent), maximumBackoff.seconds)
+        let jittered = base / 2 + base / 2 * min(max(random, 0), 1)
+        return .milliseconds(Int64((jittered * 1_000).rounded()))
+    }
+}
+
+/// What the outbox did so far (kept across restarts).
+public struct OutboxStatistics: Sendable, Hashable {
+    public var enqueued = 0
+    public var delivered = 0
+    /// Retries after transient failures.
+    public var retried = 0
+    /// Messages a destination refused for good (4xx).
+    public var rejected = 0
+    /// Messages dropped by the bounds (bytes or age).
+    public var dropped = 0
+    /// Duplicates refused at enqueueing (same key).
+    public var duplicates = 0
+    /// Messages waiting now, and their payload bytes.
+    public var pending = 0
+    public var pendingBytes = 0
+
+    public init() {}
+}

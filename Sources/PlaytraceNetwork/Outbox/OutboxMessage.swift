@@ -1,0 +1,56 @@
+public import Foundation
+
+/// Something the ``Outbox`` must deliver: a payload for a destination (a named ``OutboxCourier``), with a stable
+/// key that identifies it across retries and restarts (sent as the idempotency key, and used to drop duplicates
+/// enqueued twice).
+public struct OutboxMessage: Sendable, Hashable {
+    /// The row in the store, once persisted.
+    public var id: Int64?
+    /// Identifies the message for good (an idempotency key).
+    public var key: String
+    /// The courier that delivers it.
+    public var destination: String
+    public var payload: [UInt8]
+    /// What the courier needs besides the payload (URL, headers…).
+    public var metadata: [String: String]
+    /// When it was enqueued (seconds since 1970, wall clock).
+    public var createdAt: Double
+    /// Delivery attempts so far.
+    public var attempts: Int
+    /// When the next attempt may be made (seconds since 1970).
+    public var nextAttemptAt: Double
+    /// Why the last attempt failed, if it did.
+    public var lastError: String?
+
+    public init(id: Int64? = nil, key: String = UUID().uuidString.lowercased(), destination: String, payload: [UInt8],
+                metadata: [String: String] = [:], createdAt: Double = 0, attempts: Int = 0, nextAttemptAt: Double = 0,
+                lastError: String? = nil) {
+        self.id = id
+        self.key = key
+        self.destination = destination
+        self.payload = payload
+        self.metadata = metadata
+        self.createdAt = createdAt
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.lastError = lastError
+    }
+}
+
+/// What became of a delivery attempt.
+public enum DeliveryOutcome: Sendable, Hashable {
+    /// Delivered: the message is removed.
+    case delivered
+    /// A transient failure (no response, 5xx, 429): the message is tried again later.
+    case retry(String)
+    /// A permanent failure (4xx): the message is removed, counted and logged with the reason.
+    case reject(String)
+}
+
+/// Delivers messages of one destination: over HTTP, over a TCP connection…
+public protocol OutboxCourier: Sendable {
+    /// The destination name messages refer to.
+    var name: String { get }
+    /// Makes one delivery attempt.
+    func deliver(_ message: OutboxMessage) async -> DeliveryOutcome
+}

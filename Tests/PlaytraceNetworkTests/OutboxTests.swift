@@ -1,0 +1,134 @@
+import Clocks
+import Foundation
+import PlaytraceCore
+import PlaytraceNetwork
+import Synchronization
+import Testing
+
+/// A courier that answers from a script, per attempt, and records what it was given.
+final class ScriptedCourier: OutboxCourier, Sendable {
+    let name: String
+    private let state: Mutex<(script: [DeliveryOutcome], attempts: [(key: String, time: Double)])>
+    private let wallClock: WallClock
+
+    init(name: String = "test", script: [DeliveryOutcome], wallClock: WallClock) {
+        self.name = name
+        state = Mutex((script, []))
+        self.wallClock = wallClock
+    }
+
+    func deliver(_ message: OutboxMessage) async -> DeliveryOutcome {
+        let now = wallClock.now.secondsSince1970
+        return state.withLock { state in
+            state.attempts.append((message.key, now))
+            return state.script.isEmpty ? .delivered : state.script.removeFirst()
+        }
+    }
+
+    var attempts: [(key: String, time: Double)] { state.withLock { $0.attempts } }
+}
+
+@Suite("Outbox")
+struct OutboxTests {
+    static let origin = StreamDate(secondsSince1970: 1_800_000_000)
+
+    private func message(_ key: String, bytes: Int = 10) -> OutboxMessage {
+        OutboxMessage(key: key, destination: "test", payload: Array(repeating: 65, count: bytes))
+    }
+
+    /// Lets the outbox's tasks run after the clock moved.
+    private func settle() async {
+        for _ in 0..<5 {
+            for _ in 0..<10 { await Task.yield() }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    @Test("Transient failures are retried with doubling, jittered backoff; the message is delivered once")
+    func retries() async throws {
+        let clock = TestClock<Duration>()
+        let courier = ScriptedCourier(script: [.retry("HTTP 503"), .retry("connection refused")],
+                                      wallClock: WallClock(clock: clock, origin: Self.origin))
+        var configuration = OutboxConfiguration()
+        configuration.initialBackoff = .seconds(2)
+        configuration.pollInterval = .milliseconds(100)
+        let outbox = try Outbox(path: nil, couriers: [courier], configuration: configuration, clock: clock,
+                                origin: Self.origin, random: { 1 })
+        await outbox.start()
+        try await outbox.enqueue(message("a"))
+        await settle()
+        for _ in 0..<100 {
+            await clock.advance(by: .milliseconds(100))
+            await settle()
+        }
+        let times = courier.attempts.map { $0.time - Self.origin.secondsSince1970 }
+        #expect(courier.attempts.map(\.key) == ["a", "a", "a"])
+        #expect(times.count == 3)
+        if times.count == 3 {
+            #expect(abs(times[1] - times[0] - 2) < 0.15, "first retry after 2 s: \(times)")
+            #expect(abs(times[2] - times[1] - 4) < 0.15, "second after 4 s: \(times)")
+        }
+        let statistics = try await outbox.statistics()
+        #expect(statistics.delivered == 1 && statistics.retried == 2 && statistics.pending == 0)
+        await outbox.stop()
+    }
+
+    @Test("Permanent refusals are dropped and counted; the other messages are still delivered")
+    func rejections() async throws {
+        let clock = TestClock<Duration>()
+        let courier = ScriptedCourier(script: [.reject("HTTP 400: bad line"), .delivered, .delivered],
+                                      wallClock: WallClock(clock: clock, origin: Self.origin))
+        let outbox = try Outbox(path: nil, couriers: [courier], clock: clock, origin: Self.origin)
+        for key in ["a", "b", "c"] { try await outbox.enqueue(message(key)) }
+        await outbox.flush()
+        let statistics = try await outbox.statistics()
+        #expect(statistics.rejected == 1 && statistics.delivered == 2 && statistics.pending == 0)
+        #expect(courier.attempts.map(\.key) == ["a", "b", "c"])
+    }
+
+    @Test("Duplicates by key are stored once; the bounds drop the oldest and count them")
+    func duplicatesAndBounds() async throws {
+        let clock = TestClock<Duration>()
+        var configuration = OutboxConfiguration()
+        configuration.maximumBytes = 250
+        configuration.maximumAge = .seconds(60)
+        let courier = ScriptedCourier(script: [], wallClock: WallClock(clock: clock, origin: Self.origin))
+        let outbox = try Outbox(path: nil, couriers: [courier], configuration: configuration, clock: clock,
+                                origin: Self.origin)
+        #expect(try await outbox.enqueue(message("a", bytes: 100)))
+        #expect(try await outbox.enqueue(message("a", bytes: 100)) == false)
+        try await outbox.enqueue(message("b", bytes: 100))
+        try await outbox.enqueue(message("c", bytes: 100))
+        var statistics = try await outbox.statistics()
+        #expect(statistics.duplicates == 1 && statistics.dropped == 1 && statistics.pending == 2)
+        #expect(statistics.pendingBytes == 200)
+        await clock.advance(by: .seconds(61))
+        try await outbox.enqueue(message("d", bytes: 10))
+        statistics = try await outbox.statistics()
+        #expect(statistics.dropped == 3 && statistics.pending == 1, "b and c were too old")
+        await outbox.flush()
+        #expect(courier.attempts.map(\.key) == ["d"])
+    }
+
+    @Test("Messages and counters survive a restart; delivery resumes")
+    func persistence() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let clock = TestClock<Duration>()
+        do {
+            let failing = ScriptedCourier(script: [.retry("down"), .retry("down")], wallClock: WallClock(clock: clock, origin: Self.origin))
+            let outbox = try Outbox(path: path, couriers: [failing], clock: clock, origin: Self.origin)
+            for key in ["a", "b"] { try await outbox.enqueue(message(key)) }
+            await outbox.flush()
+            #expect(try await outbox.statistics().pending == 2)
+        }
+        let courier = ScriptedCourier(script: [], wallClock: WallClock(clock: clock, origin: Self.origin))
+        let reopened = try Outbox(path: path, couriers: [courier], clock: clock, origin: Self.origin)
+        var statistics = try await reopened.statistics()
+        #expect(statistics.pending == 2 && statistics.enqueued == 2 && statistics.retried == 2)
+        await reopened.flush()
+        statistics = try await reopened.statistics()
+        #expect(statistics.pending == 0 && statistics.delivered == 2)
+        #expect(courier.attempts.map(\.key) == ["a", "b"], "same keys after the restart")
+    }
+}
