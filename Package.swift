@@ -43,6 +43,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -58,6 +59,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             swiftSettings: strictness
         ),
@@ -104,7 +106,10 @@ let package = Package(
         ),
         .target(
             name: "PlaytraceBackends",
-            dependencies: ["PlaytraceCore", "PlaytraceNetwork", "PlaytraceTelemetry"],
+            dependencies: [
+                "PlaytraceCore", "PlaytraceNetwork", "PlaytraceTelemetry",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictness
         ),
         .target(
@@ -173,7 +178,7 @@ let package = Package(
         .testTarget(
             name: "PlaytraceTelemetryTests",
             dependencies: [
-                "PlaytraceTelemetry", "PlaytraceBackends", "PlaytracePlayer", "PlaytraceCore",
+                "PlaytraceTelemetry", "PlaytraceBackends", "PlaytracePlayer", "PlaytraceCore", "PlaytraceNetwork",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictness

@@ -55,7 +55,7 @@ struct OutboxTests {
         let outbox = try Outbox(path: nil, couriers: [courier], configuration: configuration, clock: clock,
                                 origin: Self.origin, random: { 1 })
         await outbox.start()
-        try await outbox.enqueue(message("a"))
+        try outbox.enqueue(message("a"))
         await settle()
         for _ in 0..<100 {
             await clock.advance(by: .milliseconds(100))
@@ -79,7 +79,7 @@ struct OutboxTests {
         let courier = ScriptedCourier(script: [.reject("HTTP 400: bad line"), .delivered, .delivered],
                                       wallClock: WallClock(clock: clock, origin: Self.origin))
         let outbox = try Outbox(path: nil, couriers: [courier], clock: clock, origin: Self.origin)
-        for key in ["a", "b", "c"] { try await outbox.enqueue(message(key)) }
+        for key in ["a", "b", "c"] { try outbox.enqueue(message(key)) }
         await outbox.flush()
         let statistics = try await outbox.statistics()
         #expect(statistics.rejected == 1 && statistics.delivered == 2 && statistics.pending == 0)
@@ -95,15 +95,15 @@ struct OutboxTests {
         let courier = ScriptedCourier(script: [], wallClock: WallClock(clock: clock, origin: Self.origin))
         let outbox = try Outbox(path: nil, couriers: [courier], configuration: configuration, clock: clock,
                                 origin: Self.origin)
-        #expect(try await outbox.enqueue(message("a", bytes: 100)))
-        #expect(try await outbox.enqueue(message("a", bytes: 100)) == false)
-        try await outbox.enqueue(message("b", bytes: 100))
-        try await outbox.enqueue(message("c", bytes: 100))
+        #expect(try outbox.enqueue(message("a", bytes: 100)))
+        #expect(try outbox.enqueue(message("a", bytes: 100)) == false)
+        try outbox.enqueue(message("b", bytes: 100))
+        try outbox.enqueue(message("c", bytes: 100))
         var statistics = try await outbox.statistics()
         #expect(statistics.duplicates == 1 && statistics.dropped == 1 && statistics.pending == 2)
         #expect(statistics.pendingBytes == 200)
         await clock.advance(by: .seconds(61))
-        try await outbox.enqueue(message("d", bytes: 10))
+        try outbox.enqueue(message("d", bytes: 10))
         statistics = try await outbox.statistics()
         #expect(statistics.dropped == 3 && statistics.pending == 1, "b and c were too old")
         await outbox.flush()
@@ -118,7 +118,7 @@ struct OutboxTests {
         do {
             let failing = ScriptedCourier(script: [.retry("down"), .retry("down")], wallClock: WallClock(clock: clock, origin: Self.origin))
             let outbox = try Outbox(path: path, couriers: [failing], clock: clock, origin: Self.origin)
-            for key in ["a", "b"] { try await outbox.enqueue(message(key)) }
+            for key in ["a", "b"] { try outbox.enqueue(message(key)) }
             await outbox.flush()
             #expect(try await outbox.statistics().pending == 2)
         }

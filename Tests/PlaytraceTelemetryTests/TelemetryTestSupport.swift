@@ -34,8 +34,9 @@ struct TelemetryHarness {
     let instrument: Instrument
     let tracker: TrackerID
 
-    init(hub: sending (any Hub)? = HubCore(), metricalc: sending (any Metricalc)? = nil) {
-        instrument = Instrument(hub: hub, metricalc: metricalc, backends: [backend], clock: clock,
+    init(hub: sending (any Hub)? = HubCore(), metricalc: sending (any Metricalc)? = nil,
+         backends: [any Backend & Sendable] = []) {
+        instrument = Instrument(hub: hub, metricalc: metricalc, backends: [backend] + backends, clock: clock,
                                 origin: StreamDate(secondsSince1970: 1_800_000_000))
         tracker = instrument.addTracker(PlainTracker())
         instrument.ready()

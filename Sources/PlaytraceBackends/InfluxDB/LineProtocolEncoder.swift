@@ -155,14 +155,18 @@ public struct LineProtocolEncoder: Sendable {
                                       needsEscape: (UInt8) -> Bool) {
         var text = text
         text.withUTF8 { bytes in
-            let special = bytes.contains { needsEscape($0) || (newline != nil && ($0 == 0x0A || $0 == 0x0D || $0 == 0x09)) }
+            let replacesBreaks = newline != nil
+            let special = bytes.contains { (byte: UInt8) -> Bool in
+                if needsEscape(byte) { return true }
+                return replacesBreaks && Self.isLineBreak(byte)
+            }
             guard special else {
                 buffer.append(contentsOf: bytes)
                 return
             }
             buffer.reserveCapacity(buffer.count + bytes.count * 2)
             for byte in bytes {
-                if let newline, byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                if let newline, Self.isLineBreak(byte) {
                     buffer.append(contentsOf: newline)
                 } else {
                     if needsEscape(byte) { buffer.append(UInt8(ascii: "\\")) }
@@ -171,6 +175,9 @@ public struct LineProtocolEncoder: Sendable {
             }
         }
     }
+
+    @inline(__always)
+    private static func isLineBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D || byte == 0x09 }
 
     static func appendMeasurement(_ text: String, into buffer: inout [UInt8]) {
         appendEscaped(text, into: &buffer, newline: [UInt8(ascii: "_")]) { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") }

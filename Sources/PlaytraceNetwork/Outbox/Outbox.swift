@@ -18,11 +18,11 @@ public import PlaytraceCore
 /// await outbox.flush()        // at session end and on shutdown
 /// ```
 public actor Outbox {
-    public let configuration: OutboxConfiguration
-    private let store: OutboxStore
+    public nonisolated let configuration: OutboxConfiguration
+    private nonisolated let store: OutboxStore
     private let couriers: [String: any OutboxCourier]
-    private let wallClock: WallClock
-    private let logger: Logger
+    private nonisolated let wallClock: WallClock
+    private nonisolated let logger: Logger
     private let random: @Sendable () -> Double
     private var loop: Task<Void, Never>?
     private var isDelivering = false
@@ -47,19 +47,26 @@ public actor Outbox {
 
     deinit { loop?.cancel() }
 
-    private var now: Double { wallClock.now.secondsSince1970 }
+    private nonisolated var now: Double { wallClock.now.secondsSince1970 }
 
-    /// Persists a message for delivery; returns `false` when a message with its key is already stored.
+    /// Persists a message for delivery, synchronously (it is on disk when this returns, so callers without `await`
+    /// — a backend on the instrument's path — hand it over for good); returns `false` when a message with its key
+    /// is already stored.
     @discardableResult
-    public func enqueue(_ message: OutboxMessage) throws -> Bool {
+    public nonisolated func enqueue(_ message: OutboxMessage) throws -> Bool {
         var message = message
         message.createdAt = now
         message.nextAttemptAt = now
         message.attempts = 0
         let inserted = try store.insert(message)
         try enforceBounds()
-        if inserted, loop != nil { Task { await self.deliverDue() } }
+        if inserted { Task { await self.deliverDueIfRunning() } }
         return inserted
+    }
+
+    private func deliverDueIfRunning() async {
+        guard loop != nil else { return }
+        await deliverDue()
     }
 
     /// Starts delivering in the background (due messages, then whenever new ones are enqueued or retries fall due).
@@ -154,7 +161,7 @@ public actor Outbox {
         }
     }
 
-    private func enforceBounds() throws {
+    private nonisolated func enforceBounds() throws {
         let dropped = try store.enforceBounds(oldest: now - configuration.maximumAge.seconds,
                                               maximumBytes: configuration.maximumBytes)
         if dropped > 0 {

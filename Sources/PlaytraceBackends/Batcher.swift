@@ -1,0 +1,77 @@
+import PlaytraceCore
+import Synchronization
+
+/// Collects a backend's encoded records into batches, closed when they reach a size or a point count, or when
+/// the interval passes, and hands each batch over (to the Outbox). Thread-safe: the instrument appends while the
+/// timer flushes.
+final class Batcher: Sendable {
+    struct Batch: Sendable {
+        var bytes: [UInt8] = []
+        var records = 0
+    }
+
+    private struct State {
+        var batch = Batch()
+        var lastTimestamp: Int64 = .min
+        var timer: Task<Void, Never>?
+    }
+
+    let maximumBytes: Int
+    let maximumRecords: Int
+    private let state = Mutex(State())
+    private let deliver: @Sendable (Batch) -> Void
+
+    init(maximumBytes: Int, maximumRecords: Int, deliver: @escaping @Sendable (Batch) -> Void) {
+        self.maximumBytes = maximumBytes
+        self.maximumRecords = maximumRecords
+        self.deliver = deliver
+    }
+
+    deinit { state.withLock { $0.timer?.cancel() } }
+
+    /// Adds a record; `encode` writes it and gets a timestamp that never repeats (so that two records of one
+    /// series at the same instant do not overwrite each other).
+    func append(timestamp: Int64, _ encode: (inout [UInt8], Int64) -> Void) {
+        let full: Batch? = state.withLock { state in
+            let unique = max(timestamp, state.lastTimestamp == .min ? timestamp : state.lastTimestamp + 1)
+            state.lastTimestamp = unique
+            encode(&state.batch.bytes, unique)
+            state.batch.records += 1
+            guard state.batch.bytes.count >= maximumBytes || state.batch.records >= maximumRecords else { return nil }
+            return take(&state)
+        }
+        if let full { deliver(full) }
+    }
+
+    /// Hands over what has been collected.
+    func flush() {
+        if let batch = state.withLock({ take(&$0) }) { deliver(batch) }
+    }
+
+    /// Flushes every `interval` on `clock` until stopped.
+    func startTimer(interval: Duration, clock: any Clock<Duration>) {
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                do { try await clock.sleep(for: interval) } catch { return }
+                self?.flush()
+            }
+        }
+        state.withLock { state in
+            state.timer?.cancel()
+            state.timer = task
+        }
+    }
+
+    func stopTimer() {
+        state.withLock { state in
+            state.timer?.cancel()
+            state.timer = nil
+        }
+    }
+
+    private func take(_ state: inout State) -> Batch? {
+        guard state.batch.records > 0 else { return nil }
+        defer { state.batch = Batch() }
+        return state.batch
+    }
+}

@@ -1,0 +1,133 @@
+public import Foundation
+public import Logging
+public import PlaytraceNetwork
+public import PlaytraceTelemetry
+
+/// Sends events and metrics to InfluxDB in line protocol: batched by size and by time, gzip-compressed, delivered
+/// through the ``Outbox`` (persisted, retried on 5xx and network errors; a 4xx refuses that batch only, logged with
+/// the server's message).
+///
+/// ```swift
+/// let outbox = try Outbox(path: path, couriers: [InfluxDBBackend.courier(transport: transport)])
+/// let influx = InfluxDBBackend(configuration: .init(url: URL(string: "http://127.0.0.1:8086")!,
+///                                                   api: .v1(database: "playtrace")), outbox: outbox)
+/// let instrument = Instrument(hub: HubCore(), metricalc: MetricalcCore(), backends: [influx])
+/// ```
+public final class InfluxDBBackend: Backend, Sendable {
+    /// Where and how to write.
+    public struct Configuration: Sendable {
+        /// The write API.
+        public enum API: Sendable, Hashable {
+            /// InfluxDB 1.x: `POST /write?db=`, with optional credentials.
+            case v1(database: String, username: String? = nil, password: String? = nil)
+            /// InfluxDB 2.x and 3.x (and 1.8+'s compatibility endpoint): `POST /api/v2/write?org=&bucket=` with
+            /// `Authorization: Token`.
+            case v2(organization: String, bucket: String, token: String)
+        }
+
+        /// The server's base URL (`http://host:8086`).
+        public var url: URL
+        public var api: API
+        /// Whether bodies are gzip-compressed.
+        public var gzip = true
+        /// A batch is sent when it reaches this many bytes…
+        public var maximumBatchBytes = 512 << 10
+        /// …or this many points…
+        public var maximumBatchPoints = 5_000
+        /// …or when this much time has passed.
+        public var flushInterval: Duration = .seconds(5)
+        public var encoder = LineProtocolEncoder()
+
+        public init(url: URL, api: API) {
+            self.url = url
+            self.api = api
+        }
+
+        /// The write URL, with nanosecond precision.
+        public var writeURL: URL? {
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            let basePath = components?.path.hasSuffix("/") == true ? String(components?.path.dropLast() ?? "") : components?.path ?? ""
+            switch api {
+            case .v1(let database, let username, let password):
+                components?.path = basePath + "/write"
+                components?.queryItems = [URLQueryItem(name: "db", value: database), URLQueryItem(name: "precision", value: "ns")]
+                    + (username.map { [URLQueryItem(name: "u", value: $0)] } ?? [])
+                    + (password.map { [URLQueryItem(name: "p", value: $0)] } ?? [])
+            case .v2(let organization, let bucket, _):
+                components?.path = basePath + "/api/v2/write"
+                components?.queryItems = [URLQueryItem(name: "org", value: organization),
+                                          URLQueryItem(name: "bucket", value: bucket),
+                                          URLQueryItem(name: "precision", value: "ns")]
+            }
+            return components?.url
+        }
+    }
+
+    /// The destination name of InfluxDB messages in the outbox.
+    public static let destination = "influxdb"
+
+    /// The courier that delivers this backend's batches (register it with the outbox).
+    public static func courier(transport: any HTTPTransport) -> HTTPCourier {
+        HTTPCourier(name: destination, transport: transport)
+    }
+
+    public let configuration: Configuration
+    private let outbox: Outbox
+    private let batcher: Batcher
+    private let logger: Logger
+
+    public init(configuration: Configuration, outbox: Outbox, logger: Logger = Logger(label: "playtrace.influxdb")) {
+        self.configuration = configuration
+        self.outbox = outbox
+        self.logger = logger
+        let metadata = Self.metadata(configuration)
+        let gzip = configuration.gzip
+        batcher = Batcher(maximumBytes: configuration.maximumBatchBytes,
+                          maximumRecords: configuration.maximumBatchPoints) { batch in
+            do {
+                let payload = gzip ? try Gzip.compress(batch.bytes) : batch.bytes
+                try outbox.enqueue(OutboxMessage(destination: Self.destination, payload: payload, metadata: metadata))
+            } catch {
+                logger.error("an InfluxDB batch could not be stored for delivery", metadata: [
+                    "points": "\(batch.records)", "error": "\(error)",
+                ])
+            }
+        }
+    }
+
+    private static func metadata(_ configuration: Configuration) -> [String: String] {
+        var metadata = ["url": configuration.writeURL?.absoluteString ?? "", "method": "POST",
+                        "header.Content-Type": "text/plain; charset=utf-8"]
+        if configuration.gzip { metadata["header.Content-Encoding"] = "gzip" }
+        if case .v2(_, _, let token) = configuration.api { metadata["header.Authorization"] = "Token \(token)" }
+        return metadata
+    }
+
+    public func instrumentReady(_ instrument: Instrument) {
+        batcher.startTimer(interval: configuration.flushInterval, clock: instrument.clock)
+    }
+
+    public func endOfService() {
+        batcher.stopTimer()
+        batcher.flush()
+    }
+
+    public func sendEvent(_ event: Event) {
+        let encoder = configuration.encoder
+        batcher.append(timestamp: LineProtocolEncoder.nanoseconds(event.date)) { buffer, timestamp in
+            encoder.encode(event, timestamp: timestamp, into: &buffer)
+        }
+    }
+
+    public func sendMetric(_ metric: Metric) {
+        let encoder = configuration.encoder
+        batcher.append(timestamp: LineProtocolEncoder.nanoseconds(metric.date)) { buffer, timestamp in
+            encoder.encode(metric, timestamp: timestamp, into: &buffer)
+        }
+    }
+
+    /// Hands the batch being built to the outbox now (at the end of a session).
+    public func flush() {
+        batcher.flush()
+    }
+}
