@@ -1,0 +1,90 @@
+public import Foundation
+public import Logging
+public import PlaytraceTelemetry
+import Synchronization
+
+/// Appends every event and metric to a file as one JSON object per line (JSON Lines), for tools that read
+/// files: `jq`, log shippers, notebooks. Lines are buffered and written every ``flushInterval`` and when the
+/// buffer fills, and at the end of service.
+///
+/// ```swift
+/// let backend = try JSONLinesBackend(path: "session.jsonl")
+/// // {"type":"event","action":"Start","date":"2026-11-21T10:00:00.640Z","attributes":{"position":0,…}}
+/// ```
+public final class JSONLinesBackend: Backend, Sendable {
+    private let handle: FileHandle
+    private let buffer = Mutex<[UInt8]>([])
+    private let timer = Mutex<Task<Void, Never>?>(nil)
+    private let logger: Logger
+    public let flushInterval: Duration
+    private let bufferLimit = 256 << 10
+
+    /// Opens (or creates) the file and appends to it.
+    public init(path: String, flushInterval: Duration = .seconds(1),
+                logger: Logger = Logger(label: "playtrace.jsonl")) throws {
+        if !FileManager.default.fileExists(atPath: path) {
+            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+            }
+        }
+        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        self.flushInterval = flushInterval
+        self.logger = logger
+    }
+
+    deinit {
+        timer.withLock { $0?.cancel() }
+        flush()
+        try? handle.close()
+    }
+
+    public func instrumentReady(_ instrument: Instrument) {
+        let interval = flushInterval
+        let clock = instrument.clock
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                do { try await clock.sleep(for: interval) } catch { return }
+                self?.flush()
+            }
+        }
+        timer.withLock {
+            $0?.cancel()
+            $0 = task
+        }
+    }
+
+    public func endOfService() {
+        timer.withLock {
+            $0?.cancel()
+            $0 = nil
+        }
+        flush()
+    }
+
+    public func sendEvent(_ event: Event) { append(JSONWriter.event(event)) }
+    public func sendMetric(_ metric: Metric) { append(JSONWriter.metric(metric)) }
+
+    /// Writes the buffered lines.
+    public func flush() {
+        let bytes = buffer.withLock { buffer -> [UInt8] in
+            defer { buffer.removeAll(keepingCapacity: true) }
+            return buffer
+        }
+        guard !bytes.isEmpty else { return }
+        do {
+            try handle.write(contentsOf: bytes)
+        } catch {
+            logger.error("JSON lines could not be written", metadata: ["bytes": "\(bytes.count)", "error": "\(error)"])
+        }
+    }
+
+    private func append(_ line: String) {
+        let full = buffer.withLock { buffer -> Bool in
+            buffer.append(contentsOf: line.utf8)
+            buffer.append(UInt8(ascii: "\n"))
+            return buffer.count >= bufferLimit
+        }
+        if full { flush() }
+    }
+}
