@@ -44,6 +44,7 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -109,6 +110,7 @@ let package = Package(
             dependencies: [
                 "PlaytraceCore", "PlaytraceNetwork", "PlaytraceTelemetry",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strictness
         ),
@@ -180,6 +182,8 @@ let package = Package(
             dependencies: [
                 "PlaytraceTelemetry", "PlaytraceBackends", "PlaytracePlayer", "PlaytraceCore", "PlaytraceNetwork",
                 .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strictness
         ),
