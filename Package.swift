@@ -181,6 +181,7 @@ let package = Package(
             name: "PlaytraceTelemetryTests",
             dependencies: [
                 "PlaytraceTelemetry", "PlaytraceBackends", "PlaytracePlayer", "PlaytraceCore", "PlaytraceNetwork",
+                "PlaytraceLab",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

@@ -28,7 +28,38 @@ extension LabServer {
         router.get("**") { request, _ -> Response in
             try await self.serveMedia(request)
         }
+        router.post("/sink/**") { request, _ -> Response in
+            try await self.receive(request)
+        }
         return router
+    }
+
+    /// The sink: accepts any body (16 MB at most) with 202, or fails as the faults for its path say (delay, status,
+    /// dropped connection), and keeps what it accepted or refused.
+    private func receive(_ request: Request) async throws -> Response {
+        let path = request.uri.path
+        let receivedAt = stopwatch.elapsed
+        let body = try await request.body.collect(upTo: 16 << 20)
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name.canonicalName] = field.value }
+        var status = 202
+        var drop = false
+        let kinds = faults.take(for: path)
+        for kind in kinds {
+            switch kind {
+            case .delay(let milliseconds): try await park(for: .milliseconds(milliseconds))
+            case .status(let code): status = code
+            case .dropConnection: drop = true
+            case .throttle: break
+            }
+        }
+        requests.append(LabRequest(method: request.method.rawValue, path: path, query: request.uri.query, status: status,
+                                   bytes: body.readableBytes, receivedAt: receivedAt, faults: kinds.map { "\($0)" },
+                                   idempotencyKey: headers["idempotency-key"]))
+        sink.append(SinkDelivery(path: path, query: request.uri.query, headers: headers,
+                                 body: Array(body.readableBytesView), status: drop ? 0 : status))
+        if drop { throw LabFaultError.droppedConnection }
+        return Response(status: HTTPResponse.Status(code: status))
     }
 
     private func serveMedia(_ request: Request) async throws -> Response {

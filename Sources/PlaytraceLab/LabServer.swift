@@ -23,6 +23,8 @@ public final class LabServer: Sendable {
     public let faults = FaultInjector()
     /// The requests served.
     public let requests = RequestLog()
+    /// What was posted to the sink (`POST /sink/...`).
+    public let sink = SinkLog()
     /// The shape of the lab's streams.
     public let configuration: LabConfiguration
 

@@ -1,0 +1,37 @@
+import Synchronization
+
+/// One request body the lab's sink received (`POST /sink/...`): what telemetry backends and beacons send.
+public struct SinkDelivery: Sendable, Hashable {
+    /// The path posted to (`/sink/newrelic/events`).
+    public var path: String
+    public var query: String?
+    /// Request headers, by lower-cased name (the last value when one repeats).
+    public var headers: [String: String]
+    /// The body as received (still compressed when `content-encoding` says so).
+    public var body: [UInt8]
+    /// The status the sink answered with (a fault can make it fail).
+    public var status: Int
+}
+
+/// What the sink received, oldest first, bounded.
+public final class SinkLog: Sendable {
+    private let entries = Mutex<[SinkDelivery]>([])
+    private let limit: Int
+
+    public init(limit: Int = 10_000) { self.limit = limit }
+
+    func append(_ delivery: SinkDelivery) {
+        entries.withLock { entries in
+            entries.append(delivery)
+            if entries.count > limit { entries.removeFirst(entries.count - limit) }
+        }
+    }
+
+    /// Every delivery.
+    public var all: [SinkDelivery] { entries.withLock { $0 } }
+
+    /// The deliveries the sink accepted (2xx) under a path prefix.
+    public func accepted(under prefix: String) -> [SinkDelivery] {
+        all.filter { $0.path.hasPrefix(prefix) && (200..<300).contains($0.status) }
+    }
+}
