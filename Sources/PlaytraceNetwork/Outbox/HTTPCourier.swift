@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Delivers outbox messages over HTTP: the payload is the body; the metadata gives the `url`, the `method`
 /// (`POST` by default) and headers (keys `header.<Name>`). The message key goes as `Idempotency-Key`.

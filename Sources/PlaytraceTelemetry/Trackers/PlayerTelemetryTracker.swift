@@ -1,5 +1,5 @@
 import Foundation
-public import PlaytraceCore
+import PlaytraceCore
 public import PlaytracePlayer
 
 /// What ``PlayerTelemetryTracker`` needs to know about an item, mapped from the item's metadata by its adapter.
