@@ -35,9 +35,9 @@ struct TelemetryHarness {
     let tracker: TrackerID
 
     init(hub: sending (any Hub)? = HubCore(), metricalc: sending (any Metricalc)? = nil,
-         backends: [any Backend & Sendable] = []) {
+         backends: [any Backend & Sendable] = [], origin: StreamDate = StreamDate(secondsSince1970: 1_800_000_000)) {
         instrument = Instrument(hub: hub, metricalc: metricalc, backends: [backend] + backends, clock: clock,
-                                origin: StreamDate(secondsSince1970: 1_800_000_000))
+                                origin: origin)
         tracker = instrument.addTracker(PlainTracker())
         instrument.ready()
     }
