@@ -55,7 +55,8 @@ struct GraphiteBackendTests {
         let address = try #require(GraphiteServer.address)
         let content = "urn:test:\(UUID().uuidString.prefix(8))"
         let now = Date().timeIntervalSince1970.rounded(.down) - 30
-        let outbox = try Outbox(path: nil, couriers: [GraphiteBackend.courier(host: address.host, port: address.port)])
+        let courier = GraphiteBackend.courier(host: address.host, port: address.port)
+        let outbox = try Outbox(path: nil, couriers: [courier])
         let graphite = GraphiteBackend(outbox: outbox)
         let harness = TelemetryHarness(hub: HubCore(pingInterval: .zero), metricalc: MetricalcCore(),
                                        backends: [graphite], origin: StreamDate(secondsSince1970: now))
@@ -78,6 +79,6 @@ struct GraphiteBackendTests {
         #expect(startTime.first?.0 == Int64(now), "the point is at the event's second")
         let plays = try await GraphiteServer.points(base + ".NumPlays", from: Int64(now) - 5, expecting: 1)
         #expect(plays.map { $0.1 } == [1])
-        await GraphiteBackend.courier(host: address.host, port: address.port).close()
+        await courier.close()
     }
 }
