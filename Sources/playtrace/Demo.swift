@@ -12,6 +12,7 @@ struct Demo: AsyncParsableCommand {
         abstract: "Start the lab in-process and play a two-item playlist through the Player, with a tracker that prints its life cycle.")
 
     @OptionGroup var common: CommonOptions
+    @OptionGroup var telemetryOptions: TelemetryOptions
 
     @Option(help: "How many times faster than real time the demo runs (the lab and the engine share the clock).")
     var speed: Double = 4
@@ -22,6 +23,7 @@ struct Demo: AsyncParsableCommand {
     @Option(help: "For live streams, how many seconds of media time to play.")
     var duration: Double = 60
 
+    @MainActor
     func run() async throws {
         common.bootstrapLogging()
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number") }
@@ -58,7 +60,10 @@ struct Demo: AsyncParsableCommand {
             }
         }
         let limit = stream == "vod" ? nil : duration
-        let succeeded = await PlayerDemo(clock: clock, transport: transport, output: ConsoleOutput()).run(entries, limit: limit)
+        let output = ConsoleOutput()
+        let demo = PlayerDemo(clock: clock, transport: transport, output: output)
+        demo.telemetry = try TelemetrySetup(options: telemetryOptions, clock: clock, transport: transport, output: output)
+        let succeeded = await demo.run(entries, limit: limit)
         try? await transport.shutdown()
         await lab.stop()
         print("lab served \(lab.requests.all.count) requests")

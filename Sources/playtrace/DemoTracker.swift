@@ -108,6 +108,7 @@ struct DemoMetadata: AssetMetadata {
     let subtitle: String
     let chapters: [Chapter]
     let timeRanges: [TimeRange]
+    var source: String? = nil
 
     var playerMetadata: PlayerMetadata {
         PlayerMetadata(identifier: title, title: title, subtitle: subtitle, chapters: chapters, timeRanges: timeRanges)

@@ -18,6 +18,10 @@ final class PlayerDemo {
     private let clock: any Clock<Duration>
     private let transport: any HTTPTransport
     private let output: ConsoleOutput
+    /// Where telemetry goes, when asked for.
+    var telemetry: TelemetrySetup?
+    /// A cap on the variants.
+    var variantLimits = VariantLimits.none
     private let report = DemoReport()
     private var announcedBreaks: Set<String> = []
 
@@ -32,14 +36,18 @@ final class PlayerDemo {
     func run(_ entries: [Entry], limit: Double?) async -> Bool {
         let clock = self.clock
         let transport = self.transport
+        let viewer = UUID().uuidString.lowercased()
         let items = entries.map { entry in
-            PlayerItem.simple(url: entry.url, metadata: entry.metadata, trackerAdapters: [
+            var adapters = [
                 DemoTracker.adapter(configuration: .init(name: entry.metadata.title, output: output, report: report)) {
-                    "\($0.title): \($0.subtitle)"
+                    (metadata: DemoMetadata) in "\(metadata.title): \(metadata.subtitle)"
                 },
-            ])
+            ]
+            if let telemetry { adapters.append(telemetry.adapter(sessionID: viewer)) }
+            return PlayerItem.simple(url: entry.url, metadata: entry.metadata, trackerAdapters: adapters)
         }
         let player = Player(items: items, clock: clock) { HeadlessEngine(clock: clock, transport: transport) }
+        player.variantLimits = variantLimits
         player.play()
         let interval: Duration = .milliseconds(250)
         let statusEvery = output.isTerminal ? 1 : 20
@@ -71,6 +79,9 @@ final class PlayerDemo {
         try? await clock.sleep(for: .milliseconds(100))
         output.message("Summary")
         for line in report.lines { output.message(line) }
+        if let telemetry {
+            for line in await telemetry.finish() { output.message(line) }
+        }
         return failures == 0
     }
 

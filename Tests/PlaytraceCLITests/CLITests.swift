@@ -59,7 +59,9 @@ struct CLITests {
     }
 
     @Test func theDemoPlaysTheLabStreamToTheEndAndExitsZero() async throws {
-        let run = try await Self.run(["--speed", "40"])
+        let jsonl = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: jsonl) }
+        let run = try await Self.run(["--speed", "40", "--jsonl", jsonl.path])
         #expect(run.status == 0, "stderr: \(run.error)")
         #expect(run.output.contains("played to the end"))
         #expect(run.output.contains("ad break break-1"))
@@ -69,6 +71,11 @@ struct CLITests {
                      "[tracker Lab fMP4] metric event at 00:00:00.000: item transition", "[tracker Lab fMP4] deinit"] {
             #expect(run.output.contains(line), "missing: \(line)")
         }
+        #expect(run.output.contains("Metrics (CTA-2066, per session)"))
+        #expect(run.output.contains("ContentPlaybackTime"))
+        let lines = try String(contentsOf: jsonl, encoding: .utf8).split(separator: "\n")
+        #expect(lines.contains { $0.contains("\"action\":\"Start\"") })
+        #expect(lines.contains { $0.contains("\"name\":\"StartTime\"") })
     }
 
     @Test func inspectDescribesAPlaylistFile() async throws {

@@ -62,6 +62,13 @@ struct PlayerTelemetryTests {
         #expect(metrics["ContentPlaybackTime"]?.first?.value == Double(played))
         #expect(metrics["StartTime"]?.first?.dimensions[.contentId] == "urn:lab:A")
         #expect(player.currentSessionIdentifiers(trackedBy: PlayerTelemetryTracker.self) == ["viewer-1"])
+        if let switchUp = backend.events.first(where: { $0.action == .qualityChangeUp }) {
+            let bandwidths = harness.lab.configuration.variants.map(\.bandwidth)
+            #expect(switchUp[.bitrate]?.int.map { $0 > bandwidths.min()! } == true, "the event carries the new variant")
+        }
+        let average = try #require(metrics["AverageBitrate"]?.first?.value)
+        let bandwidths = harness.lab.configuration.variants.map { Double($0.bandwidth) }
+        #expect(average >= bandwidths.min()! && average <= bandwidths.max()!)
         await harness.shutdown()
         _ = instrument
     }

@@ -71,7 +71,9 @@ extension Player {
         session.observeEvents { [weak self] session, event in await self?.handle(event, in: session) }
         let volume = self.volume
         let isMuted = self.isMuted
+        let limits = variantLimits
         session.send { await $0.setVolume(volume, isMuted: isMuted) }
+        if limits != .none { session.send { await $0.setVariantLimits(limits) } }
         let load = item.load(stopwatch: stopwatch)
         Task { @MainActor [weak self, weak session] in
             let asset = await load.value

@@ -91,6 +91,15 @@ public final class Player {
     public var isMuted = false {
         didSet { if isMuted != oldValue { sendVolume() } }
     }
+    /// Limits on the variants adaptive bit rate may choose (a data-saving mode, a cap for a small screen).
+    public var variantLimits = VariantLimits.none {
+        didSet {
+            let limits = variantLimits
+            for session in [session, preloadedSession].compactMap(\.self) {
+                session.send { await $0.setVariantLimits(limits) }
+            }
+        }
+    }
     /// The audio volume, 0…1.
     public var volume = 1.0 {
         didSet {

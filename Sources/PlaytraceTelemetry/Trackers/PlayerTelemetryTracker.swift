@@ -157,7 +157,16 @@ public final class PlayerTelemetryTracker: PlayerItemTracker {
         case .seekEnded:
             emit(.seekFinish)
         case .variantSwitched(let from, let to, _):
-            emit(to.bandwidth >= from.bandwidth ? .qualityChangeUp : .qualityChangeDown)
+            // The event carries the new variant: the player's properties still describe the old one.
+            var attributes = AttributeList()
+            if to.bandwidth > 0 { attributes[.bitrate] = .int(to.bandwidth) }
+            attributes[.variant] = .int(to.index)
+            if let width = to.width, let height = to.height {
+                attributes[.resolutionWidth] = .int(width)
+                attributes[.resolutionHeight] = .int(height)
+            }
+            instrument.emit(to.bandwidth >= from.bandwidth ? .qualityChangeUp : .qualityChangeDown, tracker: trackerID,
+                            attributes: attributes)
         case .failure(let error):
             emitError(error, isFatal: true)
         case .warning(let error):

@@ -36,36 +36,41 @@ final class PlayerTrackerComponent: TelemetryTracker, Sendable {
 
     func instrumentReady(_ instrument: Instrument) {}
 
+    /// Completes an event with what the player last reported; attributes the emitter set (the new bit rate of a
+    /// quality change, say) are kept.
     func initEvent(_ event: inout Event, instrument: Instrument, tracker: TrackerID) -> Bool {
         let current = snapshot.withLock { $0 }
-        event[.trackerTarget] = "Player"
-        event[.sessionId] = .string(sessionID)
-        event[.engine] = .string(engine)
-        event[.platform] = .string(platform)
+        func fill(_ attribute: Attribute, _ value: AttributeValue?) {
+            if let value, event[attribute] == nil { event[attribute] = value }
+        }
+        fill(.trackerTarget, "Player")
+        fill(.sessionId, .string(sessionID))
+        fill(.engine, .string(engine))
+        fill(.platform, .string(platform))
         if let metadata = current.metadata {
-            if let id = metadata.contentID { event[.contentId] = .string(id) }
-            if let title = metadata.title { event[.title] = .string(title) }
-            if let source = metadata.source { event[.source] = .string(source) }
-            if let stream = metadata.streamID { event[.streamId] = .string(stream) }
+            fill(.contentId, metadata.contentID.map(AttributeValue.string))
+            fill(.title, metadata.title.map(AttributeValue.string))
+            fill(.source, metadata.source.map(AttributeValue.string))
+            fill(.streamId, metadata.streamID.map(AttributeValue.string))
         }
         guard let properties = current.properties else { return true }
-        event[.position] = .int(Self.position(properties, capturedAt: current.capturedAt, now: event.time).duration.milliseconds)
+        fill(.position, .int(Self.position(properties, capturedAt: current.capturedAt, now: event.time).duration.milliseconds))
         if properties.streamType == .onDemand, properties.seekableTimeRange.end > .zero {
-            event[.duration] = .int(properties.seekableTimeRange.end.duration.milliseconds)
+            fill(.duration, .int(properties.seekableTimeRange.end.duration.milliseconds))
         }
         if let variant = properties.metrics.variant {
-            if variant.bandwidth > 0 { event[.bitrate] = .int(variant.bandwidth) }
-            event[.variant] = .int(variant.index)
+            if variant.bandwidth > 0 { fill(.bitrate, .int(variant.bandwidth)) }
+            fill(.variant, .int(variant.index))
         }
         if let size = properties.presentationSize {
-            event[.resolutionWidth] = .int(size.width)
-            event[.resolutionHeight] = .int(size.height)
+            fill(.resolutionWidth, .int(size.width))
+            fill(.resolutionHeight, .int(size.height))
         }
-        event[.isMuted] = .bool(properties.isMuted)
-        event[.volume] = .int(Int((properties.volume * 100).rounded()))
-        if let audio = properties.mediaSelection[.audio] { event[.language] = .string(audio.language ?? audio.name) }
+        fill(.isMuted, .bool(properties.isMuted))
+        fill(.volume, .int(Int((properties.volume * 100).rounded())))
+        if let audio = properties.mediaSelection[.audio] { fill(.language, .string(audio.language ?? audio.name)) }
         if let subtitles = properties.mediaSelection[.subtitles] {
-            event[.subtitles] = .string(subtitles.language ?? subtitles.name)
+            fill(.subtitles, .string(subtitles.language ?? subtitles.name))
         }
         return true
     }

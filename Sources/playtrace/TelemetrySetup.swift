@@ -1,0 +1,119 @@
+import Foundation
+import Logging
+import PlaytraceBackends
+import PlaytraceCore
+import PlaytraceNetwork
+import PlaytracePlayer
+import PlaytraceTelemetry
+import Synchronization
+
+/// The telemetry of a `play` or demo run: an instrument with HubCore, MetricalcCore and the backends asked for on
+/// the command line, an outbox that delivers their batches, and the session metrics kept for the summary.
+final class TelemetrySetup: Sendable {
+    let instrument: Instrument
+    let outbox: Outbox
+    private let summary = SummaryBackend()
+
+    init(options: TelemetryOptions, clock: any Clock<Duration>, transport: any HTTPTransport, output: ConsoleOutput) throws {
+        var couriers: [any OutboxCourier] = []
+        var makers: [(Outbox) throws -> any Backend & Sendable] = []
+        if let text = options.influxURL, let url = URL(string: text) {
+            couriers.append(InfluxDBBackend.courier(transport: transport))
+            let api: InfluxDBBackend.Configuration.API = options.influxToken.map {
+                .v2(organization: options.influxOrganization, bucket: options.influxDatabase, token: $0)
+            } ?? .v1(database: options.influxDatabase)
+            makers.append { InfluxDBBackend(configuration: .init(url: url, api: api), outbox: $0) }
+        }
+        if let address = options.graphite, let (host, port) = Self.hostAndPort(address) {
+            couriers.append(GraphiteBackend.courier(host: host, port: port))
+            makers.append { GraphiteBackend(outbox: $0) }
+        }
+        if let key = options.newRelicKey, let account = options.newRelicAccount {
+            couriers.append(NewRelicBackend.courier(transport: transport))
+            let region: NewRelicBackend.Region = options.newRelicRegion == "eu" ? .eu : .us
+            makers.append { NewRelicBackend(configuration: .init(accountID: account, apiKey: key, region: region), outbox: $0) }
+        }
+        outbox = try Outbox(path: options.outboxPath, couriers: couriers, clock: clock)
+        var backends: [any Backend & Sendable] = [summary]
+        for make in makers { backends.append(try make(outbox)) }
+        if let path = options.jsonLinesPath { backends.append(try JSONLinesBackend(path: path)) }
+        if options.console { backends.append(ConsoleBackend { line in output.message("[telemetry] " + line) }) }
+        instrument = Instrument(hub: HubCore(), metricalc: MetricalcCore(), backends: backends, clock: clock)
+    }
+
+    static func hostAndPort(_ text: String) -> (String, Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port)
+        else { return nil }
+        let host = String(text[..<colon])
+        return host.isEmpty ? nil : (host, port)
+    }
+
+    /// The tracker adapter that drives the instrument from a demo item.
+    @MainActor
+    func adapter(sessionID: String) -> TrackerAdapter<DemoMetadata> {
+        PlayerTelemetryTracker.adapter(configuration: .init(instrument: instrument, sessionID: sessionID),
+                                       behavior: .mandatory) { metadata in
+            TelemetryMetadata(contentID: metadata.title, title: metadata.title, source: metadata.source)
+        }
+    }
+
+    /// Ends the instrument, delivers what is left, and returns the summary lines.
+    func finish() async -> [String] {
+        instrument.shutdown()
+        await outbox.start()
+        await outbox.flush()
+        await outbox.stop()
+        var lines = summary.lines()
+        do {
+            let statistics = try await outbox.statistics()
+            if statistics.enqueued > 0 {
+                lines.append("  delivery          \(statistics.delivered) batch(es) delivered, \(statistics.pending) waiting"
+                    + (statistics.rejected > 0 ? ", \(statistics.rejected) refused" : "")
+                    + (statistics.dropped > 0 ? ", \(statistics.dropped) dropped" : ""))
+            }
+        } catch {
+            lines.append("  delivery          unknown (\(error))")
+        }
+        return lines
+    }
+}
+
+/// Keeps the session metrics (CTA-2066) of each content for the summary.
+final class SummaryBackend: Backend, Sendable {
+    private static let names = ["StartTime", "StallCount", "StallDuration", "RebufferingRatio", "WatchedTime",
+                                "ContentPlaybackTime", "AverageBitrate", "BitrateSwitchesUp", "BitrateSwitchesDown",
+                                "ExitBeforeVideoStart", "PlaybackFailure"]
+    private let metrics = Mutex<[(content: String, name: String, value: Double)]>([])
+
+    func sendEvent(_ event: Event) {}
+
+    func sendMetric(_ metric: Metric) {
+        guard Self.names.contains(metric.name) else { return }
+        let content = metric.dimensions[.contentId]?.description ?? "?"
+        metrics.withLock { $0.append((content, metric.name, metric.value)) }
+    }
+
+    func lines() -> [String] {
+        let all = metrics.withLock { $0 }
+        guard !all.isEmpty else { return [] }
+        var lines = ["Metrics (CTA-2066, per session)"]
+        var contents: [String] = []
+        for entry in all where !contents.contains(entry.content) { contents.append(entry.content) }
+        for content in contents {
+            lines.append("  \(content)")
+            for entry in all where entry.content == content {
+                lines.append("    " + entry.name.padding(toLength: 22, withPad: " ", startingAt: 0) + Self.format(entry.name, entry.value))
+            }
+        }
+        return lines
+    }
+
+    private static func format(_ name: String, _ value: Double) -> String {
+        switch name {
+        case "RebufferingRatio": String(format: "%.4f", value)
+        case "AverageBitrate": Format.bitrate(value)
+        case "StartTime", "StallDuration", "WatchedTime", "ContentPlaybackTime": Format.seconds(value / 1_000)
+        default: String(Int(value))
+        }
+    }
+}
