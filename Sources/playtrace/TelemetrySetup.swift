@@ -39,6 +39,7 @@ final class TelemetrySetup: Sendable {
         if let path = options.jsonLinesPath { backends.append(try JSONLinesBackend(path: path)) }
         if options.console { backends.append(ConsoleBackend { line in output.message("[telemetry] " + line) }) }
         instrument = Instrument(hub: HubCore(), metricalc: MetricalcCore(), backends: backends, clock: clock)
+        instrument.ready()
     }
 
     static func hostAndPort(_ text: String) -> (String, Int)? {

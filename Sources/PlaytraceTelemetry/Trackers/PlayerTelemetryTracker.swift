@@ -32,6 +32,7 @@ public struct TelemetryMetadata: Sendable, Hashable {
 ///
 /// ```swift
 /// let instrument = Instrument(hub: HubCore(), metricalc: MetricalcCore(), backends: [influx])
+/// instrument.ready()
 /// let item = PlayerItem.simple(url: url, metadata: media, trackerAdapters: [
 ///     PlayerTelemetryTracker.adapter(configuration: .init(instrument: instrument, sessionID: viewer),
 ///                                    behavior: .mandatory) { media in
@@ -88,7 +89,6 @@ public final class PlayerTelemetryTracker: PlayerItemTracker {
         component = PlayerTrackerComponent(sessionID: configuration.sessionID, engine: configuration.engine,
                                            platform: configuration.platform)
         trackerID = instrument.addTracker(component)
-        instrument.ready()
     }
 
     isolated deinit {
