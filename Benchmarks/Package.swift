@@ -55,6 +55,17 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        .executableTarget(
+            name: "WireBytes",
+            dependencies: [
+                .product(name: "PlaytraceTelemetry", package: "Playtrace"),
+                .product(name: "PlaytraceBackends", package: "Playtrace"),
+                .product(name: "PlaytraceNetwork", package: "Playtrace"),
+                .product(name: "PlaytraceCore", package: "Playtrace"),
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .target(
             name: "SyntheticEngine",
             dependencies: [
