@@ -37,6 +37,7 @@ let package = Package(
         .executableTarget(
             name: "TelemetryPipeline",
             dependencies: [
+                "TelemetryBenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "PlaytraceTelemetry", package: "Playtrace"),
                 .product(name: "PlaytraceBackends", package: "Playtrace"),
@@ -49,6 +50,7 @@ let package = Package(
         .executableTarget(
             name: "PipelineProfile",
             dependencies: [
+                "TelemetryBenchmarkSupport",
                 .product(name: "PlaytraceTelemetry", package: "Playtrace"),
                 .product(name: "PlaytraceBackends", package: "Playtrace"),
                 .product(name: "PlaytraceCore", package: "Playtrace"),
@@ -58,11 +60,21 @@ let package = Package(
         .executableTarget(
             name: "WireBytes",
             dependencies: [
+                "TelemetryBenchmarkSupport",
                 .product(name: "PlaytraceTelemetry", package: "Playtrace"),
                 .product(name: "PlaytraceBackends", package: "Playtrace"),
                 .product(name: "PlaytraceNetwork", package: "Playtrace"),
                 .product(name: "PlaytraceCore", package: "Playtrace"),
                 .product(name: "Clocks", package: "swift-clocks"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
+            name: "TelemetryBenchmarkSupport",
+            dependencies: [
+                .product(name: "PlaytraceTelemetry", package: "Playtrace"),
+                .product(name: "PlaytraceBackends", package: "Playtrace"),
+                .product(name: "PlaytraceCore", package: "Playtrace"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

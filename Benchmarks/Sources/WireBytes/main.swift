@@ -9,6 +9,7 @@ import PlaytraceCore
 import PlaytraceNetwork
 import PlaytraceTelemetry
 import Synchronization
+import TelemetryBenchmarkSupport
 
 /// Counts what would go on the wire: each body, and an HTTP/1.1 request head like the client's.
 final class CountingCourier: OutboxCourier {
@@ -35,24 +36,6 @@ final class CountingCourier: OutboxCourier {
     }
 }
 
-final class SessionTracker: TelemetryTracker, Sendable {
-    func initEvent(_ event: inout Event, instrument: Instrument, tracker: TrackerID) -> Bool {
-        event[.position] = .int(Int(event.time.components.seconds) * 1_000)
-        event[.duration] = .int(3_600_000)
-        event[.bitrate] = .int(3_000_000)
-        event[.resolutionHeight] = .int(720)
-        event[.resolutionWidth] = .int(1280)
-        event[.title] = "The show"
-        event[.contentId] = "urn:playtrace:1"
-        event[.sessionId] = "5f0c2a52-3c6b-4f0e-9d7e-7a1d2b3c4d5e"
-        event[.engine] = "headless"
-        event[.platform] = "linux"
-        event[.isMuted] = false
-        event[.volume] = 100
-        return true
-    }
-}
-
 @MainActor
 func measure(flushInterval: Duration, minutes: Int) async throws -> (requests: Int, body: Int, head: Int, raw: Int) {
     let clock = TestClock<Duration>()
@@ -64,7 +47,7 @@ func measure(flushInterval: Duration, minutes: Int) async throws -> (requests: I
     let influx = InfluxDBBackend(configuration: configuration, outbox: outbox)
     let instrument = Instrument(hub: HubCore(pingInterval: .seconds(30)), metricalc: MetricalcCore(),
                                 backends: [influx], clock: clock)
-    let tracker = instrument.addTracker(SessionTracker())
+    let tracker = instrument.addTracker(StreamTracker())
     instrument.ready()
     func settle() async { for _ in 0..<20 { await Task.yield() } }
     await settle()
