@@ -23,27 +23,35 @@ public struct LabRequest: Sendable, Hashable, Codable {
     public var idempotencyKey: String?
 }
 
-/// The requests the lab served, oldest first, bounded (the oldest are dropped past the limit).
-public final class RequestLog: Sendable {
-    private let entries = Mutex<[LabRequest]>([])
+/// What the lab keeps of what it received, oldest first, bounded (the oldest are dropped past the limit).
+public final class BoundedLog<Entry: Sendable>: Sendable {
+    private let entries = Mutex<[Entry]>([])
     private let limit: Int
 
-    /// Creates a log that keeps at most `limit` requests.
-    public init(limit: Int = 100_000) { self.limit = limit }
+    /// Creates a log that keeps at most `limit` entries.
+    public init(limit: Int) { self.limit = max(1, limit) }
 
-    func append(_ request: LabRequest) {
+    func append(_ entry: Entry) {
         entries.withLock { entries in
-            entries.append(request)
+            entries.append(entry)
             if entries.count > limit { entries.removeFirst(entries.count - limit) }
         }
     }
 
-    /// Every logged request.
-    public var all: [LabRequest] { entries.withLock { $0 } }
+    /// Every entry.
+    public var all: [Entry] { entries.withLock { $0 } }
+
+    /// Forgets every entry.
+    public func clear() { entries.withLock { $0.removeAll() } }
+}
+
+/// The requests the lab served.
+public typealias RequestLog = BoundedLog<LabRequest>
+
+public extension BoundedLog where Entry == LabRequest {
+    /// A log that keeps the last 100,000 requests.
+    convenience init() { self.init(limit: 100_000) }
 
     /// The logged requests whose path contains `text`.
-    public func matching(_ text: String) -> [LabRequest] { entries.withLock { $0.filter { $0.path.contains(text) } } }
-
-    /// Forgets every request.
-    public func clear() { entries.withLock { $0.removeAll() } }
+    func matching(_ text: String) -> [LabRequest] { all.filter { $0.path.contains(text) } }
 }

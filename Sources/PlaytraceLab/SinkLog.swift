@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One request body the lab's sink received (`POST /sink/...`): what telemetry backends and beacons send.
 public struct SinkDelivery: Sendable, Hashable {
     /// The path posted to (`/sink/newrelic/events`).
@@ -13,25 +11,15 @@ public struct SinkDelivery: Sendable, Hashable {
     public var status: Int
 }
 
-/// What the sink received, oldest first, bounded.
-public final class SinkLog: Sendable {
-    private let entries = Mutex<[SinkDelivery]>([])
-    private let limit: Int
+/// What the sink received.
+public typealias SinkLog = BoundedLog<SinkDelivery>
 
-    public init(limit: Int = 10_000) { self.limit = limit }
-
-    func append(_ delivery: SinkDelivery) {
-        entries.withLock { entries in
-            entries.append(delivery)
-            if entries.count > limit { entries.removeFirst(entries.count - limit) }
-        }
-    }
-
-    /// Every delivery.
-    public var all: [SinkDelivery] { entries.withLock { $0 } }
+public extension BoundedLog where Entry == SinkDelivery {
+    /// A log that keeps the last 10,000 deliveries.
+    convenience init() { self.init(limit: 10_000) }
 
     /// The deliveries the sink accepted (2xx) under a path prefix.
-    public func accepted(under prefix: String) -> [SinkDelivery] {
+    func accepted(under prefix: String) -> [SinkDelivery] {
         all.filter { $0.path.hasPrefix(prefix) && (200..<300).contains($0.status) }
     }
 }
