@@ -13,21 +13,19 @@ final class Batcher: Sendable {
     private struct State {
         var batch = Batch()
         var lastTimestamp: Int64 = .min
-        var timer: Task<Void, Never>?
     }
 
     let maximumBytes: Int
     let maximumRecords: Int
     private let state = Mutex(State())
     private let deliver: @Sendable (Batch) -> Void
+    private let timer = FlushTimer()
 
     init(maximumBytes: Int, maximumRecords: Int, deliver: @escaping @Sendable (Batch) -> Void) {
         self.maximumBytes = maximumBytes
         self.maximumRecords = maximumRecords
         self.deliver = deliver
     }
-
-    deinit { state.withLock { $0.timer?.cancel() } }
 
     /// Adds a record; `encode` writes it and gets a timestamp that never repeats (so that two records of one
     /// series at the same instant do not overwrite each other).
@@ -50,24 +48,10 @@ final class Batcher: Sendable {
 
     /// Flushes every `interval` on `clock` until stopped.
     func startTimer(interval: Duration, clock: any Clock<Duration>) {
-        let task = Task { [weak self] in
-            while !Task.isCancelled {
-                do { try await clock.sleep(for: interval) } catch { return }
-                self?.flush()
-            }
-        }
-        state.withLock { state in
-            state.timer?.cancel()
-            state.timer = task
-        }
+        timer.start(interval: interval, clock: clock) { [weak self] in self?.flush() }
     }
 
-    func stopTimer() {
-        state.withLock { state in
-            state.timer?.cancel()
-            state.timer = nil
-        }
-    }
+    func stopTimer() { timer.stop() }
 
     private func take(_ state: inout State) -> Batch? {
         guard state.batch.records > 0 else { return nil }

@@ -14,7 +14,7 @@ import Synchronization
 public final class JSONLinesBackend: Backend, Sendable {
     private let handle: FileHandle
     private let buffer = Mutex<[UInt8]>([])
-    private let timer = Mutex<Task<Void, Never>?>(nil)
+    private let timer = FlushTimer()
     private let logger: Logger
     public let flushInterval: Duration
     private let bufferLimit = 256 << 10
@@ -34,31 +34,17 @@ public final class JSONLinesBackend: Backend, Sendable {
     }
 
     deinit {
-        timer.withLock { $0?.cancel() }
+        timer.stop()
         flush()
         try? handle.close()
     }
 
     public func instrumentReady(_ instrument: Instrument) {
-        let interval = flushInterval
-        let clock = instrument.clock
-        let task = Task { [weak self] in
-            while !Task.isCancelled {
-                do { try await clock.sleep(for: interval) } catch { return }
-                self?.flush()
-            }
-        }
-        timer.withLock {
-            $0?.cancel()
-            $0 = task
-        }
+        timer.start(interval: flushInterval, clock: instrument.clock) { [weak self] in self?.flush() }
     }
 
     public func endOfService() {
-        timer.withLock {
-            $0?.cancel()
-            $0 = nil
-        }
+        timer.stop()
         flush()
     }
 

@@ -42,13 +42,13 @@ public final class GraphiteBackend: Backend, Sendable {
         var counters: [Key: Double] = [:]
         var values: [Key: Double] = [:]
         var latestSecond: Int64 = .min
-        var timer: Task<Void, Never>?
     }
 
     public let configuration: Configuration
     private let outbox: Outbox
     private let logger: Logger
     private let state = Mutex(Aggregation())
+    private let timer = FlushTimer()
 
     public init(configuration: Configuration = Configuration(), outbox: Outbox,
                 logger: Logger = Logger(label: "playtrace.graphite")) {
@@ -58,25 +58,13 @@ public final class GraphiteBackend: Backend, Sendable {
     }
 
     public func instrumentReady(_ instrument: Instrument) {
-        let interval = configuration.flushInterval
-        let clock = instrument.clock
-        let task = Task { [weak self] in
-            while !Task.isCancelled {
-                do { try await clock.sleep(for: interval) } catch { return }
-                self?.flush(includingLatestSecond: false)
-            }
-        }
-        state.withLock {
-            $0.timer?.cancel()
-            $0.timer = task
+        timer.start(interval: configuration.flushInterval, clock: instrument.clock) { [weak self] in
+            self?.flush(includingLatestSecond: false)
         }
     }
 
     public func endOfService() {
-        state.withLock {
-            $0.timer?.cancel()
-            $0.timer = nil
-        }
+        timer.stop()
         flush(includingLatestSecond: true)
     }
 

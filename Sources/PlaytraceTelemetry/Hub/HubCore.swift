@@ -187,6 +187,11 @@ public class HubCore: Hub {
         event[.inPlaybackBlock] = .bool(state.didStart && !state.didFinish)
         event[.inAdBreakBlock] = .bool(state.inAdBreak)
         event[.inAdBlock] = .bool(state.inAd)
+        Self.addTimeSince(&event, state: &state, now: now)
+    }
+
+    /// Adds the time since each earlier action of the playback (ms), and records this action's time.
+    static func addTimeSince(_ event: inout Event, state: inout TrackerState, now: Duration) {
         for (attribute, time) in state.lastActionTimes where event[attribute] == nil {
             event[attribute] = .int((now - time).milliseconds)
         }

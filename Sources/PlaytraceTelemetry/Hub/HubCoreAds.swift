@@ -29,10 +29,7 @@ public final class HubCoreAds: HubCore {
         event[.countAds] = .int(state.countAds)
         event[.inAdBreakBlock] = .bool(state.inAdBreak)
         event[.inAdBlock] = .bool(state.inAd)
-        for (attribute, time) in state.lastActionTimes where event[attribute] == nil {
-            event[attribute] = .int((now - time).milliseconds)
-        }
-        state.lastActionTimes[event.action.timeAttribute] = now
+        HubCore.addTimeSince(&event, state: &state, now: now)
         return true
     }
 

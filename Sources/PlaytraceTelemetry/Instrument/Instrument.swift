@@ -102,8 +102,8 @@ public final class Instrument: Sendable {
     /// Calls ``InstrumentComponent/instrumentReady(_:)`` on every component (call it after changing them).
     public func ready() {
         submit(.operation(Operation { store, instrument in
-            for entry in store.trackers.values.sorted(by: { $0.order < $1.order }) {
-                entry.tracker.instrumentReady(instrument)
+            for id in store.trackers.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+                store.trackers[id]?.tracker.instrumentReady(instrument)
             }
             store.hub?.instrumentReady(instrument)
             store.metricalc?.instrumentReady(instrument)
@@ -246,15 +246,10 @@ private struct GetterKey: Hashable {
 }
 
 final class TrackerEntry {
-    private static let counter = Atomic<Int>(0)
     let tracker: any TelemetryTracker
     var state = TrackerState()
-    let order: Int
 
-    init(tracker: any TelemetryTracker) {
-        self.tracker = tracker
-        order = Self.counter.add(1, ordering: .relaxed).newValue
-    }
+    init(tracker: any TelemetryTracker) { self.tracker = tracker }
 }
 
 /// The components. Only the instrument's drainer touches them, one work item at a time; the queue's mutex hands
