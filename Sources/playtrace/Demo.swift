@@ -62,7 +62,7 @@ struct Demo: AsyncParsableCommand {
         let limit = stream == "vod" ? nil : duration
         let output = ConsoleOutput()
         let demo = PlayerDemo(clock: clock, transport: transport, output: output)
-        demo.telemetry = try TelemetrySetup(options: telemetryOptions, clock: clock, transport: transport, output: output)
+        demo.telemetry = try await TelemetrySetup(options: telemetryOptions, clock: clock, transport: transport, output: output)
         let succeeded = await demo.run(entries, limit: limit)
         try? await transport.shutdown()
         await lab.stop()

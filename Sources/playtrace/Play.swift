@@ -35,7 +35,7 @@ struct Play: AsyncParsableCommand {
             title: title, subtitle: target.absoluteString, chapters: [], timeRanges: [], source: target.absoluteString),
             adBreaks: await Demo.adBreaks(of: target, transport: transport))
         let demo = PlayerDemo(clock: clock, transport: transport, output: output)
-        demo.telemetry = try TelemetrySetup(options: telemetryOptions, clock: clock, transport: transport, output: output)
+        demo.telemetry = try await TelemetrySetup(options: telemetryOptions, clock: clock, transport: transport, output: output)
         if let maxBandwidth { demo.variantLimits = VariantLimits(maximumBandwidth: maxBandwidth) }
         let succeeded = await demo.run([entry], limit: duration)
         try? await transport.shutdown()

@@ -27,6 +27,12 @@ struct TelemetryOptions: ParsableArguments {
     @Option(name: .customLong("newrelic-region"), help: "New Relic region: us or eu.")
     var newRelicRegion = "us"
 
+    @Option(name: .customLong("otlp"), help: "OpenTelemetry collector OTLP/HTTP base URL (http://host:4318): metrics, and playbacks as traces.")
+    var otlpURL: String?
+
+    @Option(name: .customLong("otlp-header"), help: "A header for OTLP exports, name=value (repeatable).")
+    var otlpHeaders: [String] = []
+
     @Option(name: .customLong("jsonl"), help: "Append events and metrics to this file, one JSON object per line.")
     var jsonLinesPath: String?
 
@@ -38,6 +44,8 @@ struct TelemetryOptions: ParsableArguments {
 
     func validate() throws {
         if let influxURL, URL(string: influxURL)?.host == nil { throw ValidationError("--influx needs a URL such as http://127.0.0.1:8086") }
+        if let otlpURL, URL(string: otlpURL)?.host == nil { throw ValidationError("--otlp needs a URL such as http://127.0.0.1:4318") }
+        if otlpHeaders.contains(where: { !$0.contains("=") }) { throw ValidationError("--otlp-header is name=value") }
         if let graphite, TelemetrySetup.hostAndPort(graphite) == nil { throw ValidationError("--graphite needs host:port") }
         if newRelicKey != nil, newRelicAccount == nil { throw ValidationError("--newrelic-key needs --newrelic-account") }
         guard ["us", "eu"].contains(newRelicRegion) else { throw ValidationError("--newrelic-region is us or eu") }

@@ -12,11 +12,16 @@ import Synchronization
 final class TelemetrySetup: Sendable {
     let instrument: Instrument
     let outbox: Outbox
+    private let otlp: OTLPBackend?
+    private let keepsUndelivered: Bool
     private let summary = SummaryBackend()
 
-    init(options: TelemetryOptions, clock: any Clock<Duration>, transport: any HTTPTransport, output: ConsoleOutput) throws {
+    init(options: TelemetryOptions, clock: any Clock<Duration>, transport: any HTTPTransport, output: ConsoleOutput) async throws {
+        keepsUndelivered = options.outboxPath != nil
         var couriers: [any OutboxCourier] = []
         var makers: [(Outbox) throws -> any Backend & Sendable] = []
+        let otlpURL = options.otlpURL.flatMap { URL(string: $0) }
+        if otlpURL != nil { couriers.append(OTLPBackend.courier(transport: transport)) }
         if let text = options.influxURL, let url = URL(string: text) {
             couriers.append(InfluxDBBackend.courier(transport: transport))
             let api: InfluxDBBackend.Configuration.API = options.influxToken.map {
@@ -36,6 +41,18 @@ final class TelemetrySetup: Sendable {
         outbox = try Outbox(path: options.outboxPath, couriers: couriers, clock: clock)
         var backends: [any Backend & Sendable] = [summary]
         for make in makers { backends.append(try make(outbox)) }
+        if let otlpURL {
+            var configuration = OTLPBackend.Configuration(endpoint: otlpURL)
+            for header in options.otlpHeaders {
+                let parts = header.split(separator: "=", maxSplits: 1)
+                configuration.headers[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+            }
+            let backend = try await OTLPBackend(configuration: configuration, outbox: outbox)
+            otlp = backend
+            backends.append(backend)
+        } else {
+            otlp = nil
+        }
         if let path = options.jsonLinesPath { backends.append(try JSONLinesBackend(path: path)) }
         if options.console { backends.append(ConsoleBackend { line in output.message("[telemetry] " + line) }) }
         instrument = Instrument(hub: HubCore(), metricalc: MetricalcCore(), backends: backends, clock: clock)
@@ -61,6 +78,7 @@ final class TelemetrySetup: Sendable {
     /// Ends the instrument, delivers what is left, and returns the summary lines.
     func finish() async -> [String] {
         instrument.shutdown()
+        await otlp?.shutdown()
         await outbox.start()
         await outbox.flush()
         await outbox.stop()
@@ -69,6 +87,7 @@ final class TelemetrySetup: Sendable {
             let statistics = try await outbox.statistics()
             if statistics.enqueued > 0 {
                 lines.append("  delivery          \(statistics.delivered) batch(es) delivered, \(statistics.pending) waiting"
+                    + (statistics.pending > 0 ? (keepsUndelivered ? " in the outbox file" : " and lost at exit (no --outbox file)") : "")
                     + (statistics.rejected > 0 ? ", \(statistics.rejected) refused" : "")
                     + (statistics.dropped > 0 ? ", \(statistics.dropped) dropped" : ""))
             }

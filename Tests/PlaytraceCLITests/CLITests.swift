@@ -61,8 +61,18 @@ struct CLITests {
     @Test func theDemoPlaysTheLabStreamToTheEndAndExitsZero() async throws {
         let jsonl = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: jsonl) }
-        let run = try await Self.run(["--speed", "40", "--jsonl", jsonl.path])
+        let collector = LabServer(clock: ContinuousClock())   // its sink stands for an OpenTelemetry collector
+        let collectorPort = try await collector.start()
+        let run = try await Self.run(["--speed", "40", "--jsonl", jsonl.path,
+                                      "--otlp", "http://127.0.0.1:\(collectorPort)/sink/otlp", "--otlp-header", "api-key=k"])
+        await collector.stop()
         #expect(run.status == 0, "stderr: \(run.error)")
+        for signal in ["metrics", "traces"] {
+            let exports = collector.sink.accepted(under: "/sink/otlp/v1/" + signal)
+            #expect(!exports.isEmpty, "OTLP \(signal) reach the collector")
+            #expect(exports.allSatisfy { $0.headers["api-key"] == "k" && $0.headers["content-type"] == "application/x-protobuf" })
+        }
+        #expect(run.output.contains("delivery "), "the summary reports the outbox's deliveries")
         #expect(run.output.contains("played to the end"))
         #expect(run.output.contains("ad break break-1"))
         #expect(run.output.contains("Summary"))
