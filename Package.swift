@@ -197,7 +197,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PlaytraceCLITests",
-            dependencies: ["playtrace", "PlaytraceLab", "PlaytraceHLS", "PlaytraceCore"],
+            dependencies: ["playtrace", "PlaytraceLab", "PlaytraceHLS", "PlaytraceCore", "PlaytraceNetwork"],
             swiftSettings: strictness
         ),
     ]

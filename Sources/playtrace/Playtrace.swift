@@ -7,7 +7,7 @@ struct Playtrace: AsyncParsableCommand {
         commandName: "playtrace",
         abstract: "Play media and know exactly what happened while it played.",
         discussion: "Without a subcommand, runs the demo: the lab starts on a free loopback port and its on-demand stream with ad breaks plays to the end.",
-        subcommands: [Demo.self, Play.self, Inspect.self, Lab.self],
+        subcommands: [Demo.self, Play.self, Inspect.self, Lab.self, OutboxCommand.self],
         defaultSubcommand: Demo.self)
 }
 

@@ -131,4 +131,20 @@ struct OutboxTests {
         #expect(statistics.pending == 0 && statistics.delivered == 2)
         #expect(courier.attempts.map(\.key) == ["a", "b"], "same keys after the restart")
     }
+
+    @Test("Messages for a destination without a courier stay stored for an outbox that has one")
+    func destinationsWithoutCourier() async throws {
+        let clock = TestClock<Duration>()
+        let courier = ScriptedCourier(script: [], wallClock: WallClock(clock: clock, origin: Self.origin))
+        let outbox = try Outbox(path: nil, couriers: [courier], clock: clock, origin: Self.origin)
+        try outbox.enqueue(message("mine"))
+        try outbox.enqueue(OutboxMessage(key: "graphite-1", destination: "graphite", payload: [1]))
+        try outbox.enqueue(OutboxMessage(key: "graphite-2", destination: "graphite", payload: [2]))
+        await outbox.flush()
+        let statistics = try await outbox.statistics()
+        #expect(courier.attempts.map(\.key) == ["mine"])
+        #expect(statistics.pending == 2 && statistics.rejected == 0 && statistics.pendingByDestination == ["graphite": 2])
+        #expect(statistics.oldestPending == Self.origin.secondsSince1970)
+        #expect(try await outbox.nextAttemptDate() == nil, "nothing this outbox can deliver waits")
+    }
 }

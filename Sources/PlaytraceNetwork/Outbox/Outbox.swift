@@ -21,6 +21,9 @@ public actor Outbox {
     public nonisolated let configuration: OutboxConfiguration
     private nonisolated let store: OutboxStore
     private let couriers: [String: any OutboxCourier]
+    /// The destinations delivered here; messages for others stay stored (bounds apply) for an outbox that has
+    /// their courier — a run with other backends configured, `playtrace outbox --deliver`.
+    private let destinations: [String]
     private nonisolated let wallClock: WallClock
     private nonisolated let logger: Logger
     private let random: @Sendable () -> Double
@@ -39,6 +42,7 @@ public actor Outbox {
                 logger: Logger = Logger(label: "playtrace.outbox")) throws {
         store = try OutboxStore(path: path)
         self.couriers = Dictionary(couriers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        destinations = self.couriers.keys.sorted()
         self.configuration = configuration
         wallClock = origin.map { WallClock(clock: clock, origin: $0) } ?? WallClock(clock: clock)
         self.random = random
@@ -95,7 +99,7 @@ public actor Outbox {
             try enforceBounds()
             var attempted = Set<Int64>()
             while true {
-                let batch = try store.due(at: .infinity, limit: configuration.batchSize)
+                let batch = try store.due(at: .infinity, limit: configuration.batchSize, destinations: destinations)
                     .filter { !attempted.contains($0.id ?? -1) }
                 guard !batch.isEmpty else { return }
                 for message in batch {
@@ -113,9 +117,9 @@ public actor Outbox {
         try store.statistics()
     }
 
-    /// When the next stored message is due (seconds since 1970), if any.
+    /// When the next stored message this outbox can deliver is due (seconds since 1970), if any.
     public func nextAttemptDate() throws -> Double? {
-        try store.nextDue()
+        try store.nextDue(destinations: destinations)
     }
 
     /// Delivers the messages that are due, oldest first.
@@ -126,7 +130,7 @@ public actor Outbox {
         do {
             try enforceBounds()
             while true {
-                let batch = try store.due(at: now, limit: configuration.batchSize)
+                let batch = try store.due(at: now, limit: configuration.batchSize, destinations: destinations)
                 guard !batch.isEmpty else { return }
                 for message in batch { try await attempt(message) }
             }
@@ -136,12 +140,7 @@ public actor Outbox {
     }
 
     private func attempt(_ message: OutboxMessage) async throws {
-        guard let id = message.id else { return }
-        guard let courier = couriers[message.destination] else {
-            logger.error("no courier for an outbox message", metadata: ["destination": "\(message.destination)"])
-            try store.remove(id, counting: "rejected")
-            return
-        }
+        guard let id = message.id, let courier = couriers[message.destination] else { return }
         switch await courier.deliver(message) {
         case .delivered:
             try store.remove(id, counting: "delivered")

@@ -40,6 +40,10 @@ public struct OutboxStatistics: Sendable, Hashable {
     /// Messages waiting now, and their payload bytes.
     public var pending = 0
     public var pendingBytes = 0
+    /// Messages waiting, by destination.
+    public var pendingByDestination: [String: Int] = [:]
+    /// When the oldest waiting message was enqueued (seconds since 1970).
+    public var oldestPending: Double?
 
     public init() {}
 }

@@ -51,17 +51,26 @@ struct OutboxStore: Sendable {
         }
     }
 
-    /// Messages due at `now`, oldest first.
-    func due(at now: Double, limit: Int) throws -> [OutboxMessage] {
-        try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM message WHERE nextAttemptAt <= ? ORDER BY id LIMIT ?",
-                             arguments: [now, limit]).map { try Self.message($0) }
+    /// Messages for `destinations` due at `now`, oldest first.
+    func due(at now: Double, limit: Int, destinations: [String]) throws -> [OutboxMessage] {
+        guard !destinations.isEmpty else { return [] }
+        let placeholders = Array(repeating: "?", count: destinations.count).joined(separator: ",")
+        return try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT * FROM message WHERE nextAttemptAt <= ? AND destination IN (\(placeholders)) ORDER BY id LIMIT ?
+                """, arguments: StatementArguments([now] as [any DatabaseValueConvertible] + destinations + [limit]))
+                .map { try Self.message($0) }
         }
     }
 
-    /// When the next message is due, if any.
-    func nextDue() throws -> Double? {
-        try database.read { db in try Double.fetchOne(db, sql: "SELECT MIN(nextAttemptAt) FROM message") }
+    /// When the next message for `destinations` is due, if any.
+    func nextDue(destinations: [String]) throws -> Double? {
+        guard !destinations.isEmpty else { return nil }
+        let placeholders = Array(repeating: "?", count: destinations.count).joined(separator: ",")
+        return try database.read { db in
+            try Double.fetchOne(db, sql: "SELECT MIN(nextAttemptAt) FROM message WHERE destination IN (\(placeholders))",
+                                arguments: StatementArguments(destinations))
+        }
     }
 
     /// Removes a delivered or rejected message and counts it.
@@ -120,6 +129,10 @@ struct OutboxStore: Sendable {
             }
             statistics.pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message") ?? 0
             statistics.pendingBytes = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(LENGTH(payload)), 0) FROM message") ?? 0
+            for row in try Row.fetchAll(db, sql: "SELECT destination, COUNT(*) AS count FROM message GROUP BY destination") {
+                statistics.pendingByDestination[row["destination"]] = row["count"]
+            }
+            statistics.oldestPending = try Double.fetchOne(db, sql: "SELECT MIN(createdAt) FROM message")
             return statistics
         }
     }

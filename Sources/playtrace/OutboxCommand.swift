@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import PlaytraceBackends
+import PlaytraceNetwork
+
+/// `playtrace outbox FILE [--deliver]`: what an outbox file holds, and delivering what an earlier run left.
+struct OutboxCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "outbox",
+        abstract: "Show what an outbox file holds; with --deliver, deliver what earlier runs could not.",
+        discussion: """
+            HTTP batches (InfluxDB, New Relic, OTLP) go to the URL stored with them; Graphite batches need \
+            --graphite. Exits 1 when messages it could deliver are still waiting.
+            """)
+
+    @OptionGroup var common: CommonOptions
+
+    @Argument(help: "The outbox file (the --outbox of play and the demo).")
+    var file: String
+
+    @Flag(help: "Try to deliver every waiting message now.")
+    var deliver = false
+
+    @Option(help: "Graphite (carbon) plaintext address for Graphite batches, host:port.")
+    var graphite: String?
+
+    func validate() throws {
+        guard FileManager.default.fileExists(atPath: file) else { throw ValidationError("no outbox file at \(file)") }
+        if let graphite, TelemetrySetup.hostAndPort(graphite) == nil { throw ValidationError("--graphite needs host:port") }
+    }
+
+    func run() async throws {
+        common.bootstrapLogging()
+        let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
+        var couriers: [any OutboxCourier] = [
+            InfluxDBBackend.courier(transport: transport), NewRelicBackend.courier(transport: transport),
+            OTLPBackend.courier(transport: transport),
+        ]
+        if let graphite, let (host, port) = TelemetrySetup.hostAndPort(graphite) {
+            couriers.append(GraphiteBackend.courier(host: host, port: port))
+        }
+        let outbox = try Outbox(path: file, couriers: couriers)
+        let before = try await outbox.statistics()
+        print(Self.describe(before, file: file))
+        guard deliver else { return }
+        await outbox.flush()
+        let after = try await outbox.statistics()
+        try await transport.shutdown()
+        print("delivered \(after.delivered - before.delivered), refused \(after.rejected - before.rejected); "
+            + "\(after.pending) waiting")
+        let deliverable = Set(couriers.map(\.name))
+        if after.pendingByDestination.contains(where: { deliverable.contains($0.key) }) { throw ExitCode(1) }
+    }
+
+    static func describe(_ statistics: OutboxStatistics, file: String) -> String {
+        var lines = ["\(file): \(statistics.pending) message(s) waiting (\(Format.bytes(statistics.pendingBytes)))"]
+        if let oldest = statistics.oldestPending {
+            lines[0] += ", the oldest enqueued \(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: oldest)))"
+        }
+        for (destination, count) in statistics.pendingByDestination.sorted(by: { $0.key < $1.key }) {
+            lines.append("  " + destination.padding(toLength: 10, withPad: " ", startingAt: 0) + "\(count)")
+        }
+        lines.append("so far: enqueued \(statistics.enqueued), delivered \(statistics.delivered), retried "
+            + "\(statistics.retried), refused \(statistics.rejected), dropped \(statistics.dropped), duplicates "
+            + "\(statistics.duplicates)")
+        return lines.joined(separator: "\n")
+    }
+}
