@@ -40,7 +40,7 @@ struct InfluxDBBackendTests {
         _ = try await server.query("CREATE DATABASE \(server.database)")
         let outbox = try Outbox(path: nil, couriers: [InfluxDBBackend.courier(transport: server.transport)])
         var configuration = InfluxDBBackend.Configuration(url: server.url, api: .v1(database: server.database))
-        configuration.flushInterval = .seconds(3_600)   // one batch, sent at shutdown
+        configuration.flushInterval = .seconds(3_600)   // batches only when Start, Error and End flush
         let influx = InfluxDBBackend(configuration: configuration, outbox: outbox)
         let harness = TelemetryHarness(hub: HubCore(pingInterval: .zero), metricalc: MetricalcCore(), backends: [influx])
         let dimensions: [(Attribute, AttributeValue)] = [(.sessionId, "viewer 1"), (.contentId, "urn:lab,1"), (.engine, "headless")]
@@ -52,10 +52,11 @@ struct InfluxDBBackendTests {
         harness.emit(.error, dimensions + [(.errorDescription, .string(message)), (.isFatal, false)])
         await harness.advance(.seconds(2))
         harness.emit(.end, dimensions + [(.position, 5_000)])
-        harness.instrument.shutdown()   // the backend flushes its batch into the outbox
+        harness.instrument.shutdown()
         await outbox.flush()
         let statistics = try await outbox.statistics()
-        #expect(statistics.delivered == 1 && statistics.pending == 0 && statistics.rejected == 0, "\(statistics)")
+        #expect(statistics.delivered == 3 && statistics.pending == 0 && statistics.rejected == 0,
+                "one batch each for Start, Error and End: \(statistics)")
 
         let events = try await server.rows("SELECT * FROM events")
         #expect(events.map { $0["action"] as? String } == ["MediaRequest", "Start", "Error", "End"])

@@ -34,16 +34,17 @@ struct NewRelicBackendTests {
         harness.emit(.start, [(.contentId, "urn:1"), (.title, .string(String(repeating: "x", count: 5_000)))])
         harness.emit(.end, [(.contentId, "urn:1")])
         harness.instrument.shutdown()
-        await outbox.flush()   // the metrics batch gets a 500 and stays
+        // Start and End hand their batches over at once: two batches of events, two of metrics; the first
+        // metrics batch gets a 500 and stays.
+        await outbox.flush()
         #expect(try await outbox.statistics().pending == 1)
         await outbox.flush()   // retried: delivered
         let statistics = try await outbox.statistics()
-        #expect(statistics.delivered == 2 && statistics.pending == 0 && statistics.retried == 1)
+        #expect(statistics.delivered == 4 && statistics.pending == 0 && statistics.retried == 1)
 
         let eventDeliveries = lab.sink.accepted(under: "/sink/newrelic/events")
-        #expect(eventDeliveries.count == 1)
-        let eventDelivery = try #require(eventDeliveries.first)
-        let events = try #require(try decode(eventDelivery) as? [[String: Any]])
+        #expect(eventDeliveries.count == 2)
+        let events = try eventDeliveries.flatMap { try #require(try decode($0) as? [[String: Any]]) }
         #expect(events.map { $0["action"] as? String } == ["MediaRequest", "Start", "End"])
         for event in events {
             #expect(event["eventType"] as? String == "PlaytraceEvent")
@@ -53,10 +54,11 @@ struct NewRelicBackendTests {
         #expect((events[1]["title"] as? String)?.count == 4_096, "values are cut at 4,096 characters")
 
         let metricDeliveries = lab.sink.accepted(under: "/sink/newrelic/metrics")
-        #expect(metricDeliveries.count == 1)
-        let metricDelivery = try #require(metricDeliveries.first)
-        let blocks = try #require(try decode(metricDelivery) as? [[String: Any]])
-        let metrics = try #require(blocks.first?["metrics"] as? [[String: Any]])
+        #expect(metricDeliveries.count == 2)
+        let metrics = try metricDeliveries.flatMap { delivery in
+            let blocks = try #require(try decode(delivery) as? [[String: Any]])
+            return try #require(blocks.first?["metrics"] as? [[String: Any]])
+        }
         for metric in metrics {
             let type = try #require(metric["type"] as? String)
             #expect(["gauge", "count", "summary"].contains(type))

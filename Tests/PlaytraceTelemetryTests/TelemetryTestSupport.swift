@@ -5,11 +5,15 @@ import Synchronization
 
 /// A backend that keeps what it receives.
 final class RecordingBackend: Backend, Sendable {
-    private let storage = Mutex<(events: [Event], metrics: [Metric], ended: Bool)>(([], [], false))
+    private let storage = Mutex<(events: [Event], metrics: [Metric], ended: Bool, flushedAfter: [String])>(([], [], false, []))
 
     func sendEvent(_ event: Event) { storage.withLock { $0.events.append(event) } }
     func sendMetric(_ metric: Metric) { storage.withLock { $0.metrics.append(metric) } }
     func endOfService() { storage.withLock { $0.ended = true } }
+    func flush() { storage.withLock { $0.flushedAfter.append($0.events.last?.action.name ?? "") } }
+
+    /// The action of the last event received before each ``flush()``.
+    var flushedAfter: [String] { storage.withLock { $0.flushedAfter } }
 
     var events: [Event] { storage.withLock { $0.events } }
     var metrics: [Metric] { storage.withLock { $0.metrics } }

@@ -9,7 +9,11 @@ public final class EncodingBackend: Backend {
     private let encoder = LineProtocolEncoder()
     private var buffer: [UInt8] = []
     private var lastTimestamp: Int64 = 0
-    public private(set) var bytes = 0
+    private var flushedBytes = 0
+    /// Line protocol written so far.
+    public var bytes: Int { flushedBytes + buffer.count }
+    /// Lines (points) written so far.
+    public private(set) var lines = 0
 
     public init() { buffer.reserveCapacity(1 << 20) }
 
@@ -29,8 +33,9 @@ public final class EncodingBackend: Backend {
     }
 
     private func flushIfFull() {
+        lines += 1
         guard buffer.count > 1 << 20 else { return }
-        bytes += buffer.count
+        flushedBytes += buffer.count
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -57,4 +57,11 @@ public protocol Metricalc: InstrumentComponent {
 public protocol Backend: InstrumentComponent {
     func sendEvent(_ event: Event)
     func sendMetric(_ metric: Metric)
+    /// Hands what is batched over for delivery now: called after the events of ``Instrument/flushingActions``
+    /// (a playback's start, close and errors) and their metrics. Backends that do not batch ignore it.
+    func flush()
+}
+
+public extension Backend {
+    func flush() {}
 }

@@ -18,6 +18,10 @@ import Synchronization
 /// instrument.emit(.mediaRequest, tracker: tracker)
 /// ```
 public final class Instrument: Sendable {
+    /// Actions after which backends hand their batches over at once (``Backend/flush()``), as analytics SDKs do:
+    /// the start and the close of a playback and an error reach the server without waiting for the batch interval.
+    public static let flushingActions: Set<Action> = [.start, .error, .end, .stop, .next]
+
     /// The clock durations, timers and dates follow.
     public let clock: any Clock<Duration>
     /// Dates of events and metrics.
@@ -205,9 +209,11 @@ public final class Instrument: Sendable {
             guard hub.processEvent(&event, state: &entry.state, tracker: trackerID, instrument: self) else { return }
         }
         let metrics = store.metricalc?.processMetric(event, state: entry.state, tracker: trackerID, instrument: self) ?? []
+        let urgent = Self.flushingActions.contains(event.action)
         for backend in store.backends {
             for metric in metrics { backend.sendMetric(metric) }
             backend.sendEvent(event)
+            if urgent { backend.flush() }
         }
     }
 
