@@ -50,4 +50,31 @@ struct LineProtocolTests {
         #expect(line { encoder.encode(whole, timestamp: -12, into: &$0) } == "StartTime,kind=gauge value=840 -12\n")
         #expect(line { encoder.encode(nan, timestamp: 0, into: &$0) } == "Broken,kind=gauge value=0 0\n")
     }
+
+    @Test("Integers at every width, negative ones and the extremes are written digit for digit; long strings fit their line")
+    func integersAndLongText() {
+        var values: [Int] = [0, 1, 9, 10, 99, 100, 101, 999, 1_000, -1, -10, -99, -100, .max, .min, .max - 1, .min + 1]
+        var power = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power - 1, power, power + 1, -power]
+        }
+        for value in values {
+            var event = Event(action: .ping, date: StreamDate(secondsSince1970: 0))
+            event[.position] = .int(value)
+            let encoded = line { LineProtocolEncoder().encode(event, timestamp: Int64(value == .min ? 0 : value), into: &$0) }
+            let timestamp = value == .min ? "0" : "\(value)"
+            #expect(encoded == "events,action=Ping position=\(value)i \(timestamp)\n")
+        }
+        var event = Event(action: .error, date: StreamDate(secondsSince1970: 0))
+        let text = String(repeating: "\"quoted\" \\ ,= \n", count: 5_000)
+        event[.errorDescription] = .string(text)
+        event[.contentId] = .string(String(repeating: ", =\n", count: 5_000))
+        let encoded = line { LineProtocolEncoder().encode(event, timestamp: 1, into: &$0) }
+        // Each `"quoted" \ ,= ⏎` gains three backslashes in the field; each `, =⏎` of the tag doubles.
+        let expected = "events,action=Error,contentId=".utf8.count + 5_000 * 8 + " errorDescription=\"".utf8.count
+            + 5_000 * 18 + "\" 1\n".utf8.count
+        #expect(encoded.utf8.count == expected, "every quote and backslash escaped, the tag's specials too")
+        #expect(encoded.hasSuffix("\" 1\n"))
+    }
 }

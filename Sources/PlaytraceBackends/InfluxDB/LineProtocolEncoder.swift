@@ -59,15 +59,6 @@ public struct LineProtocolEncoder: Sendable {
     }
 
     @inline(__always)
-    static func appendName(_ attribute: Attribute, into buffer: inout [UInt8]) {
-        if let slot = nameSlot(attribute.id), !standardNames[slot].isEmpty {
-            buffer.append(contentsOf: standardNames[slot])
-        } else {
-            appendTagText(attribute.name, into: &buffer)
-        }
-    }
-
-    @inline(__always)
     private func isTag(_ attribute: Attribute) -> Bool {
         attribute.id < 64 ? tagMask & (1 << UInt64(attribute.id)) != 0 : tagAttributes.contains(attribute)
     }
@@ -84,93 +75,128 @@ public struct LineProtocolEncoder: Sendable {
 
     /// Appends an event's line (with its line feed).
     public func encode(_ event: Event, timestamp: Int64, into buffer: inout [UInt8]) {
-        Self.appendMeasurement(eventMeasurement, into: &buffer)
-        buffer.append(UInt8(ascii: ","))
-        buffer.append(contentsOf: "action=".utf8)
-        Self.appendTagText(event.action.name, into: &buffer)
-        for entry in event.attributes where isTag(entry.attribute) {
-            appendTag(entry, into: &buffer)
+        var bound = 64 + 2 * (eventMeasurement.utf8.count + event.action.name.utf8.count)
+        for entry in event.attributes { bound += Self.bound(entry) }
+        LineWriter.append(to: &buffer, bound: bound) { line in
+            Self.writeMeasurement(eventMeasurement, to: &line)
+            line.ascii(",action=")
+            Self.writeTagText(event.action.name, to: &line)
+            for entry in event.attributes where isTag(entry.attribute) {
+                writeTag(entry, to: &line)
+            }
+            var separator = UInt8(ascii: " ")
+            for entry in event.attributes where !isTag(entry.attribute) {
+                line.byte(separator)
+                separator = UInt8(ascii: ",")
+                Self.writeName(entry.attribute, to: &line)
+                line.byte(UInt8(ascii: "="))
+                Self.writeField(entry.value, to: &line)
+            }
+            if separator == UInt8(ascii: " ") {
+                // A point needs a field: an event with attributes all in tags gets a count.
+                line.ascii(" count=1i")
+            }
+            line.byte(UInt8(ascii: " "))
+            line.integer(timestamp)
+            line.byte(UInt8(ascii: "\n"))
         }
-        var separator = UInt8(ascii: " ")
-        for entry in event.attributes where !isTag(entry.attribute) {
-            buffer.append(separator)
-            separator = UInt8(ascii: ",")
-            Self.appendName(entry.attribute, into: &buffer)
-            buffer.append(UInt8(ascii: "="))
-            Self.appendField(entry.value, into: &buffer)
-        }
-        if separator == UInt8(ascii: " ") {
-            // A point needs a field: an event with attributes all in tags gets a count.
-            buffer.append(contentsOf: " count=1i".utf8)
-        }
-        buffer.append(UInt8(ascii: " "))
-        Self.appendInteger(timestamp, into: &buffer)
-        buffer.append(UInt8(ascii: "\n"))
     }
 
     /// Appends a metric's line (with its line feed).
     public func encode(_ metric: Metric, timestamp: Int64, into buffer: inout [UInt8]) {
-        Self.appendMeasurement(metric.name, into: &buffer)
-        for entry in metric.dimensions { appendTag(entry, into: &buffer) }
-        buffer.append(contentsOf: ",kind=".utf8)
-        buffer.append(contentsOf: metric.kind.rawValue.utf8)
-        buffer.append(contentsOf: " value=".utf8)
-        let value = metric.value
-        if metric.kind == .counter, value.rounded() == value, abs(value) < 1e15 {
-            Self.appendInteger(Int64(value), into: &buffer)
-            buffer.append(UInt8(ascii: "i"))
-        } else {
-            Self.appendFloat(value, into: &buffer)
+        var bound = 96 + 2 * metric.name.utf8.count
+        for entry in metric.dimensions { bound += Self.bound(entry) }
+        LineWriter.append(to: &buffer, bound: bound) { line in
+            Self.writeMeasurement(metric.name, to: &line)
+            for entry in metric.dimensions { writeTag(entry, to: &line) }
+            line.ascii(",kind=")
+            switch metric.kind {
+            case .counter: line.ascii("counter")
+            case .gauge: line.ascii("gauge")
+            case .histogram: line.ascii("histogram")
+            }
+            line.ascii(" value=")
+            let value = metric.value
+            if metric.kind == .counter, value.rounded() == value, abs(value) < 1e15 {
+                line.integer(Int64(value))
+                line.byte(UInt8(ascii: "i"))
+            } else {
+                Self.writeFloat(value, to: &line)
+            }
+            line.byte(UInt8(ascii: " "))
+            line.integer(timestamp)
+            line.byte(UInt8(ascii: "\n"))
         }
-        buffer.append(UInt8(ascii: " "))
-        Self.appendInteger(timestamp, into: &buffer)
-        buffer.append(UInt8(ascii: "\n"))
     }
 
-    private func appendTag(_ entry: AttributeList.Entry, into buffer: inout [UInt8]) {
+    /// The most bytes an attribute takes in a line, as a tag or a field, with its separator.
+    private static func bound(_ entry: AttributeList.Entry) -> Int {
+        let name = 2 * entry.attribute.name.utf8.count + 2
+        switch entry.value {
+        case .int: return name + LineWriter.integerBound + 1
+        case .double: return name + floatBound
+        case .bool: return name + 5
+        case .string(let text): return name + 2 * text.utf8.count + 2
+        }
+    }
+
+    private static let floatBound = 40
+
+    private func writeTag(_ entry: AttributeList.Entry, to line: inout LineWriter) {
         switch entry.value {
         case .string(let text):
             guard !text.isEmpty else { return }   // InfluxDB refuses empty tag values: leave the tag out
-            appendTagStart(entry.attribute, into: &buffer)
-            Self.appendTagText(text, into: &buffer)
+            writeTagStart(entry.attribute, to: &line)
+            Self.writeTagText(text, to: &line)
         case .int(let value):
-            appendTagStart(entry.attribute, into: &buffer)
-            Self.appendInteger(Int64(value), into: &buffer)
-        case .double, .bool:
-            appendTagStart(entry.attribute, into: &buffer)
-            Self.appendTagText(entry.value.description, into: &buffer)
+            writeTagStart(entry.attribute, to: &line)
+            line.integer(Int64(value))
+        case .bool(let value):
+            writeTagStart(entry.attribute, to: &line)
+            if value { line.ascii("true") } else { line.ascii("false") }
+        case .double(let value):
+            writeTagStart(entry.attribute, to: &line)
+            Self.writeTagText(value.description, to: &line)
         }
     }
 
-    private func appendTagStart(_ attribute: Attribute, into buffer: inout [UInt8]) {
-        buffer.append(UInt8(ascii: ","))
-        Self.appendName(attribute, into: &buffer)
-        buffer.append(UInt8(ascii: "="))
+    private func writeTagStart(_ attribute: Attribute, to line: inout LineWriter) {
+        line.byte(UInt8(ascii: ","))
+        Self.writeName(attribute, to: &line)
+        line.byte(UInt8(ascii: "="))
     }
 
-    /// Appends text, escaping the bytes `needsEscape` picks with a backslash and writing line breaks as `newline`
+    @inline(__always)
+    private static func writeName(_ attribute: Attribute, to line: inout LineWriter) {
+        if let slot = nameSlot(attribute.id), !standardNames[slot].isEmpty {
+            line.bytes(standardNames[slot])
+        } else {
+            writeTagText(attribute.name, to: &line)
+        }
+    }
+
+    /// Writes text, escaping the bytes `needsEscape` picks with a backslash and writing line breaks as `newline`
     /// (nil: kept). Text without such bytes (the usual case) is copied in one go.
     @inline(__always)
-    private static func appendEscaped(_ text: String, into buffer: inout [UInt8], newline: [UInt8]?,
-                                      needsEscape: (UInt8) -> Bool) {
+    private static func writeEscaped(_ text: String, to line: inout LineWriter, newline: StaticString?,
+                                     needsEscape: (UInt8) -> Bool) {
         var text = text
         text.withUTF8 { bytes in
             let replacesBreaks = newline != nil
             let special = bytes.contains { (byte: UInt8) -> Bool in
                 if needsEscape(byte) { return true }
-                return replacesBreaks && Self.isLineBreak(byte)
+                return replacesBreaks && isLineBreak(byte)
             }
             guard special else {
-                buffer.append(contentsOf: bytes)
+                line.bytes(bytes)
                 return
             }
-            buffer.reserveCapacity(buffer.count + bytes.count * 2)
             for byte in bytes {
-                if let newline, Self.isLineBreak(byte) {
-                    buffer.append(contentsOf: newline)
+                if let newline, isLineBreak(byte) {
+                    line.ascii(newline)
                 } else {
-                    if needsEscape(byte) { buffer.append(UInt8(ascii: "\\")) }
-                    buffer.append(byte)
+                    if needsEscape(byte) { line.byte(UInt8(ascii: "\\")) }
+                    line.byte(byte)
                 }
             }
         }
@@ -179,65 +205,50 @@ public struct LineProtocolEncoder: Sendable {
     @inline(__always)
     private static func isLineBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D || byte == 0x09 }
 
-    static func appendMeasurement(_ text: String, into buffer: inout [UInt8]) {
-        appendEscaped(text, into: &buffer, newline: [UInt8(ascii: "_")]) { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") }
+    private static func writeMeasurement(_ text: String, to line: inout LineWriter) {
+        writeEscaped(text, to: &line, newline: "_") { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") }
     }
 
     /// Tag keys, tag values and field keys.
-    static func appendTagText(_ text: String, into buffer: inout [UInt8]) {
-        appendEscaped(text, into: &buffer, newline: [UInt8(ascii: "\\"), UInt8(ascii: " ")]) {
+    private static func writeTagText(_ text: String, to line: inout LineWriter) {
+        writeEscaped(text, to: &line, newline: "\\ ") {
             $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "=")
         }
     }
 
-    static func appendField(_ value: AttributeValue, into buffer: inout [UInt8]) {
+    private static func writeField(_ value: AttributeValue, to line: inout LineWriter) {
         switch value {
         case .int(let value):
-            appendInteger(Int64(value), into: &buffer)
-            buffer.append(UInt8(ascii: "i"))
+            line.integer(Int64(value))
+            line.byte(UInt8(ascii: "i"))
         case .double(let value):
-            appendFloat(value, into: &buffer)
+            writeFloat(value, to: &line)
         case .bool(let value):
-            buffer.append(contentsOf: (value ? "true" : "false").utf8)
+            if value { line.ascii("true") } else { line.ascii("false") }
         case .string(let text):
-            buffer.append(UInt8(ascii: "\""))
-            appendEscaped(text, into: &buffer, newline: nil) { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
-            buffer.append(UInt8(ascii: "\""))
-        }
-    }
-
-    static func appendInteger(_ value: Int64, into buffer: inout [UInt8]) {
-        if value == 0 {
-            buffer.append(UInt8(ascii: "0"))
-            return
-        }
-        var magnitude = value.magnitude
-        if value < 0 { buffer.append(UInt8(ascii: "-")) }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 20 digits at most, written backwards
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { raw in
-            var position = raw.count
-            while magnitude > 0 {
-                position -= 1
-                raw[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            }
-            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[position...]))
+            line.byte(UInt8(ascii: "\""))
+            writeEscaped(text, to: &line, newline: nil) { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+            line.byte(UInt8(ascii: "\""))
         }
     }
 
     /// Floats: whole values as digits (InfluxDB reads `5` without `i` as a float), others in Swift's shortest
     /// round-trip form; non-finite values, which the line protocol cannot carry, as 0.
-    static func appendFloat(_ value: Double, into buffer: inout [UInt8]) {
+    private static func writeFloat(_ value: Double, to line: inout LineWriter) {
         guard value.isFinite else {
-            buffer.append(UInt8(ascii: "0"))
+            line.byte(UInt8(ascii: "0"))
             return
         }
         if value.rounded() == value, abs(value) < 1e15 {
-            appendInteger(Int64(value), into: &buffer)
+            line.integer(Int64(value))
         } else {
-            buffer.append(contentsOf: value.description.utf8)
+            var text = value.description
+            text.withUTF8 { line.bytes($0) }
         }
+    }
+
+    /// Tag keys, tag values and field keys, escaped, appended to a buffer (names escaped once at start-up).
+    static func appendTagText(_ text: String, into buffer: inout [UInt8]) {
+        LineWriter.append(to: &buffer, bound: 2 * text.utf8.count) { writeTagText(text, to: &$0) }
     }
 }
