@@ -79,8 +79,9 @@ struct OTLPBackendTests {
         configuration.headers = ["api-key": "collector-key"]
         configuration.exportInterval = .seconds(3_600)
         let otlp = try await OTLPBackend(configuration: configuration, outbox: outbox)
-        let harness = TelemetryHarness(hub: HubCore(pingInterval: .zero), metricalc: MetricalcCore(), backends: [otlp],
+        let harness = TelemetryHarness(hub: HubCoreAds(pingInterval: .zero), metricalc: MetricalcCore(), backends: [otlp],
                                        origin: Self.origin)
+        let ads = AdTelemetryTracker(instrument: harness.instrument, sessionID: "session-1")
         let content: [(Attribute, AttributeValue)] = [(.contentId, "urn:1"), (.sessionId, "session-1"), (.engine, "headless")]
         // A playback: 300 ms startup, a 500 ms stall, a 100 ms seek, a warning, then its end.
         harness.emit(.mediaRequest, content)
@@ -94,7 +95,11 @@ struct OTLPBackendTests {
         await harness.advance(.milliseconds(100))
         harness.emit(.seekFinish, content + [(.position, 60_000)])
         harness.emit(.error, content + [(.errorDescription, "segment 404"), (.isFatal, false)])
+        ads.breakBegan(roll: .mid)
+        ads.adBegan(TelemetryAd(id: "ad-1", duration: .seconds(1)))
         await harness.advance(.seconds(1))
+        ads.adEnded()
+        ads.breakEnded()
         harness.emit(.end, content)
         // A second one fails before it starts.
         harness.emit(.mediaRequest, content)
@@ -152,6 +157,12 @@ struct OTLPBackendTests {
         #expect(OTLPReceiver.nanoseconds(stallSpan, "startTimeUnixNano") == Self.originNanoseconds + 2_300_000_000)
         #expect(OTLPReceiver.nanoseconds(stallSpan, "endTimeUnixNano") == Self.originNanoseconds + 2_800_000_000)
         #expect(OTLPReceiver.attributes(of: stallSpan)["playtrace.buffer_type"] as? String == "rebuffer")
+        let adBreak = try child("ad break")
+        #expect(OTLPReceiver.nanoseconds(adBreak, "startTimeUnixNano") == Self.originNanoseconds + 2_900_000_000)
+        #expect(OTLPReceiver.attributes(of: adBreak)["playtrace.ad_roll"] as? String == "mid")
+        let ad = try #require(spans.first { $0["name"] as? String == "ad" })
+        #expect(ad["parentSpanId"] as? String == adBreak["spanId"] as? String, "the ad is a span of its break")
+        #expect(OTLPReceiver.attributes(of: ad)["playtrace.adId"] as? String == "ad-1")
         let seek = try child("seek")
         #expect(OTLPReceiver.attributes(of: seek)["playtrace.position_ms"] as? String == "60000")
         #expect(first["traceId"] as? String == seek["traceId"] as? String)

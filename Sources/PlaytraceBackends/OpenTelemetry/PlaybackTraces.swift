@@ -19,7 +19,8 @@ public import Tracing
 /// The `playback` span carries the session, playback and stream ids, the content id, title, source, engine,
 /// platform and variant (`playtrace.<attribute>`), and `playtrace.end_reason`; a fatal error sets its status to
 /// error. Non-fatal errors and quality changes are span events. Spans still open when a playback closes end with
-/// it; ``endAll()`` ends every open playback at its last event (at shutdown).
+/// it; ``endAll()`` ends every open playback at its last event (at shutdown). The events of an ads tracker
+/// (`isAdsTracker`) go to the open playback of their session, so that ad breaks are spans of the content's trace.
 public final class PlaybackTraces: Sendable {
     private struct Playback {
         var root: any Span
@@ -50,9 +51,16 @@ public final class PlaybackTraces: Sendable {
 
     /// Folds an event into its playback's trace.
     public func record(_ event: Event) {
-        let key = (event[.sessionId]?.description ?? "") + "\u{1F}" + (event[.playbackId]?.description ?? "")
+        let session = (event[.sessionId]?.description ?? "") + "\u{1F}"
+        var key = session + (event[.playbackId]?.description ?? "")
         let instant = EventInstant(event.date)
         playbacks.withLock { playbacks in
+            // An ads tracker's events belong to the session's content playback (they have no playback of their own).
+            if event[.isAdsTracker] == .bool(true),
+               let content = playbacks.filter({ $0.key.hasPrefix(session) })
+                   .max(by: { $0.value.lastDate < $1.value.lastDate })?.key {
+                key = content
+            }
             var playback = playbacks[key] ?? open(event, at: instant)
             playback.lastDate = event.date
             if apply(event, at: instant, to: &playback) {
