@@ -13,5 +13,6 @@ let started = Date()
 for index in 0..<count { instrument.emit(sessionCycle[index % sessionCycle.count], tracker: tracker) }
 let seconds = Date().timeIntervalSince(started)
 instrument.shutdown()
+if ProcessInfo.processInfo.environment["PLAYTRACE_SAMPLE"] != nil { print(backend.sample) }
 print("events=\(count) seconds=\(String(format: "%.3f", seconds)) events_per_second=\(Int(Double(count) / seconds))"
     + " lines=\(backend.lines) bytes_per_event=\(backend.bytes / max(count, 1))")

@@ -12,6 +12,8 @@ public final class EncodingBackend: Backend {
     private var flushedBytes = 0
     /// Line protocol written so far.
     public var bytes: Int { flushedBytes + buffer.count }
+    /// The start of what was written (the buffer not yet flushed).
+    public var sample: String { String(decoding: buffer.prefix(4_096), as: UTF8.self) }
     /// Lines (points) written so far.
     public private(set) var lines = 0
 

@@ -24,43 +24,38 @@ public struct LineProtocolEncoder: Sendable {
     public var eventMeasurement: String
     /// The attributes written as tags (the others are fields).
     public var tagAttributes: Set<Attribute> {
-        didSet { tagMask = Self.mask(tagAttributes) }
+        didSet {
+            tagMasks = Self.masks(tagAttributes)
+            hasCustomTags = tagAttributes.contains { NameTable.slot($0.id) == nil }
+        }
     }
-    /// The tag attributes with identifiers below 64, as bits (checked without hashing).
-    private var tagMask: UInt64
+    /// The standard tag attributes as bits, by ``NameTable/slot(_:)`` (checked without hashing).
+    private var tagMasks: (UInt64, UInt64)
+    /// Whether a custom attribute (outside the slots) is a tag.
+    private var hasCustomTags: Bool
 
     public init(eventMeasurement: String = "events", tagAttributes: Set<Attribute> = Set(Attribute.dimensions)) {
         self.eventMeasurement = eventMeasurement
         self.tagAttributes = tagAttributes
-        tagMask = Self.mask(tagAttributes)
+        tagMasks = Self.masks(tagAttributes)
+        hasCustomTags = tagAttributes.contains { NameTable.slot($0.id) == nil }
     }
 
-    private static func mask(_ attributes: Set<Attribute>) -> UInt64 {
-        attributes.reduce(0) { $1.id < 64 ? $0 | (1 << UInt64($1.id)) : $0 }
-    }
-
-    /// The escaped names of the standard attributes, by ``nameSlot(_:)`` (names never change: escape them once).
-    private static let standardNames: [[UInt8]] = {
-        var names = [[UInt8]](repeating: [], count: 128)
-        for attribute in Attribute.allStandard {
-            guard let slot = nameSlot(attribute.id) else { continue }
-            var escaped: [UInt8] = []
-            appendTagText(attribute.name, into: &escaped)
-            names[slot] = escaped
+    private static func masks(_ attributes: Set<Attribute>) -> (UInt64, UInt64) {
+        var masks: (UInt64, UInt64) = (0, 0)
+        for attribute in attributes {
+            guard let slot = NameTable.slot(attribute.id) else { continue }
+            if slot < 64 { masks.0 |= 1 << UInt64(slot) } else { masks.1 |= 1 << UInt64(slot - 64) }
         }
-        return names
-    }()
-
-    @inline(__always)
-    private static func nameSlot(_ id: UInt32) -> Int? {
-        if id < 64 { return Int(id) }
-        if id >= 100, id < 164 { return Int(id - 36) }
-        return nil
+        return masks
     }
 
     @inline(__always)
     private func isTag(_ attribute: Attribute) -> Bool {
-        attribute.id < 64 ? tagMask & (1 << UInt64(attribute.id)) != 0 : tagAttributes.contains(attribute)
+        guard let slot = NameTable.slot(attribute.id) else {
+            return hasCustomTags && tagAttributes.contains(attribute)
+        }
+        return slot < 64 ? tagMasks.0 & (1 << UInt64(slot)) != 0 : tagMasks.1 & (1 << UInt64(slot - 64)) != 0
     }
 
     /// Nanoseconds since 1970 of a date.
@@ -75,22 +70,22 @@ public struct LineProtocolEncoder: Sendable {
 
     /// Appends an event's line (with its line feed).
     public func encode(_ event: Event, timestamp: Int64, into buffer: inout [UInt8]) {
-        var bound = 64 + 2 * (eventMeasurement.utf8.count + event.action.name.utf8.count)
-        for entry in event.attributes { bound += Self.bound(entry) }
-        LineWriter.append(to: &buffer, bound: bound) { line in
+        LineWriter.append(to: &buffer) { line in
             Self.writeMeasurement(eventMeasurement, to: &line)
             line.ascii(",action=")
             Self.writeTagText(event.action.name, to: &line)
-            for entry in event.attributes where isTag(entry.attribute) {
-                writeTag(entry, to: &line)
-            }
             var separator = UInt8(ascii: " ")
-            for entry in event.attributes where !isTag(entry.attribute) {
-                line.byte(separator)
-                separator = UInt8(ascii: ",")
-                Self.writeName(entry.attribute, to: &line)
-                line.byte(UInt8(ascii: "="))
-                Self.writeField(entry.value, to: &line)
+            event.attributes.withEntries { entries in
+                for index in entries.indices where isTag(entries[index].attribute) {
+                    writeTag(entries[index], to: &line)
+                }
+                for index in entries.indices where !isTag(entries[index].attribute) {
+                    line.byte(separator)
+                    separator = UInt8(ascii: ",")
+                    Self.writeName(entries[index].attribute, to: &line)
+                    line.byte(UInt8(ascii: "="))
+                    Self.writeField(entries[index].value, to: &line)
+                }
             }
             if separator == UInt8(ascii: " ") {
                 // A point needs a field: an event with attributes all in tags gets a count.
@@ -104,11 +99,11 @@ public struct LineProtocolEncoder: Sendable {
 
     /// Appends a metric's line (with its line feed).
     public func encode(_ metric: Metric, timestamp: Int64, into buffer: inout [UInt8]) {
-        var bound = 96 + 2 * metric.name.utf8.count
-        for entry in metric.dimensions { bound += Self.bound(entry) }
-        LineWriter.append(to: &buffer, bound: bound) { line in
+        LineWriter.append(to: &buffer) { line in
             Self.writeMeasurement(metric.name, to: &line)
-            for entry in metric.dimensions { writeTag(entry, to: &line) }
+            metric.dimensions.withEntries { entries in
+                for index in entries.indices { writeTag(entries[index], to: &line) }
+            }
             line.ascii(",kind=")
             switch metric.kind {
             case .counter: line.ascii("counter")
@@ -128,19 +123,6 @@ public struct LineProtocolEncoder: Sendable {
             line.byte(UInt8(ascii: "\n"))
         }
     }
-
-    /// The most bytes an attribute takes in a line, as a tag or a field, with its separator.
-    private static func bound(_ entry: AttributeList.Entry) -> Int {
-        let name = 2 * entry.attribute.name.utf8.count + 2
-        switch entry.value {
-        case .int: return name + LineWriter.integerBound + 1
-        case .double: return name + floatBound
-        case .bool: return name + 5
-        case .string(let text): return name + 2 * text.utf8.count + 2
-        }
-    }
-
-    private static let floatBound = 40
 
     private func writeTag(_ entry: AttributeList.Entry, to line: inout LineWriter) {
         switch entry.value {
@@ -168,8 +150,8 @@ public struct LineProtocolEncoder: Sendable {
 
     @inline(__always)
     private static func writeName(_ attribute: Attribute, to line: inout LineWriter) {
-        if let slot = nameSlot(attribute.id), !standardNames[slot].isEmpty {
-            line.bytes(standardNames[slot])
+        if let name = NameTable.shared.escapedName(attribute.id) {
+            line.bytes(name)
         } else {
             writeTagText(attribute.name, to: &line)
         }
@@ -192,11 +174,12 @@ public struct LineProtocolEncoder: Sendable {
                 return
             }
             for byte in bytes {
+                line.reserve(2)
                 if let newline, isLineBreak(byte) {
                     line.ascii(newline)
                 } else {
-                    if needsEscape(byte) { line.byte(UInt8(ascii: "\\")) }
-                    line.byte(byte)
+                    if needsEscape(byte) { line.byteInReserved(UInt8(ascii: "\\")) }
+                    line.byteInReserved(byte)
                 }
             }
         }
@@ -249,6 +232,47 @@ public struct LineProtocolEncoder: Sendable {
 
     /// Tag keys, tag values and field keys, escaped, appended to a buffer (names escaped once at start-up).
     static func appendTagText(_ text: String, into buffer: inout [UInt8]) {
-        LineWriter.append(to: &buffer, bound: 2 * text.utf8.count) { writeTagText(text, to: &$0) }
+        LineWriter.append(to: &buffer) { writeTagText(text, to: &$0) }
+    }
+}
+
+/// The standard attributes' names, escaped for the line protocol once, in one block of memory that lives as long
+/// as the process (read on every field of every line: no reference counting per read).
+private final class NameTable: Sendable {
+    static let shared = NameTable()
+
+    /// Where a standard identifier's name is: ids 0–63, then the actions' time-since attributes (100–163).
+    @inline(__always)
+    static func slot(_ id: UInt32) -> Int? {
+        if id < 64 { return Int(id) }
+        if id >= 100, id < 164 { return Int(id - 36) }
+        return nil
+    }
+
+    // Written once in `init` and only read afterwards; never freed (the table lives as long as the process).
+    nonisolated(unsafe) private let bytes: UnsafeMutablePointer<UInt8>
+    nonisolated(unsafe) private let ranges: UnsafeMutablePointer<(start: Int, count: Int)>
+
+    private init() {
+        var block: [UInt8] = []
+        var ranges = [(start: Int, count: Int)](repeating: (0, 0), count: 128)
+        for attribute in Attribute.allStandard {
+            guard let slot = Self.slot(attribute.id) else { continue }
+            let start = block.count
+            LineProtocolEncoder.appendTagText(attribute.name, into: &block)
+            ranges[slot] = (start, block.count - start)
+        }
+        bytes = .allocate(capacity: max(block.count, 1))
+        bytes.initialize(from: block, count: block.count)
+        self.ranges = .allocate(capacity: ranges.count)
+        self.ranges.initialize(from: ranges, count: ranges.count)
+    }
+
+    /// The escaped name of a standard attribute.
+    @inline(__always)
+    func escapedName(_ id: UInt32) -> UnsafeBufferPointer<UInt8>? {
+        guard let slot = Self.slot(id) else { return nil }
+        let range = ranges[slot]
+        return range.count > 0 ? UnsafeBufferPointer(start: bytes + range.start, count: range.count) : nil
     }
 }

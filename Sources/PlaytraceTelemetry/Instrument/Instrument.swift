@@ -18,6 +18,10 @@ import Synchronization
 /// instrument.emit(.mediaRequest, tracker: tracker)
 /// ```
 public final class Instrument: Sendable {
+    /// Room for the attributes an event usually gets from its tracker and the hub (state, counters, time-since),
+    /// so that it is allocated once.
+    static let eventCapacity = 56
+
     /// Actions after which backends hand their batches over at once (``Backend/flush()``), as analytics SDKs do:
     /// the start and the close of a playback and an error reach the server without waiting for the batch interval.
     public static let flushingActions: Set<Action> = [.start, .error, .end, .stop, .next]
@@ -202,7 +206,7 @@ public final class Instrument: Sendable {
             return
         }
         var event = Event(action: action, date: wallClock.origin + MediaTime(time), time: time,
-                          attributes: attributes ?? AttributeList(capacity: 24))
+                          attributes: attributes ?? AttributeList(capacity: Self.eventCapacity))
         event[.senderId] = .int(trackerID.rawValue)
         guard entry.tracker.initEvent(&event, instrument: self, tracker: trackerID) else { return }
         if let hub = store.hub {

@@ -68,6 +68,11 @@ public struct AttributeList: Sendable, Hashable, Sequence {
 
     public func makeIterator() -> ContiguousArray<Entry>.Iterator { entries.makeIterator() }
 
+    /// Lends the entries, in the order they were set, without copying them (for encoders on hot paths).
+    public func withEntries<Result>(_ body: (UnsafeBufferPointer<Entry>) throws -> Result) rethrows -> Result {
+        try entries.withUnsafeBufferPointer(body)
+    }
+
     public static func == (lhs: AttributeList, rhs: AttributeList) -> Bool { lhs.entries == rhs.entries }
     public func hash(into hasher: inout Hasher) { hasher.combine(entries) }
 }
