@@ -192,10 +192,11 @@ public class HubCore: Hub {
 
     /// Adds the time since each earlier action of the playback (ms), and records this action's time.
     static func addTimeSince(_ event: inout Event, state: inout TrackerState, now: Duration) {
-        for (attribute, time) in state.lastActionTimes where event[attribute] == nil {
-            event[attribute] = .int((now - time).milliseconds)
+        let nanoseconds = ActionTimes.nanoseconds(now)
+        for entry in state.lastActionTimes where !event.attributes.contains(entry.attribute) {
+            event[entry.attribute] = .int(Int((nanoseconds - entry.nanoseconds) / 1_000_000))
         }
-        state.lastActionTimes[event.action.timeAttribute] = now
+        state.lastActionTimes.record(event.action.timeAttribute, nanoseconds: nanoseconds)
     }
 
     private func startPing(for tracker: TrackerID) {

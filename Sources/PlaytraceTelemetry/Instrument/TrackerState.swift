@@ -46,7 +46,7 @@ public struct TrackerState: Sendable, Hashable {
     public var requestedAt: Duration?
 
     /// The time of the last event of each action in this playback, by the action's time-since attribute.
-    public var lastActionTimes: [Attribute: Duration] = [:]
+    public var lastActionTimes = ActionTimes()
 
     public enum BufferKind: String, Sendable, Hashable {
         case none
@@ -71,5 +71,53 @@ public struct TrackerState: Sendable, Hashable {
         self = TrackerState()
         playbackID = id
         playbackCount = count + 1
+    }
+}
+
+/// When each action last happened in a playback, by the action's time-since attribute, in the order the actions
+/// first happened: a short list searched by identifier (a playback sees a few dozen actions at most), with times in
+/// nanoseconds so that the time since one is a subtraction.
+public struct ActionTimes: Sendable, Hashable, Sequence {
+    public struct Entry: Sendable, Hashable {
+        public let attribute: Attribute
+        /// Nanoseconds on the instrument's clock.
+        public var nanoseconds: Int64
+    }
+
+    private var entries: [Entry] = []
+
+    public init() {}
+
+    /// The time an action (by its time-since attribute) last happened.
+    public subscript(attribute: Attribute) -> Duration? {
+        get { entries.first { $0.attribute == attribute }.map { .nanoseconds($0.nanoseconds) } }
+        set {
+            let index = entries.firstIndex { $0.attribute == attribute }
+            switch (index, newValue) {
+            case (let index?, let time?): entries[index].nanoseconds = Self.nanoseconds(time)
+            case (nil, let time?): entries.append(Entry(attribute: attribute, nanoseconds: Self.nanoseconds(time)))
+            case (let index?, nil): entries.remove(at: index)
+            case (nil, nil): break
+            }
+        }
+    }
+
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// Records that an action (by its time-since attribute) happened at `nanoseconds`.
+    mutating func record(_ attribute: Attribute, nanoseconds: Int64) {
+        if let index = entries.firstIndex(where: { $0.attribute == attribute }) {
+            entries[index].nanoseconds = nanoseconds
+        } else {
+            entries.append(Entry(attribute: attribute, nanoseconds: nanoseconds))
+        }
+    }
+
+    public func makeIterator() -> IndexingIterator<[Entry]> { entries.makeIterator() }
+
+    /// A duration in whole nanoseconds (the instrument's clocks do not go finer).
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let parts = duration.components
+        return parts.seconds &* 1_000_000_000 &+ parts.attoseconds / 1_000_000_000
     }
 }
