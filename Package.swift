@@ -148,6 +148,13 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // What several test targets share (the real servers the test script starts).
+        .target(
+            name: "PlaytraceTestSupport",
+            dependencies: ["PlaytraceNetwork"],
+            path: "Tests/PlaytraceTestSupport",
+            swiftSettings: strictness
+        ),
         .testTarget(
             name: "PlaytraceCoreTests",
             dependencies: ["PlaytraceCore", .product(name: "Clocks", package: "swift-clocks")],
@@ -162,7 +169,7 @@ let package = Package(
             name: "PlaytracePlayerTests",
             dependencies: [
                 "PlaytracePlayer", "PlaytraceCore", "PlaytraceHeadless", "PlaytraceLab", "PlaytraceNetwork",
-                "PlaytraceTelemetry",
+                "PlaytraceTelemetry", "PlaytraceBackends", "PlaytraceTestSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictness
@@ -188,7 +195,7 @@ let package = Package(
             name: "PlaytraceTelemetryTests",
             dependencies: [
                 "PlaytraceTelemetry", "PlaytraceBackends", "PlaytracePlayer", "PlaytraceCore", "PlaytraceNetwork",
-                "PlaytraceLab",
+                "PlaytraceLab", "PlaytraceTestSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

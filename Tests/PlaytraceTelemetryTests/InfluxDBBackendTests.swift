@@ -3,34 +3,8 @@ import PlaytraceBackends
 import PlaytraceCore
 import PlaytraceNetwork
 import PlaytraceTelemetry
+import PlaytraceTestSupport
 import Testing
-
-/// The InfluxDB that `scripts/test` started on loopback, and a database of the test's own.
-struct InfluxDBServer {
-    static var url: URL? { ProcessInfo.processInfo.environment["PLAYTRACE_INFLUXDB_URL"].flatMap(URL.init(string:)) }
-
-    let url: URL
-    let database = "playtrace_\(UUID().uuidString.prefix(8).lowercased())"
-    let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
-
-    func query(_ text: String) async throws -> [String: Any] {
-        var components = URLComponents(url: url.appendingPathComponent("query"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [URLQueryItem(name: "db", value: database), URLQueryItem(name: "q", value: text)]
-        let response = try await transport.send(HTTPRequest(method: "POST", url: components.url!))
-        #expect(response.isSuccess, "\(String(decoding: response.body, as: UTF8.self))")
-        return try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] ?? [:]
-    }
-
-    /// The rows of a query's first series, as column → value dictionaries.
-    func rows(_ text: String) async throws -> [[String: Any]] {
-        let result = try await query(text)
-        guard let results = result["results"] as? [[String: Any]], let series = results.first?["series"] as? [[String: Any]],
-              let first = series.first, let columns = first["columns"] as? [String],
-              let values = first["values"] as? [[Any]]
-        else { return [] }
-        return values.map { Dictionary(uniqueKeysWithValues: zip(columns, $0)) }
-    }
-}
 
 @Suite("InfluxDB backend, against the real server", .enabled(if: InfluxDBServer.url != nil))
 struct InfluxDBBackendTests {
@@ -63,11 +37,7 @@ struct InfluxDBBackendTests {
         let error = try #require(events.first { ($0["action"] as? String) == "Error" })
         #expect(error["errorDescription"] as? String == message)
         #expect(error["contentId"] as? String == "urn:lab,1" && error["sessionId"] as? String == "viewer 1")
-        let fieldTypes = try await server.rows("SHOW FIELD KEYS FROM events")
-        let types = Dictionary(uniqueKeysWithValues: fieldTypes.compactMap { row -> (String, String)? in
-            guard let key = row["fieldKey"] as? String, let type = row["fieldType"] as? String else { return nil }
-            return (key, type)
-        })
+        let types = try await server.fieldTypes(of: "events")
         #expect(types["position"] == "integer" && types["accumPlayTime"] == "integer")
         #expect(types["isFatal"] == "boolean" && types["errorDescription"] == "string")
         let tags = try await server.rows("SHOW TAG KEYS FROM events").compactMap { $0["tagKey"] as? String }
