@@ -51,9 +51,9 @@ public struct LineProtocolEncoder: Sendable {
     }
 
     @inline(__always)
-    private func isTag(_ attribute: Attribute) -> Bool {
-        guard let slot = NameTable.slot(attribute.id) else {
-            return hasCustomTags && tagAttributes.contains(attribute)
+    private func isTag(_ entry: UnsafePointer<AttributeList.Entry>) -> Bool {
+        guard let slot = NameTable.slot(entry.pointee.attribute.id) else {
+            return hasCustomTags && tagAttributes.contains(entry.pointee.attribute)
         }
         return slot < 64 ? tagMasks.0 & (1 << UInt64(slot)) != 0 : tagMasks.1 & (1 << UInt64(slot - 64)) != 0
     }
@@ -76,15 +76,17 @@ public struct LineProtocolEncoder: Sendable {
             Self.writeTagText(event.action.name, to: &line)
             var separator = UInt8(ascii: " ")
             event.attributes.withEntries { entries in
-                for index in entries.indices where isTag(entries[index].attribute) {
-                    writeTag(entries[index], to: &line)
+                // Entries are read in place through pointers: copying one would count references to its strings.
+                guard let first = entries.baseAddress else { return }
+                for index in 0..<entries.count where isTag(first + index) {
+                    writeTag(first + index, to: &line)
                 }
-                for index in entries.indices where !isTag(entries[index].attribute) {
+                for index in 0..<entries.count where !isTag(first + index) {
                     line.byte(separator)
                     separator = UInt8(ascii: ",")
-                    Self.writeName(entries[index].attribute, to: &line)
+                    Self.writeName(of: first + index, to: &line)
                     line.byte(UInt8(ascii: "="))
-                    Self.writeField(entries[index].value, to: &line)
+                    Self.writeField(of: first + index, to: &line)
                 }
             }
             if separator == UInt8(ascii: " ") {
@@ -102,7 +104,8 @@ public struct LineProtocolEncoder: Sendable {
         LineWriter.append(to: &buffer) { line in
             Self.writeMeasurement(metric.name, to: &line)
             metric.dimensions.withEntries { entries in
-                for index in entries.indices { writeTag(entries[index], to: &line) }
+                guard let first = entries.baseAddress else { return }
+                for index in 0..<entries.count { writeTag(first + index, to: &line) }
             }
             line.ascii(",kind=")
             switch metric.kind {
@@ -124,36 +127,36 @@ public struct LineProtocolEncoder: Sendable {
         }
     }
 
-    private func writeTag(_ entry: AttributeList.Entry, to line: inout LineWriter) {
-        switch entry.value {
+    private func writeTag(_ entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
+        switch entry.pointee.value {
         case .string(let text):
             guard !text.isEmpty else { return }   // InfluxDB refuses empty tag values: leave the tag out
-            writeTagStart(entry.attribute, to: &line)
+            writeTagStart(entry, to: &line)
             Self.writeTagText(text, to: &line)
         case .int(let value):
-            writeTagStart(entry.attribute, to: &line)
+            writeTagStart(entry, to: &line)
             line.integer(Int64(value))
         case .bool(let value):
-            writeTagStart(entry.attribute, to: &line)
+            writeTagStart(entry, to: &line)
             if value { line.ascii("true") } else { line.ascii("false") }
         case .double(let value):
-            writeTagStart(entry.attribute, to: &line)
+            writeTagStart(entry, to: &line)
             Self.writeTagText(value.description, to: &line)
         }
     }
 
-    private func writeTagStart(_ attribute: Attribute, to line: inout LineWriter) {
+    private func writeTagStart(_ entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
         line.byte(UInt8(ascii: ","))
-        Self.writeName(attribute, to: &line)
+        Self.writeName(of: entry, to: &line)
         line.byte(UInt8(ascii: "="))
     }
 
     @inline(__always)
-    private static func writeName(_ attribute: Attribute, to line: inout LineWriter) {
-        if let name = NameTable.shared.escapedName(attribute.id) {
+    private static func writeName(of entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
+        if let name = NameTable.shared.escapedName(entry.pointee.attribute.id) {
             line.bytes(name)
         } else {
-            writeTagText(attribute.name, to: &line)
+            writeTagText(entry.pointee.attribute.name, to: &line)
         }
     }
 
@@ -199,8 +202,8 @@ public struct LineProtocolEncoder: Sendable {
         }
     }
 
-    private static func writeField(_ value: AttributeValue, to line: inout LineWriter) {
-        switch value {
+    private static func writeField(of entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
+        switch entry.pointee.value {
         case .int(let value):
             line.integer(Int64(value))
             line.byte(UInt8(ascii: "i"))

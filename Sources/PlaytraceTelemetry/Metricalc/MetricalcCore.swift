@@ -39,18 +39,20 @@ public final class MetricalcCore: Metricalc {
     public func endOfService() { sessions.removeAll() }
 
     public func processMetric(_ event: Event, state: TrackerState, tracker: TrackerID, instrument: Instrument) -> [Metric] {
-        var session = sessions[tracker] ?? Session()
+        // One lookup for the read and the write back.
+        process(event, state: state, session: &sessions[tracker, default: Session()])
+    }
+
+    private func process(_ event: Event, state: TrackerState, session: inout Session) -> [Metric] {
         if session.playbackID != event[.playbackId] {
             session = Session()
             session.playbackID = event[.playbackId]
         }
-        var dimensions = AttributeList(capacity: Attribute.dimensions.count)
-        for attribute in Attribute.dimensions {
-            if let value = event[attribute] { dimensions[attribute] = value }
-        }
+        var dimensions: AttributeList?   // built with the first metric: most events make one at most
         var metrics: [Metric] = []
         func add(_ name: String, _ kind: Metric.Kind, _ value: Double, extra: AttributeList? = nil) {
-            var metricDimensions = dimensions
+            var metricDimensions = dimensions ?? Self.dimensions(of: event)
+            dimensions = metricDimensions
             if let extra { for entry in extra { metricDimensions[entry.attribute] = entry.value } }
             metrics.append(Metric(name: name, kind: kind, value: value, date: event.date, dimensions: metricDimensions))
         }
@@ -94,8 +96,15 @@ public final class MetricalcCore: Metricalc {
         default:
             break
         }
-        sessions[tracker] = session
         return metrics
+    }
+
+    private static func dimensions(of event: Event) -> AttributeList {
+        var dimensions = AttributeList(capacity: Attribute.dimensions.count + 1)
+        for attribute in Attribute.dimensions {
+            if let value = event[attribute] { dimensions[attribute] = value }
+        }
+        return dimensions
     }
 
     private func addClosingMetrics(_ session: Session, state: TrackerState, event: Event,
