@@ -48,6 +48,12 @@ struct VariableSubstitutionTests {
         ("#EXTM3U\n#EXT-X-DEFINE:VALUE=\"1\"", .missingAttribute(tag: "#EXT-X-DEFINE", attribute: "NAME"), 2),
         ("#EXTM3U\n#EXT-X-DEFINE:NAME=\"h\",VALUE=\"#EXT-X-ENDLIST\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\n{$h}", .invalidURI("#EXT-X-ENDLIST"), 4),
         ("#EXTM3U\n#EXT-X-DEFINE:NAME=\"h\",VALUE=\"\"\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\n{$h}", .invalidURI(""), 5),
+        // Found by the fuzzer: a value referring to its own, not yet defined variable (it was kept as text, and a URI
+        // using it wrote back into a playlist that substituted again).
+        ("#EXTM3U\n#EXT-X-DEFINE:NAME=\"h\",VALUE=\"a{$h}b\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\n{$h}", .undefinedVariable("h"), 2),
+        ("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-KEY:METHOD=AES-128,URI=\"{$key}\"", .undefinedVariable("key"), 3),
+        ("#EXTM3U\n#EXT-X-DEFINE:NAME=\"h\",VALUE=\"x{$a\"\n#EXT-X-TARGETDURATION:4",
+         .invalidAttribute(tag: "#EXT-X-DEFINE", attribute: "VALUE", value: "x{$a"), 2),
     ])
     func errors(text: String, reason: PlaylistParseError.Reason, line: Int) {
         #expect(throws: PlaylistParseError(line: line, reason: reason)) { try PlaylistParser().parse(text) }
@@ -58,5 +64,15 @@ struct VariableSubstitutionTests {
         #expect(throws: PlaylistParseError(line: 2, reason: .undefinedVariable("cdn"))) {
             try parser.parse("#EXTM3U\n#EXT-X-DEFINE:IMPORT=\"cdn\"\n#EXT-X-TARGETDURATION:4")
         }
+    }
+
+    @Test func unquotedValuesAreSubstitutedLikeQuotedOnesSoThePlaylistWritesBackTheSame() throws {
+        // Found by the fuzzer: an unquoted VALUE kept `{$h}`, was written back quoted, and substituted on the next read.
+        let text = "#EXTM3U\n#EXT-X-DEFINE:NAME=\"h\",VALUE=\"https://a\"\n#EXT-X-SESSION-DATA:DATA-ID=\"a\",VALUE=x-{$h}\n"
+            + "#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n"
+        let playlist = try PlaylistParser().parse(text)
+        guard case .multivariant(let multivariant) = playlist else { Issue.record("not multivariant"); return }
+        #expect(multivariant.sessionData.first?.value == "x-https://a")
+        #expect(try PlaylistParser().parse(PlaylistWriter().write(playlist)) == playlist)
     }
 }

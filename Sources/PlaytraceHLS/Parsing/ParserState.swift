@@ -306,13 +306,17 @@ struct ParserState {
         guard var list = AttributeListParser.parse(value) else {
             throw PlaylistParseError(line: line, reason: .malformedAttributeList(tag: tag.text))
         }
-        if !variables.isEmpty || !unresolvedImports.isEmpty, ByteScanning.containsVariableReference(value) {
+        // A reference to a variable not (yet) defined fails the parse here as on URI lines (RFC 8216bis 4.3), even
+        // before any variable is defined.
+        if ByteScanning.containsVariableReference(value) {
             var substitutedList = AttributeList()
+            // Quoted strings and hexadecimal sequences take variables (RFC 8216bis 4.3); other unquoted values are
+            // substituted too, since the parser reads a quoted-string attribute written without quotes as its text
+            // (and the writer would quote it back, where it would be substituted on the next read).
             for entry in list {
-                if case .quoted(let text) = entry.value {
-                    substitutedList.append(entry.name, .quoted(try substitute(text)))
-                } else {
-                    substitutedList.append(entry.name, entry.value)
+                switch entry.value {
+                case .quoted(let text): substitutedList.append(entry.name, .quoted(try substitute(text)))
+                case .unquoted(let text): substitutedList.append(entry.name, .unquoted(try substitute(text)))
                 }
             }
             list = substitutedList
@@ -370,7 +374,22 @@ struct ParserState {
         guard variables[name] == nil, !media.definitions.contains(where: { $0.name == name }) else {
             throw PlaylistParseError(line: line, reason: .duplicateVariable(name))
         }
+        // A value that still holds "{$" would be substituted again by whoever reads the playlist written back:
+        // substitution is one pass, so such a value cannot round-trip (and clients disagree on it).
+        if let resolved, resolved.contains("{$") {
+            throw PlaylistParseError(line: line, reason: .invalidAttribute(
+                tag: TagName.define.text, attribute: Self.valueAttribute(of: definition), value: resolved))
+        }
         if let resolved { variables[name] = resolved }
         media.definitions.append(definition)
+    }
+
+    /// The attribute of EXT-X-DEFINE that gives a definition its value.
+    private static func valueAttribute(of definition: VariableDefinition) -> String {
+        switch definition {
+        case .value: "VALUE"
+        case .import: "IMPORT"
+        case .queryParameter: "QUERYPARAM"
+        }
     }
 }
