@@ -74,5 +74,10 @@ struct VariableSubstitutionTests {
         guard case .multivariant(let multivariant) = playlist else { Issue.record("not multivariant"); return }
         #expect(multivariant.sessionData.first?.value == "x-https://a")
         #expect(try PlaylistParser().parse(PlaylistWriter().write(playlist)) == playlist)
+        // A value with a comma makes an unquoted value quoted, as it is written back.
+        let comma = "#EXTM3U\n#EXT-X-DEFINE:NAME=\"h\",VALUE=\"a,b\"\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"en\",X-K={$h}\n"
+            + "#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n"
+        let withComma = try PlaylistParser().parse(comma)
+        #expect(try PlaylistParser().parse(PlaylistWriter().write(withComma)) == withComma)
     }
 }

@@ -23,10 +23,14 @@ public enum AttributeValue: Sendable, Hashable {
         switch self {
         case .quoted(let text): return "\"" + text + "\""
         case .unquoted(let text):
-            let needsQuotes = text.contains(",") || text.first.map { $0 == " " || $0 == "\t" } == true
-                || text.last.map { $0 == " " || $0 == "\t" } == true
-            return needsQuotes ? "\"" + text + "\"" : text
+            return Self.readsBackUnquoted(text) ? text : "\"" + text + "\""
         }
+    }
+
+    /// Whether text written without quotes reads back as itself (no comma, no white space at either end).
+    static func readsBackUnquoted(_ text: String) -> Bool {
+        !(text.contains(",") || text.first.map { $0 == " " || $0 == "\t" } == true
+            || text.last.map { $0 == " " || $0 == "\t" } == true)
     }
 }
 

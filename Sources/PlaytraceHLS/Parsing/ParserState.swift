@@ -316,7 +316,11 @@ struct ParserState {
             for entry in list {
                 switch entry.value {
                 case .quoted(let text): substitutedList.append(entry.name, .quoted(try substitute(text)))
-                case .unquoted(let text): substitutedList.append(entry.name, .unquoted(try substitute(text)))
+                case .unquoted(let text):
+                    // A value can bring a comma: the result is then a quoted value, as it will be written.
+                    let substituted = try substitute(text)
+                    substitutedList.append(entry.name, AttributeValue.readsBackUnquoted(substituted)
+                        ? .unquoted(substituted) : .quoted(substituted))
                 }
             }
             list = substitutedList
