@@ -78,6 +78,7 @@ struct OTLPBackendTests {
         configuration.encoding = .json
         configuration.headers = ["api-key": "collector-key"]
         configuration.exportInterval = .seconds(3_600)
+        configuration.temporality = .delta
         let otlp = try await OTLPBackend(configuration: configuration, outbox: outbox)
         let harness = TelemetryHarness(hub: HubCoreAds(pingInterval: .zero), metricalc: MetricalcCore(), backends: [otlp],
                                        origin: Self.origin)
@@ -119,6 +120,7 @@ struct OTLPBackendTests {
         let metrics = try receiver.metrics()
         let plays = try #require(metrics["playtrace.NumPlays"]?.first?["sum"] as? [String: Any])
         #expect(plays["isMonotonic"] as? Bool == true)
+        #expect(plays["aggregationTemporality"] as? Int == 1, "AGGREGATION_TEMPORALITY_DELTA, as configured")
         let playPoint = try #require((plays["dataPoints"] as? [[String: Any]])?.first)
         #expect(playPoint["asInt"] as? String == "1")
         let dimensions = OTLPReceiver.attributes(of: playPoint)

@@ -37,6 +37,14 @@ import Tracing
 /// > Note: the standard `OTEL_EXPORTER_OTLP_*ENDPOINT` environment variables override the endpoint swift-otel
 /// > sends to, and so bypass the relay; the backend logs a warning when one is set.
 public final class OTLPBackend: Backend, Sendable {
+    /// What a metric's exported value covers.
+    public enum Temporality: String, Sendable, Hashable {
+        /// Since the process started (OTLP's default): every series is exported at every interval.
+        case cumulative
+        /// Since the previous export: what a load test with many short sessions wants.
+        case delta
+    }
+
     /// How exports are encoded on the wire.
     public enum Encoding: String, Sendable, Hashable {
         /// `application/x-protobuf`, OTLP's default.
@@ -56,6 +64,7 @@ public final class OTLPBackend: Backend, Sendable {
         public var compress = true
         /// How often metrics are exported.
         public var exportInterval: Duration = .seconds(10)
+        public var temporality: Temporality = .cumulative
         /// The resource's `service.name`.
         public var serviceName = "playtrace"
         /// More resource attributes (`deployment.environment`…).
@@ -113,6 +122,7 @@ public final class OTLPBackend: Backend, Sendable {
         otel.diagnosticLogger = .custom(logger)
         otel.logs.enabled = false
         otel.metrics.exportInterval = configuration.exportInterval
+        otel.metrics.temporalityPreference = configuration.temporality == .delta ? .delta : .cumulative
         otel.metrics.defaultHistogramType = .exponential()
         otel.metrics.otlpExporter.endpoint = base + "/v1/metrics"
         otel.metrics.otlpExporter.protocol = configuration.encoding == .json ? .httpJSON : .httpProtobuf
