@@ -153,6 +153,11 @@ public final class OTLPBackend: Backend, Sendable {
         })
     }
 
+    deinit {
+        // Without `shutdown()`, the exporters stop with the backend (what they still hold is not exported).
+        running.withLock { $0?.cancel() }
+    }
+
     private static func warnAboutEnvironmentOverrides(logger: Logger) {
         let environment = ProcessInfo.processInfo.environment
         for name in ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
