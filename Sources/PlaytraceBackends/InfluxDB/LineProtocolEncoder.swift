@@ -26,10 +26,10 @@ public struct LineProtocolEncoder: Sendable {
     public var tagAttributes: Set<Attribute> {
         didSet {
             tagMasks = Self.masks(tagAttributes)
-            hasCustomTags = tagAttributes.contains { NameTable.slot($0.id) == nil }
+            hasCustomTags = tagAttributes.contains { Attribute.standardSlot(of: $0.id) == nil }
         }
     }
-    /// The standard tag attributes as bits, by ``NameTable/slot(_:)`` (checked without hashing).
+    /// The standard tag attributes as bits, by ``Attribute/standardSlot(of:)`` (checked without hashing).
     private var tagMasks: (UInt64, UInt64)
     /// Whether a custom attribute (outside the slots) is a tag.
     private var hasCustomTags: Bool
@@ -38,13 +38,13 @@ public struct LineProtocolEncoder: Sendable {
         self.eventMeasurement = eventMeasurement
         self.tagAttributes = tagAttributes
         tagMasks = Self.masks(tagAttributes)
-        hasCustomTags = tagAttributes.contains { NameTable.slot($0.id) == nil }
+        hasCustomTags = tagAttributes.contains { Attribute.standardSlot(of: $0.id) == nil }
     }
 
     private static func masks(_ attributes: Set<Attribute>) -> (UInt64, UInt64) {
         var masks: (UInt64, UInt64) = (0, 0)
         for attribute in attributes {
-            guard let slot = NameTable.slot(attribute.id) else { continue }
+            guard let slot = Attribute.standardSlot(of: attribute.id) else { continue }
             if slot < 64 { masks.0 |= 1 << UInt64(slot) } else { masks.1 |= 1 << UInt64(slot - 64) }
         }
         return masks
@@ -52,7 +52,7 @@ public struct LineProtocolEncoder: Sendable {
 
     @inline(__always)
     private func isTag(_ entry: UnsafePointer<AttributeList.Entry>) -> Bool {
-        guard let slot = NameTable.slot(entry.pointee.attribute.id) else {
+        guard let slot = Attribute.standardSlot(of: entry.pointee.attribute.id) else {
             return hasCustomTags && tagAttributes.contains(entry.pointee.attribute)
         }
         return slot < 64 ? tagMasks.0 & (1 << UInt64(slot)) != 0 : tagMasks.1 & (1 << UInt64(slot - 64)) != 0
@@ -244,14 +244,6 @@ public struct LineProtocolEncoder: Sendable {
 private final class NameTable: Sendable {
     static let shared = NameTable()
 
-    /// Where a standard identifier's name is: ids 0–63, then the actions' time-since attributes (100–163).
-    @inline(__always)
-    static func slot(_ id: UInt32) -> Int? {
-        if id < 64 { return Int(id) }
-        if id >= 100, id < 164 { return Int(id - 36) }
-        return nil
-    }
-
     // Written once in `init` and only read afterwards; never freed (the table lives as long as the process).
     nonisolated(unsafe) private let bytes: UnsafeMutablePointer<UInt8>
     nonisolated(unsafe) private let ranges: UnsafeMutablePointer<(start: Int, count: Int)>
@@ -260,7 +252,7 @@ private final class NameTable: Sendable {
         var block: [UInt8] = []
         var ranges = [(start: Int, count: Int)](repeating: (0, 0), count: 128)
         for attribute in Attribute.allStandard {
-            guard let slot = Self.slot(attribute.id) else { continue }
+            guard let slot = Attribute.standardSlot(of: attribute.id) else { continue }
             let start = block.count
             LineProtocolEncoder.appendTagText(attribute.name, into: &block)
             ranges[slot] = (start, block.count - start)
@@ -274,7 +266,7 @@ private final class NameTable: Sendable {
     /// The escaped name of a standard attribute.
     @inline(__always)
     func escapedName(_ id: UInt32) -> UnsafeBufferPointer<UInt8>? {
-        guard let slot = Self.slot(id) else { return nil }
+        guard let slot = Attribute.standardSlot(of: id) else { return nil }
         let range = ranges[slot]
         return range.count > 0 ? UnsafeBufferPointer(start: bytes + range.start, count: range.count) : nil
     }

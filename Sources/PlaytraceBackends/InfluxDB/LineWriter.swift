@@ -69,11 +69,6 @@ struct LineWriter {
         }
     }
 
-    @inline(__always)
-    mutating func bytes(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { self.bytes($0) }
-    }
-
     mutating func ascii(_ text: StaticString) {
         bytes(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }

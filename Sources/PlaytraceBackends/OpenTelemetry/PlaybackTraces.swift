@@ -126,9 +126,7 @@ public final class PlaybackTraces: Sendable {
             end(.ad, of: &playback, at: instant)
             end(.adBreak, of: &playback, at: instant)
         case .adBegin:
-            let parent = playback.children[.adBreak] ?? playback.root
-            let span = tracer.startSpan("ad", context: parent.context, ofKind: .internal, at: instant,
-                                           function: #function, file: #fileID, line: #line)
+            let span = child("ad", of: playback.children[.adBreak] ?? playback.root, at: instant)
             for attribute in Self.describingAds {
                 if let value = event[attribute] { span.attributes["playtrace." + attribute.name] = Self.spanAttribute(value) }
             }
@@ -159,8 +157,12 @@ public final class PlaybackTraces: Sendable {
     }
 
     private func child(_ name: String, of playback: Playback, at instant: EventInstant) -> any Span {
-        tracer.startSpan(name, context: playback.root.context, ofKind: .internal, at: instant,
-                            function: #function, file: #fileID, line: #line)
+        child(name, of: playback.root, at: instant)
+    }
+
+    private func child(_ name: String, of parent: any Span, at instant: EventInstant) -> any Span {
+        tracer.startSpan(name, context: parent.context, ofKind: .internal, at: instant,
+                         function: #function, file: #fileID, line: #line)
     }
 
     private func replace(_ kind: Child, with span: any Span, in playback: inout Playback, at instant: EventInstant) {

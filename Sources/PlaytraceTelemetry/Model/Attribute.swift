@@ -27,6 +27,15 @@ public struct Attribute: Sendable, Hashable, CustomStringConvertible {
         self.id = id
     }
 
+    /// Where a standard attribute sits in a table of 128: identifiers 0–63, then the standard actions' time-since
+    /// attributes (100–163) at 64–127; `nil` for custom attributes. Hot paths index or mask by it instead of hashing.
+    @inlinable
+    public static func standardSlot(of id: UInt32) -> Int? {
+        if id < 64 { return Int(id) }
+        if id >= 100, id < 164 { return Int(id - 36) }
+        return nil
+    }
+
     public static func == (lhs: Attribute, rhs: Attribute) -> Bool { lhs.id == rhs.id }
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
     public var description: String { name }

@@ -7,8 +7,8 @@ public struct AttributeList: Sendable, Hashable, Sequence {
     }
 
     private var entries: ContiguousArray<Entry> = []
-    /// Which standard attributes are present: bit `id` for ids below 64, bit `id - 100` of the second mask for the
-    /// actions' time-since attributes (ids 100 to 163).
+    /// Which standard attributes are present, by ``Attribute/standardSlot(of:)``: slots 0–63 in the first mask,
+    /// 64–127 in the second.
     private var presentLow: UInt64 = 0
     private var presentTime: UInt64 = 0
 
@@ -23,17 +23,18 @@ public struct AttributeList: Sendable, Hashable, Sequence {
     /// Whether the list may hold the attribute (`false` is certain for standard attributes).
     @inline(__always)
     private func mayContain(_ id: UInt32) -> Bool {
-        if id < 64 { return presentLow & (1 << UInt64(id)) != 0 }
-        if id >= 100, id < 164 { return presentTime & (1 << UInt64(id - 100)) != 0 }
-        return true
+        guard let slot = Attribute.standardSlot(of: id) else { return true }
+        return slot < 64 ? presentLow & (1 << UInt64(slot)) != 0 : presentTime & (1 << UInt64(slot - 64)) != 0
     }
 
     @inline(__always)
     private mutating func mark(_ id: UInt32, present: Bool) {
-        if id < 64 {
-            if present { presentLow |= 1 << UInt64(id) } else { presentLow &= ~(1 << UInt64(id)) }
-        } else if id >= 100, id < 164 {
-            if present { presentTime |= 1 << UInt64(id - 100) } else { presentTime &= ~(1 << UInt64(id - 100)) }
+        guard let slot = Attribute.standardSlot(of: id) else { return }
+        let bit: UInt64 = 1 << UInt64(slot & 63)
+        if slot < 64 {
+            if present { presentLow |= bit } else { presentLow &= ~bit }
+        } else {
+            if present { presentTime |= bit } else { presentTime &= ~bit }
         }
     }
 
