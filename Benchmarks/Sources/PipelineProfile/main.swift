@@ -43,13 +43,14 @@ if arguments.contains("--stages") {
     let collected = Collecting()
     _ = run(count: sessionCycle.count * 100) { collected }
     let encoder = LineProtocolEncoder()
+    var cache = LineProtocolEncoder.ContextCache()
     var buffer: [UInt8] = []
     buffer.reserveCapacity(1 << 21)
     let rounds = max(1, count / collected.events.count)
     let started = Date()
     for _ in 0..<rounds {
-        for event in collected.events { encoder.encode(event, timestamp: 1_800_000_000_000_000_000, into: &buffer) }
-        for metric in collected.metrics { encoder.encode(metric, timestamp: 1_800_000_000_000_000_000, into: &buffer) }
+        for event in collected.events { encoder.encode(event, timestamp: 1_800_000_000_000_000_000, into: &buffer, cache: &cache) }
+        for metric in collected.metrics { encoder.encode(metric, timestamp: 1_800_000_000_000_000_000, into: &buffer, cache: &cache) }
         buffer.removeAll(keepingCapacity: true)
     }
     let encoding = Date().timeIntervalSince(started)

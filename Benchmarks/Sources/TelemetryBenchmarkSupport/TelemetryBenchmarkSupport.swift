@@ -3,62 +3,86 @@
 import PlaytraceBackends
 import PlaytraceCore
 import PlaytraceTelemetry
+import Synchronization
 
-/// Encodes what it receives, like the InfluxDB backend before it sends a batch.
-public final class EncodingBackend: Backend {
+/// Encodes what it receives, like the InfluxDB backend before it sends a batch: under a lock, with a context cache,
+/// timestamps made unique, into a buffer handed over at 1 MB.
+public final class EncodingBackend: Backend, Sendable {
+    private struct State {
+        var buffer: [UInt8] = []
+        var cache = LineProtocolEncoder.ContextCache()
+        var lastTimestamp: Int64 = 0
+        var flushedBytes = 0
+        var lines = 0
+    }
+
     private let encoder = LineProtocolEncoder()
-    private var buffer: [UInt8] = []
-    private var lastTimestamp: Int64 = 0
-    private var flushedBytes = 0
+    private let state: Mutex<State>
     /// Line protocol written so far.
-    public var bytes: Int { flushedBytes + buffer.count }
+    public var bytes: Int { state.withLock { $0.flushedBytes + $0.buffer.count } }
     /// The start of what was written (the buffer not yet flushed).
-    public var sample: String { String(decoding: buffer.prefix(4_096), as: UTF8.self) }
+    public var sample: String { state.withLock { String(decoding: $0.buffer.prefix(4_096), as: UTF8.self) } }
     /// Lines (points) written so far.
-    public private(set) var lines = 0
+    public var lines: Int { state.withLock { $0.lines } }
 
-    public init() { buffer.reserveCapacity(1 << 20) }
+    public init() {
+        var initial = State()
+        initial.buffer.reserveCapacity(1 << 20)
+        state = Mutex(initial)
+    }
 
     public func sendEvent(_ event: Event) {
-        encoder.encode(event, timestamp: next(event.date), into: &buffer)
-        flushIfFull()
+        state.withLock { state in
+            encoder.encode(event, timestamp: Self.next(event.date, &state), into: &state.buffer, cache: &state.cache)
+            Self.flushIfFull(&state)
+        }
     }
 
     public func sendMetric(_ metric: Metric) {
-        encoder.encode(metric, timestamp: next(metric.date), into: &buffer)
-        flushIfFull()
+        state.withLock { state in
+            encoder.encode(metric, timestamp: Self.next(metric.date, &state), into: &state.buffer, cache: &state.cache)
+            Self.flushIfFull(&state)
+        }
     }
 
-    private func next(_ date: StreamDate) -> Int64 {
-        lastTimestamp = max(LineProtocolEncoder.nanoseconds(date), lastTimestamp + 1)
-        return lastTimestamp
+    private static func next(_ date: StreamDate, _ state: inout State) -> Int64 {
+        state.lastTimestamp = max(LineProtocolEncoder.nanoseconds(date), state.lastTimestamp + 1)
+        return state.lastTimestamp
     }
 
-    private func flushIfFull() {
-        lines += 1
-        guard buffer.count > 1 << 20 else { return }
-        flushedBytes += buffer.count
-        buffer.removeAll(keepingCapacity: true)
+    private static func flushIfFull(_ state: inout State) {
+        state.lines += 1
+        guard state.buffer.count > 1 << 20 else { return }
+        state.flushedBytes += state.buffer.count
+        state.buffer.removeAll(keepingCapacity: true)
     }
 }
 
-/// A tracker that adds what a player tracker adds to each event (playhead from the event's time).
+/// A tracker that adds what a player tracker adds to each event, as ``PlayerTelemetryTracker`` does: the stream,
+/// content and session as a context that stays the same from event to event, and the playhead (from the event's
+/// time) as the event's own attribute.
 public final class StreamTracker: TelemetryTracker, Sendable {
-    public init() {}
+    private let context: AttributeList
+
+    public init() {
+        var context = AttributeList()
+        context[.duration] = .int(3_600_000)
+        context[.bitrate] = .int(3_000_000)
+        context[.resolutionHeight] = .int(720)
+        context[.resolutionWidth] = .int(1280)
+        context[.title] = "The show"
+        context[.contentId] = "urn:playtrace:1"
+        context[.sessionId] = "5f0c2a52-3c6b-4f0e-9d7e-7a1d2b3c4d5e"
+        context[.engine] = "headless"
+        context[.platform] = "linux"
+        context[.isMuted] = false
+        context[.volume] = 100
+        self.context = context
+    }
 
     public func initEvent(_ event: inout Event, instrument: Instrument, tracker: TrackerID) -> Bool {
+        event.context = context
         event[.position] = .int(Int(event.time.components.seconds) * 1_000)
-        event[.duration] = .int(3_600_000)
-        event[.bitrate] = .int(3_000_000)
-        event[.resolutionHeight] = .int(720)
-        event[.resolutionWidth] = .int(1280)
-        event[.title] = "The show"
-        event[.contentId] = "urn:playtrace:1"
-        event[.sessionId] = "5f0c2a52-3c6b-4f0e-9d7e-7a1d2b3c4d5e"
-        event[.engine] = "headless"
-        event[.platform] = "linux"
-        event[.isMuted] = false
-        event[.volume] = 100
         return true
     }
 }

@@ -21,7 +21,7 @@ public final class ConsoleBackend: Backend, Sendable {
 
     public func sendEvent(_ event: Event) {
         guard includesEvents else { return }
-        write("event  " + event.action.name.padding(toLength: 16, withPad: " ", startingAt: 0) + Self.describe(event.attributes))
+        write("event  " + event.action.name.padding(toLength: 16, withPad: " ", startingAt: 0) + Self.describe(event.allAttributes))
     }
 
     public func sendMetric(_ metric: Metric) {

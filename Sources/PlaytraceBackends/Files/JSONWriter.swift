@@ -7,7 +7,7 @@ enum JSONWriter {
         var text = "{\"type\":\"event\",\"action\":"
         appendString(event.action.name, to: &text)
         text += ",\"date\":\"\(event.date.iso8601)\",\"attributes\":"
-        appendAttributes(event.attributes, to: &text)
+        appendAttributes(event.allAttributes, to: &text)
         text += "}"
         return text
     }

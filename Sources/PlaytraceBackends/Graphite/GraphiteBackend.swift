@@ -69,7 +69,7 @@ public final class GraphiteBackend: Backend, Sendable {
     }
 
     public func sendEvent(_ event: Event) {
-        let key = Key(path: path(for: "events." + Self.sanitize(event.action.name), dimensions: event.attributes),
+        let key = Key(path: path(for: "events." + Self.sanitize(event.action.name), dimensions: event.allAttributes),
                       second: Self.second(event.date))
         state.withLock { state in
             state.counters[key, default: 0] += 1

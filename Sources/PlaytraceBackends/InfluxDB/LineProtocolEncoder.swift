@@ -52,10 +52,8 @@ public struct LineProtocolEncoder: Sendable {
 
     @inline(__always)
     private func isTag(_ entry: UnsafePointer<AttributeList.Entry>) -> Bool {
-        guard let slot = Attribute.standardSlot(of: entry.pointee.attribute.id) else {
-            return hasCustomTags && tagAttributes.contains(entry.pointee.attribute)
-        }
-        return slot < 64 ? tagMasks.0 & (1 << UInt64(slot)) != 0 : tagMasks.1 & (1 << UInt64(slot - 64)) != 0
+        guard Attribute.standardSlot(of: entry.pointee.attribute.id) != nil || hasCustomTags else { return false }
+        return isTag(entry.pointee.attribute)
     }
 
     /// Nanoseconds since 1970 of a date.
@@ -69,27 +67,42 @@ public struct LineProtocolEncoder: Sendable {
     }
 
     /// Appends an event's line (with its line feed).
+    ///
+    /// Without a cache, the tracker's context is encoded anew for each event; a backend that encodes a stream of
+    /// events keeps a ``ContextCache`` and passes it to every call.
     public func encode(_ event: Event, timestamp: Int64, into buffer: inout [UInt8]) {
+        var cache = ContextCache()
+        encode(event, timestamp: timestamp, into: &buffer, cache: &cache)
+    }
+
+    /// Appends an event's line (with its line feed), reusing what `cache` holds of the event's context (its tags
+    /// and fields are encoded once for all the events that share it).
+    public func encode(_ event: Event, timestamp: Int64, into buffer: inout [UInt8], cache: inout ContextCache) {
+        guard event.isContextUnshadowed else {
+            // Something the event holds itself, or the hub's snapshot, replaces a context attribute: write the
+            // attributes as the subscript reads them, one list.
+            encodeFlat(event, attributes: event.allAttributes, timestamp: timestamp, into: &buffer)
+            return
+        }
+        cache.prepare(event.context, for: self)
         LineWriter.append(to: &buffer) { line in
             Self.writeMeasurement(eventMeasurement, to: &line)
             line.ascii(",action=")
-            Self.writeTagText(event.action.name, to: &line)
-            var separator = UInt8(ascii: " ")
-            event.attributes.withEntries { entries in
-                // Entries are read in place through pointers: copying one would count references to its strings.
-                guard let first = entries.baseAddress else { return }
-                for index in 0..<entries.count where isTag(first + index) {
-                    writeTag(first + index, to: &line)
-                }
-                for index in 0..<entries.count where !isTag(first + index) {
-                    line.byte(separator)
-                    separator = UInt8(ascii: ",")
-                    Self.writeName(of: first + index, to: &line)
-                    line.byte(UInt8(ascii: "="))
-                    Self.writeField(of: first + index, to: &line)
-                }
+            NameTable.shared.writeActionName(event.action, to: &line)
+            line.bytes(cache.contextTags)
+            if tagMasks.0 & Self.playbackIdSlot != 0, event.playback.carried & Self.playbackIdSlot != 0,
+               let id = event.playback.playbackID, !event.attributes.contains(.playbackId) {
+                // The playback's tag, escaped once per playback.
+                line.bytes(cache.playbackTag(id))
             }
-            if separator == UInt8(ascii: " ") {
+            var fields = FieldSeparator()
+            writeOwnAndPlayback(event, tags: true, fields: &fields, to: &line)
+            if !cache.contextFields.isEmpty {
+                fields.write(to: &line)
+                line.bytes(cache.contextFields)
+            }
+            writeOwnAndPlayback(event, tags: false, fields: &fields, to: &line)
+            if !fields.wroteAny {
                 // A point needs a field: an event with attributes all in tags gets a count.
                 line.ascii(" count=1i")
             }
@@ -99,14 +112,138 @@ public struct LineProtocolEncoder: Sendable {
         }
     }
 
+    /// Writes, as tags or as fields, what the event holds beside its context: `senderId`, its own attributes and
+    /// the playback snapshot's (those its own attributes do not replace).
+    private func writeOwnAndPlayback(_ event: Event, tags: Bool, fields: inout FieldSeparator,
+                                     to line: inout LineWriter) {
+        if let sender = event.sender, isTag(.senderId) == tags, !event.attributes.contains(.senderId) {
+            if tags || !NameTable.shared.writeFieldStart(Attribute.ID.senderId, fields: &fields, to: &line) {
+                writeAttribute(.senderId, .int(sender.rawValue), asTag: tags, fields: &fields, to: &line)
+            } else {
+                line.integer(Int64(sender.rawValue))
+                line.byte(UInt8(ascii: "i"))
+            }
+        }
+        writeEntries(of: event.attributes, tags: tags, fields: &fields, to: &line)
+        if tags {
+            writePlaybackTags(event.playback, own: event.attributes, fields: &fields, to: &line)
+        } else {
+            writePlaybackFields(event.playback, own: event.attributes, fields: &fields, to: &line)
+        }
+    }
+
+    /// The snapshot's state attributes a line writes as tags (`tags`) or as fields: those carried and not replaced
+    /// by the event's own.
+    private func playbackSlots(_ playback: borrowing PlaybackSnapshot, own: borrowing AttributeList,
+                               tags: Bool) -> UInt64 {
+        var slots = playback.carried & (tags ? tagMasks.0 : ~tagMasks.0)
+        if own.mayContain(slots: slots) {
+            for attribute in PlaybackSnapshot.stateAttributes where own.contains(attribute) {
+                slots &= ~(1 << UInt64(attribute.id))
+            }
+        }
+        return slots
+    }
+
+    private static let playbackIdSlot: UInt64 = 1 << UInt64(Attribute.ID.playbackId)
+
+    private func writePlaybackTags(_ playback: borrowing PlaybackSnapshot, own: borrowing AttributeList,
+                                   fields: inout FieldSeparator, to line: inout LineWriter) {
+        // (The playback id is written with the context's tags.)
+        let slots = playbackSlots(playback, own: own, tags: true) & ~Self.playbackIdSlot
+        if slots != 0 {
+            for attribute in PlaybackSnapshot.stateAttributes where slots & (1 << UInt64(attribute.id)) != 0 {
+                if let value = playback[attribute] { writeAttribute(attribute, value, asTag: true, fields: &fields, to: &line) }
+            }
+        }
+        guard tagMasks.1 != 0 || hasCustomTags else { return }   // no time-since attribute is a tag
+        let ownMayHoldTimeSince = own.mayHoldTimeSince
+        playback.forEachTimeSince { attribute, milliseconds in
+            guard isTag(attribute), !ownMayHoldTimeSince || !own.contains(attribute) else { return }
+            writeAttribute(attribute, .int(milliseconds), asTag: true, fields: &fields, to: &line)
+        }
+    }
+
+    private func writePlaybackFields(_ playback: borrowing PlaybackSnapshot, own: borrowing AttributeList,
+                                     fields: inout FieldSeparator, to line: inout LineWriter) {
+        let names = NameTable.shared
+        PlaybackFieldWriter(slots: playbackSlots(playback, own: own, tags: false), names: names)
+            .write(playback, fields: &fields, to: &line)
+        let ownMayHoldTimeSince = own.mayHoldTimeSince
+        let timeTags = tagMasks.1 != 0 || hasCustomTags
+        playback.forEachTimeSince { attribute, milliseconds in
+            guard !timeTags || !isTag(attribute), !ownMayHoldTimeSince || !own.contains(attribute) else { return }
+            if !names.writeFieldStart(attribute.id, fields: &fields, to: &line) {
+                fields.write(to: &line)
+                Self.writeTagText(attribute.name, to: &line)
+                line.byte(UInt8(ascii: "="))
+            }
+            line.integer(Int64(milliseconds))
+            line.byte(UInt8(ascii: "i"))
+        }
+    }
+
+    private func writeAttribute(_ attribute: Attribute, _ value: AttributeValue, asTag: Bool,
+                                fields: inout FieldSeparator, to line: inout LineWriter) {
+        withUnsafePointer(to: AttributeList.Entry(attribute: attribute, value: value)) { entry in
+            if asTag {
+                writeTag(entry, to: &line)
+            } else {
+                fields.write(to: &line)
+                Self.writeName(of: entry, to: &line)
+                line.byte(UInt8(ascii: "="))
+                Self.writeField(of: entry, to: &line)
+            }
+        }
+    }
+
+    /// Writes an event whose attributes are all in one list.
+    private func encodeFlat(_ event: Event, attributes: AttributeList, timestamp: Int64, into buffer: inout [UInt8]) {
+        LineWriter.append(to: &buffer) { line in
+            Self.writeMeasurement(eventMeasurement, to: &line)
+            line.ascii(",action=")
+            Self.writeTagText(event.action.name, to: &line)
+            var fields = FieldSeparator()
+            writeEntries(of: attributes, tags: true, fields: &fields, to: &line)
+            writeEntries(of: attributes, tags: false, fields: &fields, to: &line)
+            if !fields.wroteAny { line.ascii(" count=1i") }
+            line.byte(UInt8(ascii: " "))
+            line.integer(timestamp)
+            line.byte(UInt8(ascii: "\n"))
+        }
+    }
+
+    /// Writes the tags (`tags`) or the fields of a list.
+    fileprivate func writeEntries(of attributes: AttributeList, tags: Bool, fields: inout FieldSeparator,
+                                  to line: inout LineWriter) {
+        attributes.withEntries { entries in
+            guard let first = entries.baseAddress else { return }
+            for index in 0..<entries.count where isTag(first + index) == tags {
+                if tags {
+                    writeTag(first + index, to: &line)
+                } else {
+                    fields.write(to: &line)
+                    Self.writeName(of: first + index, to: &line)
+                    line.byte(UInt8(ascii: "="))
+                    Self.writeField(of: first + index, to: &line)
+                }
+            }
+        }
+    }
+
     /// Appends a metric's line (with its line feed).
     public func encode(_ metric: Metric, timestamp: Int64, into buffer: inout [UInt8]) {
+        var cache = ContextCache()
+        encode(metric, timestamp: timestamp, into: &buffer, cache: &cache)
+    }
+
+    /// Appends a metric's line (with its line feed), reusing what `cache` holds of its dimensions (metrics of one
+    /// playback share them).
+    public func encode(_ metric: Metric, timestamp: Int64, into buffer: inout [UInt8], cache: inout ContextCache) {
+        cache.prepareDimensions(metric.dimensions, for: self)
         LineWriter.append(to: &buffer) { line in
             Self.writeMeasurement(metric.name, to: &line)
-            metric.dimensions.withEntries { entries in
-                guard let first = entries.baseAddress else { return }
-                for index in 0..<entries.count { writeTag(first + index, to: &line) }
-            }
+            line.bytes(cache.dimensionTags)
             line.ascii(",kind=")
             switch metric.kind {
             case .counter: line.ascii("counter")
@@ -127,7 +264,19 @@ public struct LineProtocolEncoder: Sendable {
         }
     }
 
-    private func writeTag(_ entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
+    /// Whether an attribute is written as a tag.
+    @inline(__always)
+    fileprivate func isTag(_ attribute: Attribute) -> Bool {
+        guard let slot = Attribute.standardSlot(of: attribute.id) else {
+            return hasCustomTags && tagAttributes.contains(attribute)
+        }
+        return slot < 64 ? tagMasks.0 & (1 << UInt64(slot)) != 0 : tagMasks.1 & (1 << UInt64(slot - 64)) != 0
+    }
+
+    /// What identifies the encoder's choice of tags, for caches.
+    fileprivate var tagKey: TagKey { TagKey(masks: tagMasks, custom: hasCustomTags ? tagAttributes : []) }
+
+    fileprivate func writeTag(_ entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
         switch entry.pointee.value {
         case .string(let text):
             guard !text.isEmpty else { return }   // InfluxDB refuses empty tag values: leave the tag out
@@ -152,7 +301,7 @@ public struct LineProtocolEncoder: Sendable {
     }
 
     @inline(__always)
-    private static func writeName(of entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
+    fileprivate static func writeName(of entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
         if let name = NameTable.shared.escapedName(entry.pointee.attribute.id) {
             line.bytes(name)
         } else {
@@ -196,13 +345,13 @@ public struct LineProtocolEncoder: Sendable {
     }
 
     /// Tag keys, tag values and field keys.
-    private static func writeTagText(_ text: String, to line: inout LineWriter) {
+    static func writeTagText(_ text: String, to line: inout LineWriter) {
         writeEscaped(text, to: &line, newline: "\\ ") {
             $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "=")
         }
     }
 
-    private static func writeField(of entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
+    static func writeField(of entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
         switch entry.pointee.value {
         case .int(let value):
             line.integer(Int64(value))
@@ -239,14 +388,165 @@ public struct LineProtocolEncoder: Sendable {
     }
 }
 
+extension LineProtocolEncoder {
+    /// What an encoder made of the last tracker context and metric dimensions it wrote, reused while events and
+    /// metrics share them (``Event/context``, ``Metric/dimensions``). Keep one per stream of events.
+    public struct ContextCache: Sendable {
+        private var context = AttributeList()
+        private var contextKey: TagKey?
+        /// The context's tags (`,name=value`…) and fields (`name=value,name=value`).
+        private(set) var contextTags: [UInt8] = []
+        private(set) var contextFields: [UInt8] = []
+
+        private var playbackID: String?
+        private var playbackTagBytes: [UInt8] = []
+
+        private var dimensions = AttributeList()
+        private var dimensionsKey: TagKey?
+        private(set) var dimensionTags: [UInt8] = []
+
+        public init() {}
+
+        mutating func prepare(_ context: AttributeList, for encoder: LineProtocolEncoder) {
+            let key = encoder.tagKey
+            guard contextKey != key || !self.context.isIdentical(to: context) else { return }
+            self.context = context
+            contextKey = key
+            contextTags.removeAll(keepingCapacity: true)
+            contextFields.removeAll(keepingCapacity: true)
+            LineWriter.append(to: &contextTags) { line in
+                var fields = FieldSeparator()
+                encoder.writeEntries(of: context, tags: true, fields: &fields, to: &line)
+            }
+            LineWriter.append(to: &contextFields) { line in
+                // The block follows its own separator: the first field's is left out.
+                var fields = FieldSeparator(started: true)
+                encoder.writeEntries(of: context, tags: false, fields: &fields, to: &line)
+            }
+            if contextFields.first == UInt8(ascii: ",") { contextFields.removeFirst() }
+        }
+
+        /// `,playbackId=<id>`, escaped.
+        mutating func playbackTag(_ id: String) -> [UInt8] {
+            if id != playbackID {
+                playbackID = id
+                playbackTagBytes = Array(",playbackId=".utf8)
+                LineProtocolEncoder.appendTagText(id, into: &playbackTagBytes)
+            }
+            return playbackTagBytes
+        }
+
+        mutating func prepareDimensions(_ dimensions: AttributeList, for encoder: LineProtocolEncoder) {
+            let key = encoder.tagKey
+            guard dimensionsKey != key || !self.dimensions.isIdentical(to: dimensions) else { return }
+            self.dimensions = dimensions
+            dimensionsKey = key
+            dimensionTags.removeAll(keepingCapacity: true)
+            LineWriter.append(to: &dimensionTags) { line in
+                dimensions.withEntries { entries in
+                    guard let first = entries.baseAddress else { return }
+                    for index in 0..<entries.count { encoder.writeTag(first + index, to: &line) }
+                }
+            }
+        }
+    }
+
+    /// An encoder's choice of tags.
+    struct TagKey: Sendable, Hashable {
+        let masks: (UInt64, UInt64)
+        let custom: Set<Attribute>
+
+        static func == (lhs: TagKey, rhs: TagKey) -> Bool {
+            lhs.masks == rhs.masks && lhs.custom == rhs.custom
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(masks.0)
+            hasher.combine(masks.1)
+            hasher.combine(custom)
+        }
+    }
+}
+
+/// Writes the playback snapshot's state attributes as fields, straight from its properties.
+private struct PlaybackFieldWriter {
+    /// Which to write, by standard slot.
+    let slots: UInt64
+    let names: NameTable
+
+    func write(_ playback: borrowing PlaybackSnapshot, fields: inout FieldSeparator, to line: inout LineWriter) {
+        integer(Attribute.ID.deltaPlayTime, playback.deltaPlayTime, &fields, &line)
+        if slots & (1 << UInt64(Attribute.ID.playbackId)) != 0, let id = playback.playbackID {
+            _ = names.writeFieldStart(Attribute.ID.playbackId, fields: &fields, to: &line)
+            withUnsafePointer(to: AttributeList.Entry(attribute: .playbackId, value: .string(id))) {
+                LineProtocolEncoder.writeField(of: $0, to: &line)
+            }
+        }
+        integer(Attribute.ID.countErrors, playback.countErrors, &fields, &line)
+        integer(Attribute.ID.countStarts, playback.countStarts, &fields, &line)
+        integer(Attribute.ID.countAds, playback.countAds, &fields, &line)
+        integer(Attribute.ID.accumPauseTime, playback.accumPauseTime, &fields, &line)
+        integer(Attribute.ID.accumBufferTime, playback.accumBufferTime, &fields, &line)
+        integer(Attribute.ID.accumSeekTime, playback.accumSeekTime, &fields, &line)
+        integer(Attribute.ID.accumPlayTime, playback.accumPlayTime, &fields, &line)
+        boolean(Attribute.ID.inPauseBlock, playback.inPauseBlock, &fields, &line)
+        boolean(Attribute.ID.inSeekBlock, playback.inSeekBlock, &fields, &line)
+        boolean(Attribute.ID.inBufferBlock, playback.inBufferBlock, &fields, &line)
+        boolean(Attribute.ID.inPlaybackBlock, playback.inPlaybackBlock, &fields, &line)
+        boolean(Attribute.ID.inAdBreakBlock, playback.inAdBreakBlock, &fields, &line)
+        boolean(Attribute.ID.inAdBlock, playback.inAdBlock, &fields, &line)
+    }
+
+    @inline(__always)
+    private func integer(_ id: UInt32, _ value: Int, _ fields: inout FieldSeparator, _ line: inout LineWriter) {
+        guard slots & (1 << UInt64(id)) != 0 else { return }
+        _ = names.writeFieldStart(id, fields: &fields, to: &line)
+        line.integer(Int64(value))
+        line.byte(UInt8(ascii: "i"))
+    }
+
+    @inline(__always)
+    private func boolean(_ id: UInt32, _ value: Bool, _ fields: inout FieldSeparator, _ line: inout LineWriter) {
+        guard slots & (1 << UInt64(id)) != 0 else { return }
+        _ = names.writeFieldStart(id, fields: &fields, to: &line)
+        names.writeBoolean(value, to: &line)
+    }
+}
+
+/// Writes the separator before each field: a space before the first (it ends the tags), a comma before the others.
+struct FieldSeparator {
+    private(set) var wroteAny: Bool
+
+    init(started: Bool = false) { wroteAny = started }
+
+    @inline(__always)
+    mutating func write(to line: inout LineWriter) {
+        line.byte(wroteAny ? UInt8(ascii: ",") : UInt8(ascii: " "))
+        wroteAny = true
+    }
+
+    /// Records that a field's separator was written.
+    @inline(__always)
+    mutating func markWritten() { wroteAny = true }
+}
+
 /// The standard attributes' names, escaped for the line protocol once, in one block of memory that lives as long
 /// as the process (read on every field of every line: no reference counting per read).
-private final class NameTable: Sendable {
+///
+/// Each name is stored as a field's prefix, `,name=`, and the block ends with padding, so that a prefix can be
+/// copied a word at a time (``LineWriter/paddedBytes(_:count:)``).
+final class NameTable: Sendable {
     static let shared = NameTable()
 
     // Written once in `init` and only read afterwards; never freed (the table lives as long as the process).
     nonisolated(unsafe) private let bytes: UnsafeMutablePointer<UInt8>
     nonisolated(unsafe) private let ranges: UnsafeMutablePointer<(start: Int, count: Int)>
+    /// Where the standard actions' names are, by index.
+    nonisolated(unsafe) private let actionRanges: UnsafeMutablePointer<(start: Int, count: Int)>
+    private let actionCount: Int
+    /// Where `true` and `false` are.
+    private let trueStart: Int
+    private let falseStart: Int
 
     private init() {
         var block: [UInt8] = []
@@ -254,10 +554,26 @@ private final class NameTable: Sendable {
         for attribute in Attribute.allStandard {
             guard let slot = Attribute.standardSlot(of: attribute.id) else { continue }
             let start = block.count
+            block.append(UInt8(ascii: ","))
             LineProtocolEncoder.appendTagText(attribute.name, into: &block)
+            block.append(UInt8(ascii: "="))
             ranges[slot] = (start, block.count - start)
         }
-        bytes = .allocate(capacity: max(block.count, 1))
+        var actionRanges: [(start: Int, count: Int)] = []
+        for action in Action.standard {
+            let start = block.count
+            LineProtocolEncoder.appendTagText(action.name, into: &block)
+            actionRanges.append((start, block.count - start))
+        }
+        self.actionRanges = .allocate(capacity: actionRanges.count)
+        self.actionRanges.initialize(from: actionRanges, count: actionRanges.count)
+        actionCount = actionRanges.count
+        trueStart = block.count
+        block += Array("true".utf8)
+        falseStart = block.count
+        block += Array("false".utf8)
+        block += [UInt8](repeating: 0, count: LineWriter.overRead + 1)
+        bytes = .allocate(capacity: block.count)
         bytes.initialize(from: block, count: block.count)
         self.ranges = .allocate(capacity: ranges.count)
         self.ranges.initialize(from: ranges, count: ranges.count)
@@ -268,6 +584,44 @@ private final class NameTable: Sendable {
     func escapedName(_ id: UInt32) -> UnsafeBufferPointer<UInt8>? {
         guard let slot = Attribute.standardSlot(of: id) else { return nil }
         let range = ranges[slot]
-        return range.count > 0 ? UnsafeBufferPointer(start: bytes + range.start, count: range.count) : nil
+        return range.count > 0 ? UnsafeBufferPointer(start: bytes + range.start + 1, count: range.count - 2) : nil
+    }
+
+    /// Writes the start of a standard attribute's field (`,name=`, or ` name=` for a line's first field);
+    /// `false` for a custom attribute.
+    @inline(__always)
+    func writeFieldStart(_ id: UInt32, fields: inout FieldSeparator, to line: inout LineWriter) -> Bool {
+        guard let slot = Attribute.standardSlot(of: id) else { return false }
+        let range = ranges[slot]
+        guard range.count > 0 else { return false }
+        if fields.wroteAny {
+            line.paddedBytes(bytes + range.start, count: range.count)
+        } else {
+            line.byte(UInt8(ascii: " "))
+            line.paddedBytes(bytes + range.start + 1, count: range.count - 1)
+            fields.markWritten()
+        }
+        return true
+    }
+
+    /// Writes an action's name, escaped as a tag value.
+    @inline(__always)
+    func writeActionName(_ action: Action, to line: inout LineWriter) {
+        guard let index = action.standardIndex, index < actionCount else {
+            LineProtocolEncoder.writeTagText(action.name, to: &line)
+            return
+        }
+        let range = actionRanges[index]
+        line.paddedBytes(bytes + range.start, count: range.count)
+    }
+
+    /// Writes `true` or `false`.
+    @inline(__always)
+    func writeBoolean(_ value: Bool, to line: inout LineWriter) {
+        if value {
+            line.paddedBytes(bytes + trueStart, count: 4)
+        } else {
+            line.paddedBytes(bytes + falseStart, count: 5)
+        }
     }
 }

@@ -5,7 +5,9 @@
 /// goes to the output first. Nothing longer than the scratch buffer is written at once (long text goes in pieces).
 struct LineWriter {
     /// The scratch buffer's size.
-    static let scratchSize = 4_096
+    /// (1 KB: the most `withUnsafeTemporaryAllocation` puts on the stack on every platform; more would be a heap
+    /// allocation per line.)
+    static let scratchSize = 1_024
     /// The most bytes ``integer(_:)`` writes.
     static let integerBound = 20
 
@@ -58,6 +60,11 @@ struct LineWriter {
 
     mutating func bytes(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard var source = bytes.baseAddress else { return }
+        if count + bytes.count <= Self.scratchSize {
+            (base + count).update(from: source, count: bytes.count)
+            count += bytes.count
+            return
+        }
         var remaining = bytes.count
         while remaining > 0 {
             let chunk = min(remaining, Self.scratchSize)
@@ -69,6 +76,31 @@ struct LineWriter {
         }
     }
 
+    /// How far past its start ``paddedBytes(_:count:)`` may read a source.
+    static let overRead = 32
+
+    /// Writes `count` bytes from a source that stays readable for ``overRead`` bytes from its start (a padded
+    /// table): short runs are copied as four whole words, past their end, and only `count` bytes are kept.
+    @inline(__always)
+    mutating func paddedBytes(_ source: UnsafePointer<UInt8>, count byteCount: Int) {
+        guard byteCount <= Self.overRead else {
+            bytes(UnsafeBufferPointer(start: source, count: byteCount))
+            return
+        }
+        reserve(Self.overRead)
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(base + count)
+        to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
+        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 24, as: UInt64.self), toByteOffset: 24, as: UInt64.self)
+        count += byteCount
+    }
+
+    mutating func bytes(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { self.bytes($0) }
+    }
+
     mutating func ascii(_ text: StaticString) {
         bytes(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
@@ -78,6 +110,10 @@ struct LineWriter {
         reserve(Self.integerBound)
         var magnitude = value.magnitude
         if value < 0 { byteInReserved(UInt8(ascii: "-")) }
+        if magnitude < 10 {
+            byteInReserved(UInt8(truncatingIfNeeded: 48 + magnitude))
+            return
+        }
         var digits = 1
         var power: UInt64 = 10
         while digits < 20, magnitude >= power {

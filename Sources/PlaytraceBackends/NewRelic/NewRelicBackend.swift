@@ -138,7 +138,7 @@ enum NewRelicJSON {
         text += ",\"timestamp\":\(milliseconds(event.date)),\"action\":"
         JSONWriter.appendString(event.action.name, to: &text)
         var count = 3
-        for entry in event.attributes where count < maximumEventAttributes {
+        for entry in event.allAttributes where count < maximumEventAttributes {
             count += 1
             text += ","
             JSONWriter.appendString(entry.attribute.name, to: &text)

@@ -46,7 +46,7 @@ public final class SwiftMetricsBackend: Backend, Sendable {
     }
 
     public func sendEvent(_ event: Event) {
-        let dimensions = [("action", event.action.name)] + labels(event.attributes, keepingAll: false)
+        let dimensions = [("action", event.action.name)] + labels(event.allAttributes, keepingAll: false)
         Counter(label: labelPrefix + "events", dimensions: dimensions, factory: factory).increment()
     }
 

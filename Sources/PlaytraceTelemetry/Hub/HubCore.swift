@@ -20,12 +20,12 @@ import PlaytraceCore
 ///   silent while paused.
 ///
 /// Every event that passes carries the playback's counters, accumulated times (ms), block flags, `playbackId` and
-/// the time since each earlier action of the playback (`timeSince<Action>`, ms).
+/// the time since each earlier action of the playback (`timeSince<Action>`, ms), as its ``Event/playback``
+/// snapshot.
 public class HubCore: Hub {
     /// The heartbeat interval (30 s by default, as New Relic's).
     public let pingInterval: Duration
     private var pingTasks: [TrackerID: Task<Void, Never>] = [:]
-    private weak var instrument: Instrument?
 
     public init(pingInterval: Duration = .seconds(30)) {
         self.pingInterval = pingInterval
@@ -35,10 +35,6 @@ public class HubCore: Hub {
         for task in pingTasks.values { task.cancel() }
     }
 
-    public func instrumentReady(_ instrument: Instrument) {
-        self.instrument = instrument
-    }
-
     public func endOfService() {
         for task in pingTasks.values { task.cancel() }
         pingTasks.removeAll()
@@ -46,16 +42,16 @@ public class HubCore: Hub {
 
     public func processEvent(_ event: inout Event, state: inout TrackerState, tracker: TrackerID,
                              instrument: Instrument) -> Bool {
-        self.instrument = instrument
-        let now = event.time
-        accountPlayTime(&state, until: now, event: &event)
-        guard accept(&event, state: &state, tracker: tracker, now: now) else { return false }
-        decorate(&event, state: &state, now: now)
+        let now = ActionTimes.nanoseconds(event.time)
+        let delta = Self.accountPlayTime(&state, until: now)
+        guard accept(&event, state: &state, tracker: tracker, instrument: instrument, now: now) else { return false }
+        decorate(&event, state: &state, now: now, deltaPlayTime: delta)
         return true
     }
 
     /// The rules: whether the event passes, and what it changes.
-    func accept(_ event: inout Event, state: inout TrackerState, tracker: TrackerID, now: Duration) -> Bool {
+    func accept(_ event: inout Event, state: inout TrackerState, tracker: TrackerID, instrument: Instrument,
+                now: Int64) -> Bool {
         let action = event.action
         switch action {
         case .mediaRequest, .playerSet, .streamLoad, .prepareItem, .manifestLoad:
@@ -79,45 +75,45 @@ public class HubCore: Hub {
             guard !state.didStart else { return false }
             state.didStart = true
             state.countStarts += 1
-            state.playAccountedAt = now
-            startPing(for: tracker)
+            state.playAccounted = now
+            startPing(for: tracker, instrument: instrument)
             return true
         case .pauseBegin:
             guard state.didStart, !state.didFinish, !state.isPaused else { return false }
             state.isPaused = true
-            state.pauseBegan = now
+            state.pauseStart = now
             return true
         case .pauseFinish:
-            guard state.isPaused, let began = state.pauseBegan else { return false }
+            guard state.isPaused, let began = state.pauseStart else { return false }
             state.isPaused = false
-            state.accumPauseTime += now - began
-            state.pauseBegan = nil
+            state.pauseTotal += now - began
+            state.pauseStart = nil
             return true
         case .bufferBegin:
             guard state.playbackID != nil, !state.didFinish, !state.isBuffering else { return false }
             state.isBuffering = true
-            state.bufferBegan = now
+            state.bufferStart = now
             state.bufferKind = !state.didStart ? .initial : (state.isPaused || state.isSeeking ? .inBlock : .rebuffer)
             event[.bufferType] = .string(state.bufferKind.rawValue)
             return true
         case .bufferFinish:
-            guard state.isBuffering, let began = state.bufferBegan else { return false }
+            guard state.isBuffering, let began = state.bufferStart else { return false }
             state.isBuffering = false
-            state.accumBufferTime += now - began
-            state.bufferBegan = nil
+            state.bufferTotal += now - began
+            state.bufferStart = nil
             event[.bufferType] = .string(state.bufferKind.rawValue)
             state.bufferKind = .none
             return true
         case .seekBegin:
             guard state.playbackID != nil, !state.didFinish, !state.isSeeking else { return false }
             state.isSeeking = true
-            state.seekBegan = now
+            state.seekStart = now
             return true
         case .seekFinish:
-            guard state.isSeeking, let began = state.seekBegan else { return false }
+            guard state.isSeeking, let began = state.seekStart else { return false }
             state.isSeeking = false
-            state.accumSeekTime += now - began
-            state.seekBegan = nil
+            state.seekTotal += now - began
+            state.seekStart = nil
             return true
         case .end, .stop, .next:
             guard state.playbackID != nil, !state.didFinish else { return false }
@@ -135,13 +131,13 @@ public class HubCore: Hub {
     }
 
     /// Closes the playback: open blocks are accounted, the heartbeat stops.
-    func finish(_ state: inout TrackerState, tracker: TrackerID, now: Duration, reason: String, event: inout Event) {
-        if let began = state.pauseBegan { state.accumPauseTime += now - began }
-        if let began = state.bufferBegan { state.accumBufferTime += now - began }
-        if let began = state.seekBegan { state.accumSeekTime += now - began }
-        state.pauseBegan = nil
-        state.bufferBegan = nil
-        state.seekBegan = nil
+    func finish(_ state: inout TrackerState, tracker: TrackerID, now: Int64, reason: String, event: inout Event) {
+        if let began = state.pauseStart { state.pauseTotal += now - began }
+        if let began = state.bufferStart { state.bufferTotal += now - began }
+        if let began = state.seekStart { state.seekTotal += now - began }
+        state.pauseStart = nil
+        state.bufferStart = nil
+        state.seekStart = nil
         state.isPaused = false
         state.isBuffering = false
         state.isSeeking = false
@@ -150,58 +146,60 @@ public class HubCore: Hub {
         stopPing(for: tracker)
     }
 
-    private func beginPlaybackIfNeeded(_ state: inout TrackerState, now: Duration) {
+    private func beginPlaybackIfNeeded(_ state: inout TrackerState, now: Int64) {
         guard state.playbackID == nil || state.didFinish else { return }
         state.beginPlayback(id: UUID().uuidString.lowercased())
-        state.requestedAt = now
-    }
-
-    /// Adds the content play time since the last event to the playback's total.
-    private func accountPlayTime(_ state: inout TrackerState, until now: Duration, event: inout Event) {
-        event[.deltaPlayTime] = .int(Self.accountPlayTime(&state, until: now).milliseconds)
+        state.requested = now
     }
 
     /// Adds the content play time since it was last accounted to the playback's total; returns it.
     @discardableResult
-    static func accountPlayTime(_ state: inout TrackerState, until now: Duration) -> Duration {
-        var delta = Duration.zero
-        if state.isPlayingContent, let since = state.playAccountedAt, now > since { delta = now - since }
-        state.accumPlayTime += delta
-        state.playAccountedAt = now
+    static func accountPlayTime(_ state: inout TrackerState, until now: Int64) -> Int64 {
+        var delta: Int64 = 0
+        if state.isPlayingContent, let since = state.playAccounted, now > since { delta = now - since }
+        state.playTotal += delta
+        state.playAccounted = now
         return delta
     }
 
-    /// Adds the playback's state to an event, and records the action's time.
-    func decorate(_ event: inout Event, state: inout TrackerState, now: Duration) {
-        if let id = state.playbackID { event[.playbackId] = .string(id) }
-        event[.countErrors] = .int(state.countErrors)
-        event[.countStarts] = .int(state.countStarts)
-        event[.countAds] = .int(state.countAds)
-        event[.accumPauseTime] = .int(state.accumPauseTime.milliseconds)
-        event[.accumBufferTime] = .int(state.accumBufferTime.milliseconds)
-        event[.accumSeekTime] = .int(state.accumSeekTime.milliseconds)
-        event[.accumPlayTime] = .int(state.accumPlayTime.milliseconds)
-        event[.inPauseBlock] = .bool(state.isPaused)
-        event[.inSeekBlock] = .bool(state.isSeeking)
-        event[.inBufferBlock] = .bool(state.isBuffering)
-        event[.inPlaybackBlock] = .bool(state.didStart && !state.didFinish)
-        event[.inAdBreakBlock] = .bool(state.inAdBreak)
-        event[.inAdBlock] = .bool(state.inAd)
-        Self.addTimeSince(&event, state: &state, now: now)
+    /// Adds the playback's state to an event (``Event/playback``), and records the action's time.
+    func decorate(_ event: inout Event, state: inout TrackerState, now: Int64, deltaPlayTime: Int64) {
+        var snapshot = PlaybackSnapshot()
+        snapshot.playbackID = state.playbackID
+        snapshot.countErrors = state.countErrors
+        snapshot.countStarts = state.countStarts
+        snapshot.countAds = state.countAds
+        snapshot.accumPauseTime = Self.milliseconds(state.pauseTotal)
+        snapshot.accumBufferTime = Self.milliseconds(state.bufferTotal)
+        snapshot.accumSeekTime = Self.milliseconds(state.seekTotal)
+        snapshot.accumPlayTime = Self.milliseconds(state.playTotal)
+        snapshot.deltaPlayTime = Self.milliseconds(deltaPlayTime)
+        snapshot.inPauseBlock = state.isPaused
+        snapshot.inSeekBlock = state.isSeeking
+        snapshot.inBufferBlock = state.isBuffering
+        snapshot.inPlaybackBlock = state.didStart && !state.didFinish
+        snapshot.inAdBreakBlock = state.inAdBreak
+        snapshot.inAdBlock = state.inAd
+        if state.playbackID == nil { snapshot.carried &= ~(1 << UInt64(Attribute.playbackId.id)) }
+        Self.recordTime(of: event.action, in: &snapshot, state: &state, now: now)
+        event.playback = snapshot
     }
 
-    /// Adds the time since each earlier action of the playback (ms), and records this action's time.
-    static func addTimeSince(_ event: inout Event, state: inout TrackerState, now: Duration) {
-        let nanoseconds = ActionTimes.nanoseconds(now)
-        for entry in state.lastActionTimes where !event.attributes.contains(entry.attribute) {
-            event[entry.attribute] = .int(Int((nanoseconds - entry.nanoseconds) / 1_000_000))
-        }
-        state.lastActionTimes.record(event.action.timeAttribute, nanoseconds: nanoseconds)
+    /// Records the time of the event's action in the playback, and gives the snapshot the time since each earlier
+    /// action. The snapshot shares the state's list (see ``PlaybackSnapshot``): recording first keeps it unshared
+    /// while it changes.
+    static func recordTime(of action: Action, in snapshot: inout PlaybackSnapshot, state: inout TrackerState,
+                           now nanoseconds: Int64) {
+        let attribute = action.timeAttribute
+        snapshot.times.previous = state.lastActionTimes.record(attribute, nanoseconds: nanoseconds)
+        snapshot.times.current = attribute.id
+        snapshot.times.now = nanoseconds
+        snapshot.times.times = state.lastActionTimes
     }
 
-    private func startPing(for tracker: TrackerID) {
+    private func startPing(for tracker: TrackerID, instrument: Instrument) {
         stopPing(for: tracker)
-        guard let instrument, pingInterval > .zero else { return }
+        guard pingInterval > .zero else { return }
         let clock = instrument.clock
         let interval = pingInterval
         pingTasks[tracker] = Task { [weak instrument] in
@@ -216,6 +214,12 @@ public class HubCore: Hub {
     private func stopPing(for tracker: TrackerID) {
         pingTasks.removeValue(forKey: tracker)?.cancel()
     }
+}
+
+extension HubCore {
+    /// Whole milliseconds of nanoseconds (rounded down).
+    @inline(__always)
+    static func milliseconds(_ nanoseconds: Int64) -> Int { Int(nanoseconds / 1_000_000) }
 }
 
 extension Duration {

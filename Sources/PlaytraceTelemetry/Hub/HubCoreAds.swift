@@ -9,6 +9,8 @@
 /// - a content End inside an ad break is dropped (a mid-roll is not the end of the content);
 /// - ad events carry the content's playhead (`position`, from the content tracker's getter) and the ad counters.
 public final class HubCoreAds: HubCore {
+    /// What an ad event's snapshot carries: the ad counter and the ad flags (and the time-since values).
+    private static let adCarried = PlaybackSnapshot.mask(of: [.countAds, .inAdBreakBlock, .inAdBlock])
     private var isBreakOpen = false
     private var isAdOpen = false
 
@@ -23,18 +25,21 @@ public final class HubCoreAds: HubCore {
             state.inAdBreak = isBreakOpen
             return super.processEvent(&event, state: &state, tracker: tracker, instrument: instrument)
         }
-        let now = event.time
+        let now = ActionTimes.nanoseconds(event.time)
         guard acceptAdEvent(&event, state: &state, instrument: instrument, now: now) else { return false }
         if let content = contentTracker(instrument) { instrument.useGetter(.position, on: &event, tracker: content) }
-        event[.countAds] = .int(state.countAds)
-        event[.inAdBreakBlock] = .bool(state.inAdBreak)
-        event[.inAdBlock] = .bool(state.inAd)
-        HubCore.addTimeSince(&event, state: &state, now: now)
+        var snapshot = PlaybackSnapshot()
+        snapshot.carried = Self.adCarried
+        snapshot.countAds = state.countAds
+        snapshot.inAdBreakBlock = state.inAdBreak
+        snapshot.inAdBlock = state.inAd
+        HubCore.recordTime(of: event.action, in: &snapshot, state: &state, now: now)
+        event.playback = snapshot
         return true
     }
 
     private func acceptAdEvent(_ event: inout Event, state: inout TrackerState, instrument: Instrument,
-                               now: Duration) -> Bool {
+                               now: Int64) -> Bool {
         switch event.action {
         case .adBreakBegin:
             guard !isBreakOpen else { return false }
@@ -52,7 +57,7 @@ public final class HubCoreAds: HubCore {
             isAdOpen = true
             state.inAd = true
             state.countAds += 1
-            state.adBegan = now
+            state.adStart = now
             updateContent(instrument) { content in
                 HubCore.accountPlayTime(&content, until: now)
                 content.inAd = true
@@ -84,16 +89,16 @@ public final class HubCoreAds: HubCore {
         return true
     }
 
-    private func closeAd(_ state: inout TrackerState, instrument: Instrument, now: Duration) {
+    private func closeAd(_ state: inout TrackerState, instrument: Instrument, now: Int64) {
         isAdOpen = false
         state.inAd = false
         state.isPaused = false
         state.isBuffering = false
-        if let began = state.adBegan { state.accumAdTime += now - began }
-        state.adBegan = nil
+        if let began = state.adStart { state.adTotal += now - began }
+        state.adStart = nil
         updateContent(instrument) { content in
             content.inAd = false
-            content.playAccountedAt = now
+            content.playAccounted = now
         }
     }
 

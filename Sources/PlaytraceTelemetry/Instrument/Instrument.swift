@@ -18,13 +18,23 @@ import Synchronization
 /// instrument.emit(.mediaRequest, tracker: tracker)
 /// ```
 public final class Instrument: Sendable {
-    /// Room for the attributes an event usually gets from its tracker and the hub (state, counters, time-since),
-    /// so that it is allocated once.
-    static let eventCapacity = 56
+    /// Room for an event's own attributes (those of its tracker's context and the hub's snapshot are apart).
+    static let eventCapacity = 16
 
     /// Actions after which backends hand their batches over at once (``Backend/flush()``), as analytics SDKs do:
     /// the start and the close of a playback and an error reach the server without waiting for the batch interval.
     public static let flushingActions: Set<Action> = [.start, .error, .end, .stop, .next]
+
+    /// ``flushingActions`` as bits by standard action index (checked on every event without hashing).
+    private static let flushingMask: UInt64 = flushingActions.reduce(0) { mask, action in
+        guard let index = action.standardIndex else { return mask }
+        return mask | 1 << UInt64(index)
+    }
+
+    private static func isFlushing(_ action: Action) -> Bool {
+        guard let index = action.standardIndex else { return flushingActions.contains(action) }
+        return flushingMask & (1 << UInt64(index)) != 0
+    }
 
     /// The clock durations, timers and dates follow.
     public let clock: any Clock<Duration>
@@ -205,20 +215,29 @@ public final class Instrument: Sendable {
             logger.debug("event for an unknown tracker dropped", metadata: ["action": "\(action)", "tracker": "\(trackerID)"])
             return
         }
-        var event = Event(action: action, date: wallClock.origin + MediaTime(time), time: time,
-                          attributes: attributes ?? AttributeList(capacity: Self.eventCapacity))
-        event[.senderId] = .int(trackerID.rawValue)
+        // The event's own attributes go in a list the instrument keeps between events, so that building them does
+        // not allocate (a backend that keeps an event keeps its own copy).
+        var event = Event(action: action, date: wallClock.origin + MediaTime(time), time: time, sender: trackerID,
+                          attributes: attributes ?? store.takeScratch())
+        defer { if attributes == nil { store.returnScratch(&event.attributes) } }
         guard entry.tracker.initEvent(&event, instrument: self, tracker: trackerID) else { return }
         if let hub = store.hub {
             guard hub.processEvent(&event, state: &entry.state, tracker: trackerID, instrument: self) else { return }
         }
-        let metrics = store.metricalc?.processMetric(event, state: entry.state, tracker: trackerID, instrument: self) ?? []
-        let urgent = Self.flushingActions.contains(event.action)
+        let metrics = store.metricalc.map { computeMetrics(of: event, by: $0, state: &entry.state, tracker: trackerID) } ?? []
+        let urgent = Self.isFlushing(event.action)
         for backend in store.backends {
             for metric in metrics { backend.sendMetric(metric) }
             backend.sendEvent(event)
             if urgent { backend.flush() }
         }
+    }
+
+    /// Asks the metricalc for an event's metrics. The state is lent in place (taken `inout` only so that it is not
+    /// copied out of its tracker's entry, which would count references on every event).
+    private func computeMetrics(of event: Event, by metricalc: any Metricalc, state: inout TrackerState,
+                         tracker: TrackerID) -> [Metric] {
+        metricalc.processMetric(event, state: state, tracker: tracker, instrument: self)
     }
 
     /// Gives a hub of this module the state of another tracker, while it processes an event (the ads hub accounts
@@ -257,7 +276,9 @@ private struct GetterKey: Hashable {
 
 final class TrackerEntry {
     let tracker: any TelemetryTracker
-    var state = TrackerState()
+    /// Only the instrument's drainer touches it, one work item at a time (see ``ComponentStore``): no access can
+    /// overlap, so the run-time exclusivity check is left out of this hot path.
+    @exclusivity(unchecked) var state = TrackerState()
 
     init(tracker: any TelemetryTracker) { self.tracker = tracker }
 }
@@ -265,11 +286,29 @@ final class TrackerEntry {
 /// The components. Only the instrument's drainer touches them, one work item at a time; the queue's mutex hands
 /// the drainer role from thread to thread, which orders every access (that is what makes the unchecked conformance
 /// safe).
+///
+/// For the same reason no two accesses to its properties can overlap, so the run-time exclusivity checks (which
+/// cost more than the rest of an event's dispatch) are left out.
 final class ComponentStore: @unchecked Sendable {
-    var trackers: [TrackerID: TrackerEntry] = [:]
-    var hub: (any Hub)?
-    var metricalc: (any Metricalc)?
-    var backends: [any Backend] = []
+    @exclusivity(unchecked) var trackers: [TrackerID: TrackerEntry] = [:]
+    @exclusivity(unchecked) var hub: (any Hub)?
+    @exclusivity(unchecked) var metricalc: (any Metricalc)?
+    @exclusivity(unchecked) var backends: [any Backend] = []
+    /// The storage of events' own attributes, reused from event to event.
+    @exclusivity(unchecked) private var scratch = AttributeList(capacity: Instrument.eventCapacity)
+
+    /// The scratch list, empty, for an event.
+    func takeScratch() -> AttributeList {
+        var list = AttributeList()
+        swap(&list, &scratch)
+        return list
+    }
+
+    /// Takes an event's attributes back as the scratch list (emptied, its storage kept when nobody else holds it).
+    func returnScratch(_ attributes: inout AttributeList) {
+        attributes.removeAll(keepingCapacity: true)
+        swap(&attributes, &scratch)
+    }
 }
 
 /// A value handed over with `sending`: the caller gave it up, so moving it to the drainer is a transfer, not

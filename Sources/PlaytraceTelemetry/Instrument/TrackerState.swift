@@ -28,22 +28,70 @@ public struct TrackerState: Sendable, Hashable {
     public var countStarts = 0
     public var countAds = 0
 
-    // Accumulated times.
-    public var accumPauseTime: Duration = .zero
-    public var accumBufferTime: Duration = .zero
-    public var accumSeekTime: Duration = .zero
-    public var accumPlayTime: Duration = .zero
-    public var accumAdTime: Duration = .zero
+    // Accumulated times and when blocks began, as nanoseconds on the instrument's clock (time since it started):
+    // what the hub adds and subtracts on every event, without `Duration`'s 128-bit arithmetic. The `Duration`
+    // properties below read and write them.
+    var pauseTotal: Int64 = 0
+    var bufferTotal: Int64 = 0
+    var seekTotal: Int64 = 0
+    var playTotal: Int64 = 0
+    var adTotal: Int64 = 0
+    var pauseStart: Int64?
+    var bufferStart: Int64?
+    var seekStart: Int64?
+    var adStart: Int64?
+    var playAccounted: Int64?
+    var requested: Int64?
+
+    public var accumPauseTime: Duration {
+        get { .nanoseconds(pauseTotal) }
+        set { pauseTotal = ActionTimes.nanoseconds(newValue) }
+    }
+    public var accumBufferTime: Duration {
+        get { .nanoseconds(bufferTotal) }
+        set { bufferTotal = ActionTimes.nanoseconds(newValue) }
+    }
+    public var accumSeekTime: Duration {
+        get { .nanoseconds(seekTotal) }
+        set { seekTotal = ActionTimes.nanoseconds(newValue) }
+    }
+    /// Content play time.
+    public var accumPlayTime: Duration {
+        get { .nanoseconds(playTotal) }
+        set { playTotal = ActionTimes.nanoseconds(newValue) }
+    }
+    public var accumAdTime: Duration {
+        get { .nanoseconds(adTotal) }
+        set { adTotal = ActionTimes.nanoseconds(newValue) }
+    }
 
     /// When blocks began (time since the instrument started).
-    public var pauseBegan: Duration?
-    public var bufferBegan: Duration?
-    public var seekBegan: Duration?
-    public var adBegan: Duration?
+    public var pauseBegan: Duration? {
+        get { pauseStart.map { .nanoseconds($0) } }
+        set { pauseStart = newValue.map(ActionTimes.nanoseconds) }
+    }
+    public var bufferBegan: Duration? {
+        get { bufferStart.map { .nanoseconds($0) } }
+        set { bufferStart = newValue.map(ActionTimes.nanoseconds) }
+    }
+    public var seekBegan: Duration? {
+        get { seekStart.map { .nanoseconds($0) } }
+        set { seekStart = newValue.map(ActionTimes.nanoseconds) }
+    }
+    public var adBegan: Duration? {
+        get { adStart.map { .nanoseconds($0) } }
+        set { adStart = newValue.map(ActionTimes.nanoseconds) }
+    }
     /// When content play time was last accounted.
-    public var playAccountedAt: Duration?
+    public var playAccountedAt: Duration? {
+        get { playAccounted.map { .nanoseconds($0) } }
+        set { playAccounted = newValue.map(ActionTimes.nanoseconds) }
+    }
     /// When the playback was requested (the reference of its startup time).
-    public var requestedAt: Duration?
+    public var requestedAt: Duration? {
+        get { requested.map { .nanoseconds($0) } }
+        set { requested = newValue.map(ActionTimes.nanoseconds) }
+    }
 
     /// The time of the last event of each action in this playback, by the action's time-since attribute.
     public var lastActionTimes = ActionTimes()
@@ -84,9 +132,15 @@ public struct ActionTimes: Sendable, Hashable, Sequence {
         public var nanoseconds: Int64
     }
 
-    private var entries: [Entry] = []
+    @usableFromInline var entries: [Entry] = []
 
     public init() {}
+
+    /// Lends the entries in place (for hot paths that must not copy them).
+    @inlinable
+    func withEntries<Result>(_ body: (UnsafeBufferPointer<Entry>) throws -> Result) rethrows -> Result {
+        try entries.withUnsafeBufferPointer(body)
+    }
 
     /// The time an action (by its time-since attribute) last happened.
     public subscript(attribute: Attribute) -> Duration? {
@@ -104,13 +158,23 @@ public struct ActionTimes: Sendable, Hashable, Sequence {
 
     public var isEmpty: Bool { entries.isEmpty }
 
-    /// Records that an action (by its time-since attribute) happened at `nanoseconds`.
-    mutating func record(_ attribute: Attribute, nanoseconds: Int64) {
-        if let index = entries.firstIndex(where: { $0.attribute == attribute }) {
+    /// When an action (by its time-since attribute) last happened, in nanoseconds.
+    func nanoseconds(of attribute: Attribute) -> Int64? {
+        for entry in entries where entry.attribute.id == attribute.id { return entry.nanoseconds }
+        return nil
+    }
+
+    /// Records that an action (by its time-since attribute) happened at `nanoseconds`; returns when it happened
+    /// before (`nil`: never in this playback).
+    @discardableResult
+    mutating func record(_ attribute: Attribute, nanoseconds: Int64) -> Int64? {
+        if let index = entries.firstIndex(where: { $0.attribute.id == attribute.id }) {
+            let previous = entries[index].nanoseconds
             entries[index].nanoseconds = nanoseconds
-        } else {
-            entries.append(Entry(attribute: attribute, nanoseconds: nanoseconds))
+            return previous
         }
+        entries.append(Entry(attribute: attribute, nanoseconds: nanoseconds))
+        return nil
     }
 
     public func makeIterator() -> IndexingIterator<[Entry]> { entries.makeIterator() }

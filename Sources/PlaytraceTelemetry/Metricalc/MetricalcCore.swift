@@ -30,7 +30,14 @@ public final class MetricalcCore: Metricalc {
         var weightedTime = 0.0
         var fatalError = false
         var fatalBeforeStart = false
+        /// The dimensions of the last metric, and the context they came from: the metrics of a playback share
+        /// them (one list, which backends recognise) while the tracker's context stays the same.
+        var dimensions: AttributeList?
+        var dimensionsContext = AttributeList()
     }
+
+    /// The dimension attributes as standard slots.
+    private static let dimensionSlots = PlaybackSnapshot.mask(of: Attribute.dimensions)
 
     private var sessions: [TrackerID: Session] = [:]
 
@@ -51,7 +58,7 @@ public final class MetricalcCore: Metricalc {
         var dimensions: AttributeList?   // built with the first metric: most events make one at most
         var metrics: [Metric] = []
         func add(_ name: String, _ kind: Metric.Kind, _ value: Double, extra: AttributeList? = nil) {
-            var metricDimensions = dimensions ?? Self.dimensions(of: event)
+            var metricDimensions = dimensions ?? Self.dimensions(of: event, session: &session)
             dimensions = metricDimensions
             if let extra { for entry in extra { metricDimensions[entry.attribute] = entry.value } }
             metrics.append(Metric(name: name, kind: kind, value: value, date: event.date, dimensions: metricDimensions))
@@ -74,7 +81,9 @@ public final class MetricalcCore: Metricalc {
             add("NumLoads", .counter, 1)
         case .start:
             add("NumPlays", .counter, 1)
-            if let requested = state.requestedAt { add("StartTime", .gauge, Double((event.time - requested).milliseconds)) }
+            if let requested = state.requested {
+                add("StartTime", .gauge, Double(HubCore.milliseconds(ActionTimes.nanoseconds(event.time) - requested)))
+            }
         case .bufferFinish where event[.bufferType] == .string(TrackerState.BufferKind.rebuffer.rawValue):
             let duration = event[Action.bufferBegin.timeAttribute]?.int ?? 0
             session.stallCount += 1
@@ -99,6 +108,21 @@ public final class MetricalcCore: Metricalc {
         return metrics
     }
 
+    /// An event's dimensions: those of the session's previous metric when they come from the same context and
+    /// nothing else on the event could change them.
+    private static func dimensions(of event: Event, session: inout Session) -> AttributeList {
+        let cacheable = !event.attributes.mayContain(slots: dimensionSlots)
+        if cacheable, let cached = session.dimensions, session.dimensionsContext.isIdentical(to: event.context) {
+            return cached
+        }
+        let dimensions = dimensions(of: event)
+        if cacheable {
+            session.dimensions = dimensions
+            session.dimensionsContext = event.context
+        }
+        return dimensions
+    }
+
     private static func dimensions(of event: Event) -> AttributeList {
         var dimensions = AttributeList(capacity: Attribute.dimensions.count + 1)
         for attribute in Attribute.dimensions {
@@ -109,12 +133,13 @@ public final class MetricalcCore: Metricalc {
 
     private func addClosingMetrics(_ session: Session, state: TrackerState, event: Event,
                                    add: (String, Metric.Kind, Double, AttributeList?) -> Void) {
-        let watched = max(0, (event.time - (state.requestedAt ?? event.time)).milliseconds - state.accumPauseTime.milliseconds)
+        let now = ActionTimes.nanoseconds(event.time)
+        let watched = max(0, HubCore.milliseconds(now - (state.requested ?? now)) - HubCore.milliseconds(state.pauseTotal))
         add("StallCount", .gauge, Double(session.stallCount), nil)
         add("StallDuration", .gauge, Double(session.stallDuration), nil)
         add("WatchedTime", .gauge, Double(watched), nil)
         add("RebufferingRatio", .gauge, watched > 0 ? Double(session.stallDuration) / Double(watched) : 0, nil)
-        add("ContentPlaybackTime", .gauge, Double(state.accumPlayTime.milliseconds), nil)
+        add("ContentPlaybackTime", .gauge, Double(HubCore.milliseconds(state.playTotal)), nil)
         if session.weightedTime > 0 { add("AverageBitrate", .gauge, session.weightedBits / session.weightedTime, nil) }
         add("BitrateSwitchesUp", .gauge, Double(session.switchesUp), nil)
         add("BitrateSwitchesDown", .gauge, Double(session.switchesDown), nil)

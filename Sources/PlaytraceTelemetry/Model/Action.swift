@@ -18,9 +18,11 @@ public struct Action: Sendable, Hashable, CustomStringConvertible {
         self.timeAttribute = timeAttribute ?? Attribute(name: "timeSince" + name)
     }
 
-    private init(standard index: UInt32, _ name: String) {
+    /// A standard action. Its names are given as literals, which events copy without counting references (a name
+    /// made by concatenation would be counted on every copy of every event).
+    private init(standard index: UInt32, _ name: String, _ timeName: String) {
         self.name = name
-        timeAttribute = Attribute(standard: Action.firstTimeAttributeID + index, "timeSince" + name)
+        timeAttribute = Attribute(standard: Action.firstTimeAttributeID + index, timeName)
     }
 
     static let firstTimeAttributeID: UInt32 = 100
@@ -30,47 +32,47 @@ public struct Action: Sendable, Hashable, CustomStringConvertible {
     public var description: String { name }
 
     // Set-up.
-    public static let trackerInit = Action(standard: 0, "TrackerInit")
-    public static let mediaRequest = Action(standard: 1, "MediaRequest")
-    public static let playerSet = Action(standard: 2, "PlayerSet")
-    public static let playerReady = Action(standard: 3, "PlayerReady")
-    public static let prepareItem = Action(standard: 4, "PrepareItem")
-    public static let manifestLoad = Action(standard: 5, "ManifestLoad")
-    public static let streamLoad = Action(standard: 6, "StreamLoad")
+    public static let trackerInit = Action(standard: 0, "TrackerInit", "timeSinceTrackerInit")
+    public static let mediaRequest = Action(standard: 1, "MediaRequest", "timeSinceMediaRequest")
+    public static let playerSet = Action(standard: 2, "PlayerSet", "timeSincePlayerSet")
+    public static let playerReady = Action(standard: 3, "PlayerReady", "timeSincePlayerReady")
+    public static let prepareItem = Action(standard: 4, "PrepareItem", "timeSincePrepareItem")
+    public static let manifestLoad = Action(standard: 5, "ManifestLoad", "timeSinceManifestLoad")
+    public static let streamLoad = Action(standard: 6, "StreamLoad", "timeSinceStreamLoad")
     // Playback.
-    public static let start = Action(standard: 7, "Start")
-    public static let bufferBegin = Action(standard: 8, "BufferBegin")
-    public static let bufferFinish = Action(standard: 9, "BufferFinish")
-    public static let seekBegin = Action(standard: 10, "SeekBegin")
-    public static let seekFinish = Action(standard: 11, "SeekFinish")
-    public static let pauseBegin = Action(standard: 12, "PauseBegin")
-    public static let pauseFinish = Action(standard: 13, "PauseFinish")
-    public static let forwardBegin = Action(standard: 14, "ForwardBegin")
-    public static let forwardFinish = Action(standard: 15, "ForwardFinish")
-    public static let rewindBegin = Action(standard: 16, "RewindBegin")
-    public static let rewindFinish = Action(standard: 17, "RewindFinish")
-    public static let qualityChangeUp = Action(standard: 18, "QualityChangeUp")
-    public static let qualityChangeDown = Action(standard: 19, "QualityChangeDown")
-    public static let stop = Action(standard: 20, "Stop")
-    public static let end = Action(standard: 21, "End")
-    public static let next = Action(standard: 22, "Next")
-    public static let error = Action(standard: 23, "Error")
-    public static let ping = Action(standard: 24, "Ping")
+    public static let start = Action(standard: 7, "Start", "timeSinceStart")
+    public static let bufferBegin = Action(standard: 8, "BufferBegin", "timeSinceBufferBegin")
+    public static let bufferFinish = Action(standard: 9, "BufferFinish", "timeSinceBufferFinish")
+    public static let seekBegin = Action(standard: 10, "SeekBegin", "timeSinceSeekBegin")
+    public static let seekFinish = Action(standard: 11, "SeekFinish", "timeSinceSeekFinish")
+    public static let pauseBegin = Action(standard: 12, "PauseBegin", "timeSincePauseBegin")
+    public static let pauseFinish = Action(standard: 13, "PauseFinish", "timeSincePauseFinish")
+    public static let forwardBegin = Action(standard: 14, "ForwardBegin", "timeSinceForwardBegin")
+    public static let forwardFinish = Action(standard: 15, "ForwardFinish", "timeSinceForwardFinish")
+    public static let rewindBegin = Action(standard: 16, "RewindBegin", "timeSinceRewindBegin")
+    public static let rewindFinish = Action(standard: 17, "RewindFinish", "timeSinceRewindFinish")
+    public static let qualityChangeUp = Action(standard: 18, "QualityChangeUp", "timeSinceQualityChangeUp")
+    public static let qualityChangeDown = Action(standard: 19, "QualityChangeDown", "timeSinceQualityChangeDown")
+    public static let stop = Action(standard: 20, "Stop", "timeSinceStop")
+    public static let end = Action(standard: 21, "End", "timeSinceEnd")
+    public static let next = Action(standard: 22, "Next", "timeSinceNext")
+    public static let error = Action(standard: 23, "Error", "timeSinceError")
+    public static let ping = Action(standard: 24, "Ping", "timeSincePing")
     // Ads.
-    public static let adBreakBegin = Action(standard: 25, "AdBreakBegin")
-    public static let adBreakFinish = Action(standard: 26, "AdBreakFinish")
-    public static let adBegin = Action(standard: 27, "AdBegin")
-    public static let adFinish = Action(standard: 28, "AdFinish")
-    public static let adPauseBegin = Action(standard: 29, "AdPauseBegin")
-    public static let adPauseFinish = Action(standard: 30, "AdPauseFinish")
-    public static let adBufferBegin = Action(standard: 31, "AdBufferBegin")
-    public static let adBufferFinish = Action(standard: 32, "AdBufferFinish")
-    public static let adSkip = Action(standard: 33, "AdSkip")
-    public static let adClick = Action(standard: 34, "AdClick")
-    public static let adFirstQuartile = Action(standard: 35, "AdFirstQuartile")
-    public static let adSecondQuartile = Action(standard: 36, "AdSecondQuartile")
-    public static let adThirdQuartile = Action(standard: 37, "AdThirdQuartile")
-    public static let adError = Action(standard: 38, "AdError")
+    public static let adBreakBegin = Action(standard: 25, "AdBreakBegin", "timeSinceAdBreakBegin")
+    public static let adBreakFinish = Action(standard: 26, "AdBreakFinish", "timeSinceAdBreakFinish")
+    public static let adBegin = Action(standard: 27, "AdBegin", "timeSinceAdBegin")
+    public static let adFinish = Action(standard: 28, "AdFinish", "timeSinceAdFinish")
+    public static let adPauseBegin = Action(standard: 29, "AdPauseBegin", "timeSinceAdPauseBegin")
+    public static let adPauseFinish = Action(standard: 30, "AdPauseFinish", "timeSinceAdPauseFinish")
+    public static let adBufferBegin = Action(standard: 31, "AdBufferBegin", "timeSinceAdBufferBegin")
+    public static let adBufferFinish = Action(standard: 32, "AdBufferFinish", "timeSinceAdBufferFinish")
+    public static let adSkip = Action(standard: 33, "AdSkip", "timeSinceAdSkip")
+    public static let adClick = Action(standard: 34, "AdClick", "timeSinceAdClick")
+    public static let adFirstQuartile = Action(standard: 35, "AdFirstQuartile", "timeSinceAdFirstQuartile")
+    public static let adSecondQuartile = Action(standard: 36, "AdSecondQuartile", "timeSinceAdSecondQuartile")
+    public static let adThirdQuartile = Action(standard: 37, "AdThirdQuartile", "timeSinceAdThirdQuartile")
+    public static let adError = Action(standard: 38, "AdError", "timeSinceAdError")
 
     /// The 39 standard actions, in OpenAVT's order.
     public static let standard: [Action] = [
@@ -81,6 +83,13 @@ public struct Action: Sendable, Hashable, CustomStringConvertible {
         .adBufferBegin, .adBufferFinish, .adSkip, .adClick, .adFirstQuartile, .adSecondQuartile, .adThirdQuartile,
         .adError,
     ]
+
+    /// The index of a standard action in ``standard`` (`nil` for a custom action).
+    public var standardIndex: Int? {
+        let id = timeAttribute.id
+        guard id >= Action.firstTimeAttributeID, id < Action.firstTimeAttributeID + 64 else { return nil }
+        return Int(id - Action.firstTimeAttributeID)
+    }
 
     /// Whether the action belongs to ads.
     public var isAdAction: Bool {

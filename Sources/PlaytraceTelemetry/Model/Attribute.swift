@@ -74,99 +74,159 @@ final class AttributeRegistry: Sendable {
 }
 
 public extension Attribute {
+    /// The identifiers of the standard attributes as constants, for switches and masks on hot paths
+    /// (`Attribute.ID.playbackId == Attribute.playbackId.id`).
+    enum ID {
+        public static let trackerTarget: UInt32 = 0
+        public static let streamId: UInt32 = 1
+        public static let playbackId: UInt32 = 2
+        public static let senderId: UInt32 = 3
+        public static let countErrors: UInt32 = 4
+        public static let countStarts: UInt32 = 5
+        public static let countAds: UInt32 = 6
+        public static let accumPauseTime: UInt32 = 7
+        public static let accumBufferTime: UInt32 = 8
+        public static let accumSeekTime: UInt32 = 9
+        public static let accumPlayTime: UInt32 = 10
+        public static let deltaPlayTime: UInt32 = 11
+        public static let inPauseBlock: UInt32 = 12
+        public static let inSeekBlock: UInt32 = 13
+        public static let inBufferBlock: UInt32 = 14
+        public static let inPlaybackBlock: UInt32 = 15
+        public static let inAdBreakBlock: UInt32 = 16
+        public static let inAdBlock: UInt32 = 17
+        public static let errorDescription: UInt32 = 18
+        public static let position: UInt32 = 19
+        public static let duration: UInt32 = 20
+        public static let resolutionHeight: UInt32 = 21
+        public static let resolutionWidth: UInt32 = 22
+        public static let isMuted: UInt32 = 23
+        public static let volume: UInt32 = 24
+        public static let fps: UInt32 = 25
+        public static let source: UInt32 = 26
+        public static let bitrate: UInt32 = 27
+        public static let language: UInt32 = 28
+        public static let subtitles: UInt32 = 29
+        public static let title: UInt32 = 30
+        public static let isAdsTracker: UInt32 = 31
+        public static let adPosition: UInt32 = 32
+        public static let adDuration: UInt32 = 33
+        public static let adBufferedTime: UInt32 = 34
+        public static let adVolume: UInt32 = 35
+        public static let adRoll: UInt32 = 36
+        public static let adDescription: UInt32 = 37
+        public static let adId: UInt32 = 38
+        public static let adTitle: UInt32 = 39
+        public static let adAdvertiserName: UInt32 = 40
+        public static let adCreativeId: UInt32 = 41
+        public static let adBitrate: UInt32 = 42
+        public static let adResolutionHeight: UInt32 = 43
+        public static let adResolutionWidth: UInt32 = 44
+        public static let adSystem: UInt32 = 45
+        public static let sessionId: UInt32 = 46
+        public static let contentId: UInt32 = 47
+        public static let engine: UInt32 = 48
+        public static let platform: UInt32 = 49
+        public static let variant: UInt32 = 50
+        public static let bufferType: UInt32 = 51
+        public static let endReason: UInt32 = 52
+        public static let isFatal: UInt32 = 53
+        public static let failureStage: UInt32 = 54
+    }
+
     // Identity.
     /// What the tracker observes (a player, an ad library).
-    static let trackerTarget = Attribute(standard: 0, "trackerTarget")
+    static let trackerTarget = Attribute(standard: ID.trackerTarget, "trackerTarget")
     /// Identifies the stream being played.
-    static let streamId = Attribute(standard: 1, "streamId")
+    static let streamId = Attribute(standard: ID.streamId, "streamId")
     /// Identifies one playback (renewed with each).
-    static let playbackId = Attribute(standard: 2, "playbackId")
+    static let playbackId = Attribute(standard: ID.playbackId, "playbackId")
     /// The tracker that sent the event.
-    static let senderId = Attribute(standard: 3, "senderId")
+    static let senderId = Attribute(standard: ID.senderId, "senderId")
 
     // Counters (per playback).
-    static let countErrors = Attribute(standard: 4, "countErrors")
-    static let countStarts = Attribute(standard: 5, "countStarts")
-    static let countAds = Attribute(standard: 6, "countAds")
+    static let countErrors = Attribute(standard: ID.countErrors, "countErrors")
+    static let countStarts = Attribute(standard: ID.countStarts, "countStarts")
+    static let countAds = Attribute(standard: ID.countAds, "countAds")
 
     // Accumulated times, milliseconds (per playback).
-    static let accumPauseTime = Attribute(standard: 7, "accumPauseTime")
-    static let accumBufferTime = Attribute(standard: 8, "accumBufferTime")
-    static let accumSeekTime = Attribute(standard: 9, "accumSeekTime")
-    static let accumPlayTime = Attribute(standard: 10, "accumPlayTime")
+    static let accumPauseTime = Attribute(standard: ID.accumPauseTime, "accumPauseTime")
+    static let accumBufferTime = Attribute(standard: ID.accumBufferTime, "accumBufferTime")
+    static let accumSeekTime = Attribute(standard: ID.accumSeekTime, "accumSeekTime")
+    static let accumPlayTime = Attribute(standard: ID.accumPlayTime, "accumPlayTime")
     /// Content play time since the previous event, milliseconds.
-    static let deltaPlayTime = Attribute(standard: 11, "deltaPlayTime")
+    static let deltaPlayTime = Attribute(standard: ID.deltaPlayTime, "deltaPlayTime")
 
     // Block flags.
-    static let inPauseBlock = Attribute(standard: 12, "inPauseBlock")
-    static let inSeekBlock = Attribute(standard: 13, "inSeekBlock")
-    static let inBufferBlock = Attribute(standard: 14, "inBufferBlock")
-    static let inPlaybackBlock = Attribute(standard: 15, "inPlaybackBlock")
-    static let inAdBreakBlock = Attribute(standard: 16, "inAdBreakBlock")
-    static let inAdBlock = Attribute(standard: 17, "inAdBlock")
+    static let inPauseBlock = Attribute(standard: ID.inPauseBlock, "inPauseBlock")
+    static let inSeekBlock = Attribute(standard: ID.inSeekBlock, "inSeekBlock")
+    static let inBufferBlock = Attribute(standard: ID.inBufferBlock, "inBufferBlock")
+    static let inPlaybackBlock = Attribute(standard: ID.inPlaybackBlock, "inPlaybackBlock")
+    static let inAdBreakBlock = Attribute(standard: ID.inAdBreakBlock, "inAdBreakBlock")
+    static let inAdBlock = Attribute(standard: ID.inAdBlock, "inAdBlock")
 
-    static let errorDescription = Attribute(standard: 18, "errorDescription")
+    static let errorDescription = Attribute(standard: ID.errorDescription, "errorDescription")
 
     // Stream.
     /// Playhead, milliseconds.
-    static let position = Attribute(standard: 19, "position")
+    static let position = Attribute(standard: ID.position, "position")
     /// Duration, milliseconds.
-    static let duration = Attribute(standard: 20, "duration")
-    static let resolutionHeight = Attribute(standard: 21, "resolutionHeight")
-    static let resolutionWidth = Attribute(standard: 22, "resolutionWidth")
-    static let isMuted = Attribute(standard: 23, "isMuted")
+    static let duration = Attribute(standard: ID.duration, "duration")
+    static let resolutionHeight = Attribute(standard: ID.resolutionHeight, "resolutionHeight")
+    static let resolutionWidth = Attribute(standard: ID.resolutionWidth, "resolutionWidth")
+    static let isMuted = Attribute(standard: ID.isMuted, "isMuted")
     /// Volume, 0–100.
-    static let volume = Attribute(standard: 24, "volume")
-    static let fps = Attribute(standard: 25, "fps")
-    static let source = Attribute(standard: 26, "source")
+    static let volume = Attribute(standard: ID.volume, "volume")
+    static let fps = Attribute(standard: ID.fps, "fps")
+    static let source = Attribute(standard: ID.source, "source")
     /// Bit rate, bits per second.
-    static let bitrate = Attribute(standard: 27, "bitrate")
-    static let language = Attribute(standard: 28, "language")
-    static let subtitles = Attribute(standard: 29, "subtitles")
-    static let title = Attribute(standard: 30, "title")
+    static let bitrate = Attribute(standard: ID.bitrate, "bitrate")
+    static let language = Attribute(standard: ID.language, "language")
+    static let subtitles = Attribute(standard: ID.subtitles, "subtitles")
+    static let title = Attribute(standard: ID.title, "title")
 
     // Ads.
-    static let isAdsTracker = Attribute(standard: 31, "isAdsTracker")
-    static let adPosition = Attribute(standard: 32, "adPosition")
-    static let adDuration = Attribute(standard: 33, "adDuration")
-    static let adBufferedTime = Attribute(standard: 34, "adBufferedTime")
-    static let adVolume = Attribute(standard: 35, "adVolume")
+    static let isAdsTracker = Attribute(standard: ID.isAdsTracker, "isAdsTracker")
+    static let adPosition = Attribute(standard: ID.adPosition, "adPosition")
+    static let adDuration = Attribute(standard: ID.adDuration, "adDuration")
+    static let adBufferedTime = Attribute(standard: ID.adBufferedTime, "adBufferedTime")
+    static let adVolume = Attribute(standard: ID.adVolume, "adVolume")
     /// pre, mid or post.
-    static let adRoll = Attribute(standard: 36, "adRoll")
-    static let adDescription = Attribute(standard: 37, "adDescription")
-    static let adId = Attribute(standard: 38, "adId")
-    static let adTitle = Attribute(standard: 39, "adTitle")
-    static let adAdvertiserName = Attribute(standard: 40, "adAdvertiserName")
-    static let adCreativeId = Attribute(standard: 41, "adCreativeId")
-    static let adBitrate = Attribute(standard: 42, "adBitrate")
-    static let adResolutionHeight = Attribute(standard: 43, "adResolutionHeight")
-    static let adResolutionWidth = Attribute(standard: 44, "adResolutionWidth")
-    static let adSystem = Attribute(standard: 45, "adSystem")
+    static let adRoll = Attribute(standard: ID.adRoll, "adRoll")
+    static let adDescription = Attribute(standard: ID.adDescription, "adDescription")
+    static let adId = Attribute(standard: ID.adId, "adId")
+    static let adTitle = Attribute(standard: ID.adTitle, "adTitle")
+    static let adAdvertiserName = Attribute(standard: ID.adAdvertiserName, "adAdvertiserName")
+    static let adCreativeId = Attribute(standard: ID.adCreativeId, "adCreativeId")
+    static let adBitrate = Attribute(standard: ID.adBitrate, "adBitrate")
+    static let adResolutionHeight = Attribute(standard: ID.adResolutionHeight, "adResolutionHeight")
+    static let adResolutionWidth = Attribute(standard: ID.adResolutionWidth, "adResolutionWidth")
+    static let adSystem = Attribute(standard: ID.adSystem, "adSystem")
 
     // Playtrace's dimensions (beyond OpenAVT's 46), which metrics carry so that a time-series database can group
     // by them.
     /// Identifies the viewing session (one player, several playbacks).
-    static let sessionId = Attribute(standard: 46, "sessionId")
+    static let sessionId = Attribute(standard: ID.sessionId, "sessionId")
     /// Identifies the content (a URN, a media id).
-    static let contentId = Attribute(standard: 47, "contentId")
+    static let contentId = Attribute(standard: ID.contentId, "contentId")
     /// The engine that plays (headless, mpv, avfoundation).
-    static let engine = Attribute(standard: 48, "engine")
+    static let engine = Attribute(standard: ID.engine, "engine")
     /// The platform (linux, ios, macos…).
-    static let platform = Attribute(standard: 49, "platform")
+    static let platform = Attribute(standard: ID.platform, "platform")
     /// The variant under the playhead (its index in the multivariant playlist).
-    static let variant = Attribute(standard: 50, "variant")
+    static let variant = Attribute(standard: ID.variant, "variant")
 
     /// What kind of buffering a BufferBegin/BufferFinish is: `initial` (before Start, part of startup), `rebuffer`
     /// (playback ran dry), or `inBlock` (inside a pause or a seek: not a rebuffer).
-    static let bufferType = Attribute(standard: 51, "bufferType")
+    static let bufferType = Attribute(standard: ID.bufferType, "bufferType")
     /// Why a playback ended: `end` (played to its end), `stop`, `next`, `abandoned` (stopped before it started),
     /// `error`.
-    static let endReason = Attribute(standard: 52, "endReason")
+    static let endReason = Attribute(standard: ID.endReason, "endReason")
 
     /// Whether an Error stopped playback (`true`) or playback went on (`false`).
-    static let isFatal = Attribute(standard: 53, "isFatal")
+    static let isFatal = Attribute(standard: ID.isFatal, "isFatal")
     /// On a PlaybackFailure metric: `start` (no first frame) or `playback` (after it).
-    static let failureStage = Attribute(standard: 54, "failureStage")
+    static let failureStage = Attribute(standard: ID.failureStage, "failureStage")
 
     /// OpenAVT's 46 standard attributes.
     static let openAVT: [Attribute] = [

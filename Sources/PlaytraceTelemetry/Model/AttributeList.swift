@@ -4,6 +4,11 @@ public struct AttributeList: Sendable, Hashable, Sequence {
     public struct Entry: Sendable, Hashable {
         public let attribute: Attribute
         public var value: AttributeValue
+
+        public init(attribute: Attribute, value: AttributeValue) {
+            self.attribute = attribute
+            self.value = value
+        }
     }
 
     private var entries: ContiguousArray<Entry> = []
@@ -11,6 +16,8 @@ public struct AttributeList: Sendable, Hashable, Sequence {
     /// 64–127 in the second.
     private var presentLow: UInt64 = 0
     private var presentTime: UInt64 = 0
+    /// How many custom attributes (outside the slots) the list holds.
+    private var customCount = 0
 
     public init() {}
 
@@ -29,7 +36,10 @@ public struct AttributeList: Sendable, Hashable, Sequence {
 
     @inline(__always)
     private mutating func mark(_ id: UInt32, present: Bool) {
-        guard let slot = Attribute.standardSlot(of: id) else { return }
+        guard let slot = Attribute.standardSlot(of: id) else {
+            customCount += present ? 1 : -1
+            return
+        }
         let bit: UInt64 = 1 << UInt64(slot & 63)
         if slot < 64 {
             if present { presentLow |= bit } else { presentLow &= ~bit }
@@ -66,6 +76,44 @@ public struct AttributeList: Sendable, Hashable, Sequence {
 
     /// Whether the list holds an attribute.
     public func contains(_ attribute: Attribute) -> Bool { index(of: attribute.id) != nil }
+
+    /// Whether both lists share the same storage, so that they certainly hold the same entries (a list that is
+    /// changed stops sharing). Cheaper than `==`: what backends use to reuse what they made of a tracker's
+    /// ``Event/context``.
+    public func isIdentical(to other: AttributeList) -> Bool {
+        entries.withUnsafeBufferPointer { mine in
+            other.entries.withUnsafeBufferPointer { theirs in
+                mine.baseAddress == theirs.baseAddress && mine.count == theirs.count
+            }
+        }
+    }
+
+    /// Whether the lists may hold a common attribute (`false` is certain).
+    public func mayShareAttributes(with other: AttributeList) -> Bool {
+        presentLow & other.presentLow != 0 || presentTime & other.presentTime != 0
+            || (customCount > 0 && other.customCount > 0)
+    }
+
+    /// Whether the list may hold an attribute of `mask` (standard slots 0–63, as ``Attribute/standardSlot(of:)``)
+    /// (`false` is certain).
+    public func mayContain(slots mask: UInt64) -> Bool { presentLow & mask != 0 }
+
+    /// Whether the list may hold a time-since attribute (or a custom one, which a custom action's may be).
+    public var mayHoldTimeSince: Bool { presentTime != 0 || customCount > 0 }
+
+    /// Whether the list holds a standard action's time-since attribute.
+    var holdsStandardTimeSince: Bool { presentTime != 0 }
+
+    /// Whether the list holds a custom attribute.
+    var holdsCustom: Bool { customCount > 0 }
+
+    /// Removes every entry, keeping the storage when the list owns it alone (for lists refilled on hot paths).
+    public mutating func removeAll(keepingCapacity: Bool) {
+        entries.removeAll(keepingCapacity: keepingCapacity)
+        presentLow = 0
+        presentTime = 0
+        customCount = 0
+    }
 
     public func makeIterator() -> ContiguousArray<Entry>.Iterator { entries.makeIterator() }
 

@@ -2,10 +2,19 @@ public import PlaytraceCore
 
 /// Something that happened, as a tracker reported it and the hub let it through: an action, when, and attributes.
 ///
+/// An event's attributes come from three places, read through one subscript:
+/// - its own ``attributes`` (the playhead, an error's description, what the emitter passed), which win over the
+///   others;
+/// - the ``playback`` snapshot the hub adds (playback id, counters, accumulated times, block flags, time since each
+///   earlier action);
+/// - the tracker's ``context`` (content, session, stream, player set-up): attributes that hold for the tracker's
+///   events until one changes, shared between them, so that backends can encode them once.
+///
 /// ```swift
 /// var event = Event(action: .start, date: wallClock.now, time: stopwatch.elapsed)
 /// event[.position] = .int(12_000)
 /// event[.title] = "The show"
+/// let startsSoFar = event[.countStarts]   // from the hub's snapshot
 /// ```
 public struct Event: Sendable, Hashable {
     public let action: Action
@@ -14,19 +23,89 @@ public struct Event: Sendable, Hashable {
     /// When it happened on the instrument's monotonic clock (time since the instrument started): what durations
     /// are measured with.
     public var time: Duration
+    /// The tracker that emitted it: the `senderId` attribute.
+    public var sender: TrackerID?
+    /// Attributes that hold for the tracker's events until one changes (content, session, stream, player
+    /// set-up). A tracker sets the same list on successive events (``AttributeList/isIdentical(to:)``), which lets
+    /// backends reuse what they made of it.
+    public var context: AttributeList
+    /// The event's own attributes; they win over the playback snapshot's and the context's.
     public var attributes: AttributeList
+    /// The playback's state as the hub saw it (``PlaybackSnapshot/none`` without a hub that makes one).
+    public var playback: PlaybackSnapshot
 
-    public init(action: Action, date: StreamDate, time: Duration = .zero,
-                attributes: AttributeList = AttributeList(capacity: 24)) {
+    public init(action: Action, date: StreamDate, time: Duration = .zero, sender: TrackerID? = nil,
+                context: AttributeList = AttributeList(), attributes: AttributeList = AttributeList(),
+                playback: PlaybackSnapshot = .none) {
         self.action = action
         self.date = date
         self.time = time
+        self.sender = sender
+        self.context = context
         self.attributes = attributes
+        self.playback = playback
     }
 
-    /// The value of an attribute; setting `nil` removes it.
+    /// The value of an attribute, wherever the event holds it; setting a value makes it one of the event's own,
+    /// setting `nil` removes it from everywhere.
     public subscript(attribute: Attribute) -> AttributeValue? {
-        get { attributes[attribute] }
-        set { attributes[attribute] = newValue }
+        get {
+            if let value = attributes[attribute] { return value }
+            if let value = playback[attribute] { return value }
+            if attribute.id == Attribute.senderId.id, let sender { return .int(sender.rawValue) }
+            return context[attribute]
+        }
+        set {
+            if let newValue {
+                attributes[attribute] = newValue
+                return
+            }
+            attributes[attribute] = nil
+            if context.contains(attribute) { context[attribute] = nil }
+            playback.remove(attribute)
+            if attribute.id == Attribute.senderId.id { sender = nil }
+        }
+    }
+
+    /// Calls `body` with each attribute once, as the subscript reads it: `senderId`, the context, the event's own
+    /// attributes, then the playback snapshot's.
+    public func forEachAttribute(_ body: (Attribute, AttributeValue) throws -> Void) rethrows {
+        let playback = playback
+        func isShadowed(_ attribute: Attribute) -> Bool {
+            if attributes.contains(attribute) { return true }
+            return playback[attribute] != nil
+        }
+        if let sender, !isShadowed(.senderId) { try body(.senderId, .int(sender.rawValue)) }
+        for entry in context where !isShadowed(entry.attribute) && !(entry.attribute == .senderId && sender != nil) {
+            try body(entry.attribute, entry.value)
+        }
+        for entry in attributes { try body(entry.attribute, entry.value) }
+        try playback.forEach { attribute, value in
+            if !attributes.contains(attribute) { try body(attribute, value) }
+        }
+    }
+
+    /// Whether every context attribute reads as it is in ``context``: neither the event's own attributes, nor the
+    /// playback snapshot, nor `senderId` replace one. Backends then write the context as a block they made once
+    /// (certain when `true`; `false` may be cautious).
+    public var isContextUnshadowed: Bool {
+        if context.isEmpty { return true }
+        if attributes.mayShareAttributes(with: context) { return false }
+        if sender != nil, context.mayContain(slots: 1 << UInt64(Attribute.senderId.id)) { return false }
+        if context.mayContain(slots: playback.carried) || context.holdsStandardTimeSince { return false }
+        // A custom attribute of the context may be a custom action's time-since one.
+        if context.holdsCustom, !playback.times.times.isEmpty {
+            for entry in context where Attribute.standardSlot(of: entry.attribute.id) == nil {
+                if playback[entry.attribute] != nil { return false }
+            }
+        }
+        return true
+    }
+
+    /// Every attribute in one list, in ``forEachAttribute(_:)``'s order (for backends that write them all).
+    public var allAttributes: AttributeList {
+        var list = AttributeList(capacity: context.count + attributes.count + 24)
+        forEachAttribute { list[$0] = $1 }
+        return list
     }
 }

@@ -4,12 +4,17 @@ import Synchronization
 
 /// The instrument-side half of ``PlayerTelemetryTracker``: it completes every event with what the player last
 /// reported (playhead, duration, bit rate, resolution, audio, volume, title, dimensions) and answers getters.
+///
+/// All of it but the playhead changes rarely, so it is kept as the events' ``Event/context``, rebuilt only when a
+/// value changes; the playhead, which moves with every event, is each event's own attribute.
 final class PlayerTrackerComponent: TelemetryTracker, Sendable {
     struct Snapshot: Sendable {
         var properties: TrackerProperties?
         /// When the properties were captured (instrument time): the playhead moves on from there while playing.
         var capturedAt: Duration = .zero
         var metadata: TelemetryMetadata?
+        /// The attributes of the properties and metadata above, but the playhead.
+        var context = AttributeList()
     }
 
     let sessionID: String
@@ -21,40 +26,59 @@ final class PlayerTrackerComponent: TelemetryTracker, Sendable {
         self.sessionID = sessionID
         self.engine = engine
         self.platform = platform
+        snapshot.withLock { $0.context = context(of: $0) }
     }
 
     func update(_ properties: TrackerProperties, at time: Duration) {
         snapshot.withLock {
             $0.properties = properties
             $0.capturedAt = time
+            updateContext(&$0)
         }
     }
 
     func update(_ metadata: TelemetryMetadata) {
-        snapshot.withLock { $0.metadata = metadata }
+        snapshot.withLock {
+            $0.metadata = metadata
+            updateContext(&$0)
+        }
     }
 
     func instrumentReady(_ instrument: Instrument) {}
 
     /// Completes an event with what the player last reported; attributes the emitter set (the new bit rate of a
-    /// quality change, say) are kept.
+    /// quality change, say) are the event's own, which win over the context.
     func initEvent(_ event: inout Event, instrument: Instrument, tracker: TrackerID) -> Bool {
-        let current = snapshot.withLock { $0 }
+        let (context, properties, capturedAt) = snapshot.withLock { ($0.context, $0.properties, $0.capturedAt) }
+        event.context = context
+        if let properties, !event.attributes.contains(.position) {
+            event[.position] = .int(Self.position(properties, capturedAt: capturedAt, now: event.time).duration.milliseconds)
+        }
+        return true
+    }
+
+    /// Replaces the context when a value changed (an unchanged one stays the same list, which backends recognise).
+    private func updateContext(_ snapshot: inout Snapshot) {
+        let context = context(of: snapshot)
+        if context != snapshot.context { snapshot.context = context }
+    }
+
+    private func context(of snapshot: Snapshot) -> AttributeList {
+        var context = AttributeList(capacity: 20)
         func fill(_ attribute: Attribute, _ value: AttributeValue?) {
-            if let value, event[attribute] == nil { event[attribute] = value }
+            if let value { context[attribute] = value }
         }
         fill(.trackerTarget, "Player")
         fill(.sessionId, .string(sessionID))
         fill(.engine, .string(engine))
         fill(.platform, .string(platform))
-        if let metadata = current.metadata {
+        if let metadata = snapshot.metadata {
             fill(.contentId, metadata.contentID.map(AttributeValue.string))
             fill(.title, metadata.title.map(AttributeValue.string))
             fill(.source, metadata.source.map(AttributeValue.string))
             fill(.streamId, metadata.streamID.map(AttributeValue.string))
         }
-        guard let properties = current.properties else { return true }
-        fill(.position, .int(Self.position(properties, capturedAt: current.capturedAt, now: event.time).duration.milliseconds))
+        guard let properties = snapshot.properties else { return context }
         if properties.streamType == .onDemand, properties.seekableTimeRange.end > .zero {
             fill(.duration, .int(properties.seekableTimeRange.end.duration.milliseconds))
         }
@@ -72,7 +96,7 @@ final class PlayerTrackerComponent: TelemetryTracker, Sendable {
         if let subtitles = properties.mediaSelection[.subtitles] {
             fill(.subtitles, .string(subtitles.language ?? subtitles.name))
         }
-        return true
+        return context
     }
 
     /// The playhead at `now`: the captured one, moved on at the playback rate while playing.

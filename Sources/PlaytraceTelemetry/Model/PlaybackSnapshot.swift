@@ -1,0 +1,176 @@
+/// The state of a playback as the hub saw it when it let an event through: the playback's id, counters,
+/// accumulated times, block flags and the time since each earlier action of the playback.
+///
+/// An event reads these as attributes (`event[.countStarts]`, `event[.inPauseBlock]`,
+/// `event[Action.start.timeAttribute]`), exactly as if the hub had set them one by one; carrying them as one value
+/// instead is what keeps an event cheap to make and to encode. Attributes the event sets itself win over the
+/// snapshot's.
+///
+/// Times are whole milliseconds.
+public struct PlaybackSnapshot: Sendable, Hashable {
+    /// Identifies the playback (`playbackId`).
+    public var playbackID: String?
+    public var countErrors = 0
+    public var countStarts = 0
+    public var countAds = 0
+    public var accumPauseTime = 0
+    public var accumBufferTime = 0
+    public var accumSeekTime = 0
+    /// Content play time so far.
+    public var accumPlayTime = 0
+    /// Content play time since the previous event.
+    public var deltaPlayTime = 0
+    public var inPauseBlock = false
+    public var inSeekBlock = false
+    public var inBufferBlock = false
+    public var inPlaybackBlock = false
+    public var inAdBreakBlock = false
+    public var inAdBlock = false
+
+    /// Which of the attributes above the event carries, by ``Attribute/standardSlot(of:)`` (an ad event carries
+    /// only the ad counters and flags). ``carryingAll`` by default.
+    public var carried: UInt64 = PlaybackSnapshot.carryingAll
+
+    /// The time-since values: when each earlier action of the playback last happened.
+    @usableFromInline var times = TimeSince()
+
+    /// The slots of every attribute a snapshot can carry (besides the time-since ones).
+    public static let carryingAll: UInt64 = Self.mask(of: Self.stateAttributes)
+
+    /// The attributes a snapshot carries, in the order events list them.
+    public static let stateAttributes: [Attribute] = [
+        .deltaPlayTime, .playbackId, .countErrors, .countStarts, .countAds, .accumPauseTime, .accumBufferTime,
+        .accumSeekTime, .accumPlayTime, .inPauseBlock, .inSeekBlock, .inBufferBlock, .inPlaybackBlock,
+        .inAdBreakBlock, .inAdBlock,
+    ]
+
+    /// A snapshot of a playback that carries everything (the hub sets the values).
+    public init() {}
+
+    /// A snapshot that carries nothing: what an event holds without a hub.
+    public static var none: PlaybackSnapshot {
+        var snapshot = PlaybackSnapshot()
+        snapshot.carried = 0
+        return snapshot
+    }
+
+    /// The slots of standard attributes below 64 as a mask.
+    public static func mask(of attributes: [Attribute]) -> UInt64 {
+        attributes.reduce(0) { mask, attribute in
+            guard attribute.id < 64 else { return mask }
+            return mask | 1 << UInt64(attribute.id)
+        }
+    }
+
+    /// Whether the snapshot carries a state attribute (not a time-since one).
+    @inline(__always)
+    func carries(_ id: UInt32) -> Bool { id < 64 && carried & (1 << UInt64(id)) != 0 }
+
+    /// The value of a state attribute or a time-since attribute, when the snapshot carries it.
+    public subscript(attribute: Attribute) -> AttributeValue? {
+        let id = attribute.id
+        guard id < 64 else { return times.milliseconds(since: attribute).map(AttributeValue.int) }
+        guard carries(id) else { return nil }
+        return stateValue(id)
+    }
+
+    /// A state attribute's value by identifier (the caller checked that it is carried).
+    private func stateValue(_ id: UInt32) -> AttributeValue? {
+        switch id {
+        case Attribute.ID.playbackId: playbackID.map(AttributeValue.string)
+        case Attribute.ID.countErrors: .int(countErrors)
+        case Attribute.ID.countStarts: .int(countStarts)
+        case Attribute.ID.countAds: .int(countAds)
+        case Attribute.ID.accumPauseTime: .int(accumPauseTime)
+        case Attribute.ID.accumBufferTime: .int(accumBufferTime)
+        case Attribute.ID.accumSeekTime: .int(accumSeekTime)
+        case Attribute.ID.accumPlayTime: .int(accumPlayTime)
+        case Attribute.ID.deltaPlayTime: .int(deltaPlayTime)
+        case Attribute.ID.inPauseBlock: .bool(inPauseBlock)
+        case Attribute.ID.inSeekBlock: .bool(inSeekBlock)
+        case Attribute.ID.inBufferBlock: .bool(inBufferBlock)
+        case Attribute.ID.inPlaybackBlock: .bool(inPlaybackBlock)
+        case Attribute.ID.inAdBreakBlock: .bool(inAdBreakBlock)
+        case Attribute.ID.inAdBlock: .bool(inAdBlock)
+        default: nil
+        }
+    }
+
+    /// Stops carrying an attribute (an event that removes it).
+    public mutating func remove(_ attribute: Attribute) {
+        if attribute.id < 64 {
+            carried &= ~(1 << UInt64(attribute.id))
+        } else {
+            times.hide(attribute)
+        }
+    }
+
+    /// Calls `body` with each attribute the snapshot carries, state attributes first (in ``stateAttributes``'
+    /// order), then the time-since values in the order their actions first happened.
+    public func forEach(_ body: (Attribute, AttributeValue) throws -> Void) rethrows {
+        for attribute in Self.stateAttributes where carries(attribute.id) {
+            if let value = stateValue(attribute.id) { try body(attribute, value) }
+        }
+        try times.forEach { try body($0, .int($1)) }
+    }
+
+    /// Calls `body` with each time-since attribute and its value in milliseconds, in the order their actions first
+    /// happened.
+    @inlinable
+    public func forEachTimeSince(_ body: (Attribute, Int) throws -> Void) rethrows {
+        try times.forEach(body)
+    }
+}
+
+extension PlaybackSnapshot {
+    /// The time since each earlier action of a playback, computed when read.
+    ///
+    /// It holds the playback's ``ActionTimes`` *after* the event's own action was recorded, with the time that
+    /// action had before: the hub's state and the event then share one list (no copy per event), and the event
+    /// still reads the time since the previous occurrence of its own action.
+    @usableFromInline
+    struct TimeSince: Sendable, Hashable {
+        @usableFromInline var times = ActionTimes()
+        /// The event's time (nanoseconds on the instrument's clock).
+        @usableFromInline var now: Int64 = 0
+        /// The time-since attribute of the event's own action, and when that action happened before (`nil`: never).
+        @usableFromInline var current: UInt32 = .max
+        @usableFromInline var previous: Int64?
+        /// Time-since attributes the event removed (rare: none, without an array to count references to).
+        @usableFromInline var hidden: [UInt32]?
+
+        @usableFromInline init() {}
+
+        func milliseconds(since attribute: Attribute) -> Int? {
+            if let hidden, hidden.contains(attribute.id) { return nil }
+            if attribute.id == current { return previous.map { Int((now - $0) / 1_000_000) } }
+            return times.nanoseconds(of: attribute).map { Int((now - $0) / 1_000_000) }
+        }
+
+        mutating func hide(_ attribute: Attribute) {
+            if hidden?.contains(attribute.id) != true { hidden = (hidden ?? []) + [attribute.id] }
+        }
+
+        @inlinable
+        func forEach(_ body: (Attribute, Int) throws -> Void) rethrows {
+            let hidden = hidden ?? []
+            try times.withEntries { entries in
+                // Read in place: copying an entry would count references to its attribute's name.
+                guard let first = entries.baseAddress else { return }
+                for index in 0..<entries.count {
+                    let entry = first + index
+                    let id = entry.pointee.attribute.id
+                    let time: Int64
+                    if id == current {
+                        guard let previous else { continue }
+                        time = previous
+                    } else {
+                        time = entry.pointee.nanoseconds
+                    }
+                    if !hidden.isEmpty, hidden.contains(id) { continue }
+                    try body(entry.pointee.attribute, Int((now &- time) / 1_000_000))
+                }
+            }
+        }
+    }
+}

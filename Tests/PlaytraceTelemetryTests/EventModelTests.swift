@@ -1,0 +1,201 @@
+import Clocks
+import PlaytraceBackends
+import PlaytraceCore
+import PlaytraceTelemetry
+import Synchronization
+import Testing
+
+/// A tracker whose context the test sets, and which can add its own attributes to the next events.
+final class ContextTracker: TelemetryTracker, Sendable {
+    private let state = Mutex<(context: AttributeList, own: AttributeList)>((AttributeList(), AttributeList()))
+
+    func setContext(_ context: AttributeList) { state.withLock { $0.context = context } }
+    func setOwn(_ own: AttributeList) { state.withLock { $0.own = own } }
+
+    func initEvent(_ event: inout Event, instrument: Instrument, tracker: TrackerID) -> Bool {
+        let (context, own) = state.withLock { ($0.context, $0.own) }
+        event.context = context
+        for entry in own { event[entry.attribute] = entry.value }
+        return true
+    }
+}
+
+@Suite("Events: the tracker's context, their own attributes and the hub's snapshot")
+struct EventModelTests {
+    private let date = StreamDate(secondsSince1970: 1_800_000_000)
+
+    @Test("An event reads its own attributes first, then the hub's snapshot, senderId, the context; nil removes from all")
+    func precedence() {
+        var context = AttributeList()
+        context[.title] = "From the context"
+        context[.contentId] = "urn:1"
+        context[.countStarts] = 99
+        var snapshot = PlaybackSnapshot()
+        snapshot.playbackID = "p1"
+        snapshot.countStarts = 1
+        var event = Event(action: .start, date: date, sender: TrackerID(rawValue: 7), context: context,
+                          playback: snapshot)
+        #expect(event[.title] == "From the context")
+        #expect(event[.countStarts] == 1, "the snapshot wins over the context")
+        #expect(event[.senderId] == 7)
+        #expect(event[.playbackId] == "p1")
+        #expect(event[.inPauseBlock] == false)
+        #expect(event[.position] == nil)
+
+        event[.title] = "Own"
+        event[.countStarts] = 5
+        #expect(event[.title] == "Own" && event[.countStarts] == 5)
+        var names: [String] = []
+        var values: [String: AttributeValue] = [:]
+        event.forEachAttribute { attribute, value in
+            names.append(attribute.name)
+            values[attribute.name] = value
+        }
+        #expect(names.count == Set(names).count, "one entry per attribute: \(names)")
+        #expect(values["title"] == "Own" && values["countStarts"] == 5 && values["senderId"] == 7)
+        #expect(values["contentId"] == "urn:1" && values["playbackId"] == "p1")
+        #expect(event.allAttributes.count == names.count)
+
+        event[.countStarts] = nil
+        event[.contentId] = nil
+        event[.senderId] = nil
+        #expect(event[.countStarts] == nil, "removed from its own attributes, the snapshot and the context")
+        #expect(event[.contentId] == nil && event[.senderId] == nil)
+        #expect(!event.allAttributes.contains(.countStarts) && !event.allAttributes.contains(.contentId))
+    }
+
+    @Test("Time since: the previous occurrence of the event's own action and the last of the others; an explicit value wins")
+    func timeSince() async {
+        let harness = TelemetryHarness(hub: HubCore(pingInterval: .zero))
+        harness.emit(.mediaRequest)
+        await harness.advance(.seconds(2))
+        harness.emit(.start)
+        await harness.advance(.seconds(30))
+        harness.emit(.ping)
+        await harness.advance(.seconds(30))
+        harness.emit(.ping)
+        harness.emit(.ping, [(Action.start.timeAttribute, 5)])
+        let pings = harness.backend.events.filter { $0.action == .ping }
+        #expect(pings.count == 3)
+        #expect(pings[0][Action.ping.timeAttribute] == nil, "no earlier Ping")
+        #expect(pings[1][Action.ping.timeAttribute] == 30_000)
+        #expect(pings[1][Action.start.timeAttribute] == 60_000)
+        #expect(pings[1][Action.mediaRequest.timeAttribute] == 62_000)
+        #expect(pings[2][Action.start.timeAttribute] == 5)
+        #expect(pings[2][Action.ping.timeAttribute] == 0)
+        var timeNames: [String] = []
+        pings[2].forEachAttribute { attribute, _ in if attribute.name.hasPrefix("timeSince") { timeNames.append(attribute.name) } }
+        #expect(timeNames.sorted() == ["timeSinceMediaRequest", "timeSincePing", "timeSinceStart"])
+    }
+
+    @Test("Standard actions' time-since attributes are named after them")
+    func timeAttributeNames() {
+        for action in Action.standard {
+            #expect(action.timeAttribute.name == "timeSince" + action.name)
+            #expect(action.standardIndex.map { Action.standard[$0] } == action)
+        }
+        #expect(Action(name: "SkipIntro").standardIndex == nil)
+    }
+
+    @Test("The line encoder writes the same tags and fields from its context cache as from one flat list of the attributes")
+    func encoderCache() async {
+        let tracker = ContextTracker()
+        let backend = RecordingBackend()
+        let clock = TestClock<Duration>()
+        let instrument = Instrument(hub: HubCore(pingInterval: .zero), metricalc: nil, backends: [backend],
+                                    clock: clock, origin: date)
+        let id = instrument.addTracker(tracker)
+        instrument.ready()
+        var context = AttributeList()
+        context[.title] = "A show, with \"quotes\""
+        context[.contentId] = "urn:1"
+        context[.sessionId] = "s 1"
+        context[.bitrate] = 1_000_000
+        context[Attribute(name: "rating")] = "PG"
+        tracker.setContext(context)
+        for action in [Action.mediaRequest, .streamLoad, .start, .ping, .pauseBegin, .pauseFinish, .bufferBegin] {
+            instrument.emit(action, tracker: id)
+            await clock.advance(by: .milliseconds(1_250))
+        }
+        // Own attributes that replace the context's and the snapshot's, and an explicit time-since value.
+        var own = AttributeList()
+        own[.bitrate] = 2_000_000
+        own[.countErrors] = 12
+        own[Action.start.timeAttribute] = 1
+        own[Attribute(name: "rating")] = "R"
+        tracker.setOwn(own)
+        instrument.emit(.qualityChangeUp, tracker: id)
+        tracker.setOwn(AttributeList())
+        context[.bitrate] = 2_000_000
+        tracker.setContext(context)
+        for action in [Action.bufferFinish, .ping, .seekBegin, .seekFinish, .end] {
+            instrument.emit(action, tracker: id)
+            await clock.advance(by: .milliseconds(700))
+        }
+        instrument.shutdown()
+        let events = backend.events
+        #expect(events.count == 13)
+
+        #expect(events.filter(\.isContextUnshadowed).count == 12, "all but the quality change, whose own attributes replace some")
+
+        let custom = LineProtocolEncoder(tagAttributes: Set(Attribute.dimensions)
+            .union([.senderId, Action.start.timeAttribute, Attribute(name: "rating"), .inPauseBlock]))
+        for encoder in [LineProtocolEncoder(), custom] {
+            var cache = LineProtocolEncoder.ContextCache()
+            for event in events {
+                var fast: [UInt8] = []
+                encoder.encode(event, timestamp: 1, into: &fast, cache: &cache)
+                var slow: [UInt8] = []
+                encoder.encode(Event(action: event.action, date: event.date, attributes: event.allAttributes),
+                               timestamp: 1, into: &slow)
+                let (fastLine, slowLine) = (String(decoding: fast, as: UTF8.self), String(decoding: slow, as: UTF8.self))
+                #expect(LinePoint(fastLine) == LinePoint(slowLine), "\(fastLine) vs \(slowLine)")
+            }
+        }
+        // One encoder with one cache, its tags changed in between: the cached context follows.
+        var encoder = LineProtocolEncoder()
+        var cache = LineProtocolEncoder.ContextCache()
+        var buffer: [UInt8] = []
+        encoder.encode(events[3], timestamp: 1, into: &buffer, cache: &cache)
+        #expect(LinePoint(String(decoding: buffer, as: UTF8.self)).fields.contains("title=\"A show, with \\\"quotes\\\"\""))
+        encoder.tagAttributes.insert(.title)
+        buffer.removeAll()
+        encoder.encode(events[3], timestamp: 1, into: &buffer, cache: &cache)
+        #expect(LinePoint(String(decoding: buffer, as: UTF8.self)).tags.contains("title=A\\ show\\,\\ with\\ \"quotes\""))
+    }
+}
+
+/// A line-protocol line cut into its parts, tags and fields as sets (their order does not matter to InfluxDB).
+struct LinePoint: Equatable {
+    let measurement: String
+    let tags: Set<String>
+    let fields: Set<String>
+    let timestamp: String
+
+    init(_ line: String) {
+        // Split on spaces and commas that are neither escaped nor inside a quoted field value.
+        var sections: [[String]] = [[""]]
+        var inQuotes = false
+        var escaped = false
+        for character in line.dropLast(line.hasSuffix("\n") ? 1 : 0) {
+            if escaped {
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                inQuotes.toggle()
+            } else if !inQuotes, character == " " {
+                sections.append([""])
+                continue
+            } else if !inQuotes, character == "," {
+                sections[sections.count - 1].append("")
+                continue
+            }
+            sections[sections.count - 1][sections[sections.count - 1].count - 1].append(character)
+        }
+        measurement = sections.first?.first ?? ""
+        tags = Set(sections.first?.dropFirst() ?? [])
+        fields = Set(sections.count > 1 ? sections[1] : [])
+        timestamp = sections.count > 2 ? sections[2].joined() : ""
+    }
+}
