@@ -5,6 +5,22 @@ import Testing
 
 @Suite("Core: media time, stream dates, clocks, identifiers, broadcasting")
 struct CoreTests {
+    @Test("Random UUIDs: 36 lower-case characters, version 4, RFC variant, readable by Foundation, all different")
+    func randomUUIDs() {
+        var seen = Set<String>()
+        for _ in 0..<2_000 {
+            let text = RandomUUID.lowercasedString()
+            let characters = Array(text)
+            #expect(characters.count == 36)
+            #expect(text == text.lowercased() && UUID(uuidString: text)?.uuidString.lowercased() == text)
+            #expect([8, 13, 18, 23].allSatisfy { characters[$0] == "-" })
+            #expect(characters[14] == "4")
+            #expect("89ab".contains(characters[19]))
+            seen.insert(text)
+        }
+        #expect(seen.count == 2_000)
+    }
+
     @Test func mediaTimeArithmeticAndTimecode() {
         let time = MediaTime(seconds: 3723.4567)
         #expect(time.timecode == "01:02:03.456")

@@ -9,6 +9,7 @@ import Synchronization
 /// timestamps made unique, into a buffer handed over at 1 MB.
 public final class EncodingBackend: Backend, Sendable {
     private struct State {
+        var encoder = LineProtocolEncoder()
         var buffer: [UInt8] = []
         var cache = LineProtocolEncoder.ContextCache()
         var lastTimestamp: Int64 = 0
@@ -16,7 +17,6 @@ public final class EncodingBackend: Backend, Sendable {
         var lines = 0
     }
 
-    private let encoder = LineProtocolEncoder()
     private let state: Mutex<State>
     /// Line protocol written so far.
     public var bytes: Int { state.withLock { $0.flushedBytes + $0.buffer.count } }
@@ -33,14 +33,16 @@ public final class EncodingBackend: Backend, Sendable {
 
     public func sendEvent(_ event: Event) {
         state.withLock { state in
-            encoder.encode(event, timestamp: Self.next(event.date, &state), into: &state.buffer, cache: &state.cache)
+            let timestamp = Self.next(event.date, &state)
+            state.encoder.encode(event, timestamp: timestamp, into: &state.buffer, cache: &state.cache)
             Self.flushIfFull(&state)
         }
     }
 
     public func sendMetric(_ metric: Metric) {
         state.withLock { state in
-            encoder.encode(metric, timestamp: Self.next(metric.date, &state), into: &state.buffer, cache: &state.cache)
+            let timestamp = Self.next(metric.date, &state)
+            state.encoder.encode(metric, timestamp: timestamp, into: &state.buffer, cache: &state.cache)
             Self.flushIfFull(&state)
         }
     }

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 public import Logging
 public import PlaytraceNetwork
 public import PlaytraceTelemetry
@@ -75,11 +76,14 @@ public final class InfluxDBBackend: Backend, Sendable {
     private let outbox: Outbox
     private let batcher: Batcher
     private let logger: Logger
+    /// The encoder and what it keeps of the tracker's context between events.
+    private let writer: Mutex<(encoder: LineProtocolEncoder, cache: LineProtocolEncoder.ContextCache)>
 
     public init(configuration: Configuration, outbox: Outbox, logger: Logger = Logger(label: "playtrace.influxdb")) {
         self.configuration = configuration
         self.outbox = outbox
         self.logger = logger
+        writer = Mutex((configuration.encoder, LineProtocolEncoder.ContextCache()))
         let metadata = Self.metadata(configuration)
         let gzip = configuration.gzip
         batcher = Batcher(maximumBytes: configuration.maximumBatchBytes,
@@ -113,16 +117,18 @@ public final class InfluxDBBackend: Backend, Sendable {
     }
 
     public func sendEvent(_ event: Event) {
-        let encoder = configuration.encoder
-        batcher.append(timestamp: LineProtocolEncoder.nanoseconds(event.date)) { buffer, timestamp in
-            encoder.encode(event, timestamp: timestamp, into: &buffer)
+        writer.withLock { writer in
+            batcher.append(timestamp: LineProtocolEncoder.nanoseconds(event.date)) { buffer, timestamp in
+                writer.encoder.encode(event, timestamp: timestamp, into: &buffer, cache: &writer.cache)
+            }
         }
     }
 
     public func sendMetric(_ metric: Metric) {
-        let encoder = configuration.encoder
-        batcher.append(timestamp: LineProtocolEncoder.nanoseconds(metric.date)) { buffer, timestamp in
-            encoder.encode(metric, timestamp: timestamp, into: &buffer)
+        writer.withLock { writer in
+            batcher.append(timestamp: LineProtocolEncoder.nanoseconds(metric.date)) { buffer, timestamp in
+                writer.encoder.encode(metric, timestamp: timestamp, into: &buffer, cache: &writer.cache)
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 public import PlaytraceCore
 public import PlaytraceTelemetry
+import Synchronization
 
 /// Writes events and metrics in InfluxDB's line protocol, with the dimensions as tags (so that queries can
 /// `GROUP BY` session, content, engine…) and typed fields: integers with `i`, floats, booleans and quoted strings.
@@ -27,12 +28,15 @@ public struct LineProtocolEncoder: Sendable {
         didSet {
             tagMasks = Self.masks(tagAttributes)
             hasCustomTags = tagAttributes.contains { Attribute.standardSlot(of: $0.id) == nil }
+            tagChoice = .next()
         }
     }
     /// The standard tag attributes as bits, by ``Attribute/standardSlot(of:)`` (checked without hashing).
     private var tagMasks: (UInt64, UInt64)
     /// Whether a custom attribute (outside the slots) is a tag.
     private var hasCustomTags: Bool
+    /// Identifies the tag attributes for caches of what the encoder wrote.
+    private var tagChoice = TagKey.next()
 
     public init(eventMeasurement: String = "events", tagAttributes: Set<Attribute> = Set(Attribute.dimensions)) {
         self.eventMeasurement = eventMeasurement
@@ -274,7 +278,7 @@ public struct LineProtocolEncoder: Sendable {
     }
 
     /// What identifies the encoder's choice of tags, for caches.
-    fileprivate var tagKey: TagKey { TagKey(masks: tagMasks, custom: hasCustomTags ? tagAttributes : []) }
+    fileprivate var tagKey: TagKey { tagChoice }
 
     fileprivate func writeTag(_ entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
         switch entry.pointee.value {
@@ -451,20 +455,12 @@ extension LineProtocolEncoder {
         }
     }
 
-    /// An encoder's choice of tags.
+    /// Identifies an encoder's choice of tags, for caches: a new one each time the choice is made.
     struct TagKey: Sendable, Hashable {
-        let masks: (UInt64, UInt64)
-        let custom: Set<Attribute>
+        private static let last = Atomic<UInt64>(0)
+        let value: UInt64
 
-        static func == (lhs: TagKey, rhs: TagKey) -> Bool {
-            lhs.masks == rhs.masks && lhs.custom == rhs.custom
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(masks.0)
-            hasher.combine(masks.1)
-            hasher.combine(custom)
-        }
+        static func next() -> TagKey { TagKey(value: last.add(1, ordering: .relaxed).newValue) }
     }
 }
 

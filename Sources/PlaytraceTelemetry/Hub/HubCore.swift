@@ -52,7 +52,7 @@ public class HubCore: Hub {
     /// The rules: whether the event passes, and what it changes.
     func accept(_ event: inout Event, state: inout TrackerState, tracker: TrackerID, instrument: Instrument,
                 now: Int64) -> Bool {
-        let action = event.action
+        let action = event.action.standardAction
         switch action {
         case .mediaRequest, .playerSet, .streamLoad, .prepareItem, .manifestLoad:
             beginPlaybackIfNeeded(&state, now: now)
@@ -148,7 +148,7 @@ public class HubCore: Hub {
 
     private func beginPlaybackIfNeeded(_ state: inout TrackerState, now: Int64) {
         guard state.playbackID == nil || state.didFinish else { return }
-        state.beginPlayback(id: UUID().uuidString.lowercased())
+        state.beginPlayback(id: RandomUUID.lowercasedString())
         state.requested = now
     }
 

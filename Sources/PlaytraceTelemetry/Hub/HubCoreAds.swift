@@ -21,7 +21,7 @@ public final class HubCoreAds: HubCore {
     public override func processEvent(_ event: inout Event, state: inout TrackerState, tracker: TrackerID,
                                       instrument: Instrument) -> Bool {
         guard instrument.isAdsTracker(tracker) else {
-            if event.action == .end, isBreakOpen { return false }
+            if event.action.standardAction == .end, isBreakOpen { return false }
             state.inAdBreak = isBreakOpen
             return super.processEvent(&event, state: &state, tracker: tracker, instrument: instrument)
         }
@@ -40,7 +40,7 @@ public final class HubCoreAds: HubCore {
 
     private func acceptAdEvent(_ event: inout Event, state: inout TrackerState, instrument: Instrument,
                                now: Int64) -> Bool {
-        switch event.action {
+        switch event.action.standardAction {
         case .adBreakBegin:
             guard !isBreakOpen else { return false }
             isBreakOpen = true

@@ -120,9 +120,7 @@ public final class Instrument: Sendable {
     /// Calls ``InstrumentComponent/instrumentReady(_:)`` on every component (call it after changing them).
     public func ready() {
         submit(.operation(Operation { store, instrument in
-            for id in store.trackers.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
-                store.trackers[id]?.tracker.instrumentReady(instrument)
-            }
+            for entry in store.trackers.values { entry.tracker.instrumentReady(instrument) }
             store.hub?.instrumentReady(instrument)
             store.metricalc?.instrumentReady(instrument)
             for backend in store.backends { backend.instrumentReady(instrument) }
@@ -248,7 +246,7 @@ public final class Instrument: Sendable {
     }
 
     /// The identifiers of the trackers, for hubs of this module.
-    var trackerIDs: [TrackerID] { store.trackers.keys.sorted { $0.rawValue < $1.rawValue } }
+    var trackerIDs: [TrackerID] { store.trackers.ids }
 
     /// Whether a tracker reports ads.
     func isAdsTracker(_ tracker: TrackerID) -> Bool { store.trackers[tracker]?.tracker.isAdsTracker ?? false }
@@ -290,7 +288,7 @@ final class TrackerEntry {
 /// For the same reason no two accesses to its properties can overlap, so the run-time exclusivity checks (which
 /// cost more than the rest of an event's dispatch) are left out.
 final class ComponentStore: @unchecked Sendable {
-    @exclusivity(unchecked) var trackers: [TrackerID: TrackerEntry] = [:]
+    @exclusivity(unchecked) var trackers = TrackerTable()
     @exclusivity(unchecked) var hub: (any Hub)?
     @exclusivity(unchecked) var metricalc: (any Metricalc)?
     @exclusivity(unchecked) var backends: [any Backend] = []

@@ -181,7 +181,6 @@ public struct ActionTimes: Sendable, Hashable, Sequence {
 
     /// A duration in whole nanoseconds (the instrument's clocks do not go finer).
     static func nanoseconds(_ duration: Duration) -> Int64 {
-        let parts = duration.components
-        return parts.seconds &* 1_000_000_000 &+ parts.attoseconds / 1_000_000_000
+        Int64(truncatingIfNeeded: duration.attoseconds / 1_000_000_000)
     }
 }

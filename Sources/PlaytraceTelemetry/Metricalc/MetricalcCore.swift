@@ -74,7 +74,8 @@ public final class MetricalcCore: Metricalc {
         }
         if let bitrate = event[.bitrate]?.number, bitrate > 0 { session.bitrate = bitrate }
 
-        switch event.action {
+        let action = event.action.standardAction
+        switch action {
         case .mediaRequest:
             add("NumRequests", .counter, 1)
         case .streamLoad:
@@ -100,7 +101,7 @@ public final class MetricalcCore: Metricalc {
                 session.fatalBeforeStart = !state.didStart
             }
         case .end, .stop, .next:
-            if event.action == .end { add("NumEnds", .counter, 1) }
+            if action == .end { add("NumEnds", .counter, 1) }
             if state.didFinish { addClosingMetrics(session, state: state, event: event, add: add) }
         default:
             break

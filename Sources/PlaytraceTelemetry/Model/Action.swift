@@ -84,6 +84,10 @@ public struct Action: Sendable, Hashable, CustomStringConvertible {
         .adError,
     ]
 
+    /// Which standard action this is (`nil` for a custom action): what hubs and metricalcs switch on, without
+    /// comparing actions.
+    public var standardAction: StandardAction? { standardIndex.flatMap(StandardAction.init(rawValue:)) }
+
     /// The index of a standard action in ``standard`` (`nil` for a custom action).
     public var standardIndex: Int? {
         let id = timeAttribute.id
@@ -96,4 +100,9 @@ public struct Action: Sendable, Hashable, CustomStringConvertible {
         let id = timeAttribute.id
         return id >= Action.adBreakBegin.timeAttribute.id && id <= Action.adError.timeAttribute.id
     }
+}
+
+/// The 39 standard actions as an enumeration, in OpenAVT's order (``Action/standardAction``).
+public enum StandardAction: Int, Sendable, CaseIterable {
+    case trackerInit, mediaRequest, playerSet, playerReady, prepareItem, manifestLoad, streamLoad, start, bufferBegin, bufferFinish, seekBegin, seekFinish, pauseBegin, pauseFinish, forwardBegin, forwardFinish, rewindBegin, rewindFinish, qualityChangeUp, qualityChangeDown, stop, end, next, error, ping, adBreakBegin, adBreakFinish, adBegin, adFinish, adPauseBegin, adPauseFinish, adBufferBegin, adBufferFinish, adSkip, adClick, adFirstQuartile, adSecondQuartile, adThirdQuartile, adError
 }

@@ -11,31 +11,31 @@ public struct AttributeList: Sendable, Hashable, Sequence {
         }
     }
 
-    private var entries: ContiguousArray<Entry> = []
+    @usableFromInline var entries: ContiguousArray<Entry> = []
     /// Which standard attributes are present, by ``Attribute/standardSlot(of:)``: slots 0–63 in the first mask,
     /// 64–127 in the second.
-    private var presentLow: UInt64 = 0
-    private var presentTime: UInt64 = 0
+    @usableFromInline var presentLow: UInt64 = 0
+    @usableFromInline var presentTime: UInt64 = 0
     /// How many custom attributes (outside the slots) the list holds.
-    private var customCount = 0
+    @usableFromInline var customCount = 0
 
     public init() {}
 
     /// Room for `count` attributes without reallocating.
     public init(capacity: Int) { entries.reserveCapacity(capacity) }
 
-    public var count: Int { entries.count }
-    public var isEmpty: Bool { entries.isEmpty }
+    @inlinable public var count: Int { entries.count }
+    @inlinable public var isEmpty: Bool { entries.isEmpty }
 
     /// Whether the list may hold the attribute (`false` is certain for standard attributes).
-    @inline(__always)
-    private func mayContain(_ id: UInt32) -> Bool {
+    @inlinable @inline(__always)
+    func mayContain(_ id: UInt32) -> Bool {
         guard let slot = Attribute.standardSlot(of: id) else { return true }
         return slot < 64 ? presentLow & (1 << UInt64(slot)) != 0 : presentTime & (1 << UInt64(slot - 64)) != 0
     }
 
-    @inline(__always)
-    private mutating func mark(_ id: UInt32, present: Bool) {
+    @inlinable @inline(__always)
+    mutating func mark(_ id: UInt32, present: Bool) {
         guard let slot = Attribute.standardSlot(of: id) else {
             customCount += present ? 1 : -1
             return
@@ -48,12 +48,14 @@ public struct AttributeList: Sendable, Hashable, Sequence {
         }
     }
 
-    private func index(of id: UInt32) -> Int? {
+    @inlinable
+    func index(of id: UInt32) -> Int? {
         guard mayContain(id) else { return nil }
         return entries.firstIndex { $0.attribute.id == id }
     }
 
     /// The value of an attribute; setting `nil` removes it.
+    @inlinable
     public subscript(attribute: Attribute) -> AttributeValue? {
         get {
             guard let index = index(of: attribute.id) else { return nil }
@@ -75,11 +77,13 @@ public struct AttributeList: Sendable, Hashable, Sequence {
     }
 
     /// Whether the list holds an attribute.
+    @inlinable
     public func contains(_ attribute: Attribute) -> Bool { index(of: attribute.id) != nil }
 
     /// Whether both lists share the same storage, so that they certainly hold the same entries (a list that is
     /// changed stops sharing). Cheaper than `==`: what backends use to reuse what they made of a tracker's
     /// ``Event/context``.
+    @inlinable
     public func isIdentical(to other: AttributeList) -> Bool {
         entries.withUnsafeBufferPointer { mine in
             other.entries.withUnsafeBufferPointer { theirs in
@@ -89,6 +93,7 @@ public struct AttributeList: Sendable, Hashable, Sequence {
     }
 
     /// Whether the lists may hold a common attribute (`false` is certain).
+    @inlinable
     public func mayShareAttributes(with other: AttributeList) -> Bool {
         presentLow & other.presentLow != 0 || presentTime & other.presentTime != 0
             || (customCount > 0 && other.customCount > 0)
@@ -96,9 +101,11 @@ public struct AttributeList: Sendable, Hashable, Sequence {
 
     /// Whether the list may hold an attribute of `mask` (standard slots 0–63, as ``Attribute/standardSlot(of:)``)
     /// (`false` is certain).
+    @inlinable
     public func mayContain(slots mask: UInt64) -> Bool { presentLow & mask != 0 }
 
     /// Whether the list may hold a time-since attribute (or a custom one, which a custom action's may be).
+    @inlinable
     public var mayHoldTimeSince: Bool { presentTime != 0 || customCount > 0 }
 
     /// Whether the list holds a standard action's time-since attribute.
@@ -118,6 +125,7 @@ public struct AttributeList: Sendable, Hashable, Sequence {
     public func makeIterator() -> ContiguousArray<Entry>.Iterator { entries.makeIterator() }
 
     /// Lends the entries, in the order they were set, without copying them (for encoders on hot paths).
+    @inlinable
     public func withEntries<Result>(_ body: (UnsafeBufferPointer<Entry>) throws -> Result) rethrows -> Result {
         try entries.withUnsafeBufferPointer(body)
     }

@@ -111,13 +111,13 @@ public struct PlaybackSnapshot: Sendable, Hashable {
         for attribute in Self.stateAttributes where carries(attribute.id) {
             if let value = stateValue(attribute.id) { try body(attribute, value) }
         }
-        try times.forEach { try body($0, .int($1)) }
+        try times.forEach { try body(copy $0, .int($1)) }
     }
 
     /// Calls `body` with each time-since attribute and its value in milliseconds, in the order their actions first
     /// happened.
     @inlinable
-    public func forEachTimeSince(_ body: (Attribute, Int) throws -> Void) rethrows {
+    public func forEachTimeSince(_ body: (borrowing Attribute, Int) throws -> Void) rethrows {
         try times.forEach(body)
     }
 }
@@ -152,7 +152,7 @@ extension PlaybackSnapshot {
         }
 
         @inlinable
-        func forEach(_ body: (Attribute, Int) throws -> Void) rethrows {
+        func forEach(_ body: (borrowing Attribute, Int) throws -> Void) rethrows {
             let hidden = hidden ?? []
             try times.withEntries { entries in
                 // Read in place: copying an entry would count references to its attribute's name.
