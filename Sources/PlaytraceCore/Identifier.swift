@@ -51,6 +51,11 @@ public enum RandomUUID {
     /// A new random UUID, `xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx` in lower-case hexadecimal (RFC 9562, version 4).
     public static func lowercasedString() -> String {
         var generator = SystemRandomNumberGenerator()
+        return lowercasedString(using: &generator)
+    }
+
+    /// A new random UUID drawn from `generator` (a ``FastRandom`` seeded from the system for ids made often).
+    public static func lowercasedString(using generator: inout some RandomNumberGenerator) -> String {
         var high = generator.next()
         var low = generator.next()
         high = (high & ~0xF000) | 0x4000                          // version 4
@@ -70,4 +75,37 @@ public enum RandomUUID {
             return position
         }
     }
+}
+
+/// A fast random generator (xoshiro256**) seeded from the system's: for identifiers made often (a playback id per
+/// playback), where asking the system for each would cost a system call, and which need to be unique rather than
+/// secret.
+public struct FastRandom: RandomNumberGenerator, Sendable {
+    private var state: (UInt64, UInt64, UInt64, UInt64)
+
+    /// A generator seeded with 256 bits from the system's generator.
+    public init() {
+        var system = SystemRandomNumberGenerator()
+        state = (system.next(), system.next(), system.next(), system.next())
+        if state == (0, 0, 0, 0) { state.0 = 1 }   // the one state the algorithm cannot leave
+    }
+
+    /// A generator with a given state (for tests: the algorithm's published outputs).
+    init(state: (UInt64, UInt64, UInt64, UInt64)) { self.state = state }
+
+    public mutating func next() -> UInt64 {
+        let result = (state.1 &* 5).rotatedLeft(by: 7) &* 9
+        let shifted = state.1 << 17
+        state.2 ^= state.0
+        state.3 ^= state.1
+        state.1 ^= state.2
+        state.0 ^= state.3
+        state.2 ^= shifted
+        state.3 = state.3.rotatedLeft(by: 45)
+        return result
+    }
+}
+
+extension UInt64 {
+    fileprivate func rotatedLeft(by count: UInt64) -> UInt64 { (self << count) | (self >> (64 - count)) }
 }

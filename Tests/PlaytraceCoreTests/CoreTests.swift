@@ -19,6 +19,15 @@ struct CoreTests {
             seen.insert(text)
         }
         #expect(seen.count == 2_000)
+        var fast = FastRandom()
+        let drawn = Set((0..<2_000).map { _ in RandomUUID.lowercasedString(using: &fast) })
+        #expect(drawn.count == 2_000 && drawn.allSatisfy { Array($0)[14] == "4" && UUID(uuidString: $0) != nil })
+    }
+
+    @Test("FastRandom is xoshiro256**: the reference implementation's outputs for state (1, 2, 3, 4)")
+    func fastRandom() {
+        var generator = FastRandom(state: (1, 2, 3, 4))
+        #expect((0..<4).map { _ in generator.next() } == [11_520, 0, 1_509_978_240, 1_215_971_899_390_074_240])
     }
 
     @Test func mediaTimeArithmeticAndTimecode() {

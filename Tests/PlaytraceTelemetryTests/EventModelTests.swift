@@ -88,8 +88,10 @@ struct EventModelTests {
         #expect(timeNames.sorted() == ["timeSinceMediaRequest", "timeSincePing", "timeSinceStart"])
     }
 
-    @Test("Standard actions' time-since attributes are named after them")
+    @Test("Standard actions' time-since attributes are named after them; the snapshot's constant mask is its attributes'")
     func timeAttributeNames() {
+        #expect(PlaybackSnapshot.carryingAll == PlaybackSnapshot.mask(of: PlaybackSnapshot.stateAttributes))
+        #expect(PlaybackSnapshot.none.carried == 0 && PlaybackSnapshot()[.countStarts] == 0)
         for action in Action.standard {
             #expect(action.timeAttribute.name == "timeSince" + action.name)
             #expect(action.standardIndex.map { Action.standard[$0] } == action)

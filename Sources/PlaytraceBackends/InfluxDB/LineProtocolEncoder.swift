@@ -149,6 +149,9 @@ public struct LineProtocolEncoder: Sendable {
         return slots
     }
 
+    /// The most a standard time-since field takes: separator and name, value, `i`.
+    private static let timeFieldBound = 1 + LineWriter.overRead + LineWriter.integerBound + 1
+
     private static let playbackIdSlot: UInt64 = 1 << UInt64(Attribute.ID.playbackId)
 
     private func writePlaybackTags(_ playback: borrowing PlaybackSnapshot, own: borrowing AttributeList,
@@ -175,12 +178,19 @@ public struct LineProtocolEncoder: Sendable {
             .write(playback, fields: &fields, to: &line)
         let ownMayHoldTimeSince = own.mayHoldTimeSince
         let timeTags = tagMasks.1 != 0 || hasCustomTags
-        playback.forEachTimeSince { attribute, milliseconds in
-            guard !timeTags || !isTag(attribute), !ownMayHoldTimeSince || !own.contains(attribute) else { return }
-            if !names.writeFieldStart(attribute.id, fields: &fields, to: &line) {
-                fields.write(to: &line)
-                Self.writeTagText(attribute.name, to: &line)
-                line.byte(UInt8(ascii: "="))
+        playback.forEachTimeSinceID { id, milliseconds in
+            if timeTags || ownMayHoldTimeSince || Attribute.standardSlot(of: id) == nil {
+                // The rare case: time-since tags, values the event sets itself, custom actions.
+                guard let attribute = playback.timeSinceAttribute(id: id),
+                      !isTag(attribute), !own.contains(attribute) else { return }
+                if !names.writeFieldStart(id, fields: &fields, to: &line) {
+                    fields.write(to: &line)
+                    Self.writeTagText(attribute.name, to: &line)
+                    line.byte(UInt8(ascii: "="))
+                }
+            } else {
+                line.reserve(Self.timeFieldBound)
+                names.writeFieldStartInReserved(id, fields: &fields, to: &line)
             }
             line.integer(Int64(milliseconds))
             line.byte(UInt8(ascii: "i"))
@@ -470,7 +480,12 @@ private struct PlaybackFieldWriter {
     let slots: UInt64
     let names: NameTable
 
+    /// The most one field takes: separator and name (copied as padded words), value, `i`.
+    private static let fieldBound = 1 + LineWriter.overRead + LineWriter.integerBound + 1
+
     func write(_ playback: borrowing PlaybackSnapshot, fields: inout FieldSeparator, to line: inout LineWriter) {
+        // Room for all the numbers and flags at once, instead of a check per byte written.
+        line.reserve(Self.fieldBound * PlaybackSnapshot.stateAttributes.count)
         integer(Attribute.ID.deltaPlayTime, playback.deltaPlayTime, &fields, &line)
         if slots & (1 << UInt64(Attribute.ID.playbackId)) != 0, let id = playback.playbackID {
             _ = names.writeFieldStart(Attribute.ID.playbackId, fields: &fields, to: &line)
@@ -496,16 +511,16 @@ private struct PlaybackFieldWriter {
     @inline(__always)
     private func integer(_ id: UInt32, _ value: Int, _ fields: inout FieldSeparator, _ line: inout LineWriter) {
         guard slots & (1 << UInt64(id)) != 0 else { return }
-        _ = names.writeFieldStart(id, fields: &fields, to: &line)
-        line.integer(Int64(value))
-        line.byte(UInt8(ascii: "i"))
+        names.writeFieldStartInReserved(id, fields: &fields, to: &line)
+        line.integerInReserved(Int64(value))
+        line.byteInReserved(UInt8(ascii: "i"))
     }
 
     @inline(__always)
     private func boolean(_ id: UInt32, _ value: Bool, _ fields: inout FieldSeparator, _ line: inout LineWriter) {
         guard slots & (1 << UInt64(id)) != 0 else { return }
-        _ = names.writeFieldStart(id, fields: &fields, to: &line)
-        names.writeBoolean(value, to: &line)
+        names.writeFieldStartInReserved(id, fields: &fields, to: &line)
+        names.writeBooleanInReserved(value, to: &line)
     }
 }
 
@@ -609,6 +624,31 @@ final class NameTable: Sendable {
         }
         let range = actionRanges[index]
         line.paddedBytes(bytes + range.start, count: range.count)
+    }
+
+    /// Writes the start of a standard attribute's field, room for ``LineWriter/overRead`` + 1 bytes having been
+    /// reserved (the caller knows it is standard).
+    @inline(__always)
+    func writeFieldStartInReserved(_ id: UInt32, fields: inout FieldSeparator, to line: inout LineWriter) {
+        guard let slot = Attribute.standardSlot(of: id) else { return }
+        let range = ranges[slot]
+        if fields.wroteAny {
+            line.paddedBytesInReserved(bytes + range.start, count: range.count)
+        } else {
+            line.byteInReserved(UInt8(ascii: " "))
+            line.paddedBytesInReserved(bytes + range.start + 1, count: range.count - 1)
+            fields.markWritten()
+        }
+    }
+
+    /// Writes `true` or `false`, room for ``LineWriter/overRead`` bytes having been reserved.
+    @inline(__always)
+    func writeBooleanInReserved(_ value: Bool, to line: inout LineWriter) {
+        if value {
+            line.paddedBytesInReserved(bytes + trueStart, count: 4)
+        } else {
+            line.paddedBytesInReserved(bytes + falseStart, count: 5)
+        }
     }
 
     /// Writes `true` or `false`.

@@ -88,6 +88,12 @@ struct LineWriter {
             return
         }
         reserve(Self.overRead)
+        paddedBytesInReserved(source, count: byteCount)
+    }
+
+    /// ``paddedBytes(_:count:)`` of at most ``overRead`` bytes, room for ``overRead`` bytes having been reserved.
+    @inline(__always)
+    mutating func paddedBytesInReserved(_ source: UnsafePointer<UInt8>, count byteCount: Int) {
         let from = UnsafeRawPointer(source)
         let to = UnsafeMutableRawPointer(base + count)
         to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
@@ -105,34 +111,68 @@ struct LineWriter {
         bytes(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// 10ⁿ for n in 0…19 (a table the compiler lays out), `UInt64.max` beyond.
+    @inline(__always)
+    private static func powerOf10(_ exponent: Int) -> UInt64 {
+        switch exponent {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        case 9: 1_000_000_000
+        case 10: 10_000_000_000
+        case 11: 100_000_000_000
+        case 12: 1_000_000_000_000
+        case 13: 10_000_000_000_000
+        case 14: 100_000_000_000_000
+        case 15: 1_000_000_000_000_000
+        case 16: 10_000_000_000_000_000
+        case 17: 100_000_000_000_000_000
+        case 18: 1_000_000_000_000_000_000
+        case 19: 10_000_000_000_000_000_000
+        default: .max
+        }
+    }
+
     /// Writes an integer in decimal, two digits per step.
     mutating func integer(_ value: Int64) {
         reserve(Self.integerBound)
+        integerInReserved(value)
+    }
+
+    /// ``integer(_:)``, room for ``integerBound`` bytes having been reserved.
+    @inline(__always)
+    mutating func integerInReserved(_ value: Int64) {
         var magnitude = value.magnitude
         if value < 0 { byteInReserved(UInt8(ascii: "-")) }
         if magnitude < 10 {
             byteInReserved(UInt8(truncatingIfNeeded: 48 + magnitude))
             return
         }
-        var digits = 1
-        var power: UInt64 = 10
-        while digits < 20, magnitude >= power {
-            digits += 1
-            if digits == 20 { break }
-            power &*= 10
-        }
+        // Digits from the bit length (⌊bits × log10 2⌋, corrected by one comparison), then two per step from a
+        // table of the pairs 00…99.
+        let estimate = ((64 - magnitude.leadingZeroBitCount) &* 1_233) >> 12
+        let digits = estimate + (magnitude < Self.powerOf10(estimate) ? 0 : 1)
+        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+        let table = pairs.utf8Start
         var position = count + digits
         while magnitude >= 100 {
-            let pair = Int(magnitude % 100)
+            let pair = Int(magnitude % 100) &* 2
             magnitude /= 100
             position -= 2
-            base[position] = UInt8(truncatingIfNeeded: 48 + pair / 10)
-            base[position + 1] = UInt8(truncatingIfNeeded: 48 + pair % 10)
+            base[position] = table[pair]
+            base[position + 1] = table[pair + 1]
         }
         if magnitude >= 10 {
+            let pair = Int(magnitude) &* 2
             position -= 2
-            base[position] = UInt8(truncatingIfNeeded: 48 + magnitude / 10)
-            base[position + 1] = UInt8(truncatingIfNeeded: 48 + magnitude % 10)
+            base[position] = table[pair]
+            base[position + 1] = table[pair + 1]
         } else {
             position -= 1
             base[position] = UInt8(truncatingIfNeeded: 48 + magnitude)

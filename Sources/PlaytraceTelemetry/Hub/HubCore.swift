@@ -26,6 +26,8 @@ public class HubCore: Hub {
     /// The heartbeat interval (30 s by default, as New Relic's).
     public let pingInterval: Duration
     private var pingTasks: [TrackerID: Task<Void, Never>] = [:]
+    /// Draws playback ids.
+    private var random = FastRandom()
 
     public init(pingInterval: Duration = .seconds(30)) {
         self.pingInterval = pingInterval
@@ -148,7 +150,7 @@ public class HubCore: Hub {
 
     private func beginPlaybackIfNeeded(_ state: inout TrackerState, now: Int64) {
         guard state.playbackID == nil || state.didFinish else { return }
-        state.beginPlayback(id: RandomUUID.lowercasedString())
+        state.beginPlayback(id: RandomUUID.lowercasedString(using: &random))
         state.requested = now
     }
 

@@ -39,15 +39,25 @@ public final class MetricalcCore: Metricalc {
     /// The dimension attributes as standard slots.
     private static let dimensionSlots = PlaybackSnapshot.mask(of: Attribute.dimensions)
 
-    private var sessions: [TrackerID: Session] = [:]
+    /// Each tracker's session, in a short list (an instrument has a handful of trackers). Only the instrument
+    /// calls a metricalc, one event at a time, so accesses never overlap: the run-time exclusivity check is left out.
+    @exclusivity(unchecked) private var sessions: ContiguousArray<(tracker: TrackerID, session: Session)> = []
 
     public init() {}
 
     public func endOfService() { sessions.removeAll() }
 
     public func processMetric(_ event: Event, state: TrackerState, tracker: TrackerID, instrument: Instrument) -> [Metric] {
-        // One lookup for the read and the write back.
-        process(event, state: state, session: &sessions[tracker, default: Session()])
+        let index = sessions.firstIndex { $0.tracker == tracker } ?? {
+            sessions.append((tracker, Session()))
+            return sessions.count - 1
+        }()
+        let metrics = process(event, state: state, session: &sessions[index].session)
+        if state.didFinish, [.end, .stop, .next].contains(event.action.standardAction) {
+            // The playback is closed: its session goes (a tracker that is removed leaves nothing behind).
+            sessions.remove(at: index)
+        }
+        return metrics
     }
 
     private func process(_ event: Event, state: TrackerState, session: inout Session) -> [Metric] {

@@ -35,7 +35,8 @@ public struct PlaybackSnapshot: Sendable, Hashable {
     @usableFromInline var times = TimeSince()
 
     /// The slots of every attribute a snapshot can carry (besides the time-since ones).
-    public static let carryingAll: UInt64 = Self.mask(of: Self.stateAttributes)
+    /// (A constant, so that making a snapshot reads no lazily initialized global: `mask(of: stateAttributes)`.)
+    public static let carryingAll: UInt64 = 0x3_FFF4
 
     /// The attributes a snapshot carries, in the order events list them.
     public static let stateAttributes: [Attribute] = [
@@ -114,6 +115,19 @@ public struct PlaybackSnapshot: Sendable, Hashable {
         try times.forEach { try body(copy $0, .int($1)) }
     }
 
+    /// Calls `body` with the identifier of each time-since attribute and its value in milliseconds, in the order
+    /// their actions first happened: what encoders on hot paths use (no attribute is copied;
+    /// ``timeSinceAttribute(id:)`` gives a custom one's name).
+    @inlinable
+    public func forEachTimeSinceID(_ body: (UInt32, Int) throws -> Void) rethrows {
+        try times.forEachID(body)
+    }
+
+    /// The time-since attribute with an identifier, among those the snapshot holds.
+    public func timeSinceAttribute(id: UInt32) -> Attribute? {
+        times.times.first { $0.attribute.id == id }?.attribute
+    }
+
     /// Calls `body` with each time-since attribute and its value in milliseconds, in the order their actions first
     /// happened.
     @inlinable
@@ -149,6 +163,26 @@ extension PlaybackSnapshot {
 
         mutating func hide(_ attribute: Attribute) {
             if hidden?.contains(attribute.id) != true { hidden = (hidden ?? []) + [attribute.id] }
+        }
+
+        @inlinable
+        func forEachID(_ body: (UInt32, Int) throws -> Void) rethrows {
+            let hidden = hidden ?? []
+            try times.withEntries { entries in
+                guard let first = entries.baseAddress else { return }
+                for index in 0..<entries.count {
+                    let id = first[index].attribute.id
+                    let time: Int64
+                    if id == current {
+                        guard let previous else { continue }
+                        time = previous
+                    } else {
+                        time = first[index].nanoseconds
+                    }
+                    if !hidden.isEmpty, hidden.contains(id) { continue }
+                    try body(id, Int((now &- time) / 1_000_000))
+                }
+            }
         }
 
         @inlinable
