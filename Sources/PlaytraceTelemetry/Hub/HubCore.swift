@@ -44,7 +44,7 @@ public class HubCore: Hub {
 
     public func processEvent(_ event: inout Event, state: inout TrackerState, tracker: TrackerID,
                              instrument: Instrument) -> Bool {
-        let now = ActionTimes.nanoseconds(event.time)
+        let now = event.timeNanoseconds
         let delta = Self.accountPlayTime(&state, until: now)
         guard accept(&event, state: &state, tracker: tracker, instrument: instrument, now: now) else { return false }
         decorate(&event, state: &state, now: now, deltaPlayTime: delta)

@@ -25,7 +25,7 @@ public final class HubCoreAds: HubCore {
             state.inAdBreak = isBreakOpen
             return super.processEvent(&event, state: &state, tracker: tracker, instrument: instrument)
         }
-        let now = ActionTimes.nanoseconds(event.time)
+        let now = event.timeNanoseconds
         guard acceptAdEvent(&event, state: &state, instrument: instrument, now: now) else { return false }
         if let content = contentTracker(instrument) { instrument.useGetter(.position, on: &event, tracker: content) }
         var snapshot = PlaybackSnapshot()

@@ -215,8 +215,13 @@ public final class Instrument: Sendable {
         }
         // The event's own attributes go in a list the instrument keeps between events, so that building them does
         // not allocate (a backend that keeps an event keeps its own copy).
-        var event = Event(action: action, date: wallClock.origin + MediaTime(time), time: time, sender: trackerID,
+        var event = Event(action: action, date: wallClock.origin, time: time, sender: trackerID,
                           attributes: attributes ?? store.takeScratch())
+        // The date from the nanoseconds the event keeps, whole seconds and the fraction apart (as precise as
+        // the clock, without taking the duration apart again).
+        let nanoseconds = event.timeNanoseconds
+        event.date = wallClock.origin + MediaTime(seconds: Double(nanoseconds / 1_000_000_000)
+            + Double(nanoseconds % 1_000_000_000) * 1e-9)
         defer { if attributes == nil { store.returnScratch(&event.attributes) } }
         guard entry.tracker.initEvent(&event, instrument: self, tracker: trackerID) else { return }
         if let hub = store.hub {

@@ -1,3 +1,5 @@
+import PlaytraceCore
+
 /// Computes OpenAVT's metrics and CTA-2066's per-session metrics from the events ``HubCore`` lets through.
 ///
 /// Every metric carries the dimensions found on its event (``Attribute/dimensions``: session, playback, stream,
@@ -19,7 +21,7 @@
 /// - `ExitBeforeVideoStart` (counter): closed before Start without a fatal error;
 /// - `PlaybackFailure` (counter, with `failureStage` `start` or `playback`): a fatal Error (`isFatal`) happened.
 public final class MetricalcCore: Metricalc {
-    private struct Session {
+    fileprivate struct Session {
         var playbackID: AttributeValue?
         var stallCount = 0
         var stallDuration = 0
@@ -60,23 +62,32 @@ public final class MetricalcCore: Metricalc {
         return metrics
     }
 
-    private func process(_ event: Event, state: TrackerState, session: inout Session) -> [Metric] {
-        if session.playbackID != event[.playbackId] {
-            session = Session()
-            session.playbackID = event[.playbackId]
-        }
-        var dimensions: AttributeList?   // built with the first metric: most events make one at most
-        var metrics: [Metric] = []
-        func add(_ name: String, _ kind: Metric.Kind, _ value: Double, extra: AttributeList? = nil) {
-            var metricDimensions = dimensions ?? Self.dimensions(of: event, session: &session)
+    /// Collects an event's metrics, with the dimensions they share.
+    private struct Metrics {
+        let date: StreamDate
+        var dimensions: AttributeList?   // found with the first metric: most events make one at most
+        var list: [Metric] = []
+
+        mutating func add(_ name: String, _ kind: Metric.Kind, _ value: Double, event: Event, session: inout Session,
+                          extra: AttributeList? = nil) {
+            var metricDimensions = dimensions ?? MetricalcCore.dimensions(of: event, session: &session)
             dimensions = metricDimensions
             if let extra { for entry in extra { metricDimensions[entry.attribute] = entry.value } }
-            metrics.append(Metric(name: name, kind: kind, value: value, date: event.date, dimensions: metricDimensions))
+            list.append(Metric(name: name, kind: kind, value: value, date: date, dimensions: metricDimensions))
         }
+    }
+
+    private func process(_ event: Event, state: TrackerState, session: inout Session) -> [Metric] {
+        let playbackID = event[.playbackId]
+        if session.playbackID != playbackID {
+            session = Session()
+            session.playbackID = playbackID
+        }
+        var metrics = Metrics(date: event.date)
 
         let delta = Double(event[.deltaPlayTime]?.int ?? 0)
         if delta > 0 {
-            add("PlayTime", .counter, delta)
+            metrics.add("PlayTime", .counter, delta, event: event, session: &session)
             if let bitrate = session.bitrate {
                 session.weightedBits += bitrate * delta
                 session.weightedTime += delta
@@ -87,20 +98,21 @@ public final class MetricalcCore: Metricalc {
         let action = event.action.standardAction
         switch action {
         case .mediaRequest:
-            add("NumRequests", .counter, 1)
+            metrics.add("NumRequests", .counter, 1, event: event, session: &session)
         case .streamLoad:
-            add("NumLoads", .counter, 1)
+            metrics.add("NumLoads", .counter, 1, event: event, session: &session)
         case .start:
-            add("NumPlays", .counter, 1)
+            metrics.add("NumPlays", .counter, 1, event: event, session: &session)
             if let requested = state.requested {
-                add("StartTime", .gauge, Double(HubCore.milliseconds(ActionTimes.nanoseconds(event.time) - requested)))
+                let startup = HubCore.milliseconds(event.timeNanoseconds - requested)
+                metrics.add("StartTime", .gauge, Double(startup), event: event, session: &session)
             }
         case .bufferFinish where event[.bufferType] == .string(TrackerState.BufferKind.rebuffer.rawValue):
             let duration = event[Action.bufferBegin.timeAttribute]?.int ?? 0
             session.stallCount += 1
             session.stallDuration += duration
-            add("NumRebuffers", .counter, 1)
-            add("RebufferTime", .gauge, Double(duration))
+            metrics.add("NumRebuffers", .counter, 1, event: event, session: &session)
+            metrics.add("RebufferTime", .gauge, Double(duration), event: event, session: &session)
         case .qualityChangeUp:
             session.switchesUp += 1
         case .qualityChangeDown:
@@ -111,17 +123,17 @@ public final class MetricalcCore: Metricalc {
                 session.fatalBeforeStart = !state.didStart
             }
         case .end, .stop, .next:
-            if action == .end { add("NumEnds", .counter, 1) }
-            if state.didFinish { addClosingMetrics(session, state: state, event: event, add: add) }
+            if action == .end { metrics.add("NumEnds", .counter, 1, event: event, session: &session) }
+            if state.didFinish { addClosingMetrics(to: &metrics, session: &session, state: state, event: event) }
         default:
             break
         }
-        return metrics
+        return metrics.list
     }
 
     /// An event's dimensions: those of the session's previous metric when they come from the same context and
     /// nothing else on the event could change them.
-    private static func dimensions(of event: Event, session: inout Session) -> AttributeList {
+    fileprivate static func dimensions(of event: Event, session: inout Session) -> AttributeList {
         let cacheable = !event.attributes.mayContain(slots: dimensionSlots)
         if cacheable, let cached = session.dimensions, session.dimensionsContext.isIdentical(to: event.context) {
             return cached
@@ -142,24 +154,27 @@ public final class MetricalcCore: Metricalc {
         return dimensions
     }
 
-    private func addClosingMetrics(_ session: Session, state: TrackerState, event: Event,
-                                   add: (String, Metric.Kind, Double, AttributeList?) -> Void) {
-        let now = ActionTimes.nanoseconds(event.time)
+    private func addClosingMetrics(to metrics: inout Metrics, session: inout Session, state: TrackerState,
+                                   event: Event) {
+        let now = event.timeNanoseconds
         let watched = max(0, HubCore.milliseconds(now - (state.requested ?? now)) - HubCore.milliseconds(state.pauseTotal))
-        add("StallCount", .gauge, Double(session.stallCount), nil)
-        add("StallDuration", .gauge, Double(session.stallDuration), nil)
-        add("WatchedTime", .gauge, Double(watched), nil)
-        add("RebufferingRatio", .gauge, watched > 0 ? Double(session.stallDuration) / Double(watched) : 0, nil)
-        add("ContentPlaybackTime", .gauge, Double(HubCore.milliseconds(state.playTotal)), nil)
-        if session.weightedTime > 0 { add("AverageBitrate", .gauge, session.weightedBits / session.weightedTime, nil) }
-        add("BitrateSwitchesUp", .gauge, Double(session.switchesUp), nil)
-        add("BitrateSwitchesDown", .gauge, Double(session.switchesDown), nil)
+        let closing: [(String, Double)] = [
+            ("StallCount", Double(session.stallCount)),
+            ("StallDuration", Double(session.stallDuration)),
+            ("WatchedTime", Double(watched)),
+            ("RebufferingRatio", watched > 0 ? Double(session.stallDuration) / Double(watched) : 0),
+            ("ContentPlaybackTime", Double(HubCore.milliseconds(state.playTotal))),
+        ] + (session.weightedTime > 0 ? [("AverageBitrate", session.weightedBits / session.weightedTime)] : []) + [
+            ("BitrateSwitchesUp", Double(session.switchesUp)),
+            ("BitrateSwitchesDown", Double(session.switchesDown)),
+        ]
+        for (name, value) in closing { metrics.add(name, .gauge, value, event: event, session: &session) }
         if session.fatalError {
             var stage = AttributeList()
             stage[.failureStage] = .string(session.fatalBeforeStart ? "start" : "playback")
-            add("PlaybackFailure", .counter, 1, stage)
+            metrics.add("PlaybackFailure", .counter, 1, event: event, session: &session, extra: stage)
         } else if !state.didStart {
-            add("ExitBeforeVideoStart", .counter, 1, nil)
+            metrics.add("ExitBeforeVideoStart", .counter, 1, event: event, session: &session)
         }
     }
 }

@@ -22,7 +22,11 @@ public struct Event: Sendable, Hashable {
     public var date: StreamDate
     /// When it happened on the instrument's monotonic clock (time since the instrument started): what durations
     /// are measured with.
-    public var time: Duration
+    public var time: Duration {
+        didSet { timeNanoseconds = ActionTimes.nanoseconds(time) }
+    }
+    /// ``time`` in nanoseconds, what hubs and metricalcs compute with (kept with it).
+    private(set) var timeNanoseconds: Int64
     /// The tracker that emitted it: the `senderId` attribute.
     public var sender: TrackerID?
     /// Attributes that hold for the tracker's events until one changes (content, session, stream, player
@@ -40,6 +44,7 @@ public struct Event: Sendable, Hashable {
         self.action = action
         self.date = date
         self.time = time
+        timeNanoseconds = ActionTimes.nanoseconds(time)
         self.sender = sender
         self.context = context
         self.attributes = attributes
