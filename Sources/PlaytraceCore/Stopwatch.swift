@@ -21,6 +21,12 @@ public struct Stopwatch: Sendable {
     }
 
     private static func makeReading<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
+        // The production clock gets a reading specialized for it (read on every telemetry event); others, the
+        // generic one.
+        if let continuous = clock as? ContinuousClock {
+            let origin = continuous.now
+            return { origin.duration(to: ContinuousClock.now) }
+        }
         let origin = clock.now
         return { origin.duration(to: clock.now) }
     }

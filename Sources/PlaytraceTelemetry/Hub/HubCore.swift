@@ -166,25 +166,26 @@ public class HubCore: Hub {
 
     /// Adds the playback's state to an event (``Event/playback``), and records the action's time.
     func decorate(_ event: inout Event, state: inout TrackerState, now: Int64, deltaPlayTime: Int64) {
-        var snapshot = PlaybackSnapshot()
-        snapshot.playbackID = state.playbackID
-        snapshot.countErrors = state.countErrors
-        snapshot.countStarts = state.countStarts
-        snapshot.countAds = state.countAds
-        snapshot.accumPauseTime = Self.milliseconds(state.pauseTotal)
-        snapshot.accumBufferTime = Self.milliseconds(state.bufferTotal)
-        snapshot.accumSeekTime = Self.milliseconds(state.seekTotal)
-        snapshot.accumPlayTime = Self.milliseconds(state.playTotal)
-        snapshot.deltaPlayTime = Self.milliseconds(deltaPlayTime)
-        snapshot.inPauseBlock = state.isPaused
-        snapshot.inSeekBlock = state.isSeeking
-        snapshot.inBufferBlock = state.isBuffering
-        snapshot.inPlaybackBlock = state.didStart && !state.didFinish
-        snapshot.inAdBreakBlock = state.inAdBreak
-        snapshot.inAdBlock = state.inAd
-        if state.playbackID == nil { snapshot.carried &= ~(1 << UInt64(Attribute.playbackId.id)) }
-        Self.recordTime(of: event.action, in: &snapshot, state: &state, now: now)
-        event.playback = snapshot
+        // Written in place: a snapshot built apart and then assigned would count references to its id and
+        // time list twice.
+        event.playback.carried = PlaybackSnapshot.carryingAll
+        event.playback.playbackID = state.playbackID
+        event.playback.countErrors = state.countErrors
+        event.playback.countStarts = state.countStarts
+        event.playback.countAds = state.countAds
+        event.playback.accumPauseTime = Self.milliseconds(state.pauseTotal)
+        event.playback.accumBufferTime = Self.milliseconds(state.bufferTotal)
+        event.playback.accumSeekTime = Self.milliseconds(state.seekTotal)
+        event.playback.accumPlayTime = Self.milliseconds(state.playTotal)
+        event.playback.deltaPlayTime = Self.milliseconds(deltaPlayTime)
+        event.playback.inPauseBlock = state.isPaused
+        event.playback.inSeekBlock = state.isSeeking
+        event.playback.inBufferBlock = state.isBuffering
+        event.playback.inPlaybackBlock = state.didStart && !state.didFinish
+        event.playback.inAdBreakBlock = state.inAdBreak
+        event.playback.inAdBlock = state.inAd
+        if state.playbackID == nil { event.playback.carried &= ~(1 << UInt64(Attribute.ID.playbackId)) }
+        Self.recordTime(of: event.action, in: &event.playback, state: &state, now: now)
     }
 
     /// Records the time of the event's action in the playback, and gives the snapshot the time since each earlier

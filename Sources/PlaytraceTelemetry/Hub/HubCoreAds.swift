@@ -28,13 +28,11 @@ public final class HubCoreAds: HubCore {
         let now = event.timeNanoseconds
         guard acceptAdEvent(&event, state: &state, instrument: instrument, now: now) else { return false }
         if let content = contentTracker(instrument) { instrument.useGetter(.position, on: &event, tracker: content) }
-        var snapshot = PlaybackSnapshot()
-        snapshot.carried = Self.adCarried
-        snapshot.countAds = state.countAds
-        snapshot.inAdBreakBlock = state.inAdBreak
-        snapshot.inAdBlock = state.inAd
-        HubCore.recordTime(of: event.action, in: &snapshot, state: &state, now: now)
-        event.playback = snapshot
+        event.playback.carried = Self.adCarried
+        event.playback.countAds = state.countAds
+        event.playback.inAdBreakBlock = state.inAdBreak
+        event.playback.inAdBlock = state.inAd
+        HubCore.recordTime(of: event.action, in: &event.playback, state: &state, now: now)
         return true
     }
 
