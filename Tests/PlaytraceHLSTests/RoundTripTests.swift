@@ -51,6 +51,9 @@ struct RoundTripTests {
         "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXT-X-TAIL\n#EXT-X-PART:DURATION=1,URI=\"p.mp4\"\n",
         "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,HDCP-LEVEL=\"a,b\",VIDEO-RANGE=\" PQ\"\nv.m3u8\n",
         "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-VENDOR\r\r\n#EXTINF:4,title\r\r\na.ts\r\r\n",
+        // Codecs after a comma and several spaces lost one space per round trip (only the first was trimmed).
+        "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000,CODECS=\"avc1,     mp4a\"\nv.m3u8\n",
+        "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000,CODECS=\" avc1 , ,\tmp4a \"\nv.m3u8\n",
     ])
     func unknownTagsKeepTheirPlace(text: String) throws {
         let parser = PlaylistParser()

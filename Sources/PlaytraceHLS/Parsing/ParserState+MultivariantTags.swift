@@ -52,13 +52,23 @@ extension ParserState {
         StreamAttributes(
             bandwidth: try reader.requiredInteger("BANDWIDTH"), averageBandwidth: try reader.integer("AVERAGE-BANDWIDTH"),
             score: try reader.decimal("SCORE"),
-            codecs: reader.string("CODECS").map { $0.split(separator: ",").map { String($0.trimmingPrefix(" ")) } } ?? [],
+            codecs: reader.string("CODECS").map(Self.codecList) ?? [],
             supplementalCodecs: reader.string("SUPPLEMENTAL-CODECS"), resolution: try reader.resolution("RESOLUTION"),
             hdcpLevel: reader.string("HDCP-LEVEL"), allowedCPC: reader.string("ALLOWED-CPC"),
             videoRange: reader.string("VIDEO-RANGE"), requiredVideoLayout: reader.string("REQ-VIDEO-LAYOUT"),
             stableVariantID: reader.string("STABLE-VARIANT-ID"), video: reader.string("VIDEO"),
             pathwayID: reader.string("PATHWAY-ID"),
             otherAttributes: reader.list.removing(Self.streamNames.union(extra)))
+    }
+
+    /// The formats of a CODECS value: split at commas, white space around each dropped, empty ones left out (so
+    /// that the list writes back, joined by commas, to text that reads as the same list).
+    static func codecList(_ text: String) -> [String] {
+        text.split(separator: ",").compactMap { format in
+            let isBlank = { (character: Character) in character == " " || character == "\t" }
+            let trimmed = format.drop(while: isBlank).reversed().drop(while: isBlank).reversed()
+            return trimmed.isEmpty ? nil : String(trimmed)
+        }
     }
 
     private static let renditionNames: Set<String> = [
