@@ -6,7 +6,7 @@ import Synchronization
 /// timer flushes.
 final class Batcher: Sendable {
     struct Batch: Sendable {
-        var bytes: [UInt8] = []
+        var bytes = LineBuffer()
         var records = 0
     }
 
@@ -29,7 +29,7 @@ final class Batcher: Sendable {
 
     /// Adds a record; `encode` writes it and gets a timestamp that never repeats (so that two records of one
     /// series at the same instant do not overwrite each other).
-    func append(timestamp: Int64, _ encode: (inout [UInt8], Int64) -> Void) {
+    func append(timestamp: Int64, _ encode: (inout LineBuffer, Int64) -> Void) {
         let full: Batch? = state.withLock { state in
             let unique = max(timestamp, state.lastTimestamp == .min ? timestamp : state.lastTimestamp + 1)
             state.lastTimestamp = unique

@@ -44,8 +44,7 @@ if arguments.contains("--stages") {
     _ = run(count: sessionCycle.count * 100) { collected }
     let encoder = LineProtocolEncoder()
     var cache = LineProtocolEncoder.ContextCache()
-    var buffer: [UInt8] = []
-    buffer.reserveCapacity(1 << 21)
+    var buffer = LineBuffer(capacity: 1 << 21)
     let rounds = max(1, count / collected.events.count)
     let started = Date()
     for _ in 0..<rounds {

@@ -9,8 +9,7 @@ import Synchronization
 /// timestamps made unique, into a buffer handed over at 1 MB.
 public final class EncodingBackend: Backend, Sendable {
     private struct State {
-        var encoder = LineProtocolEncoder()
-        var buffer: [UInt8] = []
+        var buffer = LineBuffer(capacity: 1 << 21)
         var cache = LineProtocolEncoder.ContextCache()
         var lastTimestamp: Int64 = 0
         var flushedBytes = 0
@@ -18,23 +17,23 @@ public final class EncodingBackend: Backend, Sendable {
     }
 
     private let state: Mutex<State>
+    /// Never changed: read outside the state, without a copy.
+    private let encoder = LineProtocolEncoder()
     /// Line protocol written so far.
     public var bytes: Int { state.withLock { $0.flushedBytes + $0.buffer.count } }
     /// The start of what was written (the buffer not yet flushed).
-    public var sample: String { state.withLock { String(decoding: $0.buffer.prefix(4_096), as: UTF8.self) } }
+    public var sample: String { state.withLock { $0.buffer.withUnsafeBytes { String(decoding: $0.prefix(4_096), as: UTF8.self) } } }
     /// Lines (points) written so far.
     public var lines: Int { state.withLock { $0.lines } }
 
     public init() {
-        var initial = State()
-        initial.buffer.reserveCapacity(1 << 20)
-        state = Mutex(initial)
+        state = Mutex(State())
     }
 
     public func sendEvent(_ event: Event) {
         state.withLock { state in
             let timestamp = Self.next(event.date, &state)
-            state.encoder.encode(event, timestamp: timestamp, into: &state.buffer, cache: &state.cache)
+            encoder.encode(event, timestamp: timestamp, into: &state.buffer, cache: &state.cache)
             Self.flushIfFull(&state)
         }
     }
@@ -42,7 +41,7 @@ public final class EncodingBackend: Backend, Sendable {
     public func sendMetric(_ metric: Metric) {
         state.withLock { state in
             let timestamp = Self.next(metric.date, &state)
-            state.encoder.encode(metric, timestamp: timestamp, into: &state.buffer, cache: &state.cache)
+            encoder.encode(metric, timestamp: timestamp, into: &state.buffer, cache: &state.cache)
             Self.flushIfFull(&state)
         }
     }

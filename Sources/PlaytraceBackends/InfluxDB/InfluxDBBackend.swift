@@ -76,20 +76,24 @@ public final class InfluxDBBackend: Backend, Sendable {
     private let outbox: Outbox
     private let batcher: Batcher
     private let logger: Logger
-    /// The encoder and what it keeps of the tracker's context between events.
-    private let writer: Mutex<(encoder: LineProtocolEncoder, cache: LineProtocolEncoder.ContextCache)>
+    /// The encoder (never changed: read without the lock, and without a copy), and what it keeps of the tracker's
+    /// context between events.
+    private let encoder: LineProtocolEncoder
+    private let cache: Mutex<LineProtocolEncoder.ContextCache>
 
     public init(configuration: Configuration, outbox: Outbox, logger: Logger = Logger(label: "playtrace.influxdb")) {
         self.configuration = configuration
         self.outbox = outbox
         self.logger = logger
-        writer = Mutex((configuration.encoder, LineProtocolEncoder.ContextCache()))
+        encoder = configuration.encoder
+        cache = Mutex(LineProtocolEncoder.ContextCache())
         let metadata = Self.metadata(configuration)
         let gzip = configuration.gzip
         batcher = Batcher(maximumBytes: configuration.maximumBatchBytes,
                           maximumRecords: configuration.maximumBatchPoints) { batch in
             do {
-                let payload = gzip ? try Gzip.compress(batch.bytes) : batch.bytes
+                let bytes = batch.bytes.bytes
+                let payload = gzip ? try Gzip.compress(bytes) : bytes
                 try outbox.enqueue(OutboxMessage(destination: Self.destination, payload: payload, metadata: metadata))
             } catch {
                 logger.error("an InfluxDB batch could not be stored for delivery", metadata: [
@@ -117,17 +121,17 @@ public final class InfluxDBBackend: Backend, Sendable {
     }
 
     public func sendEvent(_ event: Event) {
-        writer.withLock { writer in
+        cache.withLock { cache in
             batcher.append(timestamp: LineProtocolEncoder.nanoseconds(event.date)) { buffer, timestamp in
-                writer.encoder.encode(event, timestamp: timestamp, into: &buffer, cache: &writer.cache)
+                encoder.encode(event, timestamp: timestamp, into: &buffer, cache: &cache)
             }
         }
     }
 
     public func sendMetric(_ metric: Metric) {
-        writer.withLock { writer in
+        cache.withLock { cache in
             batcher.append(timestamp: LineProtocolEncoder.nanoseconds(metric.date)) { buffer, timestamp in
-                writer.encoder.encode(metric, timestamp: timestamp, into: &buffer, cache: &writer.cache)
+                encoder.encode(metric, timestamp: timestamp, into: &buffer, cache: &cache)
             }
         }
     }

@@ -79,9 +79,17 @@ public struct LineProtocolEncoder: Sendable {
         encode(event, timestamp: timestamp, into: &buffer, cache: &cache)
     }
 
+    /// Appends an event's line (with its line feed) to an array, reusing what `cache` holds of the event's context.
+    /// (Writing into a ``LineBuffer`` is faster: the line goes there without an intermediate copy.)
+    public func encode(_ event: Event, timestamp: Int64, into buffer: inout [UInt8], cache: inout ContextCache) {
+        var lines = LineBuffer()
+        encode(event, timestamp: timestamp, into: &lines, cache: &cache)
+        lines.withUnsafeBytes { buffer.append(contentsOf: $0) }
+    }
+
     /// Appends an event's line (with its line feed), reusing what `cache` holds of the event's context (its tags
     /// and fields are encoded once for all the events that share it).
-    public func encode(_ event: Event, timestamp: Int64, into buffer: inout [UInt8], cache: inout ContextCache) {
+    public func encode(_ event: Event, timestamp: Int64, into buffer: inout LineBuffer, cache: inout ContextCache) {
         guard event.isContextUnshadowed else {
             // Something the event holds itself, or the hub's snapshot, replaces a context attribute: write the
             // attributes as the subscript reads them, one list.
@@ -89,31 +97,31 @@ public struct LineProtocolEncoder: Sendable {
             return
         }
         cache.prepare(event.context, for: self)
-        LineWriter.append(to: &buffer) { line in
-            Self.writeMeasurement(eventMeasurement, to: &line)
-            line.ascii(",action=")
-            NameTable.shared.writeActionName(event.action, to: &line)
-            line.bytes(cache.contextTags)
-            if tagMasks.0 & Self.playbackIdSlot != 0, event.playback.carried & Self.playbackIdSlot != 0,
-               let id = event.playback.playbackID, !event.attributes.contains(.playbackId) {
-                // The playback's tag, escaped once per playback.
-                line.bytes(cache.playbackTag(id))
-            }
-            var fields = FieldSeparator()
-            writeOwnAndPlayback(event, tags: true, fields: &fields, to: &line)
-            if !cache.contextFields.isEmpty {
-                fields.write(to: &line)
-                line.bytes(cache.contextFields)
-            }
-            writeOwnAndPlayback(event, tags: false, fields: &fields, to: &line)
-            if !fields.wroteAny {
-                // A point needs a field: an event with attributes all in tags gets a count.
-                line.ascii(" count=1i")
-            }
-            line.byte(UInt8(ascii: " "))
-            line.integer(timestamp)
-            line.byte(UInt8(ascii: "\n"))
+        var line = LineWriter(taking: &buffer)
+        Self.writeMeasurement(eventMeasurement, to: &line)
+        line.ascii(",action=")
+        NameTable.shared.writeActionName(event.action, to: &line)
+        line.bytes(cache.contextTags)
+        if tagMasks.0 & Self.playbackIdSlot != 0, event.playback.carried & Self.playbackIdSlot != 0,
+           let id = event.playback.playbackID, !event.attributes.contains(.playbackId) {
+            // The playback's tag, escaped once per playback.
+            cache.writePlaybackTag(id, to: &line)
         }
+        var fields = FieldSeparator()
+        writeOwnAndPlayback(event, tags: true, fields: &fields, to: &line)
+        if !cache.contextFields.isEmpty {
+            fields.write(to: &line)
+            line.bytes(cache.contextFields)
+        }
+        writeOwnAndPlayback(event, tags: false, fields: &fields, to: &line)
+        if !fields.wroteAny {
+            // A point needs a field: an event with attributes all in tags gets a count.
+            line.ascii(" count=1i")
+        }
+        line.byte(UInt8(ascii: " "))
+        line.integer(timestamp)
+        line.byte(UInt8(ascii: "\n"))
+        line.finish(into: &buffer)
     }
 
     /// Writes, as tags or as fields, what the event holds beside its context: `senderId`, its own attributes and
@@ -212,19 +220,20 @@ public struct LineProtocolEncoder: Sendable {
     }
 
     /// Writes an event whose attributes are all in one list.
-    private func encodeFlat(_ event: Event, attributes: AttributeList, timestamp: Int64, into buffer: inout [UInt8]) {
-        LineWriter.append(to: &buffer) { line in
-            Self.writeMeasurement(eventMeasurement, to: &line)
-            line.ascii(",action=")
-            Self.writeTagText(event.action.name, to: &line)
-            var fields = FieldSeparator()
-            writeEntries(of: attributes, tags: true, fields: &fields, to: &line)
-            writeEntries(of: attributes, tags: false, fields: &fields, to: &line)
-            if !fields.wroteAny { line.ascii(" count=1i") }
-            line.byte(UInt8(ascii: " "))
-            line.integer(timestamp)
-            line.byte(UInt8(ascii: "\n"))
-        }
+    private func encodeFlat(_ event: Event, attributes: AttributeList, timestamp: Int64,
+                            into buffer: inout LineBuffer) {
+        var line = LineWriter(taking: &buffer)
+        Self.writeMeasurement(eventMeasurement, to: &line)
+        line.ascii(",action=")
+        Self.writeTagText(event.action.name, to: &line)
+        var fields = FieldSeparator()
+        writeEntries(of: attributes, tags: true, fields: &fields, to: &line)
+        writeEntries(of: attributes, tags: false, fields: &fields, to: &line)
+        if !fields.wroteAny { line.ascii(" count=1i") }
+        line.byte(UInt8(ascii: " "))
+        line.integer(timestamp)
+        line.byte(UInt8(ascii: "\n"))
+        line.finish(into: &buffer)
     }
 
     /// Writes the tags (`tags`) or the fields of a list.
@@ -251,31 +260,38 @@ public struct LineProtocolEncoder: Sendable {
         encode(metric, timestamp: timestamp, into: &buffer, cache: &cache)
     }
 
+    /// Appends a metric's line (with its line feed) to an array, reusing what `cache` holds of its dimensions.
+    public func encode(_ metric: Metric, timestamp: Int64, into buffer: inout [UInt8], cache: inout ContextCache) {
+        var lines = LineBuffer()
+        encode(metric, timestamp: timestamp, into: &lines, cache: &cache)
+        lines.withUnsafeBytes { buffer.append(contentsOf: $0) }
+    }
+
     /// Appends a metric's line (with its line feed), reusing what `cache` holds of its dimensions (metrics of one
     /// playback share them).
-    public func encode(_ metric: Metric, timestamp: Int64, into buffer: inout [UInt8], cache: inout ContextCache) {
+    public func encode(_ metric: Metric, timestamp: Int64, into buffer: inout LineBuffer, cache: inout ContextCache) {
         cache.prepareDimensions(metric.dimensions, for: self)
-        LineWriter.append(to: &buffer) { line in
-            Self.writeMeasurement(metric.name, to: &line)
-            line.bytes(cache.dimensionTags)
-            line.ascii(",kind=")
-            switch metric.kind {
-            case .counter: line.ascii("counter")
-            case .gauge: line.ascii("gauge")
-            case .histogram: line.ascii("histogram")
-            }
-            line.ascii(" value=")
-            let value = metric.value
-            if metric.kind == .counter, value.rounded() == value, abs(value) < 1e15 {
-                line.integer(Int64(value))
-                line.byte(UInt8(ascii: "i"))
-            } else {
-                Self.writeFloat(value, to: &line)
-            }
-            line.byte(UInt8(ascii: " "))
-            line.integer(timestamp)
-            line.byte(UInt8(ascii: "\n"))
+        var line = LineWriter(taking: &buffer)
+        Self.writeMeasurement(metric.name, to: &line)
+        line.bytes(cache.dimensionTags)
+        line.ascii(",kind=")
+        switch metric.kind {
+        case .counter: line.ascii("counter")
+        case .gauge: line.ascii("gauge")
+        case .histogram: line.ascii("histogram")
         }
+        line.ascii(" value=")
+        let value = metric.value
+        if metric.kind == .counter, value.rounded() == value, abs(value) < 1e15 {
+            line.integer(Int64(value))
+            line.byte(UInt8(ascii: "i"))
+        } else {
+            Self.writeFloat(value, to: &line)
+        }
+        line.byte(UInt8(ascii: " "))
+        line.integer(timestamp)
+        line.byte(UInt8(ascii: "\n"))
+        line.finish(into: &buffer)
     }
 
     /// Whether an attribute is written as a tag.
@@ -440,14 +456,14 @@ extension LineProtocolEncoder {
             if contextFields.first == UInt8(ascii: ",") { contextFields.removeFirst() }
         }
 
-        /// `,playbackId=<id>`, escaped.
-        mutating func playbackTag(_ id: String) -> [UInt8] {
+        /// Writes `,playbackId=<id>`, escaped once per playback.
+        mutating func writePlaybackTag(_ id: String, to line: inout LineWriter) {
             if id != playbackID {
                 playbackID = id
                 playbackTagBytes = Array(",playbackId=".utf8)
                 LineProtocolEncoder.appendTagText(id, into: &playbackTagBytes)
             }
-            return playbackTagBytes
+            line.bytes(playbackTagBytes)
         }
 
         mutating func prepareDimensions(_ dimensions: AttributeList, for encoder: LineProtocolEncoder) {

@@ -1,48 +1,69 @@
-/// Writes text into a scratch buffer on the stack and hands it to its output array in large copies: the bytes of a
-/// line go out without the capacity and uniqueness checks an `Array` append makes for each.
+/// Writes a line straight into a ``LineBuffer``'s memory: each write first makes room (``reserve(_:)``, which
+/// grows the memory when it must), then stores bytes without further checks.
 ///
-/// Each write first makes room (``reserve(_:)``): when the scratch buffer cannot take what comes, what it holds
-/// goes to the output first. Nothing longer than the scratch buffer is written at once (long text goes in pieces).
-struct LineWriter {
-    /// The scratch buffer's size.
-    /// (1 KB: the most `withUnsafeTemporaryAllocation` puts on the stack on every platform; more would be a heap
-    /// allocation per line.)
-    static let scratchSize = 1_024
+/// A writer takes the buffer's memory for the time of a line (``init(taking:)``) and gives it back
+/// (``finish(into:)``): no closure, no reference counted per line.
+struct LineWriter: ~Copyable {
     /// The most bytes ``integer(_:)`` writes.
     static let integerBound = 20
+    /// The room a writer makes when it starts: what a line usually takes (a longer one makes more as it goes).
+    static let lineRoom = 2_048
 
-    private let output: UnsafeMutablePointer<[UInt8]>
-    private let base: UnsafeMutablePointer<UInt8>
-    private var count = 0
+    private var storage: LineBuffer.Storage
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count: Int
+    private var capacity: Int
 
-    private init(output: UnsafeMutablePointer<[UInt8]>, base: UnsafeMutablePointer<UInt8>) {
-        self.output = output
-        self.base = base
-    }
-
-    /// Runs `body` with a writer whose bytes end up appended to `output`.
-    static func append(to output: inout [UInt8], _ body: (inout LineWriter) -> Void) {
-        withUnsafeMutablePointer(to: &output) { output in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scratchSize) { scratch in
-                guard let base = scratch.baseAddress else { return }
-                var writer = LineWriter(output: output, base: base)
-                body(&writer)
-                writer.drain()
-            }
+    /// Takes the buffer's memory (its own copy of it, when it is shared) with room for a line.
+    init(taking buffer: inout LineBuffer) {
+        // The memory is moved out of the buffer and into the writer (no reference counted), and its uniqueness
+        // asked before anything else refers to it.
+        var taken: LineBuffer.Storage?
+        swap(&taken, &buffer.storage)
+        count = buffer.count
+        if isKnownUniquelyReferenced(&taken), (taken?.capacity ?? 0) - buffer.count >= Self.lineRoom {
+            storage = (consume taken).unsafelyUnwrapped
+        } else {
+            storage = Self.grown(consume taken, count: buffer.count, minimum: buffer.count + Self.lineRoom)
         }
+        base = storage.bytes
+        capacity = storage.capacity
     }
 
-    /// Hands what the scratch buffer holds to the output.
-    private mutating func drain() {
-        guard count > 0 else { return }
-        output.pointee.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
-        count = 0
+    /// Gives the memory back to the buffer, with what was written.
+    consuming func finish(into buffer: inout LineBuffer) {
+        buffer.count = count
+        buffer.storage = storage
     }
 
-    /// Makes room for `bytes` (at most the scratch buffer's size).
+    /// New memory of at least `minimum` bytes (at least twice the old), holding the first `count` bytes of the old.
+    private static func grown(_ old: LineBuffer.Storage?, count: Int, minimum: Int) -> LineBuffer.Storage {
+        let storage = LineBuffer.Storage(capacity: max(minimum, 2 * (old?.capacity ?? 0)))
+        if let old, count > 0 { storage.bytes.initialize(from: old.bytes, count: count) }
+        return storage
+    }
+
+    @inline(never)
+    private mutating func grow(to minimum: Int) {
+        storage = Self.grown(storage, count: count, minimum: minimum)
+        base = storage.bytes
+        capacity = storage.capacity
+    }
+
+    /// Runs `body` with a writer whose bytes end up appended to `output` (for what is written once and kept, such
+    /// as cached tags).
+    static func append(to output: inout [UInt8], _ body: (inout LineWriter) -> Void) {
+        var buffer = LineBuffer()
+        var writer = LineWriter(taking: &buffer)
+        body(&writer)
+        writer.finish(into: &buffer)
+        buffer.withUnsafeBytes { output.append(contentsOf: $0) }
+    }
+
+    /// Makes room for `bytes`.
     @inline(__always)
     mutating func reserve(_ bytes: Int) {
-        if count + bytes > Self.scratchSize { drain() }
+        if count + bytes > capacity { grow(to: count + bytes) }
     }
 
     /// Writes a byte; room must have been reserved.
@@ -59,21 +80,10 @@ struct LineWriter {
     }
 
     mutating func bytes(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard var source = bytes.baseAddress else { return }
-        if count + bytes.count <= Self.scratchSize {
-            (base + count).update(from: source, count: bytes.count)
-            count += bytes.count
-            return
-        }
-        var remaining = bytes.count
-        while remaining > 0 {
-            let chunk = min(remaining, Self.scratchSize)
-            reserve(chunk)
-            (base + count).update(from: source, count: chunk)
-            count += chunk
-            source += chunk
-            remaining -= chunk
-        }
+        guard let source = bytes.baseAddress else { return }
+        reserve(bytes.count)
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
     }
 
     /// How far past its start ``paddedBytes(_:count:)`` may read a source.

@@ -76,7 +76,7 @@ public final class NewRelicBackend: Backend, Sendable {
                             "header.Api-Key": configuration.apiKey]
             return { batch in
                 do {
-                    let body = Array(prefix.utf8) + batch.bytes + Array(suffix.utf8)
+                    let body = Array(prefix.utf8) + batch.bytes.bytes + Array(suffix.utf8)
                     try outbox.enqueue(OutboxMessage(destination: Self.destination, payload: try Gzip.compress(body),
                                                      metadata: metadata))
                 } catch {

@@ -48,6 +48,18 @@ public protocol Hub: InstrumentComponent {
 public protocol Metricalc: InstrumentComponent {
     /// The metrics an event produces.
     func processMetric(_ event: Event, state: TrackerState, tracker: TrackerID, instrument: Instrument) -> [Metric]
+    /// Appends the metrics an event produces to `metrics`: what the instrument calls, with a list it reuses from
+    /// event to event (so that an event's metrics cost no allocation). By default, appends
+    /// ``processMetric(_:state:tracker:instrument:)``'s.
+    func processMetric(_ event: Event, state: TrackerState, tracker: TrackerID, instrument: Instrument,
+                       into metrics: inout [Metric])
+}
+
+public extension Metricalc {
+    func processMetric(_ event: Event, state: TrackerState, tracker: TrackerID, instrument: Instrument,
+                       into metrics: inout [Metric]) {
+        metrics += processMetric(event, state: state, tracker: tracker, instrument: instrument)
+    }
 }
 
 /// Where events and metrics go: a database, a service, a file.

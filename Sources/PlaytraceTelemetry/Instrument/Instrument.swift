@@ -41,6 +41,11 @@ public final class Instrument: Sendable {
     /// Dates of events and metrics.
     public let wallClock: WallClock
     public let logger: Logger
+    /// The production clock's instant at the start (`nil` with another clock): every event reads the time from it,
+    /// without going through the stopwatch's closure.
+    private let continuousOrigin: ContinuousClock.Instant?
+    /// ``WallClock/origin``, read on every event.
+    private let originDate: StreamDate
 
     private let work = Mutex(WorkQueue())
     private let store = ComponentStore()
@@ -60,13 +65,18 @@ public final class Instrument: Sendable {
         self.clock = clock
         wallClock = origin.map { WallClock(clock: clock, origin: $0) } ?? WallClock(clock: clock)
         self.logger = logger
+        continuousOrigin = wallClock.stopwatch.continuousOrigin
+        originDate = wallClock.origin
         store.hub = hub
         store.metricalc = metricalc
         store.backends = backends
     }
 
     /// Time since the instrument started, on its clock.
-    public var elapsed: Duration { wallClock.stopwatch.elapsed }
+    public var elapsed: Duration {
+        if let continuousOrigin { return continuousOrigin.duration(to: .now) }
+        return wallClock.stopwatch.elapsed
+    }
 
     // MARK: Components
 
@@ -209,38 +219,58 @@ public final class Instrument: Sendable {
     }
 
     private func process(_ action: Action, tracker trackerID: TrackerID, attributes: AttributeList?, time: Duration) {
-        guard let entry = store.trackers[trackerID] else {
+        guard let entry = store.trackers.unmanagedEntry(trackerID) else {
             logger.debug("event for an unknown tracker dropped", metadata: ["action": "\(action)", "tracker": "\(trackerID)"])
             return
         }
+        // The table keeps the entry alive while the event goes through (only this drainer changes the table, and
+        // not before the event is done): it is lent, not retained.
+        entry._withUnsafeGuaranteedRef { process(action, entry: $0, tracker: trackerID, attributes: attributes, time: time) }
+    }
+
+    private func process(_ action: Action, entry: TrackerEntry, tracker trackerID: TrackerID,
+                         attributes: AttributeList?, time: Duration) {
         // The event's own attributes go in a list the instrument keeps between events, so that building them does
         // not allocate (a backend that keeps an event keeps its own copy).
-        var event = Event(action: action, date: wallClock.origin, time: time, sender: trackerID,
+        var event = Event(action: action, date: originDate, time: time, sender: trackerID,
                           attributes: attributes ?? store.takeScratch())
         // The date from the nanoseconds the event keeps, whole seconds and the fraction apart (as precise as
         // the clock, without taking the duration apart again).
         let nanoseconds = event.timeNanoseconds
-        event.date = wallClock.origin + MediaTime(seconds: Double(nanoseconds / 1_000_000_000)
+        event.date = originDate + MediaTime(seconds: Double(nanoseconds / 1_000_000_000)
             + Double(nanoseconds % 1_000_000_000) * 1e-9)
         defer { if attributes == nil { store.returnScratch(&event.attributes) } }
         guard entry.tracker.initEvent(&event, instrument: self, tracker: trackerID) else { return }
-        if let hub = store.hub {
-            guard hub.processEvent(&event, state: &entry.state, tracker: trackerID, instrument: self) else { return }
+        if let hub = store.lentHub {
+            guard hub._withUnsafeGuaranteedRef({
+                $0.component.processEvent(&event, state: &entry.state, tracker: trackerID, instrument: self)
+            }) else { return }
         }
-        let metrics = store.metricalc.map { computeMetrics(of: event, by: $0, state: &entry.state, tracker: trackerID) } ?? []
+        var metrics = store.takeMetricScratch()
+        defer { store.returnMetricScratch(&metrics) }
+        if let metricalc = store.lentMetricalc {
+            metricalc._withUnsafeGuaranteedRef {
+                computeMetrics(of: event, by: $0.component, state: &entry.state, tracker: trackerID, into: &metrics)
+            }
+        }
         let urgent = Self.isFlushing(event.action)
-        for backend in store.backends {
-            for metric in metrics { backend.sendMetric(metric) }
-            backend.sendEvent(event)
-            if urgent { backend.flush() }
+        metrics.withUnsafeBufferPointer { metrics in
+            // Lent in place: iterating would copy each metric.
+            for lent in store.lentBackends {
+                lent._withUnsafeGuaranteedRef { box in
+                    for index in metrics.indices { box.component.sendMetric(metrics[index]) }
+                    box.component.sendEvent(event)
+                    if urgent { box.component.flush() }
+                }
+            }
         }
     }
 
     /// Asks the metricalc for an event's metrics. The state is lent in place (taken `inout` only so that it is not
     /// copied out of its tracker's entry, which would count references on every event).
     private func computeMetrics(of event: Event, by metricalc: any Metricalc, state: inout TrackerState,
-                         tracker: TrackerID) -> [Metric] {
-        metricalc.processMetric(event, state: state, tracker: tracker, instrument: self)
+                                tracker: TrackerID, into metrics: inout [Metric]) {
+        metricalc.processMetric(event, state: state, tracker: tracker, instrument: self, into: &metrics)
     }
 
     /// Gives a hub of this module the state of another tracker, while it processes an event (the ads hub accounts
@@ -275,43 +305,6 @@ private struct Operation: Sendable {
 private struct GetterKey: Hashable {
     let attribute: Attribute
     let tracker: TrackerID
-}
-
-final class TrackerEntry {
-    let tracker: any TelemetryTracker
-    /// Only the instrument's drainer touches it, one work item at a time (see ``ComponentStore``): no access can
-    /// overlap, so the run-time exclusivity check is left out of this hot path.
-    @exclusivity(unchecked) var state = TrackerState()
-
-    init(tracker: any TelemetryTracker) { self.tracker = tracker }
-}
-
-/// The components. Only the instrument's drainer touches them, one work item at a time; the queue's mutex hands
-/// the drainer role from thread to thread, which orders every access (that is what makes the unchecked conformance
-/// safe).
-///
-/// For the same reason no two accesses to its properties can overlap, so the run-time exclusivity checks (which
-/// cost more than the rest of an event's dispatch) are left out.
-final class ComponentStore: @unchecked Sendable {
-    @exclusivity(unchecked) var trackers = TrackerTable()
-    @exclusivity(unchecked) var hub: (any Hub)?
-    @exclusivity(unchecked) var metricalc: (any Metricalc)?
-    @exclusivity(unchecked) var backends: [any Backend] = []
-    /// The storage of events' own attributes, reused from event to event.
-    @exclusivity(unchecked) private var scratch = AttributeList(capacity: Instrument.eventCapacity)
-
-    /// The scratch list, empty, for an event.
-    func takeScratch() -> AttributeList {
-        var list = AttributeList()
-        swap(&list, &scratch)
-        return list
-    }
-
-    /// Takes an event's attributes back as the scratch list (emptied, its storage kept when nobody else holds it).
-    func returnScratch(_ attributes: inout AttributeList) {
-        attributes.removeAll(keepingCapacity: true)
-        swap(&attributes, &scratch)
-    }
 }
 
 /// A value handed over with `sending`: the caller gave it up, so moving it to the drainer is a transfer, not

@@ -50,16 +50,26 @@ public final class MetricalcCore: Metricalc {
     public func endOfService() { sessions.removeAll() }
 
     public func processMetric(_ event: Event, state: TrackerState, tracker: TrackerID, instrument: Instrument) -> [Metric] {
+        var metrics: [Metric] = []
+        processMetric(event, state: state, tracker: tracker, instrument: instrument, into: &metrics)
+        return metrics
+    }
+
+    public func processMetric(_ event: Event, state: TrackerState, tracker: TrackerID, instrument: Instrument,
+                              into metrics: inout [Metric]) {
         let index = sessions.firstIndex { $0.tracker == tracker } ?? {
             sessions.append((tracker, Session()))
             return sessions.count - 1
         }()
-        let metrics = process(event, state: state, session: &sessions[index].session)
-        if state.didFinish, [.end, .stop, .next].contains(event.action.standardAction) {
+        var collected = Metrics(date: event.date)
+        swap(&collected.list, &metrics)
+        process(event, state: state, session: &sessions[index].session, metrics: &collected)
+        swap(&collected.list, &metrics)
+        let action = event.action.standardAction
+        if state.didFinish, action == .end || action == .stop || action == .next {
             // The playback is closed: its session goes (a tracker that is removed leaves nothing behind).
             sessions.remove(at: index)
         }
-        return metrics
     }
 
     /// Collects an event's metrics, with the dimensions they share.
@@ -77,13 +87,12 @@ public final class MetricalcCore: Metricalc {
         }
     }
 
-    private func process(_ event: Event, state: TrackerState, session: inout Session) -> [Metric] {
+    private func process(_ event: Event, state: TrackerState, session: inout Session, metrics: inout Metrics) {
         let playbackID = event[.playbackId]
         if session.playbackID != playbackID {
             session = Session()
             session.playbackID = playbackID
         }
-        var metrics = Metrics(date: event.date)
 
         let delta = Double(event[.deltaPlayTime]?.int ?? 0)
         if delta > 0 {
@@ -128,7 +137,6 @@ public final class MetricalcCore: Metricalc {
         default:
             break
         }
-        return metrics.list
     }
 
     /// An event's dimensions: those of the session's previous metric when they come from the same context and
