@@ -13,23 +13,20 @@ public struct Stopwatch: Sendable {
     /// The injected clock.
     public let clock: any Clock<Duration>
     private let reading: @Sendable () -> Duration
-    /// The start, when the clock is the production `ContinuousClock`: hot paths of this package read the elapsed
-    /// time from it directly (no closure context to count references to, no existential to open).
-    package let continuousOrigin: ContinuousClock.Instant?
 
     /// Starts a stopwatch at the clock's current instant.
     public init(clock: any Clock<Duration>) {
         self.clock = clock
-        let continuousOrigin = (clock as? ContinuousClock)?.now
-        self.continuousOrigin = continuousOrigin
-        self.reading = Self.makeReading(clock, continuousOrigin: continuousOrigin)
+        self.reading = Self.makeReading(clock)
     }
 
-    private static func makeReading<C: Clock<Duration>>(_ clock: C, continuousOrigin: ContinuousClock.Instant?)
-        -> @Sendable () -> Duration
-    {
-        // The production clock gets a reading specialized for it; others, the generic one.
-        if let origin = continuousOrigin { return { origin.duration(to: ContinuousClock.now) } }
+    private static func makeReading<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
+        // The production clock gets a reading specialized for it (read on every telemetry event); others, the
+        // generic one.
+        if let continuous = clock as? ContinuousClock {
+            let origin = continuous.now
+            return { origin.duration(to: ContinuousClock.now) }
+        }
         let origin = clock.now
         return { origin.duration(to: clock.now) }
     }

@@ -167,6 +167,49 @@ struct EventModelTests {
     }
 }
 
+extension EventModelTests {
+    @Test("The snapshot written as one block (the usual event) reads as the general path: every combination of block flags, counters, time since standard and custom actions")
+    func snapshotBlock() async {
+        let backend = RecordingBackend()
+        let clock = TestClock<Duration>()
+        let instrument = Instrument(hub: HubCore(pingInterval: .zero), metricalc: nil, backends: [backend],
+                                    clock: clock, origin: date)
+        let id = instrument.addTracker(PlainTracker())
+        instrument.ready()
+        for action in [Action.mediaRequest, .streamLoad, .start, Action(name: "Skip Intro"), .ping, .error] {
+            instrument.emit(action, tracker: id)
+            await clock.advance(by: .milliseconds(1_234_567))
+        }
+        instrument.shutdown()
+        guard var event = backend.events.last else {
+            Issue.record("no event")
+            return
+        }
+        event.playback.accumPlayTime = 98_765_432
+        event.playback.countErrors = 3
+        event.context[.contentId] = "urn:1"
+        event.context[.title] = "The show"
+        let encoder = LineProtocolEncoder()
+        for flags in 0..<64 {
+            event.playback.inPauseBlock = flags & 1 != 0
+            event.playback.inSeekBlock = flags & 2 != 0
+            event.playback.inBufferBlock = flags & 4 != 0
+            event.playback.inPlaybackBlock = flags & 8 != 0
+            event.playback.inAdBreakBlock = flags & 16 != 0
+            event.playback.inAdBlock = flags & 32 != 0
+            var block: [UInt8] = []
+            var cache = LineProtocolEncoder.ContextCache()
+            encoder.encode(event, timestamp: 1, into: &block, cache: &cache)
+            var flat: [UInt8] = []
+            encoder.encode(Event(action: event.action, date: event.date, attributes: event.allAttributes),
+                           timestamp: 1, into: &flat)
+            let (blockLine, flatLine) = (String(decoding: block, as: UTF8.self), String(decoding: flat, as: UTF8.self))
+            #expect(LinePoint(blockLine) == LinePoint(flatLine), "\(blockLine) vs \(flatLine)")
+            #expect(blockLine.contains("timeSinceSkip\\ Intro=") && blockLine.contains("accumPlayTime=98765432i"))
+        }
+    }
+}
+
 /// A line-protocol line cut into its parts, tags and fields as sets (their order does not matter to InfluxDB).
 struct LinePoint: Equatable {
     let measurement: String

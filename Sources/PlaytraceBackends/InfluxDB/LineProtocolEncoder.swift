@@ -28,6 +28,7 @@ public struct LineProtocolEncoder: Sendable {
         didSet {
             tagMasks = Self.masks(tagAttributes)
             hasCustomTags = tagAttributes.contains { Attribute.standardSlot(of: $0.id) == nil }
+            writesSnapshotAsBlock = Self.writesSnapshotAsBlock(tagMasks, hasCustomTags)
             tagChoice = .next()
         }
     }
@@ -37,12 +38,20 @@ public struct LineProtocolEncoder: Sendable {
     private var hasCustomTags: Bool
     /// Identifies the tag attributes for caches of what the encoder wrote.
     private var tagChoice = TagKey.next()
+    /// Whether the playback id is the snapshot's only tag, so that a whole snapshot goes out as one block of fields
+    /// (``SnapshotBlock``).
+    private var writesSnapshotAsBlock: Bool
 
     public init(eventMeasurement: String = "events", tagAttributes: Set<Attribute> = Set(Attribute.dimensions)) {
         self.eventMeasurement = eventMeasurement
         self.tagAttributes = tagAttributes
         tagMasks = Self.masks(tagAttributes)
         hasCustomTags = tagAttributes.contains { Attribute.standardSlot(of: $0.id) == nil }
+        writesSnapshotAsBlock = Self.writesSnapshotAsBlock(tagMasks, hasCustomTags)
+    }
+
+    private static func writesSnapshotAsBlock(_ masks: (UInt64, UInt64), _ hasCustomTags: Bool) -> Bool {
+        masks.1 == 0 && !hasCustomTags && masks.0 & PlaybackSnapshot.carryingAll == playbackIdSlot
     }
 
     private static func masks(_ attributes: Set<Attribute>) -> (UInt64, UInt64) {
@@ -66,6 +75,11 @@ public struct LineProtocolEncoder: Sendable {
     public static func nanoseconds(_ date: StreamDate) -> Int64 {
         let seconds = date.secondsSince1970
         guard seconds.isFinite, abs(seconds) < 9e9 else { return 0 }
+        if seconds >= 0 {
+            // The usual case, in integer arithmetic (truncation is the floor here, and adding ½ rounds the fraction).
+            let whole = Int64(seconds)
+            return whole &* 1_000_000_000 &+ Int64((seconds - Double(whole)) * 1e9 + 0.5)
+        }
         let whole = seconds.rounded(.down)
         return Int64(whole) * 1_000_000_000 + Int64(((seconds - whole) * 1e9).rounded())
     }
@@ -108,12 +122,24 @@ public struct LineProtocolEncoder: Sendable {
             cache.writePlaybackTag(id, to: &line)
         }
         var fields = FieldSeparator()
-        writeOwnAndPlayback(event, tags: true, fields: &fields, to: &line)
-        if !cache.contextFields.isEmpty {
-            fields.write(to: &line)
-            line.bytes(cache.contextFields)
+        if writesSnapshotAsBlock, event.playback.carried == PlaybackSnapshot.carryingAll,
+           !event.attributes.mayContain(slots: PlaybackSnapshot.carryingAll), !event.attributes.mayHoldTimeSince {
+            // The usual event: its own attributes, the context's fields, then the whole snapshot as one block.
+            writeOwn(event, tags: true, fields: &fields, to: &line)
+            if !cache.contextFields.isEmpty {
+                fields.write(to: &line)
+                line.bytes(cache.contextFields)
+            }
+            writeOwn(event, tags: false, fields: &fields, to: &line)
+            SnapshotBlock.write(event.playback, fields: &fields, to: &line)
+        } else {
+            writeOwnAndPlayback(event, tags: true, fields: &fields, to: &line)
+            if !cache.contextFields.isEmpty {
+                fields.write(to: &line)
+                line.bytes(cache.contextFields)
+            }
+            writeOwnAndPlayback(event, tags: false, fields: &fields, to: &line)
         }
-        writeOwnAndPlayback(event, tags: false, fields: &fields, to: &line)
         if !fields.wroteAny {
             // A point needs a field: an event with attributes all in tags gets a count.
             line.ascii(" count=1i")
@@ -128,6 +154,16 @@ public struct LineProtocolEncoder: Sendable {
     /// the playback snapshot's (those its own attributes do not replace).
     private func writeOwnAndPlayback(_ event: Event, tags: Bool, fields: inout FieldSeparator,
                                      to line: inout LineWriter) {
+        writeOwn(event, tags: tags, fields: &fields, to: &line)
+        if tags {
+            writePlaybackTags(event.playback, own: event.attributes, fields: &fields, to: &line)
+        } else {
+            writePlaybackFields(event.playback, own: event.attributes, fields: &fields, to: &line)
+        }
+    }
+
+    /// Writes, as tags or as fields, `senderId` and the event's own attributes.
+    private func writeOwn(_ event: Event, tags: Bool, fields: inout FieldSeparator, to line: inout LineWriter) {
         if let sender = event.sender, isTag(.senderId) == tags, !event.attributes.contains(.senderId) {
             if tags || !NameTable.shared.writeFieldStart(Attribute.ID.senderId, fields: &fields, to: &line) {
                 writeAttribute(.senderId, .int(sender.rawValue), asTag: tags, fields: &fields, to: &line)
@@ -137,11 +173,6 @@ public struct LineProtocolEncoder: Sendable {
             }
         }
         writeEntries(of: event.attributes, tags: tags, fields: &fields, to: &line)
-        if tags {
-            writePlaybackTags(event.playback, own: event.attributes, fields: &fields, to: &line)
-        } else {
-            writePlaybackFields(event.playback, own: event.attributes, fields: &fields, to: &line)
-        }
     }
 
     /// The snapshot's state attributes a line writes as tags (`tags`) or as fields: those carried and not replaced
@@ -631,6 +662,17 @@ final class NameTable: Sendable {
         return true
     }
 
+    /// Writes `,name=` for a standard attribute after other fields, room for ``LineWriter/overRead`` bytes having
+    /// been reserved; `false` (nothing written) for a custom attribute.
+    @inline(__always)
+    func writeFieldNameInReserved(_ id: UInt32, to line: inout LineWriter) -> Bool {
+        guard let slot = Attribute.standardSlot(of: id) else { return false }
+        let range = ranges[slot]
+        guard range.count > 0 else { return false }
+        line.paddedBytesInReserved(bytes + range.start, count: range.count)
+        return true
+    }
+
     /// Writes an action's name, escaped as a tag value.
     @inline(__always)
     func writeActionName(_ action: Action, to line: inout LineWriter) {
@@ -675,5 +717,124 @@ final class NameTable: Sendable {
         } else {
             line.paddedBytes(bytes + falseStart, count: 5)
         }
+    }
+}
+
+/// Writes a whole playback snapshot as fields, as one block: the counters and accumulated times (names and
+/// separators copied from a table, values written between them), the six block flags (one of 64 prepared texts),
+/// then the time since each earlier action. For encoders whose only snapshot tag is the playback id, and events
+/// whose own attributes replace none of the snapshot's.
+enum SnapshotBlock {
+    /// The integer fields, in ``PlaybackSnapshot/stateAttributes``' order (the playback id, a tag, left out).
+    private static let integerAttributes: [Attribute] = [
+        .deltaPlayTime, .countErrors, .countStarts, .countAds, .accumPauseTime, .accumBufferTime, .accumSeekTime,
+        .accumPlayTime,
+    ]
+    private static let flagAttributes: [Attribute] = [
+        .inPauseBlock, .inSeekBlock, .inBufferBlock, .inPlaybackBlock, .inAdBreakBlock, .inAdBlock,
+    ]
+
+    /// The texts, in one block that lives as long as the process: the first field's start after a space and after
+    /// a comma, each following field's start after the previous value (`i,name=`), and the 64 flag texts
+    /// (`i,inPauseBlock=false,…`), padded so that short ones can be copied a word at a time.
+    private final class Table: Sendable {
+        nonisolated(unsafe) let bytes: UnsafeMutablePointer<UInt8>
+        nonisolated(unsafe) let ranges: UnsafeMutablePointer<(start: Int, count: Int)>
+        /// Where the flag texts' ranges begin in ``ranges``.
+        static let firstFlags = 1 + SnapshotBlock.integerAttributes.count
+        /// The most the counters, times and flags take: each text (as the padded copy writes it) and each value.
+        let bound: Int
+
+        init() {
+            var block: [UInt8] = []
+            var ranges: [(start: Int, count: Int)] = []
+            func addRaw(_ text: [UInt8]) {
+                ranges.append((block.count, text.count))
+                block += text
+            }
+            // " name=" and ",name=" for the first field; then "i,name=" for the others.
+            let first = SnapshotBlock.integerAttributes[0].name
+            addRaw(Array(" ".utf8) + Self.escaped(first) + Array("=".utf8))
+            addRaw(Array(",".utf8) + Self.escaped(first) + Array("=".utf8))
+            for attribute in SnapshotBlock.integerAttributes.dropFirst() {
+                addRaw(Array("i,".utf8) + Self.escaped(attribute.name) + Array("=".utf8))
+            }
+            for flags in 0..<64 {
+                var text = Array("i".utf8)
+                for (bit, attribute) in SnapshotBlock.flagAttributes.enumerated() {
+                    text += Array(",".utf8) + Self.escaped(attribute.name) + Array("=".utf8)
+                    text += Array((flags & (1 << bit) != 0 ? "true" : "false").utf8)
+                }
+                addRaw(text)
+            }
+            let pieces = ranges[..<Self.firstFlags].map { max($0.count, LineWriter.overRead) }.reduce(0, +)
+            let longestFlags = ranges[Self.firstFlags...].map(\.count).max() ?? 0
+            bound = pieces + longestFlags + SnapshotBlock.integerAttributes.count * LineWriter.integerBound
+            block += [UInt8](repeating: 0, count: LineWriter.overRead)
+            bytes = .allocate(capacity: block.count)
+            bytes.initialize(from: block, count: block.count)
+            self.ranges = .allocate(capacity: ranges.count)
+            self.ranges.initialize(from: ranges, count: ranges.count)
+        }
+
+        private static func escaped(_ name: String) -> [UInt8] {
+            var bytes: [UInt8] = []
+            LineProtocolEncoder.appendTagText(name, into: &bytes)
+            return bytes
+        }
+    }
+
+    private static let table = Table()
+
+    static func write(_ playback: borrowing PlaybackSnapshot, fields: inout FieldSeparator, to line: inout LineWriter) {
+        let table = Self.table
+        line.reserve(table.bound)
+        let start = table.ranges[fields.wroteAny ? 1 : 0]
+        fields.markWritten()
+        line.paddedBytesInReserved(table.bytes + start.start, count: start.count)
+        line.integerInReserved(Int64(playback.deltaPlayTime))
+        piece(2, table, &line)
+        line.integerInReserved(Int64(playback.countErrors))
+        piece(3, table, &line)
+        line.integerInReserved(Int64(playback.countStarts))
+        piece(4, table, &line)
+        line.integerInReserved(Int64(playback.countAds))
+        piece(5, table, &line)
+        line.integerInReserved(Int64(playback.accumPauseTime))
+        piece(6, table, &line)
+        line.integerInReserved(Int64(playback.accumBufferTime))
+        piece(7, table, &line)
+        line.integerInReserved(Int64(playback.accumSeekTime))
+        piece(8, table, &line)
+        line.integerInReserved(Int64(playback.accumPlayTime))
+        var flags = playback.inPauseBlock ? 1 : 0
+        if playback.inSeekBlock { flags |= 2 }
+        if playback.inBufferBlock { flags |= 4 }
+        if playback.inPlaybackBlock { flags |= 8 }
+        if playback.inAdBreakBlock { flags |= 16 }
+        if playback.inAdBlock { flags |= 32 }
+        let flagText = table.ranges[Table.firstFlags + flags]
+        line.bytesInReserved(table.bytes + flagText.start, count: flagText.count)
+        let names = NameTable.shared
+        playback.forEachTimeSinceID { id, milliseconds in
+            line.reserve(1 + LineWriter.overRead + LineWriter.integerBound + 1)
+            if !names.writeFieldNameInReserved(id, to: &line) {
+                // A custom action's.
+                line.byteInReserved(UInt8(ascii: ","))
+                if let attribute = playback.timeSinceAttribute(id: id) {
+                    LineProtocolEncoder.writeTagText(attribute.name, to: &line)
+                }
+                line.byte(UInt8(ascii: "="))
+                line.reserve(LineWriter.integerBound + 1)
+            }
+            line.integerInReserved(Int64(milliseconds))
+            line.byteInReserved(UInt8(ascii: "i"))
+        }
+    }
+
+    @inline(__always)
+    private static func piece(_ index: Int, _ table: Table, _ line: inout LineWriter) {
+        let range = table.ranges[index]
+        line.paddedBytesInReserved(table.bytes + range.start, count: range.count)
     }
 }

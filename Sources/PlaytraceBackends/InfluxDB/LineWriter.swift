@@ -79,6 +79,13 @@ struct LineWriter: ~Copyable {
         byteInReserved(byte)
     }
 
+    /// Writes `count` bytes; room must have been reserved.
+    @inline(__always)
+    mutating func bytesInReserved(_ source: UnsafePointer<UInt8>, count byteCount: Int) {
+        (base + count).update(from: source, count: byteCount)
+        count += byteCount
+    }
+
     mutating func bytes(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
         reserve(bytes.count)

@@ -2,6 +2,9 @@ import DequeModule
 public import Logging
 public import PlaytraceCore
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Puts trackers, a hub, a metricalc and backends together: every emitted action becomes an event that flows
 /// tracker → hub → metricalc → backends.
@@ -41,9 +44,9 @@ public final class Instrument: Sendable {
     /// Dates of events and metrics.
     public let wallClock: WallClock
     public let logger: Logger
-    /// The production clock's instant at the start (`nil` with another clock): every event reads the time from it,
-    /// without going through the stopwatch's closure.
-    private let continuousOrigin: ContinuousClock.Instant?
+    /// With the production clock, its reading at the start, in nanoseconds (`nil` with another clock): every event
+    /// reads the time against it without going through the stopwatch (see ``ProductionClock``).
+    private let productionOrigin: Int64?
     /// ``WallClock/origin``, read on every event.
     private let originDate: StreamDate
 
@@ -65,7 +68,7 @@ public final class Instrument: Sendable {
         self.clock = clock
         wallClock = origin.map { WallClock(clock: clock, origin: $0) } ?? WallClock(clock: clock)
         self.logger = logger
-        continuousOrigin = wallClock.stopwatch.continuousOrigin
+        productionOrigin = clock is ContinuousClock ? ProductionClock.nanoseconds() : nil
         originDate = wallClock.origin
         store.hub = hub
         store.metricalc = metricalc
@@ -73,9 +76,12 @@ public final class Instrument: Sendable {
     }
 
     /// Time since the instrument started, on its clock.
-    public var elapsed: Duration {
-        if let continuousOrigin { return continuousOrigin.duration(to: .now) }
-        return wallClock.stopwatch.elapsed
+    public var elapsed: Duration { .nanoseconds(elapsedNanoseconds) }
+
+    /// ``elapsed`` in nanoseconds.
+    private var elapsedNanoseconds: Int64 {
+        if let productionOrigin { return ProductionClock.nanoseconds() &- productionOrigin }
+        return ActionTimes.nanoseconds(wallClock.stopwatch.elapsed)
     }
 
     // MARK: Components
@@ -156,7 +162,7 @@ public final class Instrument: Sendable {
 
     /// Emits an action for a tracker: the event goes through the tracker, the hub, the metricalc and the backends.
     public func emit(_ action: Action, tracker: TrackerID, attributes: AttributeList? = nil) {
-        submit(.event(action, tracker, attributes, elapsed))
+        submit(.event(action, tracker, attributes, elapsedNanoseconds))
     }
 
     // MARK: Getters
@@ -218,7 +224,7 @@ public final class Instrument: Sendable {
         }
     }
 
-    private func process(_ action: Action, tracker trackerID: TrackerID, attributes: AttributeList?, time: Duration) {
+    private func process(_ action: Action, tracker trackerID: TrackerID, attributes: AttributeList?, time: Int64) {
         guard let entry = store.trackers.unmanagedEntry(trackerID) else {
             logger.debug("event for an unknown tracker dropped", metadata: ["action": "\(action)", "tracker": "\(trackerID)"])
             return
@@ -229,10 +235,10 @@ public final class Instrument: Sendable {
     }
 
     private func process(_ action: Action, entry: TrackerEntry, tracker trackerID: TrackerID,
-                         attributes: AttributeList?, time: Duration) {
+                         attributes: AttributeList?, time: Int64) {
         // The event's own attributes go in a list the instrument keeps between events, so that building them does
         // not allocate (a backend that keeps an event keeps its own copy).
-        var event = Event(action: action, date: originDate, time: time, sender: trackerID,
+        var event = Event(action: action, date: originDate, timeNanoseconds: time, sender: trackerID,
                           attributes: attributes ?? store.takeScratch())
         // The date from the nanoseconds the event keeps, whole seconds and the fraction apart (as precise as
         // the clock, without taking the duration apart again).
@@ -293,7 +299,7 @@ private struct WorkQueue {
 }
 
 private enum WorkItem: Sendable {
-    case event(Action, TrackerID, AttributeList?, Duration)
+    case event(Action, TrackerID, AttributeList?, Int64)
     case operation(Operation)
 }
 
@@ -313,4 +319,21 @@ private final class Transfer<Value>: @unchecked Sendable {
     private let value: Value
     init(_ value: sending Value) { self.value = value }
     func take() -> Value { value }
+}
+
+/// The production clock (`ContinuousClock`) read directly, in nanoseconds: the instrument reads it for every event,
+/// and going through `ContinuousClock.now` and `Duration` costs more than the reading itself. On Linux the
+/// continuous clock is `CLOCK_BOOTTIME` (it keeps counting while the system sleeps); elsewhere the instant's
+/// duration since a fixed reference is taken.
+enum ProductionClock {
+    #if canImport(Glibc)
+    static func nanoseconds() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &time)
+        return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
+    }
+    #else
+    private static let reference = ContinuousClock.now
+    static func nanoseconds() -> Int64 { ActionTimes.nanoseconds(reference.duration(to: .now)) }
+    #endif
 }

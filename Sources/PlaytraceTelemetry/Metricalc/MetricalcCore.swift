@@ -22,7 +22,7 @@ import PlaytraceCore
 /// - `PlaybackFailure` (counter, with `failureStage` `start` or `playback`): a fatal Error (`isFatal`) happened.
 public final class MetricalcCore: Metricalc {
     fileprivate struct Session {
-        var playbackID: AttributeValue?
+        var playbackID: String?
         var stallCount = 0
         var stallDuration = 0
         var switchesUp = 0
@@ -88,13 +88,22 @@ public final class MetricalcCore: Metricalc {
     }
 
     private func process(_ event: Event, state: TrackerState, session: inout Session, metrics: inout Metrics) {
-        let playbackID = event[.playbackId]
-        if session.playbackID != playbackID {
-            session = Session()
-            session.playbackID = playbackID
+        // The playback id and the play time, straight from the hub's snapshot unless the event replaces them.
+        if event.readsFromSnapshot(Attribute.ID.playbackId) {
+            if session.playbackID != event.playback.playbackID {
+                session = Session()
+                session.playbackID = event.playback.playbackID
+            }
+        } else {
+            let playbackID = event[.playbackId]?.description
+            if session.playbackID != playbackID {
+                session = Session()
+                session.playbackID = playbackID
+            }
         }
 
-        let delta = Double(event[.deltaPlayTime]?.int ?? 0)
+        let delta = Double(event.readsFromSnapshot(Attribute.ID.deltaPlayTime)
+            ? event.playback.deltaPlayTime : event[.deltaPlayTime]?.int ?? 0)
         if delta > 0 {
             metrics.add("PlayTime", .counter, delta, event: event, session: &session)
             if let bitrate = session.bitrate {

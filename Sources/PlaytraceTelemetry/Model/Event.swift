@@ -21,12 +21,13 @@ public struct Event: Sendable, Hashable {
     /// When it happened (wall-clock date derived from the injected clock).
     public var date: StreamDate
     /// When it happened on the instrument's monotonic clock (time since the instrument started): what durations
-    /// are measured with.
+    /// are measured with (to the nanosecond).
     public var time: Duration {
-        didSet { timeNanoseconds = ActionTimes.nanoseconds(time) }
+        get { .nanoseconds(timeNanoseconds) }
+        set { timeNanoseconds = ActionTimes.nanoseconds(newValue) }
     }
-    /// ``time`` in nanoseconds, what hubs and metricalcs compute with (kept with it).
-    private(set) var timeNanoseconds: Int64
+    /// ``time`` in nanoseconds: what the event keeps, and what hubs and metricalcs compute with.
+    var timeNanoseconds: Int64
     /// The tracker that emitted it: the `senderId` attribute.
     public var sender: TrackerID?
     /// Attributes that hold for the tracker's events until one changes (content, session, stream, player
@@ -43,12 +44,22 @@ public struct Event: Sendable, Hashable {
                 playback: PlaybackSnapshot = .none) {
         self.action = action
         self.date = date
-        self.time = time
         timeNanoseconds = ActionTimes.nanoseconds(time)
         self.sender = sender
         self.context = context
         self.attributes = attributes
         self.playback = playback
+    }
+
+    /// An event as the instrument makes it: its time in nanoseconds, no context or playback yet.
+    init(action: Action, date: StreamDate, timeNanoseconds: Int64, sender: TrackerID, attributes: AttributeList) {
+        self.action = action
+        self.date = date
+        self.timeNanoseconds = timeNanoseconds
+        self.sender = sender
+        context = AttributeList()
+        self.attributes = attributes
+        playback = .none
     }
 
     /// The value of an attribute, wherever the event holds it; setting a value makes it one of the event's own,
@@ -70,6 +81,14 @@ public struct Event: Sendable, Hashable {
             playback.remove(attribute)
             if attribute.id == Attribute.senderId.id { sender = nil }
         }
+    }
+
+    /// Whether the subscript reads a state attribute of the playback snapshot (by ``Attribute/ID``) straight from
+    /// the snapshot: the snapshot carries it and the event's own attributes do not replace it. Hubs and metricalcs
+    /// then read the snapshot's field instead of an ``AttributeValue``.
+    @inline(__always)
+    func readsFromSnapshot(_ id: UInt32) -> Bool {
+        playback.carries(id) && !attributes.mayContain(id)
     }
 
     /// Calls `body` with each attribute once, as the subscript reads it: `senderId`, the context, the event's own
