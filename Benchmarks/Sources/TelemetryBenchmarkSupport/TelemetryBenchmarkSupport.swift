@@ -83,7 +83,7 @@ public final class StreamTracker: TelemetryTracker, Sendable {
 
     public func initEvent(_ event: inout Event, instrument: Instrument, tracker: TrackerID) -> Bool {
         event.context = context
-        event[.position] = .int(Int(event.time.components.seconds) * 1_000)
+        event[.position] = .int(Int(event.timeNanoseconds / 1_000_000_000) * 1_000)
         return true
     }
 }

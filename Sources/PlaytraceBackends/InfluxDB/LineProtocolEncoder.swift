@@ -22,7 +22,11 @@ import Synchronization
 /// ```
 public struct LineProtocolEncoder: Sendable {
     /// The measurement of events.
-    public var eventMeasurement: String
+    public var eventMeasurement: String {
+        didSet { eventLinePrefix = Self.eventLinePrefix(eventMeasurement) }
+    }
+    /// `<measurement>,action=`, escaped once.
+    private var eventLinePrefix: [UInt8]
     /// The attributes written as tags (the others are fields).
     public var tagAttributes: Set<Attribute> {
         didSet {
@@ -44,10 +48,20 @@ public struct LineProtocolEncoder: Sendable {
 
     public init(eventMeasurement: String = "events", tagAttributes: Set<Attribute> = Set(Attribute.dimensions)) {
         self.eventMeasurement = eventMeasurement
+        eventLinePrefix = Self.eventLinePrefix(eventMeasurement)
         self.tagAttributes = tagAttributes
         tagMasks = Self.masks(tagAttributes)
         hasCustomTags = tagAttributes.contains { Attribute.standardSlot(of: $0.id) == nil }
         writesSnapshotAsBlock = Self.writesSnapshotAsBlock(tagMasks, hasCustomTags)
+    }
+
+    private static func eventLinePrefix(_ measurement: String) -> [UInt8] {
+        var prefix: [UInt8] = []
+        LineWriter.append(to: &prefix) { line in
+            writeMeasurement(measurement, to: &line)
+            line.ascii(",action=")
+        }
+        return prefix
     }
 
     private static func writesSnapshotAsBlock(_ masks: (UInt64, UInt64), _ hasCustomTags: Bool) -> Bool {
@@ -112,10 +126,9 @@ public struct LineProtocolEncoder: Sendable {
         }
         cache.prepare(event.context, for: self)
         var line = LineWriter(taking: &buffer)
-        Self.writeMeasurement(eventMeasurement, to: &line)
-        line.ascii(",action=")
+        line.bytes(eventLinePrefix)
         NameTable.shared.writeActionName(event.action, to: &line)
-        line.bytes(cache.contextTags)
+        cache.contextTags.withUnsafeBytes { line.bytes($0) }
         if tagMasks.0 & Self.playbackIdSlot != 0, event.playback.carried & Self.playbackIdSlot != 0,
            let id = event.playback.playbackID, !event.attributes.contains(.playbackId) {
             // The playback's tag, escaped once per playback.
@@ -126,17 +139,17 @@ public struct LineProtocolEncoder: Sendable {
            !event.attributes.mayContain(slots: PlaybackSnapshot.carryingAll), !event.attributes.mayHoldTimeSince {
             // The usual event: its own attributes, the context's fields, then the whole snapshot as one block.
             writeOwn(event, tags: true, fields: &fields, to: &line)
-            if !cache.contextFields.isEmpty {
+            if cache.hasContextFields {
                 fields.write(to: &line)
-                line.bytes(cache.contextFields)
+                cache.writeContextFields(to: &line)
             }
             writeOwn(event, tags: false, fields: &fields, to: &line)
             SnapshotBlock.write(event.playback, fields: &fields, to: &line)
         } else {
             writeOwnAndPlayback(event, tags: true, fields: &fields, to: &line)
-            if !cache.contextFields.isEmpty {
+            if cache.hasContextFields {
                 fields.write(to: &line)
-                line.bytes(cache.contextFields)
+                cache.writeContextFields(to: &line)
             }
             writeOwnAndPlayback(event, tags: false, fields: &fields, to: &line)
         }
@@ -304,14 +317,12 @@ public struct LineProtocolEncoder: Sendable {
         cache.prepareDimensions(metric.dimensions, for: self)
         var line = LineWriter(taking: &buffer)
         Self.writeMeasurement(metric.name, to: &line)
-        line.bytes(cache.dimensionTags)
-        line.ascii(",kind=")
+        cache.dimensionTags.withUnsafeBytes { line.bytes($0) }
         switch metric.kind {
-        case .counter: line.ascii("counter")
-        case .gauge: line.ascii("gauge")
-        case .histogram: line.ascii("histogram")
+        case .counter: line.ascii(",kind=counter value=")
+        case .gauge: line.ascii(",kind=gauge value=")
+        case .histogram: line.ascii(",kind=histogram value=")
         }
-        line.ascii(" value=")
         let value = metric.value
         if metric.kind == .counter, value.rounded() == value, abs(value) < 1e15 {
             line.integer(Int64(value))
@@ -375,25 +386,35 @@ public struct LineProtocolEncoder: Sendable {
     @inline(__always)
     private static func writeEscaped(_ text: String, to line: inout LineWriter, newline: StaticString?,
                                      needsEscape: (UInt8) -> Bool) {
+        // Native strings lend their bytes in place (no copy of the string, no reference counted).
+        if let done: Void = text.utf8.withContiguousStorageIfAvailable({ bytes in
+            writeEscaped(bytes, to: &line, newline: newline, needsEscape: needsEscape)
+        }) {
+            return done
+        }
         var text = text
-        text.withUTF8 { bytes in
-            let replacesBreaks = newline != nil
-            let special = bytes.contains { (byte: UInt8) -> Bool in
-                if needsEscape(byte) { return true }
-                return replacesBreaks && isLineBreak(byte)
-            }
-            guard special else {
-                line.bytes(bytes)
-                return
-            }
-            for byte in bytes {
-                line.reserve(2)
-                if let newline, isLineBreak(byte) {
-                    line.ascii(newline)
-                } else {
-                    if needsEscape(byte) { line.byteInReserved(UInt8(ascii: "\\")) }
-                    line.byteInReserved(byte)
-                }
+        text.withUTF8 { writeEscaped($0, to: &line, newline: newline, needsEscape: needsEscape) }
+    }
+
+    @inline(__always)
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to line: inout LineWriter,
+                                     newline: StaticString?, needsEscape: (UInt8) -> Bool) {
+        let replacesBreaks = newline != nil
+        let special = bytes.contains { (byte: UInt8) -> Bool in
+            if needsEscape(byte) { return true }
+            return replacesBreaks && isLineBreak(byte)
+        }
+        guard special else {
+            line.bytes(bytes)
+            return
+        }
+        for byte in bytes {
+            line.reserve(2)
+            if let newline, isLineBreak(byte) {
+                line.ascii(newline)
+            } else {
+                if needsEscape(byte) { line.byteInReserved(UInt8(ascii: "\\")) }
+                line.byteInReserved(byte)
             }
         }
     }
@@ -455,16 +476,18 @@ extension LineProtocolEncoder {
     public struct ContextCache: Sendable {
         private var context = AttributeList()
         private var contextKey: TagKey?
-        /// The context's tags (`,name=value`…) and fields (`name=value,name=value`).
-        private(set) var contextTags: [UInt8] = []
-        private(set) var contextFields: [UInt8] = []
+        /// The context's tags (`,name=value`…) and fields (`,name=value,name=value`: written after a separator
+        /// of their own, from ``contextFieldsStart``). Rebuilt in place when the context changes (no allocation).
+        private(set) var contextTags = LineBuffer()
+        private(set) var contextFields = LineBuffer()
+        private(set) var contextFieldsStart = 0
 
         private var playbackID: String?
-        private var playbackTagBytes: [UInt8] = []
+        private var playbackTag = LineBuffer()
 
         private var dimensions = AttributeList()
         private var dimensionsKey: TagKey?
-        private(set) var dimensionTags: [UInt8] = []
+        private(set) var dimensionTags = LineBuffer()
 
         public init() {}
 
@@ -474,27 +497,38 @@ extension LineProtocolEncoder {
             self.context = context
             contextKey = key
             contextTags.removeAll(keepingCapacity: true)
+            var tags = LineWriter(taking: &contextTags)
+            var tagSeparator = FieldSeparator()
+            encoder.writeEntries(of: context, tags: true, fields: &tagSeparator, to: &tags)
+            tags.finish(into: &contextTags)
             contextFields.removeAll(keepingCapacity: true)
-            LineWriter.append(to: &contextTags) { line in
-                var fields = FieldSeparator()
-                encoder.writeEntries(of: context, tags: true, fields: &fields, to: &line)
-            }
-            LineWriter.append(to: &contextFields) { line in
-                // The block follows its own separator: the first field's is left out.
-                var fields = FieldSeparator(started: true)
-                encoder.writeEntries(of: context, tags: false, fields: &fields, to: &line)
-            }
-            if contextFields.first == UInt8(ascii: ",") { contextFields.removeFirst() }
+            var fields = LineWriter(taking: &contextFields)
+            var fieldSeparator = FieldSeparator(started: true)
+            encoder.writeEntries(of: context, tags: false, fields: &fieldSeparator, to: &fields)
+            fields.finish(into: &contextFields)
+            // The block follows its own separator: the first field's is left out.
+            contextFieldsStart = contextFields.count > 0 ? 1 : 0
+        }
+
+        /// Whether the context has fields.
+        var hasContextFields: Bool { contextFields.count > contextFieldsStart }
+
+        /// Writes the context's fields, without the first one's separator.
+        func writeContextFields(to line: inout LineWriter) {
+            contextFields.withUnsafeBytes { line.bytes(UnsafeBufferPointer(rebasing: $0[contextFieldsStart...])) }
         }
 
         /// Writes `,playbackId=<id>`, escaped once per playback.
         mutating func writePlaybackTag(_ id: String, to line: inout LineWriter) {
             if id != playbackID {
                 playbackID = id
-                playbackTagBytes = Array(",playbackId=".utf8)
-                LineProtocolEncoder.appendTagText(id, into: &playbackTagBytes)
+                playbackTag.removeAll(keepingCapacity: true)
+                var tag = LineWriter(taking: &playbackTag)
+                tag.ascii(",playbackId=")
+                LineProtocolEncoder.writeTagText(id, to: &tag)
+                tag.finish(into: &playbackTag)
             }
-            line.bytes(playbackTagBytes)
+            playbackTag.withUnsafeBytes { line.bytes($0) }
         }
 
         mutating func prepareDimensions(_ dimensions: AttributeList, for encoder: LineProtocolEncoder) {
@@ -503,12 +537,12 @@ extension LineProtocolEncoder {
             self.dimensions = dimensions
             dimensionsKey = key
             dimensionTags.removeAll(keepingCapacity: true)
-            LineWriter.append(to: &dimensionTags) { line in
-                dimensions.withEntries { entries in
-                    guard let first = entries.baseAddress else { return }
-                    for index in 0..<entries.count { encoder.writeTag(first + index, to: &line) }
-                }
+            var line = LineWriter(taking: &dimensionTags)
+            dimensions.withEntries { entries in
+                guard let first = entries.baseAddress else { return }
+                for index in 0..<entries.count { encoder.writeTag(first + index, to: &line) }
             }
+            line.finish(into: &dimensionTags)
         }
     }
 

@@ -74,7 +74,9 @@ final class ComponentStore: @unchecked Sendable {
 
     /// Takes an event's metric list back (emptied, its storage kept when nobody else holds it).
     func returnMetricScratch(_ metrics: inout [Metric]) {
-        metrics.removeAll(keepingCapacity: true)
+        // One at a time: `removeAll(keepingCapacity:)` goes through the general range replacement, which costs
+        // more than the few metrics an event makes.
+        while !metrics.isEmpty { metrics.removeLast() }
         swap(&metrics, &metricScratch)
     }
 

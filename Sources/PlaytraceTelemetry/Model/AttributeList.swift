@@ -116,7 +116,12 @@ public struct AttributeList: Sendable, Hashable, Sequence {
 
     /// Removes every entry, keeping the storage when the list owns it alone (for lists refilled on hot paths).
     public mutating func removeAll(keepingCapacity: Bool) {
-        entries.removeAll(keepingCapacity: keepingCapacity)
+        if keepingCapacity {
+            // One at a time: the general range replacement costs more than the few entries such a list holds.
+            while !entries.isEmpty { entries.removeLast() }
+        } else {
+            entries.removeAll()
+        }
         presentLow = 0
         presentTime = 0
         customCount = 0

@@ -26,8 +26,8 @@ public struct Event: Sendable, Hashable {
         get { .nanoseconds(timeNanoseconds) }
         set { timeNanoseconds = ActionTimes.nanoseconds(newValue) }
     }
-    /// ``time`` in nanoseconds: what the event keeps, and what hubs and metricalcs compute with.
-    var timeNanoseconds: Int64
+    /// ``time`` in nanoseconds: what the event keeps, and what hubs, metricalcs and trackers compute with.
+    public internal(set) var timeNanoseconds: Int64
     /// The tracker that emitted it: the `senderId` attribute.
     public var sender: TrackerID?
     /// Attributes that hold for the tracker's events until one changes (content, session, stream, player
