@@ -850,20 +850,49 @@ enum SnapshotBlock {
         let flagText = table.ranges[Table.firstFlags + flags]
         line.bytesInReserved(table.bytes + flagText.start, count: flagText.count)
         let names = NameTable.shared
-        playback.forEachTimeSinceID { id, milliseconds in
-            line.reserve(1 + LineWriter.overRead + LineWriter.integerBound + 1)
-            if !names.writeFieldNameInReserved(id, to: &line) {
-                // A custom action's.
-                line.byteInReserved(UInt8(ascii: ","))
-                if let attribute = playback.timeSinceAttribute(id: id) {
-                    LineProtocolEncoder.writeTagText(attribute.name, to: &line)
+        let wrote: Void? = playback.withTimeSinceEntries { entries, now, current, previous in
+            // Room for every standard one at once.
+            line.reserve(entries.count * timeFieldBound)
+            for index in entries.indices {
+                let id = entries[index].attribute.id
+                let time: Int64
+                if id == current {
+                    guard let previous else { continue }
+                    time = previous
+                } else {
+                    time = entries[index].nanoseconds
                 }
-                line.byte(UInt8(ascii: "="))
-                line.reserve(LineWriter.integerBound + 1)
+                if !names.writeFieldNameInReserved(id, to: &line) {
+                    writeCustomTimeSinceName(entries[index].attribute, to: &line)
+                    // (The name took room of its own: make it again for this field and the ones after.)
+                    line.reserve((entries.count - index) * timeFieldBound)
+                }
+                line.integerInReserved((now &- time) / 1_000_000)
+                line.byteInReserved(UInt8(ascii: "i"))
+            }
+        }
+        guard wrote == nil else { return }
+        // The event removed some: the general way.
+        playback.forEachTimeSinceID { id, milliseconds in
+            line.reserve(timeFieldBound)
+            if !names.writeFieldNameInReserved(id, to: &line), let attribute = playback.timeSinceAttribute(id: id) {
+                writeCustomTimeSinceName(attribute, to: &line)
+                line.reserve(timeFieldBound)
             }
             line.integerInReserved(Int64(milliseconds))
             line.byteInReserved(UInt8(ascii: "i"))
         }
+    }
+
+    /// The most a time-since field takes: separator and name (copied as padded words), value, `i`.
+    private static let timeFieldBound = 1 + LineWriter.overRead + LineWriter.integerBound + 1
+
+    /// `,name=` of a custom action's time-since attribute.
+    @inline(never)
+    private static func writeCustomTimeSinceName(_ attribute: Attribute, to line: inout LineWriter) {
+        line.byte(UInt8(ascii: ","))
+        LineProtocolEncoder.writeTagText(attribute.name, to: &line)
+        line.byte(UInt8(ascii: "="))
     }
 
     @inline(__always)

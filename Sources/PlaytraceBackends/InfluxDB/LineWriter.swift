@@ -69,6 +69,7 @@ struct LineWriter: ~Copyable {
     /// Writes a byte; room must have been reserved.
     @inline(__always)
     mutating func byteInReserved(_ byte: UInt8) {
+        assert(count < capacity, "a write past the room reserved")
         base[count] = byte
         count += 1
     }
@@ -82,6 +83,7 @@ struct LineWriter: ~Copyable {
     /// Writes `count` bytes; room must have been reserved.
     @inline(__always)
     mutating func bytesInReserved(_ source: UnsafePointer<UInt8>, count byteCount: Int) {
+        assert(count + byteCount <= capacity, "a write past the room reserved")
         (base + count).update(from: source, count: byteCount)
         count += byteCount
     }
@@ -111,6 +113,7 @@ struct LineWriter: ~Copyable {
     /// ``paddedBytes(_:count:)`` of at most ``overRead`` bytes, room for ``overRead`` bytes having been reserved.
     @inline(__always)
     mutating func paddedBytesInReserved(_ source: UnsafePointer<UInt8>, count byteCount: Int) {
+        assert(count + Self.overRead <= capacity, "a write past the room reserved")
         let from = UnsafeRawPointer(source)
         let to = UnsafeMutableRawPointer(base + count)
         to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
@@ -165,6 +168,7 @@ struct LineWriter: ~Copyable {
     /// ``integer(_:)``, room for ``integerBound`` bytes having been reserved.
     @inline(__always)
     mutating func integerInReserved(_ value: Int64) {
+        assert(count + Self.integerBound <= capacity, "a write past the room reserved")
         var magnitude = value.magnitude
         if value < 0 { byteInReserved(UInt8(ascii: "-")) }
         if magnitude < 10 {

@@ -123,6 +123,20 @@ public struct PlaybackSnapshot: Sendable, Hashable {
         try times.forEachID(body)
     }
 
+    /// Lends what the time-since values are computed from, for encoders on hot paths: the time of each action's last
+    /// event (in the order the actions first happened), the event's own time, and the event's own action (its
+    /// time-since attribute's identifier) with the time that action had before (`nil`: never), which replaces the
+    /// entry's for that action. The value of an entry is `(now - nanoseconds) / 1_000_000` ms. `nil` (and `body`
+    /// not called) when the event removed some of them: ``forEachTimeSinceID(_:)`` then.
+    @inlinable
+    public func withTimeSinceEntries<Result>(
+        _ body: (_ entries: UnsafeBufferPointer<ActionTimes.Entry>, _ now: Int64, _ current: UInt32, _ previous: Int64?)
+            throws -> Result
+    ) rethrows -> Result? {
+        guard times.hidden == nil else { return nil }
+        return try times.times.withEntries { try body($0, times.now, times.current, times.previous) }
+    }
+
     /// The time-since attribute with an identifier, among those the snapshot holds.
     public func timeSinceAttribute(id: UInt32) -> Attribute? {
         times.times.first { $0.attribute.id == id }?.attribute
