@@ -99,6 +99,23 @@ struct EventModelTests {
         #expect(Action(name: "SkipIntro").standardIndex == nil)
     }
 
+    @Test("Attributes and actions are identifiers; their names come back from the tables and the registry")
+    func namesFromIdentifiers() {
+        for attribute in Attribute.allStandard {
+            #expect(Attribute(name: attribute.name) == attribute)
+            #expect(!attribute.name.isEmpty && !attribute.name.hasPrefix("attribute"))
+        }
+        #expect(Attribute.playbackId.name == "playbackId" && Attribute.failureStage.name == "failureStage")
+        let custom = Attribute(name: "contentRating")
+        #expect(custom.name == "contentRating" && custom == Attribute(name: "contentRating") && custom != .title)
+        #expect(Action(name: "MediaRequest") == .mediaRequest && Action(name: "MediaRequest").name == "MediaRequest")
+        let skip = Action(name: "Skip Intro")
+        #expect(skip.name == "Skip Intro" && skip.timeAttribute.name == "timeSinceSkip Intro")
+        let chosen = Action(name: "Chapter", timeAttribute: Attribute(name: "sinceChapter"))
+        #expect(chosen.name == "Chapter" && chosen.timeAttribute.name == "sinceChapter")
+        #expect(MemoryLayout<Attribute>.size == 4 && MemoryLayout<Action>.size == 4, "plain identifiers")
+    }
+
     @Test("The line encoder writes the same tags and fields from its context cache as from one flat list of the attributes")
     func encoderCache() async {
         let tracker = ContextTracker()

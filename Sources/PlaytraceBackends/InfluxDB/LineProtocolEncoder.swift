@@ -185,6 +185,11 @@ public struct LineProtocolEncoder: Sendable {
                 line.byte(UInt8(ascii: "i"))
             }
         }
+        // Most events hold no tag of their own: the list is then not gone through for tags.
+        if tags, !event.attributes.mayContain(slots: tagMasks.0),
+           (tagMasks.1 == 0 && !hasCustomTags) || !event.attributes.mayHoldTimeSince {
+            return
+        }
         writeEntries(of: event.attributes, tags: tags, fields: &fields, to: &line)
     }
 

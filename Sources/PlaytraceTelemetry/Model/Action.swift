@@ -6,73 +6,120 @@
 /// let skipIntro = Action(name: "SkipIntro")   // by convention, upper camel case; attribute timeSinceSkipIntro
 /// instrument.emit(skipIntro, tracker: trackerID)
 /// ```
+///
+/// An action is its time-since attribute, which identifies it (copying one counts no reference); its name comes from
+/// a table (standard actions) or from the registry (custom ones: the first name given for a time-since attribute).
 public struct Action: Sendable, Hashable, CustomStringConvertible {
-    /// The name backends write.
-    public let name: String
     /// The attribute that holds the time since the previous event of this action.
     public let timeAttribute: Attribute
 
     /// A custom action; its time-since attribute is `timeSince<name>` unless given.
     public init(name: String, timeAttribute: Attribute? = nil) {
-        self.name = name
         self.timeAttribute = timeAttribute ?? Attribute(name: "timeSince" + name)
+        if standardIndex == nil { AttributeRegistry.shared.registerAction(name, timeAttribute: self.timeAttribute.id) }
     }
 
-    /// A standard action. Its names are given as literals, which events copy without counting references (a name
-    /// made by concatenation would be counted on every copy of every event).
-    private init(standard index: UInt32, _ name: String, _ timeName: String) {
-        self.name = name
-        timeAttribute = Attribute(standard: Action.firstTimeAttributeID + index, timeName)
+    /// A standard action, by its index in ``standard``.
+    private init(standard index: UInt32) {
+        timeAttribute = Attribute(standard: Action.firstTimeAttributeID + index)
     }
 
     static let firstTimeAttributeID: UInt32 = 100
 
-    public static func == (lhs: Action, rhs: Action) -> Bool { lhs.timeAttribute == rhs.timeAttribute }
-    public func hash(into hasher: inout Hasher) { hasher.combine(timeAttribute) }
+    /// The name backends write.
+    public var name: String {
+        if let index = standardIndex, index < Self.standardNames.count { return Self.standardNames[index].action }
+        return AttributeRegistry.shared.actionName(timeAttribute: timeAttribute.id) ?? timeAttribute.name
+    }
+
     public var description: String { name }
 
+    /// The standard actions' names and their time-since attributes' names, in OpenAVT's order (literals: copying
+    /// one counts no reference).
+    static let standardNames: [(action: String, timeSince: String)] = [
+        ("TrackerInit", "timeSinceTrackerInit"),
+        ("MediaRequest", "timeSinceMediaRequest"),
+        ("PlayerSet", "timeSincePlayerSet"),
+        ("PlayerReady", "timeSincePlayerReady"),
+        ("PrepareItem", "timeSincePrepareItem"),
+        ("ManifestLoad", "timeSinceManifestLoad"),
+        ("StreamLoad", "timeSinceStreamLoad"),
+        ("Start", "timeSinceStart"),
+        ("BufferBegin", "timeSinceBufferBegin"),
+        ("BufferFinish", "timeSinceBufferFinish"),
+        ("SeekBegin", "timeSinceSeekBegin"),
+        ("SeekFinish", "timeSinceSeekFinish"),
+        ("PauseBegin", "timeSincePauseBegin"),
+        ("PauseFinish", "timeSincePauseFinish"),
+        ("ForwardBegin", "timeSinceForwardBegin"),
+        ("ForwardFinish", "timeSinceForwardFinish"),
+        ("RewindBegin", "timeSinceRewindBegin"),
+        ("RewindFinish", "timeSinceRewindFinish"),
+        ("QualityChangeUp", "timeSinceQualityChangeUp"),
+        ("QualityChangeDown", "timeSinceQualityChangeDown"),
+        ("Stop", "timeSinceStop"),
+        ("End", "timeSinceEnd"),
+        ("Next", "timeSinceNext"),
+        ("Error", "timeSinceError"),
+        ("Ping", "timeSincePing"),
+        ("AdBreakBegin", "timeSinceAdBreakBegin"),
+        ("AdBreakFinish", "timeSinceAdBreakFinish"),
+        ("AdBegin", "timeSinceAdBegin"),
+        ("AdFinish", "timeSinceAdFinish"),
+        ("AdPauseBegin", "timeSinceAdPauseBegin"),
+        ("AdPauseFinish", "timeSinceAdPauseFinish"),
+        ("AdBufferBegin", "timeSinceAdBufferBegin"),
+        ("AdBufferFinish", "timeSinceAdBufferFinish"),
+        ("AdSkip", "timeSinceAdSkip"),
+        ("AdClick", "timeSinceAdClick"),
+        ("AdFirstQuartile", "timeSinceAdFirstQuartile"),
+        ("AdSecondQuartile", "timeSinceAdSecondQuartile"),
+        ("AdThirdQuartile", "timeSinceAdThirdQuartile"),
+        ("AdError", "timeSinceAdError"),
+    ]
+
     // Set-up.
-    public static let trackerInit = Action(standard: 0, "TrackerInit", "timeSinceTrackerInit")
-    public static let mediaRequest = Action(standard: 1, "MediaRequest", "timeSinceMediaRequest")
-    public static let playerSet = Action(standard: 2, "PlayerSet", "timeSincePlayerSet")
-    public static let playerReady = Action(standard: 3, "PlayerReady", "timeSincePlayerReady")
-    public static let prepareItem = Action(standard: 4, "PrepareItem", "timeSincePrepareItem")
-    public static let manifestLoad = Action(standard: 5, "ManifestLoad", "timeSinceManifestLoad")
-    public static let streamLoad = Action(standard: 6, "StreamLoad", "timeSinceStreamLoad")
+    public static let trackerInit = Action(standard: 0)
+    public static let mediaRequest = Action(standard: 1)
+    public static let playerSet = Action(standard: 2)
+    public static let playerReady = Action(standard: 3)
+    public static let prepareItem = Action(standard: 4)
+    public static let manifestLoad = Action(standard: 5)
+    public static let streamLoad = Action(standard: 6)
     // Playback.
-    public static let start = Action(standard: 7, "Start", "timeSinceStart")
-    public static let bufferBegin = Action(standard: 8, "BufferBegin", "timeSinceBufferBegin")
-    public static let bufferFinish = Action(standard: 9, "BufferFinish", "timeSinceBufferFinish")
-    public static let seekBegin = Action(standard: 10, "SeekBegin", "timeSinceSeekBegin")
-    public static let seekFinish = Action(standard: 11, "SeekFinish", "timeSinceSeekFinish")
-    public static let pauseBegin = Action(standard: 12, "PauseBegin", "timeSincePauseBegin")
-    public static let pauseFinish = Action(standard: 13, "PauseFinish", "timeSincePauseFinish")
-    public static let forwardBegin = Action(standard: 14, "ForwardBegin", "timeSinceForwardBegin")
-    public static let forwardFinish = Action(standard: 15, "ForwardFinish", "timeSinceForwardFinish")
-    public static let rewindBegin = Action(standard: 16, "RewindBegin", "timeSinceRewindBegin")
-    public static let rewindFinish = Action(standard: 17, "RewindFinish", "timeSinceRewindFinish")
-    public static let qualityChangeUp = Action(standard: 18, "QualityChangeUp", "timeSinceQualityChangeUp")
-    public static let qualityChangeDown = Action(standard: 19, "QualityChangeDown", "timeSinceQualityChangeDown")
-    public static let stop = Action(standard: 20, "Stop", "timeSinceStop")
-    public static let end = Action(standard: 21, "End", "timeSinceEnd")
-    public static let next = Action(standard: 22, "Next", "timeSinceNext")
-    public static let error = Action(standard: 23, "Error", "timeSinceError")
-    public static let ping = Action(standard: 24, "Ping", "timeSincePing")
+    public static let start = Action(standard: 7)
+    public static let bufferBegin = Action(standard: 8)
+    public static let bufferFinish = Action(standard: 9)
+    public static let seekBegin = Action(standard: 10)
+    public static let seekFinish = Action(standard: 11)
+    public static let pauseBegin = Action(standard: 12)
+    public static let pauseFinish = Action(standard: 13)
+    public static let forwardBegin = Action(standard: 14)
+    public static let forwardFinish = Action(standard: 15)
+    public static let rewindBegin = Action(standard: 16)
+    public static let rewindFinish = Action(standard: 17)
+    public static let qualityChangeUp = Action(standard: 18)
+    public static let qualityChangeDown = Action(standard: 19)
+    public static let stop = Action(standard: 20)
+    public static let end = Action(standard: 21)
+    public static let next = Action(standard: 22)
+    public static let error = Action(standard: 23)
+    public static let ping = Action(standard: 24)
     // Ads.
-    public static let adBreakBegin = Action(standard: 25, "AdBreakBegin", "timeSinceAdBreakBegin")
-    public static let adBreakFinish = Action(standard: 26, "AdBreakFinish", "timeSinceAdBreakFinish")
-    public static let adBegin = Action(standard: 27, "AdBegin", "timeSinceAdBegin")
-    public static let adFinish = Action(standard: 28, "AdFinish", "timeSinceAdFinish")
-    public static let adPauseBegin = Action(standard: 29, "AdPauseBegin", "timeSinceAdPauseBegin")
-    public static let adPauseFinish = Action(standard: 30, "AdPauseFinish", "timeSinceAdPauseFinish")
-    public static let adBufferBegin = Action(standard: 31, "AdBufferBegin", "timeSinceAdBufferBegin")
-    public static let adBufferFinish = Action(standard: 32, "AdBufferFinish", "timeSinceAdBufferFinish")
-    public static let adSkip = Action(standard: 33, "AdSkip", "timeSinceAdSkip")
-    public static let adClick = Action(standard: 34, "AdClick", "timeSinceAdClick")
-    public static let adFirstQuartile = Action(standard: 35, "AdFirstQuartile", "timeSinceAdFirstQuartile")
-    public static let adSecondQuartile = Action(standard: 36, "AdSecondQuartile", "timeSinceAdSecondQuartile")
-    public static let adThirdQuartile = Action(standard: 37, "AdThirdQuartile", "timeSinceAdThirdQuartile")
-    public static let adError = Action(standard: 38, "AdError", "timeSinceAdError")
+    public static let adBreakBegin = Action(standard: 25)
+    public static let adBreakFinish = Action(standard: 26)
+    public static let adBegin = Action(standard: 27)
+    public static let adFinish = Action(standard: 28)
+    public static let adPauseBegin = Action(standard: 29)
+    public static let adPauseFinish = Action(standard: 30)
+    public static let adBufferBegin = Action(standard: 31)
+    public static let adBufferFinish = Action(standard: 32)
+    public static let adSkip = Action(standard: 33)
+    public static let adClick = Action(standard: 34)
+    public static let adFirstQuartile = Action(standard: 35)
+    public static let adSecondQuartile = Action(standard: 36)
+    public static let adThirdQuartile = Action(standard: 37)
+    public static let adError = Action(standard: 38)
 
     /// The 39 standard actions, in OpenAVT's order.
     public static let standard: [Action] = [

@@ -3,28 +3,32 @@ import Synchronization
 /// A named property of an event: standard ones (OpenAVT's 46, the time-since attribute of each standard action,
 /// and Playtrace's dimensions) and custom ones, created by name.
 ///
-/// Attributes compare by a small identifier assigned when they are created (standard ones have fixed ones), which
-/// keeps events cheap to build and search. Two attributes created with the same name are the same attribute.
+/// An attribute is its identifier: a small number assigned when it is created (standard ones have fixed ones), which
+/// keeps events cheap to build, copy and search (copying an attribute counts no reference). Its name comes from a
+/// table (standard attributes) or from the registry that assigned the identifier (custom ones). Two attributes created
+/// with the same name are the same attribute.
 ///
 /// ```swift
 /// let rating = Attribute(name: "contentRating")   // by convention, lower camel case
 /// event[rating] = "PG"
 /// ```
 public struct Attribute: Sendable, Hashable, CustomStringConvertible {
-    /// The name backends write.
-    public let name: String
     /// Identifies the attribute within the process.
     public let id: UInt32
 
     /// The attribute with this name (a standard one when the name is standard).
     public init(name: String) {
-        self.name = name
         id = AttributeRegistry.shared.id(for: name)
     }
 
-    init(standard id: UInt32, _ name: String) {
-        self.name = name
+    init(standard id: UInt32) {
         self.id = id
+    }
+
+    /// The name backends write.
+    public var name: String {
+        if let slot = Attribute.standardSlot(of: id), let name = AttributeRegistry.standardNames[slot] { return name }
+        return AttributeRegistry.shared.name(of: id)
     }
 
     /// Where a standard attribute sits in a table of 128: identifiers 0–63, then the standard actions' time-since
@@ -36,40 +40,88 @@ public struct Attribute: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
-    public static func == (lhs: Attribute, rhs: Attribute) -> Bool { lhs.id == rhs.id }
-    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
     public var description: String { name }
 }
 
 /// Assigns identifiers to attribute names: the standard ones first, in a fixed order, then custom ones as they
-/// are created.
+/// are created; keeps the names of custom attributes and of custom actions.
 final class AttributeRegistry: Sendable {
     static let shared = AttributeRegistry()
 
     /// Custom attributes get identifiers from here up.
     static let firstCustomID: UInt32 = 10_000
 
+    /// The standard attributes' names by ``Attribute/standardSlot(of:)`` (literals: copying one counts no
+    /// reference).
+    static let standardNames: [String?] = {
+        var names = [String?](repeating: nil, count: 128)
+        for (id, name) in attributeNames.enumerated() { names[id] = name }
+        for (index, action) in Action.standardNames.enumerated() {
+            names[Attribute.standardSlot(of: Action.firstTimeAttributeID + UInt32(index))!] = action.timeSince
+        }
+        return names
+    }()
+
+    /// The names of the standard attributes 0–54, by identifier (``Attribute/ID``).
+    private static let attributeNames: [String] = [
+        "trackerTarget", "streamId", "playbackId", "senderId", "countErrors", "countStarts",
+        "countAds", "accumPauseTime", "accumBufferTime", "accumSeekTime", "accumPlayTime", "deltaPlayTime",
+        "inPauseBlock", "inSeekBlock", "inBufferBlock", "inPlaybackBlock", "inAdBreakBlock", "inAdBlock",
+        "errorDescription", "position", "duration", "resolutionHeight", "resolutionWidth", "isMuted",
+        "volume", "fps", "source", "bitrate", "language", "subtitles",
+        "title", "isAdsTracker", "adPosition", "adDuration", "adBufferedTime", "adVolume",
+        "adRoll", "adDescription", "adId", "adTitle", "adAdvertiserName", "adCreativeId",
+        "adBitrate", "adResolutionHeight", "adResolutionWidth", "adSystem", "sessionId", "contentId",
+        "engine", "platform", "variant", "bufferType", "endReason", "isFatal",
+        "failureStage",
+    ]
+
     private struct State {
         var ids: [String: UInt32]
-        var next = AttributeRegistry.firstCustomID
+        var customNames: [String] = []
+        /// Custom actions' names, by their time-since attribute.
+        var actionNames: [UInt32: String] = [:]
     }
 
     private let state: Mutex<State>
 
     private init() {
         var ids: [String: UInt32] = [:]
-        for attribute in Attribute.standard { ids[attribute.name] = attribute.id }
+        for (slot, name) in Self.standardNames.enumerated() {
+            guard let name else { continue }
+            ids[name] = slot < 64 ? UInt32(slot) : UInt32(slot) + 36
+        }
         state = Mutex(State(ids: ids))
     }
 
     func id(for name: String) -> UInt32 {
         state.withLock { state in
             if let id = state.ids[name] { return id }
-            let id = state.next
-            state.next += 1
+            let id = Self.firstCustomID + UInt32(state.customNames.count)
+            state.customNames.append(name)
             state.ids[name] = id
             return id
         }
+    }
+
+    /// The name of a custom attribute (an identifier this registry assigned).
+    func name(of id: UInt32) -> String {
+        state.withLock { state in
+            let index = Int(id) - Int(Self.firstCustomID)
+            return state.customNames.indices.contains(index) ? state.customNames[index] : "attribute\(id)"
+        }
+    }
+
+    /// Remembers a custom action's name (the first one given for its time-since attribute).
+    func registerAction(_ name: String, timeAttribute: UInt32) {
+        state.withLock { state in
+            if state.actionNames[timeAttribute] == nil { state.actionNames[timeAttribute] = name }
+        }
+    }
+
+    /// A custom action's name, by its time-since attribute.
+    func actionName(timeAttribute: UInt32) -> String? {
+        state.withLock { $0.actionNames[timeAttribute] }
     }
 }
 
@@ -136,97 +188,97 @@ public extension Attribute {
 
     // Identity.
     /// What the tracker observes (a player, an ad library).
-    static let trackerTarget = Attribute(standard: ID.trackerTarget, "trackerTarget")
+    static let trackerTarget = Attribute(standard: ID.trackerTarget)
     /// Identifies the stream being played.
-    static let streamId = Attribute(standard: ID.streamId, "streamId")
+    static let streamId = Attribute(standard: ID.streamId)
     /// Identifies one playback (renewed with each).
-    static let playbackId = Attribute(standard: ID.playbackId, "playbackId")
+    static let playbackId = Attribute(standard: ID.playbackId)
     /// The tracker that sent the event.
-    static let senderId = Attribute(standard: ID.senderId, "senderId")
+    static let senderId = Attribute(standard: ID.senderId)
 
     // Counters (per playback).
-    static let countErrors = Attribute(standard: ID.countErrors, "countErrors")
-    static let countStarts = Attribute(standard: ID.countStarts, "countStarts")
-    static let countAds = Attribute(standard: ID.countAds, "countAds")
+    static let countErrors = Attribute(standard: ID.countErrors)
+    static let countStarts = Attribute(standard: ID.countStarts)
+    static let countAds = Attribute(standard: ID.countAds)
 
     // Accumulated times, milliseconds (per playback).
-    static let accumPauseTime = Attribute(standard: ID.accumPauseTime, "accumPauseTime")
-    static let accumBufferTime = Attribute(standard: ID.accumBufferTime, "accumBufferTime")
-    static let accumSeekTime = Attribute(standard: ID.accumSeekTime, "accumSeekTime")
-    static let accumPlayTime = Attribute(standard: ID.accumPlayTime, "accumPlayTime")
+    static let accumPauseTime = Attribute(standard: ID.accumPauseTime)
+    static let accumBufferTime = Attribute(standard: ID.accumBufferTime)
+    static let accumSeekTime = Attribute(standard: ID.accumSeekTime)
+    static let accumPlayTime = Attribute(standard: ID.accumPlayTime)
     /// Content play time since the previous event, milliseconds.
-    static let deltaPlayTime = Attribute(standard: ID.deltaPlayTime, "deltaPlayTime")
+    static let deltaPlayTime = Attribute(standard: ID.deltaPlayTime)
 
     // Block flags.
-    static let inPauseBlock = Attribute(standard: ID.inPauseBlock, "inPauseBlock")
-    static let inSeekBlock = Attribute(standard: ID.inSeekBlock, "inSeekBlock")
-    static let inBufferBlock = Attribute(standard: ID.inBufferBlock, "inBufferBlock")
-    static let inPlaybackBlock = Attribute(standard: ID.inPlaybackBlock, "inPlaybackBlock")
-    static let inAdBreakBlock = Attribute(standard: ID.inAdBreakBlock, "inAdBreakBlock")
-    static let inAdBlock = Attribute(standard: ID.inAdBlock, "inAdBlock")
+    static let inPauseBlock = Attribute(standard: ID.inPauseBlock)
+    static let inSeekBlock = Attribute(standard: ID.inSeekBlock)
+    static let inBufferBlock = Attribute(standard: ID.inBufferBlock)
+    static let inPlaybackBlock = Attribute(standard: ID.inPlaybackBlock)
+    static let inAdBreakBlock = Attribute(standard: ID.inAdBreakBlock)
+    static let inAdBlock = Attribute(standard: ID.inAdBlock)
 
-    static let errorDescription = Attribute(standard: ID.errorDescription, "errorDescription")
+    static let errorDescription = Attribute(standard: ID.errorDescription)
 
     // Stream.
     /// Playhead, milliseconds.
-    static let position = Attribute(standard: ID.position, "position")
+    static let position = Attribute(standard: ID.position)
     /// Duration, milliseconds.
-    static let duration = Attribute(standard: ID.duration, "duration")
-    static let resolutionHeight = Attribute(standard: ID.resolutionHeight, "resolutionHeight")
-    static let resolutionWidth = Attribute(standard: ID.resolutionWidth, "resolutionWidth")
-    static let isMuted = Attribute(standard: ID.isMuted, "isMuted")
+    static let duration = Attribute(standard: ID.duration)
+    static let resolutionHeight = Attribute(standard: ID.resolutionHeight)
+    static let resolutionWidth = Attribute(standard: ID.resolutionWidth)
+    static let isMuted = Attribute(standard: ID.isMuted)
     /// Volume, 0–100.
-    static let volume = Attribute(standard: ID.volume, "volume")
-    static let fps = Attribute(standard: ID.fps, "fps")
-    static let source = Attribute(standard: ID.source, "source")
+    static let volume = Attribute(standard: ID.volume)
+    static let fps = Attribute(standard: ID.fps)
+    static let source = Attribute(standard: ID.source)
     /// Bit rate, bits per second.
-    static let bitrate = Attribute(standard: ID.bitrate, "bitrate")
-    static let language = Attribute(standard: ID.language, "language")
-    static let subtitles = Attribute(standard: ID.subtitles, "subtitles")
-    static let title = Attribute(standard: ID.title, "title")
+    static let bitrate = Attribute(standard: ID.bitrate)
+    static let language = Attribute(standard: ID.language)
+    static let subtitles = Attribute(standard: ID.subtitles)
+    static let title = Attribute(standard: ID.title)
 
     // Ads.
-    static let isAdsTracker = Attribute(standard: ID.isAdsTracker, "isAdsTracker")
-    static let adPosition = Attribute(standard: ID.adPosition, "adPosition")
-    static let adDuration = Attribute(standard: ID.adDuration, "adDuration")
-    static let adBufferedTime = Attribute(standard: ID.adBufferedTime, "adBufferedTime")
-    static let adVolume = Attribute(standard: ID.adVolume, "adVolume")
+    static let isAdsTracker = Attribute(standard: ID.isAdsTracker)
+    static let adPosition = Attribute(standard: ID.adPosition)
+    static let adDuration = Attribute(standard: ID.adDuration)
+    static let adBufferedTime = Attribute(standard: ID.adBufferedTime)
+    static let adVolume = Attribute(standard: ID.adVolume)
     /// pre, mid or post.
-    static let adRoll = Attribute(standard: ID.adRoll, "adRoll")
-    static let adDescription = Attribute(standard: ID.adDescription, "adDescription")
-    static let adId = Attribute(standard: ID.adId, "adId")
-    static let adTitle = Attribute(standard: ID.adTitle, "adTitle")
-    static let adAdvertiserName = Attribute(standard: ID.adAdvertiserName, "adAdvertiserName")
-    static let adCreativeId = Attribute(standard: ID.adCreativeId, "adCreativeId")
-    static let adBitrate = Attribute(standard: ID.adBitrate, "adBitrate")
-    static let adResolutionHeight = Attribute(standard: ID.adResolutionHeight, "adResolutionHeight")
-    static let adResolutionWidth = Attribute(standard: ID.adResolutionWidth, "adResolutionWidth")
-    static let adSystem = Attribute(standard: ID.adSystem, "adSystem")
+    static let adRoll = Attribute(standard: ID.adRoll)
+    static let adDescription = Attribute(standard: ID.adDescription)
+    static let adId = Attribute(standard: ID.adId)
+    static let adTitle = Attribute(standard: ID.adTitle)
+    static let adAdvertiserName = Attribute(standard: ID.adAdvertiserName)
+    static let adCreativeId = Attribute(standard: ID.adCreativeId)
+    static let adBitrate = Attribute(standard: ID.adBitrate)
+    static let adResolutionHeight = Attribute(standard: ID.adResolutionHeight)
+    static let adResolutionWidth = Attribute(standard: ID.adResolutionWidth)
+    static let adSystem = Attribute(standard: ID.adSystem)
 
     // Playtrace's dimensions (beyond OpenAVT's 46), which metrics carry so that a time-series database can group
     // by them.
     /// Identifies the viewing session (one player, several playbacks).
-    static let sessionId = Attribute(standard: ID.sessionId, "sessionId")
+    static let sessionId = Attribute(standard: ID.sessionId)
     /// Identifies the content (a URN, a media id).
-    static let contentId = Attribute(standard: ID.contentId, "contentId")
+    static let contentId = Attribute(standard: ID.contentId)
     /// The engine that plays (headless, mpv, avfoundation).
-    static let engine = Attribute(standard: ID.engine, "engine")
+    static let engine = Attribute(standard: ID.engine)
     /// The platform (linux, ios, macos…).
-    static let platform = Attribute(standard: ID.platform, "platform")
+    static let platform = Attribute(standard: ID.platform)
     /// The variant under the playhead (its index in the multivariant playlist).
-    static let variant = Attribute(standard: ID.variant, "variant")
+    static let variant = Attribute(standard: ID.variant)
 
     /// What kind of buffering a BufferBegin/BufferFinish is: `initial` (before Start, part of startup), `rebuffer`
     /// (playback ran dry), or `inBlock` (inside a pause or a seek: not a rebuffer).
-    static let bufferType = Attribute(standard: ID.bufferType, "bufferType")
+    static let bufferType = Attribute(standard: ID.bufferType)
     /// Why a playback ended: `end` (played to its end), `stop`, `next`, `abandoned` (stopped before it started),
     /// `error`.
-    static let endReason = Attribute(standard: ID.endReason, "endReason")
+    static let endReason = Attribute(standard: ID.endReason)
 
     /// Whether an Error stopped playback (`true`) or playback went on (`false`).
-    static let isFatal = Attribute(standard: ID.isFatal, "isFatal")
+    static let isFatal = Attribute(standard: ID.isFatal)
     /// On a PlaybackFailure metric: `start` (no first frame) or `playback` (after it).
-    static let failureStage = Attribute(standard: ID.failureStage, "failureStage")
+    static let failureStage = Attribute(standard: ID.failureStage)
 
     /// OpenAVT's 46 standard attributes.
     static let openAVT: [Attribute] = [
