@@ -41,6 +41,23 @@ final class Batcher: Sendable {
         if let full { deliver(full) }
     }
 
+    /// Adds several records at once (one lock): `encode` writes them, asking `stamp` for each one's timestamp (made
+    /// unique as ``append(timestamp:_:)`` does), and returns how many it wrote.
+    func append(_ encode: (inout LineBuffer, _ stamp: (Int64) -> Int64) -> Int) {
+        let full: Batch? = state.withLock { state in
+            var last = state.lastTimestamp
+            let records = encode(&state.batch.bytes) { timestamp in
+                last = max(timestamp, last == .min ? timestamp : last + 1)
+                return last
+            }
+            state.lastTimestamp = last
+            state.batch.records += records
+            guard state.batch.bytes.count >= maximumBytes || state.batch.records >= maximumRecords else { return nil }
+            return take(&state)
+        }
+        if let full { deliver(full) }
+    }
+
     /// Hands over what has been collected.
     func flush() {
         if let batch = state.withLock({ take(&$0) }) { deliver(batch) }

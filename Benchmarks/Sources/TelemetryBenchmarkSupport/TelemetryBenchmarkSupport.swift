@@ -46,6 +46,19 @@ public final class EncodingBackend: Backend, Sendable {
         }
     }
 
+    public func send(_ event: Event, metrics: [Metric]) {
+        state.withLock { state in
+            for index in metrics.indices {
+                let timestamp = Self.next(metrics[index].date, &state)
+                encoder.encode(metrics[index], timestamp: timestamp, into: &state.buffer, cache: &state.cache)
+                Self.flushIfFull(&state)
+            }
+            let timestamp = Self.next(event.date, &state)
+            encoder.encode(event, timestamp: timestamp, into: &state.buffer, cache: &state.cache)
+            Self.flushIfFull(&state)
+        }
+    }
+
     private static func next(_ date: StreamDate, _ state: inout State) -> Int64 {
         state.lastTimestamp = max(LineProtocolEncoder.nanoseconds(date), state.lastTimestamp + 1)
         return state.lastTimestamp

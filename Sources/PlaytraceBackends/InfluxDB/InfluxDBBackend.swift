@@ -136,6 +136,20 @@ public final class InfluxDBBackend: Backend, Sendable {
         }
     }
 
+    public func send(_ event: Event, metrics: [Metric]) {
+        cache.withLock { cache in
+            batcher.append { buffer, stamp in
+                for index in metrics.indices {
+                    encoder.encode(metrics[index], timestamp: stamp(LineProtocolEncoder.nanoseconds(metrics[index].date)),
+                                   into: &buffer, cache: &cache)
+                }
+                encoder.encode(event, timestamp: stamp(LineProtocolEncoder.nanoseconds(event.date)), into: &buffer,
+                               cache: &cache)
+                return metrics.count + 1
+            }
+        }
+    }
+
     /// Hands the batch being built to the outbox now (at the end of a session).
     public func flush() {
         batcher.flush()

@@ -69,11 +69,20 @@ public extension Metricalc {
 public protocol Backend: InstrumentComponent {
     func sendEvent(_ event: Event)
     func sendMetric(_ metric: Metric)
+    /// The metrics an event produced, then the event: what the instrument calls for each event. By default,
+    /// ``sendMetric(_:)`` for each metric, then ``sendEvent(_:)``; a backend that takes a lock for each record
+    /// takes it once here.
+    func send(_ event: Event, metrics: [Metric])
     /// Hands what is batched over for delivery now: called after the events of ``Instrument/flushingActions``
     /// (a playback's start, close and errors) and their metrics. Backends that do not batch ignore it.
     func flush()
 }
 
 public extension Backend {
+    func send(_ event: Event, metrics: [Metric]) {
+        for index in metrics.indices { sendMetric(metrics[index]) }
+        sendEvent(event)
+    }
+
     func flush() {}
 }

@@ -260,14 +260,10 @@ public final class Instrument: Sendable {
             }
         }
         let urgent = Self.isFlushing(event.action)
-        metrics.withUnsafeBufferPointer { metrics in
-            // Lent in place: iterating would copy each metric.
-            for lent in store.lentBackends {
-                lent._withUnsafeGuaranteedRef { box in
-                    for index in metrics.indices { box.component.sendMetric(metrics[index]) }
-                    box.component.sendEvent(event)
-                    if urgent { box.component.flush() }
-                }
+        for lent in store.lentBackends {
+            lent._withUnsafeGuaranteedRef { box in
+                box.component.send(event, metrics: metrics)
+                if urgent { box.component.flush() }
             }
         }
     }
