@@ -114,6 +114,7 @@ struct EventModelTests {
         let chosen = Action(name: "Chapter", timeAttribute: Attribute(name: "sinceChapter"))
         #expect(chosen.name == "Chapter" && chosen.timeAttribute.name == "sinceChapter")
         #expect(MemoryLayout<Attribute>.size == 4 && MemoryLayout<Action>.size == 4, "plain identifiers")
+        #expect(Instrument.flushingMask == Instrument.flushingActions.reduce(UInt64(0)) { $0 | 1 << UInt64($1.standardIndex!) })
     }
 
     @Test("The line encoder writes the same tags and fields from its context cache as from one flat list of the attributes")

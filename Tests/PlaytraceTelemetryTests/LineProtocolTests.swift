@@ -25,6 +25,22 @@ struct LineProtocolTests {
         #expect(LineProtocolEncoder.nanoseconds(event.date) == 1_800_000_000_250_000_000)
     }
 
+    @Test("Timestamps written from the previous one's digits come out whole, across every boundary")
+    func timestampsFromPreviousDigits() {
+        let encoder = LineProtocolEncoder()
+        var cache = LineProtocolEncoder.ContextCache()
+        let metric = Metric(name: "PlayTime", kind: .counter, value: 1, date: StreamDate(secondsSince1970: 0))
+        let timestamps: [Int64] = [5, 9_999_999, 10_000_000, 10_000_001, 1_800_000_000_000_000_000,
+                                   1_800_000_000_000_000_001, 1_800_000_000_009_999_999, 1_800_000_000_010_000_000,
+                                   1_800_000_000_010_000_000, 999_999_999_999_999_999, -12, 1_800_000_000_010_000_007,
+                                   .max]
+        for timestamp in timestamps {
+            var buffer = LineBuffer()
+            encoder.encode(metric, timestamp: timestamp, into: &buffer, cache: &cache)
+            #expect(String(decoding: buffer.bytes, as: UTF8.self) == "PlayTime,kind=counter value=1i \(timestamp)\n")
+        }
+    }
+
     @Test("Escaping: quotes, backslashes and line breaks in strings; commas, spaces and equals signs in keys and tags")
     func escaping() {
         var event = Event(action: Action(name: "Custom Action"), date: StreamDate(secondsSince1970: 0))

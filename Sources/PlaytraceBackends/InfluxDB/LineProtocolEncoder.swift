@@ -158,7 +158,7 @@ public struct LineProtocolEncoder: Sendable {
             line.ascii(" count=1i")
         }
         line.byte(UInt8(ascii: " "))
-        line.integer(timestamp)
+        cache.timestamps.write(timestamp, to: &line)
         line.byte(UInt8(ascii: "\n"))
         line.finish(into: &buffer)
     }
@@ -294,9 +294,11 @@ public struct LineProtocolEncoder: Sendable {
                 if tags {
                     writeTag(first + index, to: &line)
                 } else {
-                    fields.write(to: &line)
-                    Self.writeName(of: first + index, to: &line)
-                    line.byte(UInt8(ascii: "="))
+                    if !NameTable.shared.writeFieldStart(first[index].attribute.id, fields: &fields, to: &line) {
+                        fields.write(to: &line)
+                        Self.writeName(of: first + index, to: &line)
+                        line.byte(UInt8(ascii: "="))
+                    }
                     Self.writeField(of: first + index, to: &line)
                 }
             }
@@ -336,7 +338,7 @@ public struct LineProtocolEncoder: Sendable {
             Self.writeFloat(value, to: &line)
         }
         line.byte(UInt8(ascii: " "))
-        line.integer(timestamp)
+        cache.timestamps.write(timestamp, to: &line)
         line.byte(UInt8(ascii: "\n"))
         line.finish(into: &buffer)
     }
@@ -493,6 +495,9 @@ extension LineProtocolEncoder {
         private var dimensions = AttributeList()
         private var dimensionsKey: TagKey?
         private(set) var dimensionTags = LineBuffer()
+
+        /// The digits of the last timestamp written.
+        var timestamps = TimestampText()
 
         public init() {}
 

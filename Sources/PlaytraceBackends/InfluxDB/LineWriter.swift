@@ -74,6 +74,17 @@ struct LineWriter: ~Copyable {
         count += 1
     }
 
+    /// Stores a byte `offset` bytes past the end, without moving the end; room must have been reserved.
+    @inline(__always)
+    mutating func byteAt(_ offset: Int, _ byte: UInt8) {
+        assert(count + offset < capacity, "a write past the room reserved")
+        base[count + offset] = byte
+    }
+
+    /// Moves the end past bytes stored with ``byteAt(_:_:)``.
+    @inline(__always)
+    mutating func skip(_ bytes: Int) { count += bytes }
+
     @inline(__always)
     mutating func byte(_ byte: UInt8) {
         reserve(1)
@@ -199,5 +210,61 @@ struct LineWriter: ~Copyable {
             base[position] = UInt8(truncatingIfNeeded: 48 + magnitude)
         }
         count += digits
+    }
+}
+
+/// Writes line timestamps (nanoseconds since 1970, 19 digits today) from the digits of the previous one: successive
+/// points share their leading digits, so only the last seven are worked out for most of them.
+struct TimestampText {
+    /// The timestamp divided by 10⁷ whose digits ``digits`` holds (-1: none yet).
+    private var high: Int64 = -1
+    /// Those digits, with room past them for a padded copy.
+    private var digits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+    private var count = 0
+
+    private static let lowDigits = 7
+    private static let lowModulus: Int64 = 10_000_000
+
+    mutating func write(_ timestamp: Int64, to line: inout LineWriter) {
+        guard timestamp >= Self.lowModulus else {
+            line.integer(timestamp)
+            return
+        }
+        let high = timestamp / Self.lowModulus
+        if high != self.high { remember(high) }
+        line.reserve(LineWriter.overRead + Self.lowDigits)
+        withUnsafeBytes(of: &digits) { bytes in
+            line.paddedBytesInReserved(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
+        }
+        line.fixedDigitsInReserved(timestamp % Self.lowModulus, count: Self.lowDigits)
+    }
+
+    private mutating func remember(_ high: Int64) {
+        self.high = high
+        var text = LineBuffer()
+        var writer = LineWriter(taking: &text)
+        writer.integer(high)
+        writer.finish(into: &text)
+        count = min(text.count, 24)
+        text.withUnsafeBytes { source in
+            withUnsafeMutableBytes(of: &digits) { target in
+                target.initializeMemory(as: UInt8.self, repeating: 0)
+                target.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(source)[..<count]))
+            }
+        }
+    }
+}
+
+extension LineWriter {
+    /// Writes a non-negative value below 10^`count` as exactly `count` digits (leading zeros kept); room must have
+    /// been reserved.
+    @inline(__always)
+    mutating func fixedDigitsInReserved(_ value: Int64, count digitCount: Int) {
+        var rest = UInt64(value)
+        for offset in stride(from: digitCount - 1, through: 0, by: -1) {
+            byteAt(offset, UInt8(truncatingIfNeeded: 48 + rest % 10))
+            rest /= 10
+        }
+        skip(digitCount)
     }
 }

@@ -111,7 +111,9 @@ public final class MetricalcCore: Metricalc {
                 session.weightedTime += delta
             }
         }
-        if let bitrate = event[.bitrate]?.number, bitrate > 0 { session.bitrate = bitrate }
+        // (The bit rate is no snapshot attribute: the event's own, else its context's.)
+        let bitrate = event.attributes.contains(.bitrate) ? event.attributes[.bitrate] : event.context[.bitrate]
+        if let bitrate = bitrate?.number, bitrate > 0 { session.bitrate = bitrate }
 
         let action = event.action.standardAction
         switch action {
