@@ -116,9 +116,14 @@ public struct TrackerState: Sendable, Hashable {
     /// Forgets the previous playback; the next one begins with this identifier.
     public mutating func beginPlayback(id: String) {
         let count = playbackCount
+        // The time list's storage is kept for the next playback (emptied), not grown again from nothing.
+        var times = ActionTimes()
+        swap(&times, &lastActionTimes)
+        times.removeAll()
         self = TrackerState()
         playbackID = id
         playbackCount = count + 1
+        lastActionTimes = times
     }
 }
 
@@ -157,6 +162,11 @@ public struct ActionTimes: Sendable, Hashable, Sequence {
     }
 
     public var isEmpty: Bool { entries.isEmpty }
+
+    /// Forgets every time, keeping the storage when nobody else holds it.
+    mutating func removeAll() {
+        while !entries.isEmpty { entries.removeLast() }
+    }
 
     /// When an action (by its time-since attribute) last happened, in nanoseconds.
     func nanoseconds(of attribute: Attribute) -> Int64? {

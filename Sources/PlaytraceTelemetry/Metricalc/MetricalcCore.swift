@@ -177,17 +177,15 @@ public final class MetricalcCore: Metricalc {
                                    event: Event) {
         let now = event.timeNanoseconds
         let watched = max(0, HubCore.milliseconds(now - (state.requested ?? now)) - HubCore.milliseconds(state.pauseTotal))
-        let closing: [(String, Double)] = [
-            ("StallCount", Double(session.stallCount)),
-            ("StallDuration", Double(session.stallDuration)),
-            ("WatchedTime", Double(watched)),
-            ("RebufferingRatio", watched > 0 ? Double(session.stallDuration) / Double(watched) : 0),
-            ("ContentPlaybackTime", Double(HubCore.milliseconds(state.playTotal))),
-        ] + (session.weightedTime > 0 ? [("AverageBitrate", session.weightedBits / session.weightedTime)] : []) + [
-            ("BitrateSwitchesUp", Double(session.switchesUp)),
-            ("BitrateSwitchesDown", Double(session.switchesDown)),
-        ]
-        for (name, value) in closing { metrics.add(name, .gauge, value, event: event, session: &session) }
+        func gauge(_ name: String, _ value: Double) { metrics.add(name, .gauge, value, event: event, session: &session) }
+        gauge("StallCount", Double(session.stallCount))
+        gauge("StallDuration", Double(session.stallDuration))
+        gauge("WatchedTime", Double(watched))
+        gauge("RebufferingRatio", watched > 0 ? Double(session.stallDuration) / Double(watched) : 0)
+        gauge("ContentPlaybackTime", Double(HubCore.milliseconds(state.playTotal)))
+        if session.weightedTime > 0 { gauge("AverageBitrate", session.weightedBits / session.weightedTime) }
+        gauge("BitrateSwitchesUp", Double(session.switchesUp))
+        gauge("BitrateSwitchesDown", Double(session.switchesDown))
         if session.fatalError {
             var stage = AttributeList()
             stage[.failureStage] = .string(session.fatalBeforeStart ? "start" : "playback")
