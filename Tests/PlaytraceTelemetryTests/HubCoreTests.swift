@@ -125,6 +125,22 @@ struct HubCoreTests {
         #expect(h.backend.events.count == 8_000)
         #expect(h.backend.events.allSatisfy { $0[.position] == .int(1) && $0[.senderId] != nil })
     }
+
+    @Test("Emits from many threads at once: each thread's events arrive in the order it emitted them")
+    func concurrentEmitsKeepEachThreadsOrder() async {
+        let h = TelemetryHarness(hub: nil)
+        await withTaskGroup(of: Void.self) { group in
+            for thread in 0..<8 {
+                group.addTask { for index in 0..<2_000 { h.emit(.ping, [(.position, .int(thread * 100_000 + index))]) } }
+            }
+        }
+        let positions = h.backend.events.compactMap { $0[.position]?.int }
+        #expect(positions.count == 16_000)
+        for thread in 0..<8 {
+            let own = positions.filter { $0 / 100_000 == thread }
+            #expect(own == Array(thread * 100_000..<thread * 100_000 + 2_000))
+        }
+    }
 }
 
 extension TelemetryHarness {

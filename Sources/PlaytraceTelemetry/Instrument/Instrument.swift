@@ -48,7 +48,10 @@ public final class Instrument: Sendable {
     /// ``WallClock/origin``, read on every event.
     private let originDate: StreamDate
 
-    private let work = Mutex(WorkQueue())
+    /// Items waiting for the drainer, their count, and whether a caller is draining (see ``submit(_:)``).
+    private let queued = Mutex(Deque<WorkItem>())
+    private let queuedCount = Atomic<Int>(0)
+    private let isDraining = Atomic<Bool>(false)
     private let store = ComponentStore()
     private let getters = Mutex<[GetterKey: @Sendable () -> AttributeValue?]>([:])
     private let lastTrackerID = Atomic<Int>(0)
@@ -189,27 +192,41 @@ public final class Instrument: Sendable {
 
     // MARK: The queue
 
+    /// Performs an item, or queues it when another caller is performing items (or items wait): whoever takes the
+    /// drainer role (``isDraining``) performs its own item and then everything queued, in order, one at a time.
+    ///
+    /// The usual case, nobody draining and nothing queued, costs one compare-and-swap to take the role and one store
+    /// to give it back. The role is given back before the queue is looked at a last time, and a caller that queued an
+    /// item tries to take the role after counting it (``queuedCount``): with sequentially consistent operations on
+    /// both sides, one of the two always sees the other, so no item is left behind. A caller whose earlier items
+    /// still wait never skips the queue (the fast path needs an empty one), so each caller's items keep their order.
     private func submit(_ item: WorkItem) {
-        // The usual case: nobody drains and nothing waits, so the caller performs the item at once, without
-        // queueing it.
-        let drains = work.withLock { queue -> Bool? in
-            guard !queue.isDraining else {
-                queue.pending.append(item)
-                return nil
-            }
-            queue.isDraining = true
-            if queue.pending.isEmpty { return true }
-            queue.pending.append(item)
-            return false
+        if queuedCount.load(ordering: .sequentiallyConsistent) == 0,
+           isDraining.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged {
+            perform(item)
+            drainQueue()
+            return
         }
-        guard let drains else { return }
-        if drains { perform(item) }
-        while let next = work.withLock({ queue -> WorkItem? in
-            if let item = queue.pending.popFirst() { return item }
-            queue.isDraining = false
-            return nil
-        }) {
-            perform(next)
+        queued.withLock { $0.append(item) }
+        queuedCount.add(1, ordering: .sequentiallyConsistent)
+        if isDraining.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged {
+            drainQueue()
+        }
+    }
+
+    /// Performs what is queued, then gives the drainer role back; takes it again when an item arrived meanwhile.
+    private func drainQueue() {
+        while true {
+            while queuedCount.load(ordering: .sequentiallyConsistent) > 0 {
+                // (An item is queued before it is counted: a count above zero means one is there.)
+                guard let next = queued.withLock({ $0.popFirst() }) else { break }
+                queuedCount.subtract(1, ordering: .sequentiallyConsistent)
+                perform(next)
+            }
+            isDraining.store(false, ordering: .sequentiallyConsistent)
+            guard queuedCount.load(ordering: .sequentiallyConsistent) > 0,
+                  isDraining.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
+            else { return }
         }
     }
 
@@ -287,10 +304,6 @@ public final class Instrument: Sendable {
     func isAdsTracker(_ tracker: TrackerID) -> Bool { store.trackers[tracker]?.tracker.isAdsTracker ?? false }
 }
 
-private struct WorkQueue {
-    var pending = Deque<WorkItem>()
-    var isDraining = false
-}
 
 private enum WorkItem: Sendable {
     case event(Action, TrackerID, AttributeList?, Int64)
