@@ -170,6 +170,9 @@ struct LineWriter: ~Copyable {
         }
     }
 
+    /// The pairs of digits 00…99, for writing numbers two digits per step.
+    static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
     /// Writes an integer in decimal, two digits per step.
     mutating func integer(_ value: Int64) {
         reserve(Self.integerBound)
@@ -190,8 +193,7 @@ struct LineWriter: ~Copyable {
         // table of the pairs 00…99.
         let estimate = ((64 - magnitude.leadingZeroBitCount) &* 1_233) >> 12
         let digits = estimate + (magnitude < Self.powerOf10(estimate) ? 0 : 1)
-        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-        let table = pairs.utf8Start
+        let table = Self.digitPairs.utf8Start
         var position = count + digits
         while magnitude >= 100 {
             let pair = Int(magnitude % 100) &* 2
@@ -260,11 +262,17 @@ extension LineWriter {
     /// been reserved.
     @inline(__always)
     mutating func fixedDigitsInReserved(_ value: Int64, count digitCount: Int) {
+        let table = Self.digitPairs.utf8Start
         var rest = UInt64(value)
-        for offset in stride(from: digitCount - 1, through: 0, by: -1) {
-            byteAt(offset, UInt8(truncatingIfNeeded: 48 + rest % 10))
-            rest /= 10
+        var offset = digitCount
+        while offset >= 2 {
+            let pair = Int(rest % 100) &* 2
+            rest /= 100
+            offset -= 2
+            byteAt(offset, table[pair])
+            byteAt(offset + 1, table[pair + 1])
         }
+        if offset == 1 { byteAt(0, UInt8(truncatingIfNeeded: 48 + rest % 10)) }
         skip(digitCount)
     }
 }
