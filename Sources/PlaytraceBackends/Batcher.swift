@@ -13,6 +13,8 @@ final class Batcher: Sendable {
     private struct State {
         var batch = Batch()
         var lastTimestamp: Int64 = .min
+        /// What a line-protocol encoder keeps between records, under the same lock as the batch.
+        var encoding = LineProtocolEncoder.ContextCache()
     }
 
     let maximumBytes: Int
@@ -41,12 +43,12 @@ final class Batcher: Sendable {
         if let full { deliver(full) }
     }
 
-    /// Adds several records at once (one lock): `encode` writes them, asking `stamp` for each one's timestamp (made
-    /// unique as ``append(timestamp:_:)`` does), and returns how many it wrote.
-    func append(_ encode: (inout LineBuffer, _ stamp: (Int64) -> Int64) -> Int) {
+    /// Adds several records at once (one lock): `encode` writes them with the encoder's cache, asking `stamp` for
+    /// each one's timestamp (made unique as ``append(timestamp:_:)`` does), and returns how many it wrote.
+    func append(_ encode: (inout LineBuffer, inout LineProtocolEncoder.ContextCache, _ stamp: (Int64) -> Int64) -> Int) {
         let full: Batch? = state.withLock { state in
             var last = state.lastTimestamp
-            let records = encode(&state.batch.bytes) { timestamp in
+            let records = encode(&state.batch.bytes, &state.encoding) { timestamp in
                 last = max(timestamp, last == .min ? timestamp : last + 1)
                 return last
             }

@@ -32,7 +32,7 @@ public final class EncodingBackend: Backend, Sendable {
 
     public func sendEvent(_ event: Event) {
         state.withLock { state in
-            let timestamp = Self.next(event.date, &state)
+            let timestamp = Self.next(LineProtocolEncoder.nanoseconds(event.date), &state)
             encoder.encode(event, timestamp: timestamp, into: &state.buffer, cache: &state.cache)
             Self.flushIfFull(&state)
         }
@@ -40,27 +40,31 @@ public final class EncodingBackend: Backend, Sendable {
 
     public func sendMetric(_ metric: Metric) {
         state.withLock { state in
-            let timestamp = Self.next(metric.date, &state)
+            let timestamp = Self.next(LineProtocolEncoder.nanoseconds(metric.date), &state)
             encoder.encode(metric, timestamp: timestamp, into: &state.buffer, cache: &state.cache)
             Self.flushIfFull(&state)
         }
     }
 
     public func send(_ event: Event, metrics: [Metric]) {
+        // An event's metrics carry its date: converted once.
+        let eventNanoseconds = LineProtocolEncoder.nanoseconds(event.date)
         state.withLock { state in
             for index in metrics.indices {
-                let timestamp = Self.next(metrics[index].date, &state)
+                let date = metrics[index].date
+                let timestamp = Self.next(date == event.date ? eventNanoseconds : LineProtocolEncoder.nanoseconds(date),
+                                          &state)
                 encoder.encode(metrics[index], timestamp: timestamp, into: &state.buffer, cache: &state.cache)
                 Self.flushIfFull(&state)
             }
-            let timestamp = Self.next(event.date, &state)
+            let timestamp = Self.next(eventNanoseconds, &state)
             encoder.encode(event, timestamp: timestamp, into: &state.buffer, cache: &state.cache)
             Self.flushIfFull(&state)
         }
     }
 
-    private static func next(_ date: StreamDate, _ state: inout State) -> Int64 {
-        state.lastTimestamp = max(LineProtocolEncoder.nanoseconds(date), state.lastTimestamp + 1)
+    private static func next(_ nanoseconds: Int64, _ state: inout State) -> Int64 {
+        state.lastTimestamp = max(nanoseconds, state.lastTimestamp + 1)
         return state.lastTimestamp
     }
 

@@ -76,17 +76,15 @@ public final class InfluxDBBackend: Backend, Sendable {
     private let outbox: Outbox
     private let batcher: Batcher
     private let logger: Logger
-    /// The encoder (never changed: read without the lock, and without a copy), and what it keeps of the tracker's
-    /// context between events.
+    /// The encoder (never changed: read without a lock, and without a copy); what it keeps of the tracker's context
+    /// between events is kept by the batcher, under the batch's lock.
     private let encoder: LineProtocolEncoder
-    private let cache: Mutex<LineProtocolEncoder.ContextCache>
 
     public init(configuration: Configuration, outbox: Outbox, logger: Logger = Logger(label: "playtrace.influxdb")) {
         self.configuration = configuration
         self.outbox = outbox
         self.logger = logger
         encoder = configuration.encoder
-        cache = Mutex(LineProtocolEncoder.ContextCache())
         let metadata = Self.metadata(configuration)
         let gzip = configuration.gzip
         batcher = Batcher(maximumBytes: configuration.maximumBatchBytes,
@@ -121,32 +119,28 @@ public final class InfluxDBBackend: Backend, Sendable {
     }
 
     public func sendEvent(_ event: Event) {
-        cache.withLock { cache in
-            batcher.append(timestamp: LineProtocolEncoder.nanoseconds(event.date)) { buffer, timestamp in
-                encoder.encode(event, timestamp: timestamp, into: &buffer, cache: &cache)
-            }
-        }
+        send(event, metrics: [])
     }
 
     public func sendMetric(_ metric: Metric) {
-        cache.withLock { cache in
-            batcher.append(timestamp: LineProtocolEncoder.nanoseconds(metric.date)) { buffer, timestamp in
-                encoder.encode(metric, timestamp: timestamp, into: &buffer, cache: &cache)
-            }
+        batcher.append { buffer, cache, stamp in
+            encoder.encode(metric, timestamp: stamp(LineProtocolEncoder.nanoseconds(metric.date)), into: &buffer,
+                           cache: &cache)
+            return 1
         }
     }
 
     public func send(_ event: Event, metrics: [Metric]) {
-        cache.withLock { cache in
-            batcher.append { buffer, stamp in
-                for index in metrics.indices {
-                    encoder.encode(metrics[index], timestamp: stamp(LineProtocolEncoder.nanoseconds(metrics[index].date)),
-                                   into: &buffer, cache: &cache)
-                }
-                encoder.encode(event, timestamp: stamp(LineProtocolEncoder.nanoseconds(event.date)), into: &buffer,
-                               cache: &cache)
-                return metrics.count + 1
+        // An event's metrics carry its date: converted once.
+        let eventNanoseconds = LineProtocolEncoder.nanoseconds(event.date)
+        batcher.append { buffer, cache, stamp in
+            for index in metrics.indices {
+                let date = metrics[index].date
+                let timestamp = date == event.date ? eventNanoseconds : LineProtocolEncoder.nanoseconds(date)
+                encoder.encode(metrics[index], timestamp: stamp(timestamp), into: &buffer, cache: &cache)
             }
+            encoder.encode(event, timestamp: stamp(eventNanoseconds), into: &buffer, cache: &cache)
+            return metrics.count + 1
         }
     }
 
