@@ -56,23 +56,58 @@ public enum RandomUUID {
 
     /// A new random UUID drawn from `generator` (a ``FastRandom`` seeded from the system for ids made often).
     public static func lowercasedString(using generator: inout some RandomNumberGenerator) -> String {
-        var high = generator.next()
-        var low = generator.next()
-        high = (high & ~0xF000) | 0x4000                          // version 4
-        low = (low & ~(0xC000 << 48)) | (0x8000 << 48)            // variant 10
+        CompactUUID.random(using: &generator).description
+    }
+}
+
+/// A UUID as its 128 bits: a plain value (copying one counts no reference), written as lower-case text when asked.
+///
+/// ```swift
+/// var random = FastRandom()
+/// let id = CompactUUID.random(using: &random)
+/// print(id)   // 1c28caea-0eac-42af-8f6d-9e27a947a541
+/// ```
+public struct CompactUUID: Sendable, Hashable, CustomStringConvertible {
+    /// The first and the last 64 bits.
+    public let high: UInt64
+    public let low: UInt64
+
+    public init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    /// The length of the text: 32 hexadecimal digits and 4 hyphens.
+    public static let textLength = 36
+
+    /// A random (version 4, variant 10) UUID drawn from `generator`.
+    public static func random(using generator: inout some RandomNumberGenerator) -> CompactUUID {
+        let high = generator.next()
+        let low = generator.next()
+        return CompactUUID(high: (high & ~0xF000) | 0x4000,                 // version 4
+                           low: (low & ~(0xC000 << 48)) | (0x8000 << 48))  // variant 10
+    }
+
+    /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in lower-case hexadecimal.
+    public var description: String {
+        String(unsafeUninitializedCapacity: Self.textLength) { buffer in
+            write(to: buffer.baseAddress!)
+            return Self.textLength
+        }
+    }
+
+    /// Writes the text (``textLength`` bytes) to `target`.
+    public func write(to target: UnsafeMutablePointer<UInt8>) {
         let digits: StaticString = "0123456789abcdef"
-        return String(unsafeUninitializedCapacity: 36) { buffer in
-            var position = 0
-            for index in 0..<32 {
-                if index == 8 || index == 12 || index == 16 || index == 20 {
-                    buffer[position] = UInt8(ascii: "-")
-                    position += 1
-                }
-                let word = index < 16 ? high : low
-                buffer[position] = digits.utf8Start[Int((word >> UInt64(60 - 4 * (index % 16))) & 0xF)]
+        var position = 0
+        for index in 0..<32 {
+            if index == 8 || index == 12 || index == 16 || index == 20 {
+                target[position] = UInt8(ascii: "-")
                 position += 1
             }
-            return position
+            let word = index < 16 ? high : low
+            target[position] = digits.utf8Start[Int((word >> UInt64(60 - 4 * (index % 16))) & 0xF)]
+            position += 1
         }
     }
 }

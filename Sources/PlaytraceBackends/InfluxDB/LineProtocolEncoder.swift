@@ -130,7 +130,7 @@ public struct LineProtocolEncoder: Sendable {
         NameTable.shared.writeActionName(event.action, to: &line)
         cache.contextTags.withUnsafeBytes { line.bytes($0) }
         if tagMasks.0 & Self.playbackIdSlot != 0, event.playback.carried & Self.playbackIdSlot != 0,
-           let id = event.playback.playbackID, !event.attributes.contains(.playbackId) {
+           let id = event.playback.playbackIdentifier, !event.attributes.contains(.playbackId) {
             // The playback's tag, escaped once per playback.
             cache.writePlaybackTag(id, to: &line)
         }
@@ -489,7 +489,7 @@ extension LineProtocolEncoder {
         private(set) var contextFields = LineBuffer()
         private(set) var contextFieldsStart = 0
 
-        private var playbackID: String?
+        private var playbackIdentifier: PlaybackIdentifier?
         private var playbackTag = LineBuffer()
 
         private var dimensions = AttributeList()
@@ -529,13 +529,13 @@ extension LineProtocolEncoder {
         }
 
         /// Writes `,playbackId=<id>`, escaped once per playback.
-        mutating func writePlaybackTag(_ id: String, to line: inout LineWriter) {
-            if id != playbackID {
-                playbackID = id
+        mutating func writePlaybackTag(_ id: PlaybackIdentifier, to line: inout LineWriter) {
+            if id != playbackIdentifier {
+                playbackIdentifier = id
                 playbackTag.removeAll(keepingCapacity: true)
                 var tag = LineWriter(taking: &playbackTag)
                 tag.ascii(",playbackId=")
-                LineProtocolEncoder.writeTagText(id, to: &tag)
+                LineProtocolEncoder.writeTagText(id.description, to: &tag)
                 tag.finish(into: &playbackTag)
             }
             playbackTag.withUnsafeBytes { line.bytes($0) }

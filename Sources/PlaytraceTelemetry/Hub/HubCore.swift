@@ -92,7 +92,7 @@ public class HubCore: Hub {
             state.pauseStart = nil
             return true
         case .bufferBegin:
-            guard state.playbackID != nil, !state.didFinish, !state.isBuffering else { return false }
+            guard state.playbackIdentifier != nil, !state.didFinish, !state.isBuffering else { return false }
             state.isBuffering = true
             state.bufferStart = now
             state.bufferKind = !state.didStart ? .initial : (state.isPaused || state.isSeeking ? .inBlock : .rebuffer)
@@ -107,7 +107,7 @@ public class HubCore: Hub {
             state.bufferKind = .none
             return true
         case .seekBegin:
-            guard state.playbackID != nil, !state.didFinish, !state.isSeeking else { return false }
+            guard state.playbackIdentifier != nil, !state.didFinish, !state.isSeeking else { return false }
             state.isSeeking = true
             state.seekStart = now
             return true
@@ -118,7 +118,7 @@ public class HubCore: Hub {
             state.seekStart = nil
             return true
         case .end, .stop, .next:
-            guard state.playbackID != nil, !state.didFinish else { return false }
+            guard state.playbackIdentifier != nil, !state.didFinish else { return false }
             let reason = action == .end ? "end" : (action == .stop ? "stop" : "next")
             finish(&state, tracker: tracker, now: now, reason: state.didStart ? reason : "abandoned", event: &event)
             return true
@@ -149,8 +149,8 @@ public class HubCore: Hub {
     }
 
     private func beginPlaybackIfNeeded(_ state: inout TrackerState, now: Int64) {
-        guard state.playbackID == nil || state.didFinish else { return }
-        state.beginPlayback(id: RandomUUID.lowercasedString(using: &random))
+        guard state.playbackIdentifier == nil || state.didFinish else { return }
+        state.beginPlayback(identifier: .uuid(.random(using: &random)))
         state.requested = now
     }
 
@@ -169,7 +169,7 @@ public class HubCore: Hub {
         // Written in place: a snapshot built apart and then assigned would count references to its id and
         // time list twice.
         event.playback.carried = PlaybackSnapshot.carryingAll
-        event.playback.playbackID = state.playbackID
+        event.playback.playbackIdentifier = state.playbackIdentifier
         event.playback.countErrors = state.countErrors
         event.playback.countStarts = state.countStarts
         event.playback.countAds = state.countAds
@@ -184,7 +184,7 @@ public class HubCore: Hub {
         event.playback.inPlaybackBlock = state.didStart && !state.didFinish
         event.playback.inAdBreakBlock = state.inAdBreak
         event.playback.inAdBlock = state.inAd
-        if state.playbackID == nil { event.playback.carried &= ~(1 << UInt64(Attribute.ID.playbackId)) }
+        if state.playbackIdentifier == nil { event.playback.carried &= ~(1 << UInt64(Attribute.ID.playbackId)) }
         Self.recordTime(of: event.action, in: &event.playback, state: &state, now: now)
     }
 

@@ -3,7 +3,12 @@
 /// the next playback: a second StartTime was wrong, a second StreamLoad was dropped).
 public struct TrackerState: Sendable, Hashable {
     /// Identifies the playback (renewed with each).
-    public var playbackID: String?
+    public var playbackIdentifier: PlaybackIdentifier?
+    /// ``playbackIdentifier`` as text; setting it sets a ``PlaybackIdentifier/text(_:)``.
+    public var playbackID: String? {
+        get { playbackIdentifier?.description }
+        set { playbackIdentifier = newValue.map(PlaybackIdentifier.text) }
+    }
     public var playbackCount = 0
 
     // What happened in this playback.
@@ -115,13 +120,18 @@ public struct TrackerState: Sendable, Hashable {
 
     /// Forgets the previous playback; the next one begins with this identifier.
     public mutating func beginPlayback(id: String) {
+        beginPlayback(identifier: .text(id))
+    }
+
+    /// Forgets the previous playback; the next one begins with this identifier.
+    public mutating func beginPlayback(identifier: PlaybackIdentifier) {
         let count = playbackCount
         // The time list's storage is kept for the next playback (emptied), not grown again from nothing.
         var times = ActionTimes()
         swap(&times, &lastActionTimes)
         times.removeAll()
         self = TrackerState()
-        playbackID = id
+        playbackIdentifier = identifier
         playbackCount = count + 1
         lastActionTimes = times
     }

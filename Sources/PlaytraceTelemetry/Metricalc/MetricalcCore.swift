@@ -22,7 +22,7 @@ import PlaytraceCore
 /// - `PlaybackFailure` (counter, with `failureStage` `start` or `playback`): a fatal Error (`isFatal`) happened.
 public final class MetricalcCore: Metricalc {
     fileprivate struct Session {
-        var playbackID: String?
+        var playbackIdentifier: PlaybackIdentifier?
         var stallCount = 0
         var stallDuration = 0
         var switchesUp = 0
@@ -90,15 +90,15 @@ public final class MetricalcCore: Metricalc {
     private func process(_ event: Event, state: TrackerState, session: inout Session, metrics: inout Metrics) {
         // The playback id and the play time, straight from the hub's snapshot unless the event replaces them.
         if event.readsFromSnapshot(Attribute.ID.playbackId) {
-            if session.playbackID != event.playback.playbackID {
+            if session.playbackIdentifier != event.playback.playbackIdentifier {
                 session = Session()
-                session.playbackID = event.playback.playbackID
+                session.playbackIdentifier = event.playback.playbackIdentifier
             }
         } else {
-            let playbackID = event[.playbackId]?.description
-            if session.playbackID != playbackID {
+            let playbackIdentifier = event[.playbackId].map { PlaybackIdentifier.text($0.description) }
+            if session.playbackIdentifier != playbackIdentifier {
                 session = Session()
-                session.playbackID = playbackID
+                session.playbackIdentifier = playbackIdentifier
             }
         }
 

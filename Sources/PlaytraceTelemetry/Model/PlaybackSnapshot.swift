@@ -9,7 +9,12 @@
 /// Times are whole milliseconds.
 public struct PlaybackSnapshot: Sendable, Hashable {
     /// Identifies the playback (`playbackId`).
-    public var playbackID: String?
+    public var playbackIdentifier: PlaybackIdentifier?
+    /// ``playbackIdentifier`` as text; setting it sets a ``PlaybackIdentifier/text(_:)``.
+    public var playbackID: String? {
+        get { playbackIdentifier?.description }
+        set { playbackIdentifier = newValue.map(PlaybackIdentifier.text) }
+    }
     public var countErrors = 0
     public var countStarts = 0
     public var countAds = 0
@@ -78,7 +83,7 @@ public struct PlaybackSnapshot: Sendable, Hashable {
     /// A state attribute's value by identifier (the caller checked that it is carried).
     private func stateValue(_ id: UInt32) -> AttributeValue? {
         switch id {
-        case Attribute.ID.playbackId: playbackID.map(AttributeValue.string)
+        case Attribute.ID.playbackId: playbackIdentifier.map { .string($0.description) }
         case Attribute.ID.countErrors: .int(countErrors)
         case Attribute.ID.countStarts: .int(countStarts)
         case Attribute.ID.countAds: .int(countAds)
