@@ -392,26 +392,21 @@ public struct LineProtocolEncoder: Sendable {
     /// (nil: kept). Text without such bytes (the usual case) is copied in one go.
     @inline(__always)
     private static func writeEscaped(_ text: String, to line: inout LineWriter, newline: StaticString?,
-                                     needsEscape: (UInt8) -> Bool) {
+                                     special: SpecialBytes, needsEscape: (UInt8) -> Bool) {
         // Native strings lend their bytes in place (no copy of the string, no reference counted).
         if let done: Void = text.utf8.withContiguousStorageIfAvailable({ bytes in
-            writeEscaped(bytes, to: &line, newline: newline, needsEscape: needsEscape)
+            writeEscaped(bytes, to: &line, newline: newline, special: special, needsEscape: needsEscape)
         }) {
             return done
         }
         var text = text
-        text.withUTF8 { writeEscaped($0, to: &line, newline: newline, needsEscape: needsEscape) }
+        text.withUTF8 { writeEscaped($0, to: &line, newline: newline, special: special, needsEscape: needsEscape) }
     }
 
     @inline(__always)
     private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to line: inout LineWriter,
-                                     newline: StaticString?, needsEscape: (UInt8) -> Bool) {
-        let replacesBreaks = newline != nil
-        let special = bytes.contains { (byte: UInt8) -> Bool in
-            if needsEscape(byte) { return true }
-            return replacesBreaks && isLineBreak(byte)
-        }
-        guard special else {
+                                     newline: StaticString?, special: SpecialBytes, needsEscape: (UInt8) -> Bool) {
+        guard bytes.contains(where: special.contains) else {
             line.bytes(bytes)
             return
         }
@@ -430,12 +425,14 @@ public struct LineProtocolEncoder: Sendable {
     private static func isLineBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D || byte == 0x09 }
 
     private static func writeMeasurement(_ text: String, to line: inout LineWriter) {
-        writeEscaped(text, to: &line, newline: "_") { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") }
+        writeEscaped(text, to: &line, newline: "_", special: .measurement) {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ")
+        }
     }
 
     /// Tag keys, tag values and field keys.
     static func writeTagText(_ text: String, to line: inout LineWriter) {
-        writeEscaped(text, to: &line, newline: "\\ ") {
+        writeEscaped(text, to: &line, newline: "\\ ", special: .tag) {
             $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "=")
         }
     }
@@ -451,7 +448,9 @@ public struct LineProtocolEncoder: Sendable {
             if value { line.ascii("true") } else { line.ascii("false") }
         case .string(let text):
             line.byte(UInt8(ascii: "\""))
-            writeEscaped(text, to: &line, newline: nil) { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+            writeEscaped(text, to: &line, newline: nil, special: .fieldString) {
+                $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+            }
             line.byte(UInt8(ascii: "\""))
         }
     }
@@ -909,5 +908,27 @@ enum SnapshotBlock {
     private static func piece(_ index: Int, _ table: Table, _ line: inout LineWriter) {
         let range = table.ranges[index]
         line.paddedBytesInReserved(table.bytes + range.start, count: range.count)
+    }
+}
+
+/// The bytes that text of one kind cannot hold as they are (escaped, or line breaks replaced), for a scan that
+/// costs a shift and a test per byte: bytes below 64 as bits, and whether the backslash is one.
+struct SpecialBytes {
+    let low: UInt64
+    let backslash: Bool
+
+    /// Line breaks and tabs, which measurements and tags cannot hold.
+    private static let breaks: UInt64 = 1 << 0x0A | 1 << 0x0D | 1 << 0x09
+
+    /// Measurement names: commas and spaces, and line breaks.
+    static let measurement = SpecialBytes(low: 1 << 0x2C | 1 << 0x20 | breaks, backslash: false)
+    /// Tag keys, tag values and field keys: commas, spaces and equals signs, and line breaks.
+    static let tag = SpecialBytes(low: 1 << 0x2C | 1 << 0x20 | 1 << 0x3D | breaks, backslash: false)
+    /// String field values: quotes and backslashes.
+    static let fieldString = SpecialBytes(low: 1 << 0x22, backslash: true)
+
+    @inline(__always)
+    func contains(_ byte: UInt8) -> Bool {
+        byte < 64 ? low & (1 << UInt64(byte)) != 0 : backslash && byte == 0x5C
     }
 }

@@ -19,12 +19,14 @@ public struct Action: Sendable, Hashable, CustomStringConvertible {
         if standardIndex == nil { AttributeRegistry.shared.registerAction(name, timeAttribute: self.timeAttribute.id) }
     }
 
-    /// A standard action, by its index in ``standard``.
-    private init(standard index: UInt32) {
+    /// A standard action, by its index in ``standard``. (The constants below are made on the spot from their
+    /// indexes: reading one costs no lazy initialization.)
+    @usableFromInline
+    init(standard index: UInt32) {
         timeAttribute = Attribute(standard: Action.firstTimeAttributeID + index)
     }
 
-    static let firstTimeAttributeID: UInt32 = 100
+    @usableFromInline static let firstTimeAttributeID: UInt32 = 100
 
     /// The name backends write.
     public var name: String {
@@ -79,47 +81,47 @@ public struct Action: Sendable, Hashable, CustomStringConvertible {
     ]
 
     // Set-up.
-    public static let trackerInit = Action(standard: 0)
-    public static let mediaRequest = Action(standard: 1)
-    public static let playerSet = Action(standard: 2)
-    public static let playerReady = Action(standard: 3)
-    public static let prepareItem = Action(standard: 4)
-    public static let manifestLoad = Action(standard: 5)
-    public static let streamLoad = Action(standard: 6)
+    @inlinable public static var trackerInit: Action { Action(standard: 0) }
+    @inlinable public static var mediaRequest: Action { Action(standard: 1) }
+    @inlinable public static var playerSet: Action { Action(standard: 2) }
+    @inlinable public static var playerReady: Action { Action(standard: 3) }
+    @inlinable public static var prepareItem: Action { Action(standard: 4) }
+    @inlinable public static var manifestLoad: Action { Action(standard: 5) }
+    @inlinable public static var streamLoad: Action { Action(standard: 6) }
     // Playback.
-    public static let start = Action(standard: 7)
-    public static let bufferBegin = Action(standard: 8)
-    public static let bufferFinish = Action(standard: 9)
-    public static let seekBegin = Action(standard: 10)
-    public static let seekFinish = Action(standard: 11)
-    public static let pauseBegin = Action(standard: 12)
-    public static let pauseFinish = Action(standard: 13)
-    public static let forwardBegin = Action(standard: 14)
-    public static let forwardFinish = Action(standard: 15)
-    public static let rewindBegin = Action(standard: 16)
-    public static let rewindFinish = Action(standard: 17)
-    public static let qualityChangeUp = Action(standard: 18)
-    public static let qualityChangeDown = Action(standard: 19)
-    public static let stop = Action(standard: 20)
-    public static let end = Action(standard: 21)
-    public static let next = Action(standard: 22)
-    public static let error = Action(standard: 23)
-    public static let ping = Action(standard: 24)
+    @inlinable public static var start: Action { Action(standard: 7) }
+    @inlinable public static var bufferBegin: Action { Action(standard: 8) }
+    @inlinable public static var bufferFinish: Action { Action(standard: 9) }
+    @inlinable public static var seekBegin: Action { Action(standard: 10) }
+    @inlinable public static var seekFinish: Action { Action(standard: 11) }
+    @inlinable public static var pauseBegin: Action { Action(standard: 12) }
+    @inlinable public static var pauseFinish: Action { Action(standard: 13) }
+    @inlinable public static var forwardBegin: Action { Action(standard: 14) }
+    @inlinable public static var forwardFinish: Action { Action(standard: 15) }
+    @inlinable public static var rewindBegin: Action { Action(standard: 16) }
+    @inlinable public static var rewindFinish: Action { Action(standard: 17) }
+    @inlinable public static var qualityChangeUp: Action { Action(standard: 18) }
+    @inlinable public static var qualityChangeDown: Action { Action(standard: 19) }
+    @inlinable public static var stop: Action { Action(standard: 20) }
+    @inlinable public static var end: Action { Action(standard: 21) }
+    @inlinable public static var next: Action { Action(standard: 22) }
+    @inlinable public static var error: Action { Action(standard: 23) }
+    @inlinable public static var ping: Action { Action(standard: 24) }
     // Ads.
-    public static let adBreakBegin = Action(standard: 25)
-    public static let adBreakFinish = Action(standard: 26)
-    public static let adBegin = Action(standard: 27)
-    public static let adFinish = Action(standard: 28)
-    public static let adPauseBegin = Action(standard: 29)
-    public static let adPauseFinish = Action(standard: 30)
-    public static let adBufferBegin = Action(standard: 31)
-    public static let adBufferFinish = Action(standard: 32)
-    public static let adSkip = Action(standard: 33)
-    public static let adClick = Action(standard: 34)
-    public static let adFirstQuartile = Action(standard: 35)
-    public static let adSecondQuartile = Action(standard: 36)
-    public static let adThirdQuartile = Action(standard: 37)
-    public static let adError = Action(standard: 38)
+    @inlinable public static var adBreakBegin: Action { Action(standard: 25) }
+    @inlinable public static var adBreakFinish: Action { Action(standard: 26) }
+    @inlinable public static var adBegin: Action { Action(standard: 27) }
+    @inlinable public static var adFinish: Action { Action(standard: 28) }
+    @inlinable public static var adPauseBegin: Action { Action(standard: 29) }
+    @inlinable public static var adPauseFinish: Action { Action(standard: 30) }
+    @inlinable public static var adBufferBegin: Action { Action(standard: 31) }
+    @inlinable public static var adBufferFinish: Action { Action(standard: 32) }
+    @inlinable public static var adSkip: Action { Action(standard: 33) }
+    @inlinable public static var adClick: Action { Action(standard: 34) }
+    @inlinable public static var adFirstQuartile: Action { Action(standard: 35) }
+    @inlinable public static var adSecondQuartile: Action { Action(standard: 36) }
+    @inlinable public static var adThirdQuartile: Action { Action(standard: 37) }
+    @inlinable public static var adError: Action { Action(standard: 38) }
 
     /// The 39 standard actions, in OpenAVT's order.
     public static let standard: [Action] = [

@@ -21,6 +21,9 @@ public struct Attribute: Sendable, Hashable, CustomStringConvertible {
         id = AttributeRegistry.shared.id(for: name)
     }
 
+    /// A standard attribute. (The constants below are made on the spot from their identifiers: reading one costs
+    /// no lazy initialization.)
+    @usableFromInline
     init(standard id: UInt32) {
         self.id = id
     }
@@ -188,97 +191,97 @@ public extension Attribute {
 
     // Identity.
     /// What the tracker observes (a player, an ad library).
-    static let trackerTarget = Attribute(standard: ID.trackerTarget)
+    @inlinable static var trackerTarget: Attribute { Attribute(standard: ID.trackerTarget) }
     /// Identifies the stream being played.
-    static let streamId = Attribute(standard: ID.streamId)
+    @inlinable static var streamId: Attribute { Attribute(standard: ID.streamId) }
     /// Identifies one playback (renewed with each).
-    static let playbackId = Attribute(standard: ID.playbackId)
+    @inlinable static var playbackId: Attribute { Attribute(standard: ID.playbackId) }
     /// The tracker that sent the event.
-    static let senderId = Attribute(standard: ID.senderId)
+    @inlinable static var senderId: Attribute { Attribute(standard: ID.senderId) }
 
     // Counters (per playback).
-    static let countErrors = Attribute(standard: ID.countErrors)
-    static let countStarts = Attribute(standard: ID.countStarts)
-    static let countAds = Attribute(standard: ID.countAds)
+    @inlinable static var countErrors: Attribute { Attribute(standard: ID.countErrors) }
+    @inlinable static var countStarts: Attribute { Attribute(standard: ID.countStarts) }
+    @inlinable static var countAds: Attribute { Attribute(standard: ID.countAds) }
 
     // Accumulated times, milliseconds (per playback).
-    static let accumPauseTime = Attribute(standard: ID.accumPauseTime)
-    static let accumBufferTime = Attribute(standard: ID.accumBufferTime)
-    static let accumSeekTime = Attribute(standard: ID.accumSeekTime)
-    static let accumPlayTime = Attribute(standard: ID.accumPlayTime)
+    @inlinable static var accumPauseTime: Attribute { Attribute(standard: ID.accumPauseTime) }
+    @inlinable static var accumBufferTime: Attribute { Attribute(standard: ID.accumBufferTime) }
+    @inlinable static var accumSeekTime: Attribute { Attribute(standard: ID.accumSeekTime) }
+    @inlinable static var accumPlayTime: Attribute { Attribute(standard: ID.accumPlayTime) }
     /// Content play time since the previous event, milliseconds.
-    static let deltaPlayTime = Attribute(standard: ID.deltaPlayTime)
+    @inlinable static var deltaPlayTime: Attribute { Attribute(standard: ID.deltaPlayTime) }
 
     // Block flags.
-    static let inPauseBlock = Attribute(standard: ID.inPauseBlock)
-    static let inSeekBlock = Attribute(standard: ID.inSeekBlock)
-    static let inBufferBlock = Attribute(standard: ID.inBufferBlock)
-    static let inPlaybackBlock = Attribute(standard: ID.inPlaybackBlock)
-    static let inAdBreakBlock = Attribute(standard: ID.inAdBreakBlock)
-    static let inAdBlock = Attribute(standard: ID.inAdBlock)
+    @inlinable static var inPauseBlock: Attribute { Attribute(standard: ID.inPauseBlock) }
+    @inlinable static var inSeekBlock: Attribute { Attribute(standard: ID.inSeekBlock) }
+    @inlinable static var inBufferBlock: Attribute { Attribute(standard: ID.inBufferBlock) }
+    @inlinable static var inPlaybackBlock: Attribute { Attribute(standard: ID.inPlaybackBlock) }
+    @inlinable static var inAdBreakBlock: Attribute { Attribute(standard: ID.inAdBreakBlock) }
+    @inlinable static var inAdBlock: Attribute { Attribute(standard: ID.inAdBlock) }
 
-    static let errorDescription = Attribute(standard: ID.errorDescription)
+    @inlinable static var errorDescription: Attribute { Attribute(standard: ID.errorDescription) }
 
     // Stream.
     /// Playhead, milliseconds.
-    static let position = Attribute(standard: ID.position)
+    @inlinable static var position: Attribute { Attribute(standard: ID.position) }
     /// Duration, milliseconds.
-    static let duration = Attribute(standard: ID.duration)
-    static let resolutionHeight = Attribute(standard: ID.resolutionHeight)
-    static let resolutionWidth = Attribute(standard: ID.resolutionWidth)
-    static let isMuted = Attribute(standard: ID.isMuted)
+    @inlinable static var duration: Attribute { Attribute(standard: ID.duration) }
+    @inlinable static var resolutionHeight: Attribute { Attribute(standard: ID.resolutionHeight) }
+    @inlinable static var resolutionWidth: Attribute { Attribute(standard: ID.resolutionWidth) }
+    @inlinable static var isMuted: Attribute { Attribute(standard: ID.isMuted) }
     /// Volume, 0–100.
-    static let volume = Attribute(standard: ID.volume)
-    static let fps = Attribute(standard: ID.fps)
-    static let source = Attribute(standard: ID.source)
+    @inlinable static var volume: Attribute { Attribute(standard: ID.volume) }
+    @inlinable static var fps: Attribute { Attribute(standard: ID.fps) }
+    @inlinable static var source: Attribute { Attribute(standard: ID.source) }
     /// Bit rate, bits per second.
-    static let bitrate = Attribute(standard: ID.bitrate)
-    static let language = Attribute(standard: ID.language)
-    static let subtitles = Attribute(standard: ID.subtitles)
-    static let title = Attribute(standard: ID.title)
+    @inlinable static var bitrate: Attribute { Attribute(standard: ID.bitrate) }
+    @inlinable static var language: Attribute { Attribute(standard: ID.language) }
+    @inlinable static var subtitles: Attribute { Attribute(standard: ID.subtitles) }
+    @inlinable static var title: Attribute { Attribute(standard: ID.title) }
 
     // Ads.
-    static let isAdsTracker = Attribute(standard: ID.isAdsTracker)
-    static let adPosition = Attribute(standard: ID.adPosition)
-    static let adDuration = Attribute(standard: ID.adDuration)
-    static let adBufferedTime = Attribute(standard: ID.adBufferedTime)
-    static let adVolume = Attribute(standard: ID.adVolume)
+    @inlinable static var isAdsTracker: Attribute { Attribute(standard: ID.isAdsTracker) }
+    @inlinable static var adPosition: Attribute { Attribute(standard: ID.adPosition) }
+    @inlinable static var adDuration: Attribute { Attribute(standard: ID.adDuration) }
+    @inlinable static var adBufferedTime: Attribute { Attribute(standard: ID.adBufferedTime) }
+    @inlinable static var adVolume: Attribute { Attribute(standard: ID.adVolume) }
     /// pre, mid or post.
-    static let adRoll = Attribute(standard: ID.adRoll)
-    static let adDescription = Attribute(standard: ID.adDescription)
-    static let adId = Attribute(standard: ID.adId)
-    static let adTitle = Attribute(standard: ID.adTitle)
-    static let adAdvertiserName = Attribute(standard: ID.adAdvertiserName)
-    static let adCreativeId = Attribute(standard: ID.adCreativeId)
-    static let adBitrate = Attribute(standard: ID.adBitrate)
-    static let adResolutionHeight = Attribute(standard: ID.adResolutionHeight)
-    static let adResolutionWidth = Attribute(standard: ID.adResolutionWidth)
-    static let adSystem = Attribute(standard: ID.adSystem)
+    @inlinable static var adRoll: Attribute { Attribute(standard: ID.adRoll) }
+    @inlinable static var adDescription: Attribute { Attribute(standard: ID.adDescription) }
+    @inlinable static var adId: Attribute { Attribute(standard: ID.adId) }
+    @inlinable static var adTitle: Attribute { Attribute(standard: ID.adTitle) }
+    @inlinable static var adAdvertiserName: Attribute { Attribute(standard: ID.adAdvertiserName) }
+    @inlinable static var adCreativeId: Attribute { Attribute(standard: ID.adCreativeId) }
+    @inlinable static var adBitrate: Attribute { Attribute(standard: ID.adBitrate) }
+    @inlinable static var adResolutionHeight: Attribute { Attribute(standard: ID.adResolutionHeight) }
+    @inlinable static var adResolutionWidth: Attribute { Attribute(standard: ID.adResolutionWidth) }
+    @inlinable static var adSystem: Attribute { Attribute(standard: ID.adSystem) }
 
     // Playtrace's dimensions (beyond OpenAVT's 46), which metrics carry so that a time-series database can group
     // by them.
     /// Identifies the viewing session (one player, several playbacks).
-    static let sessionId = Attribute(standard: ID.sessionId)
+    @inlinable static var sessionId: Attribute { Attribute(standard: ID.sessionId) }
     /// Identifies the content (a URN, a media id).
-    static let contentId = Attribute(standard: ID.contentId)
+    @inlinable static var contentId: Attribute { Attribute(standard: ID.contentId) }
     /// The engine that plays (headless, mpv, avfoundation).
-    static let engine = Attribute(standard: ID.engine)
+    @inlinable static var engine: Attribute { Attribute(standard: ID.engine) }
     /// The platform (linux, ios, macos…).
-    static let platform = Attribute(standard: ID.platform)
+    @inlinable static var platform: Attribute { Attribute(standard: ID.platform) }
     /// The variant under the playhead (its index in the multivariant playlist).
-    static let variant = Attribute(standard: ID.variant)
+    @inlinable static var variant: Attribute { Attribute(standard: ID.variant) }
 
     /// What kind of buffering a BufferBegin/BufferFinish is: `initial` (before Start, part of startup), `rebuffer`
     /// (playback ran dry), or `inBlock` (inside a pause or a seek: not a rebuffer).
-    static let bufferType = Attribute(standard: ID.bufferType)
+    @inlinable static var bufferType: Attribute { Attribute(standard: ID.bufferType) }
     /// Why a playback ended: `end` (played to its end), `stop`, `next`, `abandoned` (stopped before it started),
     /// `error`.
-    static let endReason = Attribute(standard: ID.endReason)
+    @inlinable static var endReason: Attribute { Attribute(standard: ID.endReason) }
 
     /// Whether an Error stopped playback (`true`) or playback went on (`false`).
-    static let isFatal = Attribute(standard: ID.isFatal)
+    @inlinable static var isFatal: Attribute { Attribute(standard: ID.isFatal) }
     /// On a PlaybackFailure metric: `start` (no first frame) or `playback` (after it).
-    static let failureStage = Attribute(standard: ID.failureStage)
+    @inlinable static var failureStage: Attribute { Attribute(standard: ID.failureStage) }
 
     /// OpenAVT's 46 standard attributes.
     static let openAVT: [Attribute] = [
