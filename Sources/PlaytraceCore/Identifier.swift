@@ -98,18 +98,27 @@ public struct CompactUUID: Sendable, Hashable, CustomStringConvertible {
 
     /// Writes the text (``textLength`` bytes) to `target`.
     public func write(to target: UnsafeMutablePointer<UInt8>) {
-        let digits: StaticString = "0123456789abcdef"
-        var position = 0
-        for index in 0..<32 {
-            if index == 8 || index == 12 || index == 16 || index == 20 {
-                target[position] = UInt8(ascii: "-")
-                position += 1
+        // Groups of 8, 4, 4, 4 and 12 digits: each written from its last digit back, four bits at a time.
+        let digits = Self.hexDigits.utf8Start
+        func group(_ word: UInt64, digitCount: Int, at start: Int) {
+            var rest = word
+            for offset in stride(from: start + digitCount - 1, through: start, by: -1) {
+                target[offset] = digits[Int(rest & 0xF)]
+                rest >>= 4
             }
-            let word = index < 16 ? high : low
-            target[position] = digits.utf8Start[Int((word >> UInt64(60 - 4 * (index % 16))) & 0xF)]
-            position += 1
         }
+        group(high >> 32, digitCount: 8, at: 0)
+        group(high >> 16 & 0xFFFF, digitCount: 4, at: 9)
+        group(high & 0xFFFF, digitCount: 4, at: 14)
+        group(low >> 48, digitCount: 4, at: 19)
+        group(low & 0xFFFF_FFFF_FFFF, digitCount: 12, at: 24)
+        target[8] = UInt8(ascii: "-")
+        target[13] = UInt8(ascii: "-")
+        target[18] = UInt8(ascii: "-")
+        target[23] = UInt8(ascii: "-")
     }
+
+    private static let hexDigits: StaticString = "0123456789abcdef"
 }
 
 /// A fast random generator (xoshiro256**) seeded from the system's: for identifiers made often (a playback id per

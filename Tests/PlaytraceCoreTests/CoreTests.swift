@@ -5,6 +5,16 @@ import Testing
 
 @Suite("Core: media time, stream dates, clocks, identifiers, broadcasting")
 struct CoreTests {
+    @Test("A UUID's 128 bits are written as lower-case hexadecimal in groups of 8, 4, 4, 4 and 12")
+    func compactUUIDText() {
+        let uuid = CompactUUID(high: 0x0123_4567_89AB_CDEF, low: 0xFEDC_BA98_7654_3210)
+        #expect(uuid.description == "01234567-89ab-cdef-fedc-ba9876543210")
+        #expect(CompactUUID(high: 0, low: .max).description == "00000000-0000-0000-ffff-ffffffffffff")
+        var random = FastRandom()
+        let drawn = CompactUUID.random(using: &random).description
+        #expect(Array(drawn)[14] == "4" && "89ab".contains(Array(drawn)[19]))
+    }
+
     @Test("Random UUIDs: 36 lower-case characters, version 4, RFC variant, readable by Foundation, all different")
     func randomUUIDs() {
         var seen = Set<String>()

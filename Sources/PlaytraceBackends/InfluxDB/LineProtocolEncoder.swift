@@ -709,10 +709,18 @@ final class NameTable: Sendable {
     /// been reserved; `false` (nothing written) for a custom attribute.
     @inline(__always)
     func writeFieldNameInReserved(_ id: UInt32, to line: inout LineWriter) -> Bool {
+        var cursor = line.cursor
+        defer { line.advance(to: cursor) }
+        return writeFieldName(id, to: &cursor)
+    }
+
+    /// ``writeFieldNameInReserved(_:to:)`` through a cursor.
+    @inline(__always)
+    func writeFieldName(_ id: UInt32, to cursor: inout ByteCursor) -> Bool {
         guard let slot = Attribute.standardSlot(of: id) else { return false }
         let range = ranges[slot]
         guard range.count > 0 else { return false }
-        line.paddedBytesInReserved(bytes + range.start, count: range.count)
+        cursor.paddedBytes(bytes + range.start, count: range.count)
         return true
     }
 
@@ -834,22 +842,23 @@ enum SnapshotBlock {
         line.reserve(table.bound)
         let start = table.ranges[fields.wroteAny ? 1 : 0]
         fields.markWritten()
-        line.paddedBytesInReserved(table.bytes + start.start, count: start.count)
-        line.integerInReserved(Int64(playback.deltaPlayTime))
-        piece(2, table, &line)
-        line.integerInReserved(Int64(playback.countErrors))
-        piece(3, table, &line)
-        line.integerInReserved(Int64(playback.countStarts))
-        piece(4, table, &line)
-        line.integerInReserved(Int64(playback.countAds))
-        piece(5, table, &line)
-        line.integerInReserved(Int64(playback.accumPauseTime))
-        piece(6, table, &line)
-        line.integerInReserved(Int64(playback.accumBufferTime))
-        piece(7, table, &line)
-        line.integerInReserved(Int64(playback.accumSeekTime))
-        piece(8, table, &line)
-        line.integerInReserved(Int64(playback.accumPlayTime))
+        var cursor = line.cursor
+        cursor.paddedBytes(table.bytes + start.start, count: start.count)
+        cursor.integer(Int64(playback.deltaPlayTime))
+        piece(2, table, &cursor)
+        cursor.integer(Int64(playback.countErrors))
+        piece(3, table, &cursor)
+        cursor.integer(Int64(playback.countStarts))
+        piece(4, table, &cursor)
+        cursor.integer(Int64(playback.countAds))
+        piece(5, table, &cursor)
+        cursor.integer(Int64(playback.accumPauseTime))
+        piece(6, table, &cursor)
+        cursor.integer(Int64(playback.accumBufferTime))
+        piece(7, table, &cursor)
+        cursor.integer(Int64(playback.accumSeekTime))
+        piece(8, table, &cursor)
+        cursor.integer(Int64(playback.accumPlayTime))
         var flags = playback.inPauseBlock ? 1 : 0
         if playback.inSeekBlock { flags |= 2 }
         if playback.inBufferBlock { flags |= 4 }
@@ -857,11 +866,13 @@ enum SnapshotBlock {
         if playback.inAdBreakBlock { flags |= 16 }
         if playback.inAdBlock { flags |= 32 }
         let flagText = table.ranges[Table.firstFlags + flags]
+        line.advance(to: cursor)
         line.bytesInReserved(table.bytes + flagText.start, count: flagText.count)
         let names = NameTable.shared
         let wrote: Void? = playback.withTimeSinceEntries { entries, now, current, previous in
-            // Room for every standard one at once.
+            // Room for every standard one at once, written through a cursor.
             line.reserve(entries.count * timeFieldBound)
+            var cursor = line.cursor
             for index in entries.indices {
                 let id = entries[index].attribute.id
                 let time: Int64
@@ -871,14 +882,17 @@ enum SnapshotBlock {
                 } else {
                     time = entries[index].nanoseconds
                 }
-                if !names.writeFieldNameInReserved(id, to: &line) {
+                if !names.writeFieldName(id, to: &cursor) {
+                    line.advance(to: cursor)
                     writeCustomTimeSinceName(entries[index].attribute, to: &line)
                     // (The name took room of its own: make it again for this field and the ones after.)
                     line.reserve((entries.count - index) * timeFieldBound)
+                    cursor = line.cursor
                 }
-                line.integerInReserved((now &- time) / 1_000_000)
-                line.byteInReserved(UInt8(ascii: "i"))
+                cursor.integer((now &- time) / 1_000_000)
+                cursor.byte(UInt8(ascii: "i"))
             }
+            line.advance(to: cursor)
         }
         guard wrote == nil else { return }
         // The event removed some: the general way.
@@ -905,9 +919,9 @@ enum SnapshotBlock {
     }
 
     @inline(__always)
-    private static func piece(_ index: Int, _ table: Table, _ line: inout LineWriter) {
+    private static func piece(_ index: Int, _ table: Table, _ cursor: inout ByteCursor) {
         let range = table.ranges[index]
-        line.paddedBytesInReserved(table.bytes + range.start, count: range.count)
+        cursor.paddedBytes(table.bytes + range.start, count: range.count)
     }
 }
 

@@ -125,13 +125,21 @@ struct LineWriter: ~Copyable {
     @inline(__always)
     mutating func paddedBytesInReserved(_ source: UnsafePointer<UInt8>, count byteCount: Int) {
         assert(count + Self.overRead <= capacity, "a write past the room reserved")
-        let from = UnsafeRawPointer(source)
-        let to = UnsafeMutableRawPointer(base + count)
-        to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
-        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
-        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
-        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 24, as: UInt64.self), toByteOffset: 24, as: UInt64.self)
-        count += byteCount
+        var cursor = self.cursor
+        cursor.paddedBytes(source, count: byteCount)
+        advance(to: cursor)
+    }
+
+    /// Where the next byte goes, for loops that write many fields into room reserved beforehand (a cursor stays in
+    /// a register; the writer, lent `inout`, goes through memory at each write). ``advance(to:)`` afterwards.
+    @inline(__always)
+    var cursor: ByteCursor { ByteCursor(position: base + count) }
+
+    /// Takes what was written through a cursor.
+    @inline(__always)
+    mutating func advance(to cursor: ByteCursor) {
+        count = cursor.position - base
+        assert(count <= capacity, "a write past the room reserved")
     }
 
     mutating func bytes(_ bytes: [UInt8]) {
@@ -140,6 +148,84 @@ struct LineWriter: ~Copyable {
 
     mutating func ascii(_ text: StaticString) {
         bytes(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// The pairs of digits 00…99, for writing numbers two digits per step.
+    static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+    /// Writes an integer in decimal, two digits per step.
+    mutating func integer(_ value: Int64) {
+        reserve(Self.integerBound)
+        integerInReserved(value)
+    }
+
+    /// ``integer(_:)``, room for ``integerBound`` bytes having been reserved.
+    @inline(__always)
+    mutating func integerInReserved(_ value: Int64) {
+        assert(count + Self.integerBound <= capacity, "a write past the room reserved")
+        var cursor = self.cursor
+        cursor.integer(value)
+        advance(to: cursor)
+    }
+}
+
+/// A position in a ``LineWriter``'s reserved room, written through directly: what loops that write many fields use
+/// (``LineWriter/cursor``), since a cursor stays in a register. Nothing checks the room: it must have been reserved.
+struct ByteCursor {
+    var position: UnsafeMutablePointer<UInt8>
+
+    @inline(__always)
+    mutating func byte(_ byte: UInt8) {
+        position.pointee = byte
+        position += 1
+    }
+
+    /// Writes `count` bytes (at most ``LineWriter/overRead``) from a source that stays readable for
+    /// ``LineWriter/overRead`` bytes from its start: copied as four whole words, past their end, and only `count`
+    /// kept. (The room reserved must hold the four words.)
+    @inline(__always)
+    mutating func paddedBytes(_ source: UnsafePointer<UInt8>, count: Int) {
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(position)
+        to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
+        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 24, as: UInt64.self), toByteOffset: 24, as: UInt64.self)
+        position += count
+    }
+
+    /// Writes an integer in decimal, two digits per step (at most ``LineWriter/integerBound`` bytes).
+    @inline(__always)
+    mutating func integer(_ value: Int64) {
+        var magnitude = value.magnitude
+        if value < 0 { byte(UInt8(ascii: "-")) }
+        if magnitude < 10 {
+            byte(UInt8(truncatingIfNeeded: 48 + magnitude))
+            return
+        }
+        // Digits from the bit length (⌊bits × log10 2⌋, corrected by one comparison), then two per step from a
+        // table of the pairs 00…99.
+        let estimate = ((64 - magnitude.leadingZeroBitCount) &* 1_233) >> 12
+        let digits = estimate + (magnitude < Self.powerOf10(estimate) ? 0 : 1)
+        let table = LineWriter.digitPairs.utf8Start
+        var end = position + digits
+        position = end
+        while magnitude >= 100 {
+            let pair = Int(magnitude % 100) &* 2
+            magnitude /= 100
+            end -= 2
+            end[0] = table[pair]
+            end[1] = table[pair + 1]
+        }
+        if magnitude >= 10 {
+            let pair = Int(magnitude) &* 2
+            end -= 2
+            end[0] = table[pair]
+            end[1] = table[pair + 1]
+        } else {
+            end -= 1
+            end[0] = UInt8(truncatingIfNeeded: 48 + magnitude)
+        }
     }
 
     /// 10ⁿ for n in 0…19 (a table the compiler lays out), `UInt64.max` beyond.
@@ -170,49 +256,6 @@ struct LineWriter: ~Copyable {
         }
     }
 
-    /// The pairs of digits 00…99, for writing numbers two digits per step.
-    static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-
-    /// Writes an integer in decimal, two digits per step.
-    mutating func integer(_ value: Int64) {
-        reserve(Self.integerBound)
-        integerInReserved(value)
-    }
-
-    /// ``integer(_:)``, room for ``integerBound`` bytes having been reserved.
-    @inline(__always)
-    mutating func integerInReserved(_ value: Int64) {
-        assert(count + Self.integerBound <= capacity, "a write past the room reserved")
-        var magnitude = value.magnitude
-        if value < 0 { byteInReserved(UInt8(ascii: "-")) }
-        if magnitude < 10 {
-            byteInReserved(UInt8(truncatingIfNeeded: 48 + magnitude))
-            return
-        }
-        // Digits from the bit length (⌊bits × log10 2⌋, corrected by one comparison), then two per step from a
-        // table of the pairs 00…99.
-        let estimate = ((64 - magnitude.leadingZeroBitCount) &* 1_233) >> 12
-        let digits = estimate + (magnitude < Self.powerOf10(estimate) ? 0 : 1)
-        let table = Self.digitPairs.utf8Start
-        var position = count + digits
-        while magnitude >= 100 {
-            let pair = Int(magnitude % 100) &* 2
-            magnitude /= 100
-            position -= 2
-            base[position] = table[pair]
-            base[position + 1] = table[pair + 1]
-        }
-        if magnitude >= 10 {
-            let pair = Int(magnitude) &* 2
-            position -= 2
-            base[position] = table[pair]
-            base[position + 1] = table[pair + 1]
-        } else {
-            position -= 1
-            base[position] = UInt8(truncatingIfNeeded: 48 + magnitude)
-        }
-        count += digits
-    }
 }
 
 /// Writes line timestamps (nanoseconds since 1970, 19 digits today) from the digits of the previous one: successive
