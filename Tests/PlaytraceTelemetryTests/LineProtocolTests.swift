@@ -41,6 +41,35 @@ struct LineProtocolTests {
         }
     }
 
+    @Test("A metric's dimension tags follow its dimensions through one cache: a new playback, new content, fewer tags")
+    func dimensionTagsFollowTheDimensions() {
+        let encoder = LineProtocolEncoder()
+        var cache = LineProtocolEncoder.ContextCache()
+        func dimensions(_ playback: String, _ content: String, engine: Bool = true) -> AttributeList {
+            var list = AttributeList()
+            list[.sessionId] = "s1"
+            list[.playbackId] = .string(playback)
+            list[.contentId] = .string(content)
+            if engine { list[.engine] = "headless" }
+            return list
+        }
+        let cases: [(AttributeList, Set<String>)] = [
+            (dimensions("p1", "c1"), ["sessionId=s1", "playbackId=p1", "contentId=c1", "engine=headless", "kind=counter"]),
+            (dimensions("p2", "c1"), ["sessionId=s1", "playbackId=p2", "contentId=c1", "engine=headless", "kind=counter"]),
+            (dimensions("p2", "c2"), ["sessionId=s1", "playbackId=p2", "contentId=c2", "engine=headless", "kind=counter"]),
+            (dimensions("p3", "c2", engine: false), ["sessionId=s1", "playbackId=p3", "contentId=c2", "kind=counter"]),
+        ]
+        for (list, tags) in cases {
+            var buffer = LineBuffer()
+            let metric = Metric(name: "NumPlays", kind: .counter, value: 1, date: StreamDate(secondsSince1970: 0),
+                                dimensions: list)
+            encoder.encode(metric, timestamp: 1, into: &buffer, cache: &cache)
+            let line = String(decoding: buffer.bytes, as: UTF8.self)
+            let head = line.prefix { $0 != " " }
+            #expect(Set(head.split(separator: ",").dropFirst().map(String.init)) == tags, "\(line)")
+        }
+    }
+
     @Test("Escaping: quotes, backslashes and line breaks in strings; commas, spaces and equals signs in keys and tags")
     func escaping() {
         var event = Event(action: Action(name: "Custom Action"), date: StreamDate(secondsSince1970: 0))

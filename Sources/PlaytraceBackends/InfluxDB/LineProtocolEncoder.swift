@@ -324,7 +324,7 @@ public struct LineProtocolEncoder: Sendable {
         cache.prepareDimensions(metric.dimensions, for: self)
         var line = LineWriter(taking: &buffer)
         Self.writeMeasurement(metric.name, to: &line)
-        cache.dimensionTags.withUnsafeBytes { line.bytes($0) }
+        cache.writeDimensionTags(to: &line)
         switch metric.kind {
         case .counter: line.ascii(",kind=counter value=")
         case .gauge: line.ascii(",kind=gauge value=")
@@ -493,7 +493,10 @@ extension LineProtocolEncoder {
 
         private var dimensions = AttributeList()
         private var dimensionsKey: TagKey?
+        /// The dimensions' tags, but the playback id's, which ``dimensionPlaybackTag`` holds: a new playback of the
+        /// same content rewrites only that one.
         private(set) var dimensionTags = LineBuffer()
+        private(set) var dimensionPlaybackTag = LineBuffer()
 
         /// The digits of the last timestamp written.
         var timestamps = TimestampText()
@@ -543,15 +546,47 @@ extension LineProtocolEncoder {
         mutating func prepareDimensions(_ dimensions: AttributeList, for encoder: LineProtocolEncoder) {
             let key = encoder.tagKey
             guard dimensionsKey != key || !self.dimensions.isIdentical(to: dimensions) else { return }
+            let samePlaybackless = dimensionsKey == key && Self.equalButPlaybackID(self.dimensions, dimensions)
             self.dimensions = dimensions
             dimensionsKey = key
-            dimensionTags.removeAll(keepingCapacity: true)
-            var line = LineWriter(taking: &dimensionTags)
+            dimensionPlaybackTag.removeAll(keepingCapacity: true)
+            var playbackTag = LineWriter(taking: &dimensionPlaybackTag)
+            var tags = samePlaybackless ? nil : Optional(LineWriter(taking: &dimensionTags, emptied: true))
             dimensions.withEntries { entries in
                 guard let first = entries.baseAddress else { return }
-                for index in 0..<entries.count { encoder.writeTag(first + index, to: &line) }
+                for index in 0..<entries.count {
+                    if first[index].attribute.id == Attribute.ID.playbackId {
+                        encoder.writeTag(first + index, to: &playbackTag)
+                    } else if tags != nil {
+                        encoder.writeTag(first + index, to: &tags!)
+                    }
+                }
             }
-            line.finish(into: &dimensionTags)
+            playbackTag.finish(into: &dimensionPlaybackTag)
+            tags?.finish(into: &dimensionTags)
+        }
+
+        /// Whether two dimension lists hold the same attributes, in the same order, with the same values, but the
+        /// playback id.
+        private static func equalButPlaybackID(_ old: AttributeList, _ new: AttributeList) -> Bool {
+            guard old.count == new.count else { return false }
+            return old.withEntries { old in
+                new.withEntries { new in
+                    for index in old.indices {
+                        guard old[index].attribute == new[index].attribute else { return false }
+                        if old[index].attribute.id != Attribute.ID.playbackId, old[index].value != new[index].value {
+                            return false
+                        }
+                    }
+                    return true
+                }
+            }
+        }
+
+        /// Writes the dimensions' tags.
+        func writeDimensionTags(to line: inout LineWriter) {
+            dimensionTags.withUnsafeBytes { line.bytes($0) }
+            dimensionPlaybackTag.withUnsafeBytes { line.bytes($0) }
         }
     }
 

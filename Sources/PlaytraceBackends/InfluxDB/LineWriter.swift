@@ -30,6 +30,12 @@ struct LineWriter: ~Copyable {
         capacity = storage.capacity
     }
 
+    /// Takes the buffer's memory, emptied first.
+    init(taking buffer: inout LineBuffer, emptied: Bool) {
+        if emptied { buffer.removeAll(keepingCapacity: true) }
+        self.init(taking: &buffer)
+    }
+
     /// Gives the memory back to the buffer, with what was written.
     consuming func finish(into buffer: inout LineBuffer) {
         buffer.count = count
