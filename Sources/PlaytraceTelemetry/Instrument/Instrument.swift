@@ -253,14 +253,12 @@ public final class Instrument: Sendable {
                          attributes: AttributeList?, time: Int64) {
         // The event's own attributes go in a list the instrument keeps between events, so that building them does
         // not allocate (a backend that keeps an event keeps its own copy).
-        var event = Event(action: action, date: originDate, timeNanoseconds: time, sender: trackerID,
-                          attributes: attributes ?? store.takeScratch())
-        // The date from the nanoseconds the event keeps, whole seconds and the fraction apart (as precise as
-        // the clock, without taking the duration apart again).
-        let nanoseconds = event.timeNanoseconds
-        event.date = originDate + MediaTime(seconds: Double(nanoseconds / 1_000_000_000)
-            + Double(nanoseconds % 1_000_000_000) * 1e-9)
-        defer { if attributes == nil { store.returnScratch(&event.attributes) } }
+        // The date from the nanoseconds, whole seconds and the fraction apart (as precise as the clock).
+        let date = originDate + MediaTime(seconds: Double(time / 1_000_000_000) + Double(time % 1_000_000_000) * 1e-9)
+        let usesScratch = attributes == nil
+        var event = Event(action: action, date: date, timeNanoseconds: time, sender: trackerID,
+                          attributes: usesScratch ? store.takeScratch() : attributes.unsafelyUnwrapped)
+        defer { if usesScratch { store.returnScratch(&event.attributes) } }
         guard entry.tracker.initEvent(&event, instrument: self, tracker: trackerID) else { return }
         if let hub = store.lentHub {
             guard hub._withUnsafeGuaranteedRef({
