@@ -50,15 +50,13 @@ public final class EncodingBackend: Backend, Sendable {
         // An event's metrics carry its date: converted once.
         let eventNanoseconds = LineProtocolEncoder.nanoseconds(event.date)
         state.withLock { state in
-            for index in metrics.indices {
-                let date = metrics[index].date
-                let timestamp = Self.next(date == event.date ? eventNanoseconds : LineProtocolEncoder.nanoseconds(date),
-                                          &state)
-                encoder.encode(metrics[index], timestamp: timestamp, into: &state.buffer, cache: &state.cache)
-                Self.flushIfFull(&state)
+            var last = state.lastTimestamp
+            encoder.encode(event, metrics: metrics, into: &state.buffer, cache: &state.cache) { date in
+                last = max(date == event.date ? eventNanoseconds : LineProtocolEncoder.nanoseconds(date), last + 1)
+                return last
             }
-            let timestamp = Self.next(eventNanoseconds, &state)
-            encoder.encode(event, timestamp: timestamp, into: &state.buffer, cache: &state.cache)
+            state.lastTimestamp = last
+            state.lines += metrics.count
             Self.flushIfFull(&state)
         }
     }

@@ -134,12 +134,9 @@ public final class InfluxDBBackend: Backend, Sendable {
         // An event's metrics carry its date: converted once.
         let eventNanoseconds = LineProtocolEncoder.nanoseconds(event.date)
         batcher.append { buffer, cache, stamp in
-            for index in metrics.indices {
-                let date = metrics[index].date
-                let timestamp = date == event.date ? eventNanoseconds : LineProtocolEncoder.nanoseconds(date)
-                encoder.encode(metrics[index], timestamp: stamp(timestamp), into: &buffer, cache: &cache)
+            encoder.encode(event, metrics: metrics, into: &buffer, cache: &cache) { date in
+                stamp(date == event.date ? eventNanoseconds : LineProtocolEncoder.nanoseconds(date))
             }
-            encoder.encode(event, timestamp: stamp(eventNanoseconds), into: &buffer, cache: &cache)
             return metrics.count + 1
         }
     }

@@ -124,8 +124,35 @@ public struct LineProtocolEncoder: Sendable {
             encodeFlat(event, attributes: event.allAttributes, timestamp: timestamp, into: &buffer)
             return
         }
-        cache.prepare(event.context, for: self)
         var line = LineWriter(taking: &buffer)
+        writeEventLine(event, timestamp: timestamp, cache: &cache, to: &line)
+        line.finish(into: &buffer)
+    }
+
+    /// Appends the lines of the metrics an event produced, then the event's line, in one go: what a backend that
+    /// receives them together (``Backend/send(_:metrics:)``) calls. `timestamp` gives each line's timestamp from its
+    /// date, in that order (a backend makes them unique).
+    public func encode(_ event: Event, metrics: [Metric], into buffer: inout LineBuffer, cache: inout ContextCache,
+                       timestamp: (StreamDate) -> Int64) {
+        var line = LineWriter(taking: &buffer)
+        for index in metrics.indices {
+            let metric = metrics[index]
+            writeMetricLine(metric, timestamp: timestamp(metric.date), cache: &cache, to: &line)
+        }
+        let eventTimestamp = timestamp(event.date)
+        if event.isContextUnshadowed {
+            writeEventLine(event, timestamp: eventTimestamp, cache: &cache, to: &line)
+            line.finish(into: &buffer)
+        } else {
+            line.finish(into: &buffer)
+            encodeFlat(event, attributes: event.allAttributes, timestamp: eventTimestamp, into: &buffer)
+        }
+    }
+
+    /// An event's line, whose context no attribute replaces (``Event/isContextUnshadowed``).
+    private func writeEventLine(_ event: Event, timestamp: Int64, cache: inout ContextCache,
+                                to line: inout LineWriter) {
+        cache.prepare(event.context, for: self)
         line.bytes(eventLinePrefix)
         NameTable.shared.writeActionName(event.action, to: &line)
         cache.contextTags.withUnsafeBytes { line.bytes($0) }
@@ -160,7 +187,6 @@ public struct LineProtocolEncoder: Sendable {
         line.byte(UInt8(ascii: " "))
         cache.timestamps.write(timestamp, to: &line)
         line.byte(UInt8(ascii: "\n"))
-        line.finish(into: &buffer)
     }
 
     /// Writes, as tags or as fields, what the event holds beside its context: `senderId`, its own attributes and
@@ -321,8 +347,14 @@ public struct LineProtocolEncoder: Sendable {
     /// Appends a metric's line (with its line feed), reusing what `cache` holds of its dimensions (metrics of one
     /// playback share them).
     public func encode(_ metric: Metric, timestamp: Int64, into buffer: inout LineBuffer, cache: inout ContextCache) {
-        cache.prepareDimensions(metric.dimensions, for: self)
         var line = LineWriter(taking: &buffer)
+        writeMetricLine(metric, timestamp: timestamp, cache: &cache, to: &line)
+        line.finish(into: &buffer)
+    }
+
+    private func writeMetricLine(_ metric: Metric, timestamp: Int64, cache: inout ContextCache,
+                                 to line: inout LineWriter) {
+        cache.prepareDimensions(metric.dimensions, for: self)
         Self.writeMeasurement(metric.name, to: &line)
         cache.writeDimensionTags(to: &line)
         switch metric.kind {
@@ -340,7 +372,6 @@ public struct LineProtocolEncoder: Sendable {
         line.byte(UInt8(ascii: " "))
         cache.timestamps.write(timestamp, to: &line)
         line.byte(UInt8(ascii: "\n"))
-        line.finish(into: &buffer)
     }
 
     /// Whether an attribute is written as a tag.
