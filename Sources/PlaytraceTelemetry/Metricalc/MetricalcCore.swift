@@ -36,6 +36,9 @@ public final class MetricalcCore: Metricalc {
         /// them (one list, which backends recognise) while the tracker's context stays the same.
         var dimensions: AttributeList?
         var dimensionsContext = AttributeList()
+        /// The bit rate of the last context looked at (the same list, event after event, until it changes).
+        var bitrateContext = AttributeList()
+        var contextBitrate: Double?
     }
 
     /// The dimension attributes as standard slots.
@@ -111,9 +114,18 @@ public final class MetricalcCore: Metricalc {
                 session.weightedTime += delta
             }
         }
-        // (The bit rate is no snapshot attribute: the event's own, else its context's.)
-        let bitrate = event.attributes.contains(.bitrate) ? event.attributes[.bitrate] : event.context[.bitrate]
-        if let bitrate = bitrate?.number, bitrate > 0 { session.bitrate = bitrate }
+        // (The bit rate is no snapshot attribute: the event's own, else its context's, looked up once per context.)
+        let bitrate: Double?
+        if event.attributes.contains(.bitrate) {
+            bitrate = event.attributes[.bitrate]?.number
+        } else {
+            if !session.bitrateContext.isIdentical(to: event.context) {
+                session.bitrateContext = event.context
+                session.contextBitrate = event.context[.bitrate]?.number
+            }
+            bitrate = session.contextBitrate
+        }
+        if let bitrate, bitrate > 0 { session.bitrate = bitrate }
 
         let action = event.action.standardAction
         switch action {
