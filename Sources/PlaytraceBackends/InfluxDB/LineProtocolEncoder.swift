@@ -568,7 +568,17 @@ extension LineProtocolEncoder {
                 playbackTag.removeAll(keepingCapacity: true)
                 var tag = LineWriter(taking: &playbackTag)
                 tag.ascii(",playbackId=")
-                LineProtocolEncoder.writeTagText(id.description, to: &tag)
+                switch id {
+                case .uuid(let uuid):
+                    // Hexadecimal digits and hyphens: nothing to escape, and no text to make first.
+                    tag.reserve(CompactUUID.textLength)
+                    var cursor = tag.cursor
+                    uuid.write(to: cursor.position)
+                    cursor.position += CompactUUID.textLength
+                    tag.advance(to: cursor)
+                case .text(let text):
+                    LineProtocolEncoder.writeTagText(text, to: &tag)
+                }
                 tag.finish(into: &playbackTag)
             }
             playbackTag.withUnsafeBytes { line.bytes($0) }
