@@ -19,18 +19,44 @@ public struct LineBuffer: Sendable {
         init(capacity: Int) {
             self.capacity = capacity
             bytes = .allocate(capacity: capacity)
+            // Zeroed, so that copies a word at a time may read past what was written (``copy(to:)``).
+            bytes.initialize(repeating: 0, count: capacity)
         }
 
         deinit { bytes.deallocate() }
     }
 
-    var storage: Storage?
+    /// The memory's owner; ``address`` and ``capacity`` repeat what it holds, so that reading the bytes counts no
+    /// reference (set together, through ``adopt(_:)``; the address as a number, which is what makes it `Sendable`:
+    /// the memory is only written by a buffer that holds it alone).
+    private(set) var storage: Storage?
+    private var address: UInt = 0
+    private(set) var capacity = 0
+
+    /// Where the bytes are.
+    var base: UnsafeMutablePointer<UInt8>? { UnsafeMutablePointer(bitPattern: address) }
     /// The number of bytes written.
     public internal(set) var count = 0
 
     /// An empty buffer; `capacity` bytes can be written before it grows.
     public init(capacity: Int = 0) {
-        if capacity > 0 { storage = Storage(capacity: capacity) }
+        if capacity > 0 { adopt(Storage(capacity: capacity)) }
+    }
+
+    /// Takes memory (or none).
+    mutating func adopt(_ storage: consuming Storage?) {
+        address = storage.map { UInt(bitPattern: $0.bytes) } ?? 0
+        capacity = storage?.capacity ?? 0
+        self.storage = storage
+    }
+
+    /// Gives its memory away (the buffer is left without any).
+    mutating func release() -> Storage? {
+        var taken: Storage?
+        swap(&taken, &storage)
+        address = 0
+        capacity = 0
+        return taken
     }
 
     public var isEmpty: Bool { count == 0 }
@@ -40,14 +66,30 @@ public struct LineBuffer: Sendable {
 
     /// Lends the bytes written.
     public func withUnsafeBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try body(UnsafeBufferPointer(start: storage?.bytes, count: count))
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// Appends the bytes written to a line: 32 bytes at a time (no call to a general copy) when the memory has room
+    /// to be read past them, as a buffer that was written through a ``LineWriter`` has.
+    func copy(to line: inout LineWriter, from start: Int = 0) {
+        guard let base, count > start else { return }
+        let length = count - start
+        let rounded = (length + 31) & ~31
+        guard start + rounded <= capacity else {
+            line.bytes(UnsafeBufferPointer(start: base + start, count: length))
+            return
+        }
+        line.reserve(rounded)
+        var cursor = line.cursor
+        cursor.paddedCopy(base + start, count: length)
+        line.advance(to: cursor)
     }
 
     /// Forgets the bytes written; the memory is kept for what comes next when `keepingCapacity` (and nobody else
     /// holds it).
     public mutating func removeAll(keepingCapacity: Bool = true) {
         count = 0
-        if !keepingCapacity || !isKnownUniquelyReferenced(&storage) { storage = nil }
+        if !keepingCapacity || !isKnownUniquelyReferenced(&storage) { adopt(nil) }
     }
 
     /// Appends bytes.

@@ -155,7 +155,7 @@ public struct LineProtocolEncoder: Sendable {
         cache.prepare(event.context, for: self)
         line.bytes(eventLinePrefix)
         NameTable.shared.writeActionName(event.action, to: &line)
-        cache.contextTags.withUnsafeBytes { line.bytes($0) }
+        cache.contextTags.copy(to: &line)
         if tagMasks.0 & Self.playbackIdSlot != 0, event.playback.carried & Self.playbackIdSlot != 0,
            let id = event.playback.playbackIdentifier, !event.attributes.contains(.playbackId) {
             // The playback's tag, escaped once per playback.
@@ -558,7 +558,7 @@ extension LineProtocolEncoder {
 
         /// Writes the context's fields, without the first one's separator.
         func writeContextFields(to line: inout LineWriter) {
-            contextFields.withUnsafeBytes { line.bytes(UnsafeBufferPointer(rebasing: $0[contextFieldsStart...])) }
+            contextFields.copy(to: &line, from: contextFieldsStart)
         }
 
         /// Writes `,playbackId=<id>`, escaped once per playback.
@@ -581,7 +581,7 @@ extension LineProtocolEncoder {
                 }
                 tag.finish(into: &playbackTag)
             }
-            playbackTag.withUnsafeBytes { line.bytes($0) }
+            playbackTag.copy(to: &line)
         }
 
         mutating func prepareDimensions(_ dimensions: AttributeList, for encoder: LineProtocolEncoder) {
@@ -626,8 +626,8 @@ extension LineProtocolEncoder {
 
         /// Writes the dimensions' tags.
         func writeDimensionTags(to line: inout LineWriter) {
-            dimensionTags.withUnsafeBytes { line.bytes($0) }
-            dimensionPlaybackTag.withUnsafeBytes { line.bytes($0) }
+            dimensionTags.copy(to: &line)
+            dimensionPlaybackTag.copy(to: &line)
         }
     }
 
@@ -896,8 +896,9 @@ enum SnapshotBlock {
             }
             let pieces = ranges[..<Self.firstFlags].map { max($0.count, LineWriter.overRead) }.reduce(0, +)
             let longestFlags = ranges[Self.firstFlags...].map(\.count).max() ?? 0
-            bound = pieces + longestFlags + SnapshotBlock.integerAttributes.count * LineWriter.integerBound
-            block += [UInt8](repeating: 0, count: LineWriter.overRead)
+            // (The flag text is copied 32 bytes at a time: room for its count rounded up, and padding past the end.)
+            bound = pieces + (longestFlags + 31) & ~31 + SnapshotBlock.integerAttributes.count * LineWriter.integerBound
+            block += [UInt8](repeating: 0, count: 32)
             bytes = .allocate(capacity: block.count)
             bytes.initialize(from: block, count: block.count)
             self.ranges = .allocate(capacity: ranges.count)
@@ -943,7 +944,9 @@ enum SnapshotBlock {
         if playback.inAdBlock { flags |= 32 }
         let flagText = table.ranges[Table.firstFlags + flags]
         line.advance(to: cursor)
-        line.bytesInReserved(table.bytes + flagText.start, count: flagText.count)
+        var flagCursor = line.cursor
+        flagCursor.paddedCopy(table.bytes + flagText.start, count: flagText.count)
+        line.advance(to: flagCursor)
         let names = NameTable.shared
         let wrote: Void? = playback.withTimeSinceEntries { entries, now, current, previous in
             // Room for every standard one at once, written through a cursor.

@@ -18,8 +18,7 @@ struct LineWriter: ~Copyable {
     init(taking buffer: inout LineBuffer) {
         // The memory is moved out of the buffer and into the writer (no reference counted), and its uniqueness
         // asked before anything else refers to it.
-        var taken: LineBuffer.Storage?
-        swap(&taken, &buffer.storage)
+        var taken = buffer.release()
         count = buffer.count
         if isKnownUniquelyReferenced(&taken), (taken?.capacity ?? 0) - buffer.count >= Self.lineRoom {
             storage = (consume taken).unsafelyUnwrapped
@@ -39,7 +38,7 @@ struct LineWriter: ~Copyable {
     /// Gives the memory back to the buffer, with what was written.
     consuming func finish(into buffer: inout LineBuffer) {
         buffer.count = count
-        buffer.storage = storage
+        buffer.adopt(storage)
     }
 
     /// New memory of at least `minimum` bytes (at least twice the old), holding the first `count` bytes of the old.
@@ -197,6 +196,23 @@ struct ByteCursor {
         to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
         to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
         to.storeBytes(of: from.loadUnaligned(fromByteOffset: 24, as: UInt64.self), toByteOffset: 24, as: UInt64.self)
+        position += count
+    }
+
+    /// Writes `count` bytes from a source readable up to `count` rounded up to 32, 32 bytes at a time (the room
+    /// reserved must hold that rounded count too).
+    @inline(__always)
+    mutating func paddedCopy(_ source: UnsafePointer<UInt8>, count: Int) {
+        var offset = 0
+        while offset < count {
+            let from = UnsafeRawPointer(source + offset)
+            let to = UnsafeMutableRawPointer(position + offset)
+            to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 24, as: UInt64.self), toByteOffset: 24, as: UInt64.self)
+            offset += 32
+        }
         position += count
     }
 
