@@ -106,9 +106,32 @@ struct LineWriter: ~Copyable {
 
     mutating func bytes(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
-        reserve(bytes.count)
-        (base + count).update(from: source, count: bytes.count)
-        count += bytes.count
+        let length = bytes.count
+        reserve(length)
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(base + count)
+        // Short runs (names, small values) without a call: a first and a last word (or two), overlapping when the
+        // run is not a whole number of them, which reads nothing outside it.
+        if length >= 8, length <= 16 {
+            let head = from.loadUnaligned(as: UInt64.self)
+            let tail = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            to.storeBytes(of: head, as: UInt64.self)
+            to.storeBytes(of: tail, toByteOffset: length - 8, as: UInt64.self)
+        } else if length > 16, length <= 32 {
+            let head0 = from.loadUnaligned(as: UInt64.self)
+            let head1 = from.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let tail0 = from.loadUnaligned(fromByteOffset: length - 16, as: UInt64.self)
+            let tail1 = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            to.storeBytes(of: head0, as: UInt64.self)
+            to.storeBytes(of: head1, toByteOffset: 8, as: UInt64.self)
+            to.storeBytes(of: tail0, toByteOffset: length - 16, as: UInt64.self)
+            to.storeBytes(of: tail1, toByteOffset: length - 8, as: UInt64.self)
+        } else if length < 8 {
+            for index in 0..<length { (base + count)[index] = source[index] }
+        } else {
+            (base + count).update(from: source, count: length)
+        }
+        count += length
     }
 
     /// How far past its start ``paddedBytes(_:count:)`` may read a source.
