@@ -216,7 +216,38 @@ public struct LineProtocolEncoder: Sendable {
            (tagMasks.1 == 0 && !hasCustomTags) || !event.attributes.mayHoldTimeSince {
             return
         }
-        writeEntries(of: event.attributes, tags: tags, fields: &fields, to: &line)
+        if tags {
+            writeEntries(of: event.attributes, tags: true, fields: &fields, to: &line)
+        } else {
+            writeOwnFields(event.attributes, fields: &fields, to: &line)
+        }
+    }
+
+    /// Writes the fields of an event's own attributes: integers of standard attributes (a playhead, a bit rate)
+    /// straight through a cursor, the others the general way.
+    private func writeOwnFields(_ attributes: AttributeList, fields: inout FieldSeparator, to line: inout LineWriter) {
+        let names = NameTable.shared
+        attributes.withEntries { entries in
+            guard let first = entries.baseAddress else { return }
+            for index in 0..<entries.count where !isTag(first + index) {
+                if case .int(let value) = first[index].value, fields.wroteAny {
+                    line.reserve(LineWriter.overRead + LineWriter.integerBound + 1)
+                    var cursor = line.cursor
+                    if names.writeFieldName(first[index].attribute.id, to: &cursor) {
+                        cursor.integer(Int64(value))
+                        cursor.byte(UInt8(ascii: "i"))
+                        line.advance(to: cursor)
+                        continue
+                    }
+                }
+                if !names.writeFieldStart(first[index].attribute.id, fields: &fields, to: &line) {
+                    fields.write(to: &line)
+                    Self.writeName(of: first + index, to: &line)
+                    line.byte(UInt8(ascii: "="))
+                }
+                Self.writeField(of: first + index, to: &line)
+            }
+        }
     }
 
     /// The snapshot's state attributes a line writes as tags (`tags`) or as fields: those carried and not replaced
