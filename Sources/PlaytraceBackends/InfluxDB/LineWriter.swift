@@ -240,8 +240,29 @@ struct ByteCursor {
     }
 
     /// Writes an integer in decimal, two digits per step (at most ``LineWriter/integerBound`` bytes).
+    ///
+    /// Values below 100 (counters, flags, short times: most fields of most events) are written in place; larger
+    /// ones by ``largeInteger(_:)``.
     @inline(__always)
     mutating func integer(_ value: Int64) {
+        let small = UInt64(bitPattern: value)
+        guard small >= 100 else {
+            if small >= 10 {
+                let pair = LineWriter.digitPairs.utf8Start + Int(small) &* 2
+                position[0] = pair[0]
+                position[1] = pair[1]
+                position += 2
+            } else {
+                byte(UInt8(truncatingIfNeeded: 48 + small))
+            }
+            return
+        }
+        largeInteger(value)
+    }
+
+    /// ``integer(_:)`` of a negative value or one from 100 up.
+    @inline(never)
+    mutating func largeInteger(_ value: Int64) {
         var magnitude = value.magnitude
         if value < 0 { byte(UInt8(ascii: "-")) }
         if magnitude < 10 {
