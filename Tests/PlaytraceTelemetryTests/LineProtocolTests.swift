@@ -70,6 +70,37 @@ struct LineProtocolTests {
         }
     }
 
+    @Test("An event's metrics and the event written in one go read as written one by one, flat events included")
+    func eventWithItsMetricsInOneGo() {
+        let encoder = LineProtocolEncoder()
+        var dimensions = AttributeList()
+        dimensions[.sessionId] = "s1"
+        let date = StreamDate(secondsSince1970: 1_800_000_000.5)
+        let metrics = [Metric(name: "NumPlays", kind: .counter, value: 1, date: date, dimensions: dimensions),
+                       Metric(name: "StartTime", kind: .gauge, value: 840.5, date: date, dimensions: dimensions)]
+        var plain = Event(action: .start, date: date)
+        plain.context[.contentId] = "urn:1"
+        plain[.position] = 0
+        var shadowed = plain
+        shadowed[.contentId] = "urn:2"   // its own attribute replaces the context's: the flat way
+        for event in [plain, shadowed] {
+            var together = LineBuffer()
+            var togetherCache = LineProtocolEncoder.ContextCache()
+            var stamp: Int64 = 0
+            encoder.encode(event, metrics: metrics, into: &together, cache: &togetherCache) { _ in
+                stamp += 1
+                return stamp
+            }
+            var apart = LineBuffer()
+            var apartCache = LineProtocolEncoder.ContextCache()
+            encoder.encode(metrics[0], timestamp: 1, into: &apart, cache: &apartCache)
+            encoder.encode(metrics[1], timestamp: 2, into: &apart, cache: &apartCache)
+            encoder.encode(event, timestamp: 3, into: &apart, cache: &apartCache)
+            #expect(together.bytes == apart.bytes)
+            #expect(String(decoding: together.bytes, as: UTF8.self).split(separator: "\n").count == 3)
+        }
+    }
+
     @Test("Escaping: quotes, backslashes and line breaks in strings; commas, spaces and equals signs in keys and tags")
     func escaping() {
         var event = Event(action: Action(name: "Custom Action"), date: StreamDate(secondsSince1970: 0))
