@@ -96,14 +96,6 @@ struct LineWriter: ~Copyable {
         byteInReserved(byte)
     }
 
-    /// Writes `count` bytes; room must have been reserved.
-    @inline(__always)
-    mutating func bytesInReserved(_ source: UnsafePointer<UInt8>, count byteCount: Int) {
-        assert(count + byteCount <= capacity, "a write past the room reserved")
-        (base + count).update(from: source, count: byteCount)
-        count += byteCount
-    }
-
     mutating func bytes(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
         let length = bytes.count
