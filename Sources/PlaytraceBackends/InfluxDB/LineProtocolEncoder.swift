@@ -986,13 +986,7 @@ enum SnapshotBlock {
             var cursor = line.cursor
             for index in entries.indices {
                 let id = entries[index].attribute.id
-                let time: Int64
-                if id == current {
-                    guard let previous else { continue }
-                    time = previous
-                } else {
-                    time = entries[index].nanoseconds
-                }
+                guard let time = entries[index].time(current: current, previous: previous) else { continue }
                 if !names.writeFieldName(id, to: &cursor) {
                     line.advance(to: cursor)
                     writeCustomTimeSinceName(entries[index].attribute, to: &line)

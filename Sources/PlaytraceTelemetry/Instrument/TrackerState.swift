@@ -145,6 +145,13 @@ public struct ActionTimes: Sendable, Hashable, Sequence {
         public let attribute: Attribute
         /// Nanoseconds on the instrument's clock.
         public var nanoseconds: Int64
+
+        /// When the action happened as an event sees it: for the event's own action (`current`), the time it had
+        /// before (`previous`; `nil`: never, and the event carries no value for it), for the others, this one.
+        @inlinable
+        public func time(current: UInt32, previous: Int64?) -> Int64? {
+            attribute.id == current ? previous : nanoseconds
+        }
     }
 
     @usableFromInline var entries: [Entry] = []

@@ -191,13 +191,7 @@ extension PlaybackSnapshot {
                 guard let first = entries.baseAddress else { return }
                 for index in 0..<entries.count {
                     let id = first[index].attribute.id
-                    let time: Int64
-                    if id == current {
-                        guard let previous else { continue }
-                        time = previous
-                    } else {
-                        time = first[index].nanoseconds
-                    }
+                    guard let time = first[index].time(current: current, previous: previous) else { continue }
                     if !hidden.isEmpty, hidden.contains(id) { continue }
                     try body(id, Int((now &- time) / 1_000_000))
                 }
@@ -213,13 +207,7 @@ extension PlaybackSnapshot {
                 for index in 0..<entries.count {
                     let entry = first + index
                     let id = entry.pointee.attribute.id
-                    let time: Int64
-                    if id == current {
-                        guard let previous else { continue }
-                        time = previous
-                    } else {
-                        time = entry.pointee.nanoseconds
-                    }
+                    guard let time = entry.pointee.time(current: current, previous: previous) else { continue }
                     if !hidden.isEmpty, hidden.contains(id) { continue }
                     try body(entry.pointee.attribute, Int((now &- time) / 1_000_000))
                 }
