@@ -1,6 +1,8 @@
 // Runs the TelemetryPipeline benchmark's loop for a fixed count, for callgrind (which cannot run the benchmark
 // harness here): `valgrind --tool=callgrind PipelineProfile 20000`. With `--stages`, also times the pipeline
 // without its backend and the line encoding alone (of the same events and metrics), to show where the time goes.
+// With `--realistic`, also runs the pipeline on a clock that puts 1.7 s between events, so that its times, counters
+// and playheads are numbers of real size (the main loop emits events back to back: most of them are 0).
 import Foundation
 import PlaytraceBackends
 import PlaytraceTelemetry
@@ -10,8 +12,9 @@ let arguments = CommandLine.arguments.dropFirst()
 let count = arguments.first.flatMap(Int.init) ?? 100_000
 let backend = EncodingBackend()
 
-func run(count: Int, _ makeBackend: () -> any Backend) -> Double {
-    let instrument = Instrument(hub: HubCore(pingInterval: .zero), metricalc: MetricalcCore(), backends: [makeBackend()])
+func run(count: Int, clock: any Clock<Duration> = ContinuousClock(), _ makeBackend: () -> any Backend) -> Double {
+    let instrument = Instrument(hub: HubCore(pingInterval: .zero), metricalc: MetricalcCore(), backends: [makeBackend()],
+                                clock: clock)
     let tracker = instrument.addTracker(StreamTracker())
     instrument.ready()
     let started = Date()
@@ -56,4 +59,12 @@ if arguments.contains("--stages") {
     let encoded = rounds * collected.events.count
     print("stages: instrument+tracker+hub+metricalc alone \(Int(Double(count) / withoutBackend)) events/s; "
         + "line encoding alone \(Int(Double(encoded) / encoding)) events/s (with their metrics)")
+}
+
+if arguments.contains("--realistic") {
+    let spaced = EncodingBackend()
+    let seconds = run(count: count, clock: SteppingClock(step: .milliseconds(1_700))) { spaced }
+    if ProcessInfo.processInfo.environment["PLAYTRACE_SAMPLE"] != nil { print(spaced.sample) }
+    print("realistic values (events 1.7 s apart): events_per_second=\(Int(Double(count) / seconds))"
+        + " bytes_per_event=\(spaced.bytes / max(count, 1))")
 }

@@ -107,3 +107,35 @@ public final class StreamTracker: TelemetryTracker, Sendable {
 public let sessionCycle: [Action] = [.mediaRequest, .streamLoad, .start, .ping, .ping, .pauseBegin, .pauseFinish, .ping,
                                      .bufferBegin, .bufferFinish, .ping, .qualityChangeUp, .ping, .seekBegin,
                                      .seekFinish, .ping, .ping, .end]
+
+/// A clock whose every reading is `step` later than the one before: the pipeline run on it sees events spaced like
+/// a real session's (time-since values, accumulated times and playheads of real size, written with more digits)
+/// without waiting. Sleeping returns at once.
+public final class SteppingClock: Clock, @unchecked Sendable {
+    // (Read by the one thread that runs the benchmark loop; the lock only keeps the class honest if another reads.)
+    public struct Instant: InstantProtocol {
+        public let offset: Duration
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private let step: Duration
+    private let current: Mutex<Duration>
+
+    public init(step: Duration) {
+        self.step = step
+        current = Mutex(.zero)
+    }
+
+    public var now: Instant {
+        current.withLock { value in
+            value += step
+            return Instant(offset: value)
+        }
+    }
+
+    public var minimumResolution: Duration { .nanoseconds(1) }
+
+    public func sleep(until deadline: Instant, tolerance: Duration?) async throws {}
+}

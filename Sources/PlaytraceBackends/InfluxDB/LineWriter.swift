@@ -344,16 +344,13 @@ struct TimestampText {
 
     private mutating func remember(_ high: Int64) {
         self.high = high
-        var text = LineBuffer()
-        var writer = LineWriter(taking: &text)
-        writer.integer(high)
-        writer.finish(into: &text)
-        count = min(text.count, 24)
-        text.withUnsafeBytes { source in
-            withUnsafeMutableBytes(of: &digits) { target in
-                target.initializeMemory(as: UInt8.self, repeating: 0)
-                target.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(source)[..<count]))
-            }
+        // Written straight into the digits' room (at most 20 bytes of the 48; the rest stays zero for padded copies).
+        digits = (0, 0, 0, 0, 0, 0)
+        count = withUnsafeMutableBytes(of: &digits) { room in
+            let start = room.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var cursor = ByteCursor(position: start)
+            cursor.integer(high)
+            return cursor.position - start
         }
     }
 }
