@@ -111,8 +111,7 @@ public let sessionCycle: [Action] = [.mediaRequest, .streamLoad, .start, .ping, 
 /// A clock whose every reading is `step` later than the one before: the pipeline run on it sees events spaced like
 /// a real session's (time-since values, accumulated times and playheads of real size, written with more digits)
 /// without waiting. Sleeping returns at once.
-public final class SteppingClock: Clock, @unchecked Sendable {
-    // (Read by the one thread that runs the benchmark loop; the lock only keeps the class honest if another reads.)
+public final class SteppingClock: Clock, Sendable {
     public struct Instant: InstantProtocol {
         public let offset: Duration
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
