@@ -4,14 +4,23 @@ import PlaytraceCore
 public import Logging
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
+import Synchronization
 
 /// ``HTTPTransport`` on async-http-client (SwiftNIO): the transport Playtrace uses on Linux and servers.
 ///
 /// Timings are measured on the injected clock, so that a test clock sees the durations a throttling test server
 /// imposes in virtual time. Each request also has a real deadline (its ``HTTPRequest/timeout``).
+///
+/// A transport with its own client should be shut down with ``shutdown()`` once no longer needed; one that is
+/// dropped without it shuts its client down in the background rather than stopping the process.
 public final class AsyncHTTPClientTransport: HTTPTransport {
+    /// The most a compressed response may expand to (the largest ``HTTPRequest/maximumBodySize`` by default).
+    public static let decompressionLimit = 64 << 20
+
     private let client: HTTPClient
     private let ownsClient: Bool
+    private let isShutDown = Mutex(false)
     private let clock: any Clock<Duration>
     private let logger: Logger
 
@@ -19,7 +28,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     public init(clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "playtrace.http")) {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .follow(max: 5, allowCycles: false))
         configuration.timeout = .init(connect: .seconds(10), read: .seconds(30))
-        configuration.decompression = .enabled(limit: .ratio(50))
+        // A size, not a ratio: playlists are repetitive text that compresses far better than 50 to 1.
+        configuration.decompression = .enabled(limit: .size(Self.decompressionLimit))
         // Playtrace retries at its own layers (engines, the Outbox) with backoff on the injected clock; the pool's
         // own retry would hide a refused connection until the deadline.
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -40,12 +50,18 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     /// Shuts the transport's own client down; a transport over a caller's client does nothing.
     public func shutdown() async throws {
-        if ownsClient { try await client.shutdown() }
+        guard ownsClient, isShutDown.withLock({ state in defer { state = true }; return !state }) else { return }
+        try await client.shutdown()
+    }
+
+    deinit {
+        // The client keeps itself alive until its shutdown completes.
+        if ownsClient, !isShutDown.withLock({ $0 }) { client.shutdown().whenComplete { _ in } }
     }
 
     public func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              request.url.host != nil
+              request.url.host != nil, (0...65_535).contains(request.url.port ?? 0)
         else { throw .invalidURL(request.url.absoluteString) }
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method)
@@ -92,6 +108,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             return .other(String(describing: error))
         }
         if error is HTTPParserError { return .connectionClosed }  // the body ended before its announced length
+        if let error = error as? IOError { return .connect(String(cString: strerror(error.errnoCode))) }
+        if let error = error as? NIOHTTPDecompression.DecompressionError, error == .limit {
+            return .decompressedBodyTooLarge(limit: decompressionLimit)
+        }
         let text = String(describing: error)
         if text.contains("NXDOMAIN") || text.contains("resolve") || text.contains("DNS") {
             return .dns(host: url.host ?? "")

@@ -85,6 +85,8 @@ public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertib
     case connectionClosed
     /// The body exceeded the request's limit.
     case bodyTooLarge(limit: Int)
+    /// The compressed body expanded past the transport's limit (a decompression bomb, or a very large body).
+    case decompressedBodyTooLarge(limit: Int)
     /// The task was cancelled.
     case cancelled
     /// Any other failure, described.
@@ -97,10 +99,17 @@ public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertib
         case .connect(let reason): return "cannot connect: \(reason)"
         case .timeout: return "timed out"
         case .connectionClosed: return "connection closed before the response was complete"
-        case .bodyTooLarge(let limit): return "response body larger than \(limit) bytes"
+        case .bodyTooLarge(let limit): return "the response is larger than \(Self.size(limit))"
+        case .decompressedBodyTooLarge(let limit): return "the response expands past \(Self.size(limit)) once decompressed"
         case .cancelled: return "cancelled"
         case .other(let reason): return reason
         }
+    }
+
+    private static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
     }
 }
 

@@ -23,16 +23,46 @@ struct Demo: AsyncParsableCommand {
     @Option(help: "For live streams, how many seconds of media time to play.")
     var duration: Double = 60
 
+    /// The fastest the demo may run: the lab and the engine still have to do a second's work in real time.
+    static let speedRange = 0.01...1_000.0
+
+    func validate() throws {
+        guard Self.speedRange.contains(speed) else {
+            throw ValidationError("--speed must be between \(Self.speedRange.lowerBound) and \(Int(Self.speedRange.upperBound))")
+        }
+        guard ["vod", "live", "dvr"].contains(stream) else { throw ValidationError("--stream is vod, live or dvr") }
+        guard duration > 0, duration <= 1e9 else { throw ValidationError("--duration must be a positive number of seconds") }
+    }
+
     @MainActor
     func run() async throws {
         common.bootstrapLogging()
-        guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number") }
-        guard ["vod", "live", "dvr"].contains(stream) else { throw ValidationError("--stream is vod, live or dvr") }
+        let interruption = SessionInterruption()
+        defer { interruption.stop() }
         let clock = ScaledClock(speed: speed)
         let lab = LabServer(clock: clock)
         let port = try await lab.start()
-        let base = "http://127.0.0.1:\(port)"
-        let transport = AsyncHTTPClientTransport(clock: clock)
+        let succeeded: Bool
+        do {
+            succeeded = try await AsyncHTTPClientTransport.scoped(clock: clock) { transport in
+                try await play(lab: lab, base: "http://127.0.0.1:\(port)", clock: clock, transport: transport,
+                               interruption: interruption)
+            }
+        } catch {
+            await lab.stop()
+            throw error
+        }
+        await lab.stop()
+        print("lab served \(lab.requests.all.count) requests")
+        if let status = interruption.exitStatus { throw ExitCode(status) }
+        if !succeeded { throw ExitCode.failure }
+    }
+
+    @MainActor
+    private func play(lab: LabServer, base: String, clock: ScaledClock, transport: AsyncHTTPClientTransport,
+                      interruption: SessionInterruption) async throws -> Bool {
+        let output = ConsoleOutput()
+        let telemetry = try await TelemetrySetup(options: telemetryOptions, clock: clock, transport: transport, output: output)
         var entries: [PlayerDemo.Entry] = []
         if stream == "vod" {
             let first = URL(string: "\(base)/vod/master.m3u8")!
@@ -60,14 +90,10 @@ struct Demo: AsyncParsableCommand {
             }
         }
         let limit = stream == "vod" ? nil : duration
-        let output = ConsoleOutput()
         let demo = PlayerDemo(clock: clock, transport: transport, output: output)
-        demo.telemetry = try await TelemetrySetup(options: telemetryOptions, clock: clock, transport: transport, output: output)
-        let succeeded = await demo.run(entries, limit: limit)
-        try? await transport.shutdown()
-        await lab.stop()
-        print("lab served \(lab.requests.all.count) requests")
-        if !succeeded { throw ExitCode.failure }
+        demo.interruption = interruption
+        demo.telemetry = telemetry
+        return await demo.run(entries, limit: limit)
     }
 
     /// The ad breaks the stream's first variant signals (for the narration; the engine does not need them).

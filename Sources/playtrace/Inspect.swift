@@ -6,7 +6,8 @@ import PlaytraceNetwork
 
 struct Inspect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Parse a playlist and print what it holds: variants, segments, dates, date ranges, SCTE-35, ad breaks, problems.")
+        abstract: "Parse a playlist and print what it holds: variants, segments, dates, date ranges, SCTE-35, ad breaks, problems.",
+        discussion: discussionText)
 
     @OptionGroup var common: CommonOptions
 
@@ -16,6 +17,14 @@ struct Inspect: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON.")
     var json = false
 
+    @Flag(help: "Exit 1 when the playlist has any problem, not only when it is unusable.")
+    var strict = false
+
+    static let discussionText = """
+        Exits 0 when the playlist is usable, even with problems (each listed with its line); 1 when it is not \
+        (it cannot be read, or nothing playable is left); with --strict, 1 when anything at all is wrong.
+        """
+
     func run() async throws {
         common.bootstrapLogging()
         let bytes: [UInt8]
@@ -23,34 +32,37 @@ struct Inspect: AsyncParsableCommand {
         do {
             (bytes, baseURL) = try await load(location)
         } catch {
-            FileHandle.standardError.write(Data("playtrace inspect: \(error)\n".utf8))
-            throw ExitCode.failure
+            throw CommandFailure(location, error: error)
         }
         let outcome: PlaylistParser.Outcome
         do {
             outcome = try PlaylistParser(options: .init(queryParameters: Self.query(baseURL)))
                 .parseWithWarnings(bytes: bytes)
         } catch {
-            FileHandle.standardError.write(Data("playtrace inspect: \(location): \(error)\n".utf8))
-            throw ExitCode.failure
+            throw CommandFailure(location, error: error)
         }
         let report = InspectionReport(outcome, source: location, size: bytes.count)
         if json {
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
-            for line in report.lines { print(line) }
+            for line in report.lines { print(PlainText.safe(line)) }
         }
+        if let reason = report.unusable {
+            FileHandle.standardError.write(Data(PlainText.safe("playtrace inspect: \(location): \(reason)\n").utf8))
+            throw ExitCode.failure
+        }
+        if strict, !report.problems.isEmpty { throw ExitCode.failure }
     }
 
     private func load(_ location: String) async throws -> ([UInt8], URL) {
         if let url = URL(string: location), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
-            let transport = AsyncHTTPClientTransport()
-            defer { Task { try? await transport.shutdown() } }
-            let response = try await transport.send(HTTPRequest(url: url, timeout: .seconds(20)))
-            guard response.isSuccess else { throw InspectError.httpStatus(response.status, url.absoluteString) }
-            return (response.body, response.url)
+            return try await AsyncHTTPClientTransport.scoped { transport in
+                let response = try await transport.send(HTTPRequest(url: url, timeout: .seconds(20)))
+                guard response.isSuccess else { throw InspectError.httpStatus(response.status, url.absoluteString) }
+                return (response.body, response.url)
+            }
         }
         let url = URL(fileURLWithPath: location)
         return (Array(try Data(contentsOf: url)), url)

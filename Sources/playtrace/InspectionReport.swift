@@ -64,6 +64,8 @@ struct InspectionReport: Codable {
     var adBreaks: [AdBreak] = []
     var unknownTags: [String] = []
     var problems: [String]
+    /// Why nothing in the playlist can be played, when that is so.
+    var unusable: String?
 
     init(_ outcome: PlaylistParser.Outcome, source: String, size: Int) {
         self.source = source
@@ -84,6 +86,7 @@ struct InspectionReport: Codable {
                           isDefault: $0.isDefault)
             }
             sessionData = playlist.sessionData.map { "\($0.dataID)=\($0.value ?? $0.uri ?? "")" }
+            if playlist.variants.isEmpty { unusable = "the multivariant playlist has no usable variant stream" }
             unknownTags = playlist.unknownTags.map(\.line)
         case .media(let playlist):
             kind = "media"
@@ -92,6 +95,10 @@ struct InspectionReport: Codable {
             targetDuration = playlist.targetDuration
             mediaSequence = playlist.mediaSequence
             segments = playlist.segments.count
+            if playlist.segments.allSatisfy(\.tags.isGap) {
+                unusable = playlist.segments.isEmpty ? "the media playlist has no segments"
+                    : "every segment of the media playlist is a gap"
+            }
             totalDuration = playlist.duration.seconds
             finished = playlist.isFinished
             discontinuities = playlist.segments.filter(\.tags.isDiscontinuity).count
@@ -113,7 +120,8 @@ struct InspectionReport: Codable {
                         startDate: signal.startDate?.iso8601, duration: signal.duration?.seconds, closed: signal.isClosed,
                         scte35: signal.scte35.map(Self.describe) ?? signal.scte35Error.map { "undecodable: \($0)" })
             }
-            for signal in playlist.adBreaks where !signal.isClosed {
+            // A break still open at the live edge is a break in progress, not a problem.
+            for signal in playlist.adBreaks where !signal.isClosed && playlist.isFinished {
                 problems.append("ad break \(signal.id) has no end signal")
             }
             unknownTags = (playlist.unknownTags + playlist.segments.flatMap(\.tags.unknownTags)).map(\.line)

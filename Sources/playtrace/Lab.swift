@@ -4,7 +4,11 @@ import PlaytraceLab
 
 struct Lab: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Serve the lab on loopback: HLS VOD, live and DVR streams with ad breaks, fault injection, a request log.")
+        abstract: "Serve the lab on loopback: HLS VOD, live and DVR streams with ad breaks, fault injection, a request log.",
+        discussion: """
+            The address is printed (and flushed) as soon as the lab listens, so `playtrace lab --port 0 > log &` \\
+            works; --ready-file also writes it as JSON for scripts: {"host": …, "port": …, "url": …}.
+            """)
 
     @OptionGroup var common: CommonOptions
 
@@ -14,20 +18,57 @@ struct Lab: AsyncParsableCommand {
     @Option(help: "The address to listen on.")
     var host: String = "127.0.0.1"
 
+    @Option(help: "Write the lab's address to this file as JSON once it listens.")
+    var readyFile: String?
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
+    }
+
     func run() async throws {
         common.bootstrapLogging()
         let lab = LabServer(clock: ContinuousClock())
         let host = self.host
-        try await lab.serveUntilSignalled(host: host, port: port) { bound in
-            print("""
-                Playtrace lab on http://\(host):\(bound)
-                  streams:  /vod/master.m3u8  /live/master.m3u8  /dvr/master.m3u8  /fmp4/master.m3u8
-                  faults:   POST /lab/faults {"path": "/vod/2/", "type": "status|delay|drop|throttle", "value": N, "count": N}
-                            GET /lab/faults, DELETE /lab/faults
-                  requests: GET /lab/requests
-                Press Ctrl-C to stop.
-                """)
+        let readyFile = self.readyFile
+        do {
+            try await lab.serveUntilSignalled(host: host, port: port) { bound in
+                let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(bound)"
+                Self.write("""
+                    Playtrace lab on \(url)
+                      streams:  /vod/master.m3u8  /live/master.m3u8  /dvr/master.m3u8  /fmp4/master.m3u8
+                      faults:   POST /lab/faults {"path": "/vod/2/", "type": "status|delay|drop|throttle", "value": N, "count": N}
+                                GET /lab/faults, DELETE /lab/faults
+                      requests: GET /lab/requests
+                    Press Ctrl-C to stop.
+
+                    """)
+                if let readyFile {
+                    let ready = ReadyFile(host: host, port: bound, url: url)
+                    do {
+                        let encoder = JSONEncoder()
+                        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                        try encoder.encode(ready).write(to: URL(fileURLWithPath: readyFile), options: .atomic)
+                    } catch {
+                        FileHandle.standardError.write(Data(
+                            "playtrace lab: --ready-file \(readyFile): \(PlainText.describe(error))\n".utf8))
+                    }
+                }
+            }
+        } catch {
+            throw CommandFailure("lab on \(host):\(port)", error: error)
         }
-        print("lab stopped after \(lab.requests.all.count) requests")
+        Self.write("lab stopped after \(lab.requests.all.count) requests\n")
+    }
+
+    /// Writes to standard output at once, whether it is a terminal, a file or a pipe.
+    private static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    struct ReadyFile: Encodable {
+        var host: String
+        var port: Int
+        var url: String
     }
 }

@@ -31,25 +31,31 @@ struct OutboxCommand: AsyncParsableCommand {
 
     func run() async throws {
         common.bootstrapLogging()
-        let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
-        var couriers: [any OutboxCourier] = [
-            InfluxDBBackend.courier(transport: transport), NewRelicBackend.courier(transport: transport),
-            OTLPBackend.courier(transport: transport),
-        ]
-        if let graphite, let (host, port) = TelemetrySetup.hostAndPort(graphite) {
-            couriers.append(GraphiteBackend.courier(host: host, port: port))
+        try await AsyncHTTPClientTransport.scoped { transport in
+            var couriers: [any OutboxCourier] = [
+                InfluxDBBackend.courier(transport: transport), NewRelicBackend.courier(transport: transport),
+                OTLPBackend.courier(transport: transport),
+            ]
+            if let graphite, let (host, port) = TelemetrySetup.hostAndPort(graphite) {
+                couriers.append(GraphiteBackend.courier(host: host, port: port))
+            }
+            let outbox: Outbox
+            let before: OutboxStatistics
+            do {
+                outbox = try Outbox(path: file, couriers: couriers)
+                before = try await outbox.statistics()
+            } catch {
+                throw CommandFailure(file, error: error)
+            }
+            print(Self.describe(before, file: file))
+            guard deliver else { return }
+            await outbox.flush()
+            let after = try await outbox.statistics()
+            print("delivered \(after.delivered - before.delivered), refused \(after.rejected - before.rejected); "
+                + "\(after.pending) waiting")
+            let deliverable = Set(couriers.map(\.name))
+            if after.pendingByDestination.contains(where: { deliverable.contains($0.key) }) { throw ExitCode(1) }
         }
-        let outbox = try Outbox(path: file, couriers: couriers)
-        let before = try await outbox.statistics()
-        print(Self.describe(before, file: file))
-        guard deliver else { return }
-        await outbox.flush()
-        let after = try await outbox.statistics()
-        try await transport.shutdown()
-        print("delivered \(after.delivered - before.delivered), refused \(after.rejected - before.rejected); "
-            + "\(after.pending) waiting")
-        let deliverable = Set(couriers.map(\.name))
-        if after.pendingByDestination.contains(where: { deliverable.contains($0.key) }) { throw ExitCode(1) }
     }
 
     static func describe(_ statistics: OutboxStatistics, file: String) -> String {

@@ -21,24 +21,43 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Cap the variants by peak bandwidth, bits per second.")
     var maxBandwidth: Int?
 
+    func validate() throws {
+        guard let target = URL(string: url), let scheme = target.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              target.host?.isEmpty == false
+        else { throw ValidationError(PlainText.safe("\(url) is not an http(s) URL")) }
+        if let port = target.port, !(1...65_535).contains(port) {
+            throw ValidationError(PlainText.safe("\(url): the port \(port) is out of range (1-65535)"))
+        }
+        if let duration, !(duration > 0 && duration <= 1e9) {
+            throw ValidationError("--duration must be a positive number of seconds")
+        }
+        if let maxBandwidth, maxBandwidth <= 0 {
+            throw ValidationError("--max-bandwidth must be a positive number of bits per second")
+        }
+    }
+
     @MainActor
     func run() async throws {
         common.bootstrapLogging()
-        guard let target = URL(string: url), let scheme = target.scheme, ["http", "https"].contains(scheme.lowercased())
-        else { throw ValidationError("\(url) is not an http(s) URL") }
+        guard let target = URL(string: url) else { throw ValidationError(PlainText.safe("\(url) is not a URL")) }
+        let interruption = SessionInterruption()
+        defer { interruption.stop() }
         let clock = ContinuousClock()
-        let transport = AsyncHTTPClientTransport(clock: clock)
-        let output = ConsoleOutput()
-        let title = target.deletingLastPathComponent().lastPathComponent.isEmpty
-            ? target.lastPathComponent : target.deletingLastPathComponent().lastPathComponent + "/" + target.lastPathComponent
-        let entry = PlayerDemo.Entry(url: target, metadata: DemoMetadata(
-            title: title, subtitle: target.absoluteString, chapters: [], timeRanges: [], source: target.absoluteString),
-            adBreaks: await Demo.adBreaks(of: target, transport: transport))
-        let demo = PlayerDemo(clock: clock, transport: transport, output: output)
-        demo.telemetry = try await TelemetrySetup(options: telemetryOptions, clock: clock, transport: transport, output: output)
-        if let maxBandwidth { demo.variantLimits = VariantLimits(maximumBandwidth: maxBandwidth) }
-        let succeeded = await demo.run([entry], limit: duration)
-        try? await transport.shutdown()
+        let succeeded = try await AsyncHTTPClientTransport.scoped(clock: clock) { transport in
+            let output = ConsoleOutput()
+            let title = target.deletingLastPathComponent().lastPathComponent.isEmpty
+                ? target.lastPathComponent : target.deletingLastPathComponent().lastPathComponent + "/" + target.lastPathComponent
+            let telemetry = try await TelemetrySetup(options: telemetryOptions, clock: clock, transport: transport, output: output)
+            let entry = PlayerDemo.Entry(url: target, metadata: DemoMetadata(
+                title: title, subtitle: target.absoluteString, chapters: [], timeRanges: [], source: target.absoluteString),
+                adBreaks: await Demo.adBreaks(of: target, transport: transport))
+            let demo = PlayerDemo(clock: clock, transport: transport, output: output)
+            demo.interruption = interruption
+            demo.telemetry = telemetry
+            if let maxBandwidth { demo.variantLimits = VariantLimits(maximumBandwidth: maxBandwidth) }
+            return await demo.run([entry], limit: duration)
+        }
+        if let status = interruption.exitStatus { throw ExitCode(status) }
         if !succeeded { throw ExitCode.failure }
     }
 }

@@ -22,6 +22,8 @@ final class PlayerDemo {
     var telemetry: TelemetrySetup?
     /// A cap on the variants.
     var variantLimits = VariantLimits.none
+    /// Ctrl-C and SIGTERM: the session ends as it normally does when one arrives.
+    var interruption: SessionInterruption?
     private let report = DemoReport()
     private var announcedBreaks: Set<String> = []
 
@@ -61,6 +63,11 @@ final class PlayerDemo {
                 output.message("▶ \(entries[index].metadata.title) — \(entries[index].metadata.subtitle)")
             }
             do { try await clock.sleep(for: interval) } catch { break }
+            if interruption?.signal != nil {
+                output.endStatus()
+                output.message("interrupted at \(player.time.timecode)")
+                break
+            }
             let entry = lastItem.flatMap { item in items.firstIndex { $0 === item } }.map { entries[$0] }
             if let entry { announceBreaks(entry, at: player.time) }
             ticks += 1

@@ -38,7 +38,11 @@ final class TelemetrySetup: Sendable {
             let region: NewRelicBackend.Region = options.newRelicRegion == "eu" ? .eu : .us
             makers.append { NewRelicBackend(configuration: .init(accountID: account, apiKey: key, region: region), outbox: $0) }
         }
-        outbox = try Outbox(path: options.outboxPath, couriers: couriers, clock: clock)
+        do {
+            outbox = try Outbox(path: options.outboxPath, couriers: couriers, clock: clock)
+        } catch {
+            throw CommandFailure("--outbox \(options.outboxPath ?? "")", error: error)
+        }
         var backends: [any Backend & Sendable] = [summary]
         for make in makers { backends.append(try make(outbox)) }
         if let otlpURL {
@@ -47,13 +51,24 @@ final class TelemetrySetup: Sendable {
                 let parts = header.split(separator: "=", maxSplits: 1)
                 configuration.headers[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
             }
-            let backend = try await OTLPBackend(configuration: configuration, outbox: outbox)
+            let backend: OTLPBackend
+            do {
+                backend = try await OTLPBackend(configuration: configuration, outbox: outbox)
+            } catch {
+                throw CommandFailure("--otlp \(otlpURL.absoluteString)", error: error)
+            }
             otlp = backend
             backends.append(backend)
         } else {
             otlp = nil
         }
-        if let path = options.jsonLinesPath { backends.append(try JSONLinesBackend(path: path)) }
+        if let path = options.jsonLinesPath {
+            do {
+                backends.append(try JSONLinesBackend(path: path))
+            } catch {
+                throw CommandFailure("--jsonl \(path)", error: error)
+            }
+        }
         if options.console { backends.append(ConsoleBackend { line in output.message("[telemetry] " + line) }) }
         instrument = Instrument(hub: HubCore(), metricalc: MetricalcCore(), backends: backends, clock: clock)
         instrument.ready()

@@ -111,8 +111,12 @@ struct CLITests {
         try "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:oops,\na.ts\n".write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let run = try await Self.run(["inspect", file.path])
+        // The unreadable EXTINF is listed with its line; the URI it leaves without a duration too; and with no
+        // segment left, nothing is playable.
         #expect(run.status == 1)
-        #expect(run.error.contains("line 3"))
+        #expect(run.output.contains("line 3: #EXTINF has an invalid value \"oops,\""))
+        #expect(run.output.contains("line 4: a segment URI has no #EXTINF before it"))
+        #expect(run.error.contains("the media playlist has no segments"))
         let missing = try await Self.run(["inspect", "/nonexistent/playlist.m3u8"])
         #expect(missing.status == 1)
     }

@@ -137,7 +137,7 @@ struct AdSignallingTests {
     ])
     func malformedDateRanges(attributes: String, reason: PlaylistParseError.Reason) {
         let text = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-DATERANGE:\(attributes)\n#EXTINF:4,\na.ts"
-        #expect(throws: PlaylistParseError(line: 3, reason: reason)) { try PlaylistParser().parse(text) }
+        expectProblem(text, reason, line: 3)
     }
 
     @Test func assetListsDecode() throws {

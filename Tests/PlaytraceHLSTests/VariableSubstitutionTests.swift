@@ -56,14 +56,12 @@ struct VariableSubstitutionTests {
          .invalidAttribute(tag: "#EXT-X-DEFINE", attribute: "VALUE", value: "x{$a"), 2),
     ])
     func errors(text: String, reason: PlaylistParseError.Reason, line: Int) {
-        #expect(throws: PlaylistParseError(line: line, reason: reason)) { try PlaylistParser().parse(text) }
+        expectProblem(text, reason, line: line)
     }
 
     @Test func missingImportIsAnErrorWhenTheContextIsKnown() {
-        let parser = PlaylistParser(options: .init(importedVariables: [:]))
-        #expect(throws: PlaylistParseError(line: 2, reason: .undefinedVariable("cdn"))) {
-            try parser.parse("#EXTM3U\n#EXT-X-DEFINE:IMPORT=\"cdn\"\n#EXT-X-TARGETDURATION:4")
-        }
+        expectProblem("#EXTM3U\n#EXT-X-DEFINE:IMPORT=\"cdn\"\n#EXT-X-TARGETDURATION:4", .undefinedVariable("cdn"), line: 2,
+                      options: .init(importedVariables: [:]))
     }
 
     @Test func unquotedValuesAreSubstitutedLikeQuotedOnesSoThePlaylistWritesBackTheSame() throws {

@@ -20,15 +20,14 @@ public final class JSONLinesBackend: Backend, Sendable {
     private let bufferLimit = 256 << 10
 
     /// Opens (or creates) the file and appends to it.
+    ///
+    /// - Throws: the system's `POSIXError` when the file cannot be opened for writing (no such directory,
+    ///   permission denied, a directory at that path…).
     public init(path: String, flushInterval: Duration = .seconds(1),
                 logger: Logger = Logger(label: "playtrace.jsonl")) throws {
-        if !FileManager.default.fileExists(atPath: path) {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
-            }
-        }
-        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try handle.seekToEnd()
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         self.flushInterval = flushInterval
         self.logger = logger
     }

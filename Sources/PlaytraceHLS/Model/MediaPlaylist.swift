@@ -141,55 +141,55 @@ public struct SegmentTags: Sendable, Hashable {
     /// `EXT-X-KEY` tags that start here (they apply to this and the following segments).
     public var keys: [EncryptionKey] {
         get { extras.keys }
-        set { extras.keys = newValue }
+        _modify { yield &extras.keys }
     }
 
     /// `EXT-X-MAP` that starts here.
     public var map: MediaInitializationSection? {
         get { extras.map }
-        set { extras.map = newValue }
+        _modify { yield &extras.map }
     }
 
     /// `EXT-X-DATERANGE` tags placed here.
     public var dateRanges: [DateRange] {
         get { extras.dateRanges }
-        set { extras.dateRanges = newValue }
+        _modify { yield &extras.dateRanges }
     }
 
     /// `EXT-X-CUE-OUT`.
     public var cueOut: CueOut? {
         get { extras.cueOut }
-        set { extras.cueOut = newValue }
+        _modify { yield &extras.cueOut }
     }
 
     /// `EXT-X-CUE-OUT-CONT`.
     public var cueOutContinuation: CueOutContinuation? {
         get { extras.cueOutContinuation }
-        set { extras.cueOutContinuation = newValue }
+        _modify { yield &extras.cueOutContinuation }
     }
 
     /// `EXT-X-CUE-IN`.
     public var isCueIn: Bool {
         get { extras.isCueIn }
-        set { extras.isCueIn = newValue }
+        _modify { yield &extras.isCueIn }
     }
 
     /// `EXT-OATCLS-SCTE35`: a base64 SCTE-35 message.
     public var oatclsSCTE35: String? {
         get { extras.oatclsSCTE35 }
-        set { extras.oatclsSCTE35 = newValue }
+        _modify { yield &extras.oatclsSCTE35 }
     }
 
     /// `EXT-X-PART` tags: the partial segments that make up this segment (low-latency HLS).
     public var parts: [PartialSegment] {
         get { extras.parts }
-        set { extras.parts = newValue }
+        _modify { yield &extras.parts }
     }
 
     /// Unknown tags placed here, in order.
     public var unknownTags: [UnknownTag] {
         get { extras.unknownTags }
-        set { extras.unknownTags = newValue }
+        _modify { yield &extras.unknownTags }
     }
 
     private struct Extras: Sendable, Hashable {
@@ -209,12 +209,24 @@ public struct SegmentTags: Sendable, Hashable {
         case extras(Extras)
     }
 
+    // Reading shares the box; mutating moves the extras out of it first, so that their arrays are uniquely
+    // referenced and grow in place (appending n date ranges before one segment costs O(n), not O(n²)).
     private var extras: Extras {
         get {
             guard case .extras(let extras) = rare else { return Extras() }
             return extras
         }
-        set { rare = newValue == Extras() ? nil : .extras(newValue) }
+        _modify {
+            var extras = takeExtras()
+            defer { rare = extras == Extras() ? nil : .extras(extras) }
+            yield &extras
+        }
+    }
+
+    private mutating func takeExtras() -> Extras {
+        guard case .extras(let extras) = rare else { return Extras() }
+        rare = nil
+        return extras
     }
 }
 

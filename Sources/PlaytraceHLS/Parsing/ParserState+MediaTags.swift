@@ -59,6 +59,7 @@ extension ParserState {
         case .byteRange:
             guard let range = ByteRangeParsing.parse(ByteScanning.string(value)) else { throw invalidValue(tag, value) }
             pendingByteRange = range
+            pendingByteRangeLine = line
         case .key: pending.keys.append(try key(value, tag: tag))
         case .map:
             let list = try attributes(value, tag)
@@ -108,7 +109,7 @@ extension ParserState {
         }
     }
 
-    func key(_ value: UnsafeBufferPointer<UInt8>, tag: TagName) throws(PlaylistParseError) -> EncryptionKey {
+    mutating func key(_ value: UnsafeBufferPointer<UInt8>, tag: TagName) throws(PlaylistParseError) -> EncryptionKey {
         let list = try attributes(value, tag)
         let reader = AttributeReader(list: list, tag: tag, line: line)
         let method = EncryptionKey.Method(rawValue: try reader.requiredString("METHOD"))
@@ -120,7 +121,7 @@ extension ParserState {
             otherAttributes: list.removing(["METHOD", "URI", "IV", "KEYFORMAT", "KEYFORMATVERSIONS"]))
     }
 
-    private func part(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> PartialSegment {
+    private mutating func part(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> PartialSegment {
         let reader = AttributeReader(list: try attributes(value, .part), tag: .part, line: line)
         guard let duration = try reader.nonNegativeDecimal("DURATION") else { throw reader.missing("DURATION") }
         return PartialSegment(
@@ -128,7 +129,7 @@ extension ParserState {
             byteRange: try reader.byteRange("BYTERANGE"), isGap: try reader.flag("GAP"))
     }
 
-    private func serverControl(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> ServerControl {
+    private mutating func serverControl(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> ServerControl {
         let reader = AttributeReader(list: try attributes(value, .serverControl), tag: .serverControl, line: line)
         return ServerControl(
             canSkipUntil: try reader.nonNegativeDecimal("CAN-SKIP-UNTIL"),
@@ -143,11 +144,13 @@ extension ParserState {
         "SCTE35-CMD", "SCTE35-OUT", "SCTE35-IN",
     ]
 
-    private func dateRange(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> DateRange {
+    private mutating func dateRange(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> DateRange {
         let list = try attributes(value, .dateRange)
         let reader = AttributeReader(list: list, tag: .dateRange, line: line)
         let id = try reader.requiredString("ID")
-        guard let start = try reader.date("START-DATE") else { throw reader.missing("START-DATE") }
+        // A later tag of the same range may leave out START-DATE (RFC 8216's own SCTE-35 example closes a
+        // break that way): it takes the start of the range it continues.
+        guard let start = try reader.date("START-DATE") ?? dateRangeStarts[id] else { throw reader.missing("START-DATE") }
         let end = try reader.date("END-DATE")
         if let end, end < start { throw reader.invalid("END-DATE", end.iso8601) }
         var cue = DateRange.Cue()
@@ -168,6 +171,7 @@ extension ParserState {
         for entry in list where !Self.dateRangeAttributeNames.contains(entry.name) {
             clientAttributes.append(entry.name, entry.value)
         }
+        if dateRangeStarts[id] == nil { dateRangeStarts[id] = start }
         return DateRange(
             id: id, classIdentifier: reader.string("CLASS"), startDate: start, cue: cue, endDate: end,
             duration: duration.map(MediaTime.init(seconds:)),

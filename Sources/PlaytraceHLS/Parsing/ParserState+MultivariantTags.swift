@@ -2,7 +2,10 @@ extension ParserState {
     mutating func handleMultivariant(tag: TagName, value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
         switch tag {
         case .streamInf:
-            if pendingVariant != nil { throw PlaylistParseError(line: pendingVariantLine, reason: .missingVariantURI) }
+            if pendingVariant != nil {
+                pendingVariant = nil
+                try recover(PlaylistParseError(line: pendingVariantLine, reason: .missingVariantURI))
+            }
             let list = try attributes(value, tag)
             let reader = AttributeReader(list: list, tag: tag, line: line)
             let closedCaptions = list["CLOSED-CAPTIONS"]
@@ -46,11 +49,13 @@ extension ParserState {
     ]
     private static let variantOnlyNames: Set<String> = ["FRAME-RATE", "AUDIO", "SUBTITLES", "CLOSED-CAPTIONS"]
 
-    private func streamAttributes(_ reader: AttributeReader, extra: Set<String>) throws(PlaylistParseError)
+    private mutating func streamAttributes(_ reader: AttributeReader, extra: Set<String>) throws(PlaylistParseError)
         -> StreamAttributes
     {
-        StreamAttributes(
-            bandwidth: try reader.requiredInteger("BANDWIDTH"), averageBandwidth: try reader.integer("AVERAGE-BANDWIDTH"),
+        guard let bandwidth = try bitRate(reader, "BANDWIDTH") else { throw reader.missing("BANDWIDTH") }
+        return StreamAttributes(
+            bandwidth: bandwidth,
+            averageBandwidth: try bitRate(reader, "AVERAGE-BANDWIDTH"),
             score: try reader.decimal("SCORE"),
             codecs: reader.string("CODECS").map(Self.codecList) ?? [],
             supplementalCodecs: reader.string("SUPPLEMENTAL-CODECS"), resolution: try reader.resolution("RESOLUTION"),
@@ -59,6 +64,20 @@ extension ParserState {
             stableVariantID: reader.string("STABLE-VARIANT-ID"), video: reader.string("VIDEO"),
             pathwayID: reader.string("PATHWAY-ID"),
             otherAttributes: reader.list.removing(Self.streamNames.union(extra)))
+    }
+
+    /// A bit rate attribute. Some packagers write it as a decimal (`BANDWIDTH="1280000.0"`): a whole,
+    /// non-negative one is read, with a problem reported, as players do.
+    private mutating func bitRate(_ reader: AttributeReader, _ name: String) throws(PlaylistParseError) -> Int? {
+        do {
+            return try reader.integer(name)
+        } catch {
+            guard let value = reader.string(name), let number = Double(value), number >= 0, number < 1e18,
+                  number.rounded() == number
+            else { throw error }
+            try recover(error)
+            return Int(number)
+        }
     }
 
     /// The formats of a CODECS value: split at commas, white space around each dropped, empty ones left out (so
@@ -76,7 +95,7 @@ extension ParserState {
         "AUTOSELECT", "FORCED", "INSTREAM-ID", "BIT-DEPTH", "SAMPLE-RATE", "CHARACTERISTICS", "CHANNELS",
     ]
 
-    private func rendition(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> Rendition {
+    private mutating func rendition(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> Rendition {
         let list = try attributes(value, .media)
         let reader = AttributeReader(list: list, tag: .media, line: line)
         let typeText = try reader.requiredString("TYPE")

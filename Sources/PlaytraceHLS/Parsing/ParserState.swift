@@ -29,13 +29,39 @@ struct ParserState {
     var pendingTitle = ""
     var pendingByteRange: ByteRange?
     var pendingInfLine = 0
+    var pendingByteRangeLine = 0
     var segments: [Segment] = []
+    /// The line of each segment's `EXTINF`, for problems found once the playlist is read.
+    var segmentLines: [Int] = []
+    /// The URI of the previous segment when it had a byte range (the next range without an offset follows it).
+    var previousByteRangeURI: String?
+    /// The start date of each date range by ID, for a later tag of the same range that omits it (as RFC 8216's
+    /// own SCTE-35 example does).
+    var dateRangeStarts: [String: StreamDate] = [:]
+    /// The names defined so far, values known or not.
+    var definedNames: Set<String> = []
+    /// The bytes that variable substitution may insert into this playlist, and what is left of them.
+    let totalSubstitutionBudget: Int
+    var substitutionBudget: Int
 
     var multivariant = MultivariantPlaylist()
     var pendingVariant: VariantStream?
     var pendingVariantLine = 0
+    /// The line of each variant's `EXT-X-STREAM-INF`.
+    var variantLines: [Int] = []
 
-    init(options: PlaylistParser.Options) { self.options = options }
+    init(options: PlaylistParser.Options, inputBytes: Int) {
+        self.options = options
+        totalSubstitutionBudget = options.limits.substitutionBudget(forInputBytes: inputBytes)
+        substitutionBudget = totalSubstitutionBudget
+    }
+
+    /// Reports a problem that spoils one tag or line: thrown when it is fatal or the parse is strict, otherwise
+    /// kept as a warning so that the rest of the playlist is read.
+    mutating func recover(_ error: PlaylistParseError) throws(PlaylistParseError) {
+        if options.isStrict || error.reason.isFatal { throw error }
+        warnings.append(PlaylistWarning(skipping: error))
+    }
 
     mutating func parse(_ input: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
         var bytes = input
@@ -43,8 +69,10 @@ struct ParserState {
             bytes = UnsafeBufferPointer(rebasing: bytes[3...])
         }
         segments.reserveCapacity(bytes.count / 64)
+        segmentLines.reserveCapacity(bytes.count / 64)
         var start = 0
         let count = bytes.count
+        let maximumLineLength = options.limits.maximumLineLength
         guard let base = bytes.baseAddress else { throw PlaylistParseError(line: 1, reason: .missingHeader) }
         while start < count {
             let end = memchr(base + start, 0x0A, count - start)
@@ -52,6 +80,9 @@ struct ParserState {
             line += 1
             var lineEnd = end
             if lineEnd > start, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+            guard lineEnd - start <= maximumLineLength else {
+                throw PlaylistParseError(line: line, reason: .limitExceeded(.lineLength(maximumLineLength)))
+            }
             let text = ByteScanning.trimmed(UnsafeBufferPointer(rebasing: bytes[start..<lineEnd]))
             try handle(line: text)
             start = end + 1
@@ -61,10 +92,20 @@ struct ParserState {
 
     private mutating func handle(line text: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
         if !sawHeader {
-            guard text.count >= 7, text[0] == 0x23, text[1] == 0x45, text[2] == 0x58, text[3] == 0x54,
-                  text[4] == 0x4D, text[5] == 0x33, text[6] == 0x55
-            else { throw PlaylistParseError(line: line, reason: .missingHeader) }
-            sawHeader = true
+            if text.count >= 7, text[0] == 0x23, text[1] == 0x45, text[2] == 0x58, text[3] == 0x54,
+               text[4] == 0x4D, text[5] == 0x33, text[6] == 0x55
+            {
+                sawHeader = true
+                return
+            }
+            // Blank lines and comments before the header are skipped (players read past them); anything else
+            // means this is not a playlist.
+            let isComment = !text.isEmpty && text[0] == 0x23
+                && !(text.count >= 4 && text[1] == 0x45 && text[2] == 0x58 && text[3] == 0x54)
+            guard text.isEmpty || isComment else { throw PlaylistParseError(line: line, reason: .missingHeader) }
+            if !text.isEmpty {
+                warnings.append(PlaylistWarning(line: line, message: "a comment comes before #EXTM3U"))
+            }
             return
         }
         guard !text.isEmpty else { return }
@@ -72,7 +113,11 @@ struct ParserState {
             guard text.count >= 4, text[1] == 0x45, text[2] == 0x58, text[3] == 0x54 else { return }  // comment
             if let (tag, valueStart) = Self.frequentTag(text) {
                 try noteKind(of: tag)
-                try handle(tag: tag, value: UnsafeBufferPointer(rebasing: text[valueStart...]))
+                do {
+                    try handle(tag: tag, value: UnsafeBufferPointer(rebasing: text[valueStart...]))
+                } catch {
+                    try recover(error)
+                }
                 return
             }
             var colon = 0
@@ -81,12 +126,20 @@ struct ParserState {
             let value = colon < text.count
                 ? UnsafeBufferPointer(rebasing: text[(colon + 1)...]) : UnsafeBufferPointer(rebasing: text[colon...])
             guard let tag = TagName.lookup(name) else {
-                let unknown = UnknownTag(line: try self.text(text))
-                if inHeader { media.unknownTags.append(unknown) } else { pending.unknownTags.append(unknown) }
+                do {
+                    let unknown = UnknownTag(line: try self.text(text))
+                    if inHeader { media.unknownTags.append(unknown) } else { pending.unknownTags.append(unknown) }
+                } catch {
+                    try recover(error)
+                }
                 return
             }
             try noteKind(of: tag)
-            try handle(tag: tag, value: value)
+            do {
+                try handle(tag: tag, value: value)
+            } catch {
+                try recover(error)
+            }
         } else {
             try handleURI(text)
         }
@@ -137,55 +190,103 @@ struct ParserState {
 
     private mutating func handleURI(_ text: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
         let scan = ByteScanning.scan(text)
-        guard let raw = ByteScanning.validString(text, isASCII: scan.isASCII) else {
-            throw PlaylistParseError(line: line, reason: .invalidEncoding)
+        let raw: String
+        if let valid = ByteScanning.validString(text, isASCII: scan.isASCII) {
+            raw = valid
+        } else {
+            try recover(PlaylistParseError(line: line, reason: .invalidEncoding))
+            raw = String(decoding: text, as: UTF8.self)
         }
-        guard !scan.hasControl else { throw PlaylistParseError(line: line, reason: .invalidURI(raw)) }
+        // A URI that cannot be resolved drops its variant; a segment keeps its place as a gap, so that the
+        // timeline (durations, dates, sequence numbers) of the rest stays right.
         var uri = raw
-        if scan.hasVariableReference || !variables.isEmpty && raw.contains("{$") {
-            // A substituted value may bring what a URI line cannot hold.
-            uri = try substitute(raw)
-            uri = String(uri.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
-            guard !uri.isEmpty, !uri.hasPrefix("#"), !uri.utf8.contains(where: ByteScanning.isControl) else {
-                throw PlaylistParseError(line: line, reason: .invalidURI(uri))
+        var isUsable = raw.utf8.count == text.count
+        if scan.hasControl {
+            try recover(PlaylistParseError(line: line, reason: .invalidURI(raw)))
+            isUsable = false
+        } else if isUsable, scan.hasVariableReference || !variables.isEmpty && raw.contains("{$") {
+            do {
+                uri = try resolvedURI(raw)
+            } catch {
+                try recover(error)
+                isUsable = false
             }
         }
         if var variant = pendingVariant {
+            pendingVariant = nil
+            guard isUsable else { return }
             variant.uri = uri
             multivariant.variants.append(variant)
-            pendingVariant = nil
+            variantLines.append(pendingVariantLine)
             return
         }
         guard let duration = pendingDuration else {
-            throw PlaylistParseError(line: line, reason: .missingSegmentDuration)
+            return try recover(PlaylistParseError(line: line, reason: .missingSegmentDuration))
         }
         sawMediaTag = true
         if sawMultivariantTag { throw PlaylistParseError(line: line, reason: .mixedPlaylistKinds) }
+        guard segments.count < options.limits.maximumSegments else {
+            throw PlaylistParseError(line: line, reason: .limitExceeded(.segments(options.limits.maximumSegments)))
+        }
+        if let range = pendingByteRange {
+            if range.offset == nil, previousByteRangeURI != uri {
+                try recover(PlaylistParseError(line: pendingByteRangeLine, reason: .unresolvableByteRange))
+            }
+            previousByteRangeURI = uri
+        } else {
+            previousByteRangeURI = nil
+        }
         var tags = SegmentTags()
         swap(&tags, &pending)
-        segments.append(Segment(uri: uri, duration: duration, title: pendingTitle, byteRange: pendingByteRange,
-                                tags: tags))
+        if !isUsable { tags.isGap = true }
+        segments.append(Segment(uri: isUsable ? uri : raw, duration: duration, title: pendingTitle,
+                                byteRange: pendingByteRange, tags: tags))
+        segmentLines.append(pendingInfLine)
         pendingDuration = nil
         pendingTitle = ""
         pendingByteRange = nil
     }
 
+    /// A URI line with its variables substituted; an error when the result is not a URI (a substituted value may
+    /// bring what a URI line cannot hold).
+    private mutating func resolvedURI(_ raw: String) throws(PlaylistParseError) -> String {
+        let substituted = try substitute(raw)
+        let utf8 = substituted.utf8
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        let first = utf8.firstIndex { !isBlank($0) } ?? utf8.endIndex
+        let last = utf8.lastIndex { !isBlank($0) }.map(utf8.index(after:)) ?? first
+        let uri = String(substituted[first..<max(first, last)])
+        guard !uri.isEmpty, !uri.hasPrefix("#"), !uri.utf8.contains(where: ByteScanning.isControl) else {
+            throw PlaylistParseError(line: line, reason: .invalidURI(uri))
+        }
+        return uri
+    }
+
     mutating func finish() throws(PlaylistParseError) -> PlaylistParser.Outcome {
         if sawMultivariantTag {
-            if pendingVariant != nil { throw PlaylistParseError(line: pendingVariantLine, reason: .missingVariantURI) }
+            if pendingVariant != nil {
+                try recover(PlaylistParseError(line: pendingVariantLine, reason: .missingVariantURI))
+                pendingVariant = nil
+            }
+            guard !multivariant.variants.isEmpty else {
+                throw PlaylistParseError(line: line, reason: .missingVariants)
+            }
             multivariant.version = media.version
             multivariant.hasIndependentSegments = media.hasIndependentSegments
             multivariant.start = media.start
             multivariant.definitions = media.definitions
             multivariant.unknownTags = media.unknownTags + pending.unknownTags
-            return PlaylistParser.Outcome(playlist: .multivariant(multivariant), warnings: warnings,
+            checkRenditionGroups()
+            return PlaylistParser.Outcome(playlist: .multivariant(multivariant), warnings: sortedWarnings(),
                                           variables: variables)
         }
         guard hasTargetDuration else { throw PlaylistParseError(line: line, reason: .missingTargetDuration) }
         if pendingDuration != nil {
             warnings.append(PlaylistWarning(line: pendingInfLine, message: "#EXTINF is not followed by a URI"))
         }
-        try checkByteRanges()
+        if media.playlistType == .vod, !media.hasEndList {
+            warnings.append(PlaylistWarning(line: line, message: "a VOD playlist lacks #EXT-X-ENDLIST"))
+        }
         var knownTrailing = pending
         knownTrailing.unknownTags = []
         if segments.isEmpty, knownTrailing.isEmpty {
@@ -198,17 +299,39 @@ struct ParserState {
         media.trailingTags = pending
         media.renumber()
         checkDurations()
-        return PlaylistParser.Outcome(playlist: .media(media), warnings: warnings, variables: variables)
+        return PlaylistParser.Outcome(playlist: .media(media), warnings: sortedWarnings(), variables: variables)
     }
 
-    private func checkByteRanges() throws(PlaylistParseError) {
-        var previousURI: String?
-        for index in segments.indices {
-            let range = segments[index].byteRange
-            if let range, range.offset == nil, previousURI != segments[index].uri {
-                throw PlaylistParseError(line: line, reason: .unresolvableByteRange)
+    /// The warnings in line order (those found at the end were appended last); equal lines keep their order.
+    private func sortedWarnings() -> [PlaylistWarning] {
+        var isSorted = true
+        for index in warnings.indices.dropFirst() where warnings[index - 1].line > warnings[index].line {
+            isSorted = false
+            break
+        }
+        if isSorted { return warnings }
+        return warnings.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }
+            .map(\.element)
+    }
+
+    /// Groups that a variant names (`AUDIO`, `VIDEO`, `SUBTITLES`, `CLOSED-CAPTIONS`) but no rendition defines.
+    private mutating func checkRenditionGroups() {
+        var defined: Set<String> = []
+        for rendition in multivariant.renditions { defined.insert("\(rendition.type.rawValue)\u{0}\(rendition.groupID)") }
+        var reported: Set<String> = []
+        for (index, variant) in multivariant.variants.enumerated() {
+            let references: [(Rendition.MediaType, String, String?)] = [
+                (.audio, "AUDIO", variant.audio), (.video, "VIDEO", variant.stream.video),
+                (.subtitles, "SUBTITLES", variant.subtitles), (.closedCaptions, "CLOSED-CAPTIONS", variant.closedCaptions),
+            ]
+            for case let (type, attribute, group?) in references {
+                let key = "\(type.rawValue)\u{0}\(group)"
+                guard !defined.contains(key), reported.insert(key).inserted else { continue }
+                let line = index < variantLines.count ? variantLines[index] : 0
+                warnings.append(PlaylistWarning(
+                    line: line,
+                    message: "\(attribute)=\"\(group)\" names a group that no #EXT-X-MEDIA of TYPE=\(type.rawValue) defines"))
             }
-            previousURI = range == nil ? nil : segments[index].uri
         }
     }
 
@@ -225,14 +348,14 @@ struct ParserState {
                 sawDate = true
             } else if sawDate && media.segments[index].tags.isDiscontinuity {
                 warnings.append(PlaylistWarning(
-                    line: 0,
+                    line: segmentLines[index],
                     message: "segment \(media.segments[index].mediaSequence) follows a discontinuity without #EXT-X-PROGRAM-DATE-TIME"))
             }
         }
         if let longest {
             let segment = media.segments[longest]
             warnings.append(PlaylistWarning(
-                line: 0,
+                line: segmentLines[longest],
                 message: "segment \(segment.mediaSequence) lasts \(segment.duration) s, more than the target duration \(media.targetDuration) s"))
         }
     }
@@ -274,7 +397,8 @@ struct ParserState {
         }
     }
 
-    func substitute(_ text: String) throws(PlaylistParseError) -> String {
+    /// The text with every `{$name}` replaced by its value, within the playlist's substitution budget.
+    mutating func substitute(_ text: String) throws(PlaylistParseError) -> String {
         guard text.contains("{$") else { return text }
         var result = ""
         var rest = Substring(text)
@@ -293,6 +417,10 @@ struct ParserState {
                 rest = afterOpen[afterOpen.index(after: close)...]
                 continue
             }
+            substitutionBudget -= value.utf8.count
+            guard substitutionBudget >= 0 else {
+                throw PlaylistParseError(line: line, reason: .limitExceeded(.substitutedBytes(totalSubstitutionBudget)))
+            }
             result += value
             rest = afterOpen[afterOpen.index(after: close)...]
         }
@@ -301,7 +429,7 @@ struct ParserState {
     }
 
     /// Parses an attribute list, substituting variables in quoted values.
-    func attributes(_ value: UnsafeBufferPointer<UInt8>, _ tag: TagName) throws(PlaylistParseError) -> AttributeList {
+    mutating func attributes(_ value: UnsafeBufferPointer<UInt8>, _ tag: TagName) throws(PlaylistParseError) -> AttributeList {
         try validateUTF8(value)
         guard var list = AttributeListParser.parse(value) else {
             throw PlaylistParseError(line: line, reason: .malformedAttributeList(tag: tag.text))
@@ -349,6 +477,9 @@ struct ParserState {
     }
 
     private mutating func define(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+        guard definedNames.count < options.limits.maximumVariables else {
+            throw PlaylistParseError(line: line, reason: .limitExceeded(.variables(options.limits.maximumVariables)))
+        }
         let list = try attributes(value, .define)
         let reader = AttributeReader(list: list, tag: .define, line: line)
         let definition: VariableDefinition
@@ -375,8 +506,12 @@ struct ParserState {
         }) else {
             throw PlaylistParseError(line: line, reason: .invalidAttribute(tag: TagName.define.text, attribute: "NAME", value: name))
         }
-        guard variables[name] == nil, !media.definitions.contains(where: { $0.name == name }) else {
+        guard !definedNames.contains(name) else {
             throw PlaylistParseError(line: line, reason: .duplicateVariable(name))
+        }
+        if let resolved, resolved.utf8.count > options.limits.maximumVariableValueLength {
+            throw PlaylistParseError(line: line, reason: .limitExceeded(
+                .variableValueLength(options.limits.maximumVariableValueLength)))
         }
         // A value that still holds "{$" would be substituted again by whoever reads the playlist written back:
         // substitution is one pass, so such a value cannot round-trip (and clients disagree on it).
@@ -385,6 +520,7 @@ struct ParserState {
                 tag: TagName.define.text, attribute: Self.valueAttribute(of: definition), value: resolved))
         }
         if let resolved { variables[name] = resolved }
+        definedNames.insert(name)
         media.definitions.append(definition)
     }
 

@@ -1,9 +1,13 @@
 /// Parses HLS playlists (RFC 8216bis): multivariant and media playlists, low-latency tags, date ranges and
 /// interstitials, legacy cue tags, and variable substitution.
 ///
-/// The parser never crashes and never hangs: malformed input gives a ``PlaylistParseError`` with its line
-/// number, and what the specification tells clients to ignore (unknown tags, comments, blank lines) is kept or
-/// skipped. Problems a client can live with are reported as ``PlaylistWarning``s.
+/// The parser never crashes and never hangs, and costs time linear in its input and memory bounded by
+/// ``PlaylistLimits``. It is lenient, as players are: a tag or line that cannot be read is reported as a
+/// ``PlaylistWarning`` with its line and skipped (a repeated once-only tag keeps its first value, a segment
+/// whose URI cannot be resolved is kept as a gap so that the timeline stays right), and only what leaves nothing
+/// usable throws a ``PlaylistParseError`` (no `#EXTM3U`, no target duration in a media playlist, tags of both
+/// kinds, a limit exceeded). ``Options/isStrict`` throws the first problem instead. What the specification tells
+/// clients to ignore (unknown tags, comments, blank lines) is kept or skipped without a word.
 ///
 /// ```swift
 /// let parser = PlaylistParser()
@@ -20,10 +24,20 @@ public struct PlaylistParser: Sendable {
         public var importedVariables: [String: String]?
         /// The query parameters of the playlist's URL, for `EXT-X-DEFINE:QUERYPARAM=`. `nil` when unknown.
         public var queryParameters: [String: String]?
+        /// Whether a tag or line that cannot be read fails the whole parse (the first one is thrown) instead of
+        /// being reported and skipped. `false` by default, as players are lenient.
+        public var isStrict: Bool
+        /// Bounds on what one parse may cost.
+        public var limits: PlaylistLimits
 
-        public init(importedVariables: [String: String]? = nil, queryParameters: [String: String]? = nil) {
+        public init(
+            importedVariables: [String: String]? = nil, queryParameters: [String: String]? = nil,
+            isStrict: Bool = false, limits: PlaylistLimits = PlaylistLimits()
+        ) {
             self.importedVariables = importedVariables
             self.queryParameters = queryParameters
+            self.isStrict = isStrict
+            self.limits = limits
         }
     }
 
@@ -31,7 +45,8 @@ public struct PlaylistParser: Sendable {
     public struct Outcome: Sendable {
         /// The playlist.
         public var playlist: Playlist
-        /// What looked wrong, in line order.
+        /// What looked wrong, in line order: advice, and the tags and lines that were skipped or repaired
+        /// (those have a ``PlaylistWarning/reason``).
         public var warnings: [PlaylistWarning]
         /// The variables the playlist defined (for importing into its media playlists).
         public var variables: [String: String]
@@ -82,7 +97,10 @@ public struct PlaylistParser: Sendable {
     }
 
     private func run(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Outcome, PlaylistParseError> {
-        var state = ParserState(options: options)
+        guard bytes.count <= options.limits.maximumBytes else {
+            return .failure(PlaylistParseError(line: 1, reason: .limitExceeded(.playlistBytes(options.limits.maximumBytes))))
+        }
+        var state = ParserState(options: options, inputBytes: bytes.count)
         do {
             try state.parse(bytes)
             return .success(try state.finish())

@@ -1,0 +1,96 @@
+import Foundation
+
+/// A command's failure as the one line the user reads: what failed (an option, a file, a URL) and why, in plain
+/// words. ArgumentParser prints it after `Error: ` and exits with status 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    /// What failed: `--jsonl /tmp/x.jsonl`, `http://host/live.m3u8`.
+    let subject: String
+    /// Why, in plain words.
+    let reason: String
+
+    init(_ subject: String, _ reason: String) {
+        self.subject = subject
+        self.reason = reason
+    }
+
+    init(_ subject: String, error: any Error) {
+        self.init(subject, PlainText.describe(error))
+    }
+
+    var description: String { PlainText.safe("\(subject): \(reason)") }
+}
+
+enum PlainText {
+    /// An error in plain words: the system's message for file and POSIX errors (never `NSCocoaErrorDomain
+    /// Code=260`), the error's own description otherwise.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? CommandFailure { return error.description }
+        if let error = error as? POSIXError { return String(cString: strerror(error.code.rawValue)) }
+        if let error = error as? CocoaError {
+            if let underlying = error.userInfo[NSUnderlyingErrorKey] as? POSIXError {
+                return String(cString: strerror(underlying.code.rawValue))
+            }
+            switch error.code {
+            case .fileNoSuchFile, .fileReadNoSuchFile: return "no such file or directory"
+            case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
+            case .fileWriteOutOfSpace: return "no space left on the device"
+            case .fileReadTooLarge: return "the file is too large"
+            case .fileReadCorruptFile, .fileReadInapplicableStringEncoding: return "the file cannot be read"
+            case .fileWriteFileExists: return "the file already exists"
+            case .fileWriteVolumeReadOnly: return "the file system is read-only"
+            default: break
+            }
+        }
+        let nsError = error as NSError
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+        var text = String(describing: error)
+        // SQLite errors (GRDB) end with the statement that failed, which says nothing to the user.
+        if let statement = text.range(of: " - while executing `") { text = String(text[..<statement.lowerBound]) }
+        return text
+    }
+
+    /// The text with what a terminal would act on instead of showing — control characters (line breaks too, so
+    /// that a message stays one line), escape sequences, C1 and bidirectional controls — written as visible
+    /// escapes (`\u{1B}`), so that bytes from the network never drive the user's terminal.
+    static func safe(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        var result = ""
+        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            if isUnsafe(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00..<0x20: scalar != "\t"
+        case 0x7F..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true  // C1, line and bidi controls
+        default: false
+        }
+    }
+}
+
+import PlaytraceNetwork
+
+extension AsyncHTTPClientTransport {
+    /// Runs `body` with a transport of its own that is shut down however `body` ends.
+    static func scoped<Result>(
+        clock: any Clock<Duration> = ContinuousClock(), isolation: isolated (any Actor)? = #isolation,
+        _ body: (AsyncHTTPClientTransport) async throws -> Result
+    ) async throws -> Result {
+        let transport = AsyncHTTPClientTransport(clock: clock)
+        do {
+            let result = try await body(transport)
+            try? await transport.shutdown()
+            return result
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import PlaytraceCore
+import PlaytraceLab
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Every command fails with one line that names the culprit and a non-zero status, never with a crash; and a
+/// session ends the same way whether it reached its end or was interrupted.
+@Suite("The command line under bad input and signals", .serialized)
+struct CLIRobustnessTests {
+    static func expectCleanFailure(_ run: CLITests.Run, naming culprit: String, status: Int32 = 1,
+                                   sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(run.status == status, "status \(run.status), stderr: \(run.error)", sourceLocation: sourceLocation)
+        let errorLines = run.error.split(separator: "\n").filter { $0.hasPrefix("Error: ") }
+        #expect(errorLines.count == 1, "stderr: \(run.error)", sourceLocation: sourceLocation)
+        #expect(errorLines.first?.contains(culprit) == true, "stderr: \(run.error)", sourceLocation: sourceLocation)
+        #expect(!run.error.contains("Fatal error") && !run.error.contains("Backtrace"), sourceLocation: sourceLocation)
+    }
+
+    @Test func optionsOutOfRangeAreRefusedByName() async throws {
+        Self.expectCleanFailure(try await CLITests.run(["--speed", "1e9"]), naming: "--speed", status: 64)
+        Self.expectCleanFailure(try await CLITests.run(["--speed", "1e308"]), naming: "--speed", status: 64)
+        Self.expectCleanFailure(try await CLITests.run(["--speed", "0"]), naming: "--speed", status: 64)
+        Self.expectCleanFailure(try await CLITests.run(["--duration=-5", "--stream", "live"]), naming: "--duration", status: 64)
+        Self.expectCleanFailure(try await CLITests.run(["play", "http://127.0.0.1:99999/x.m3u8"]), naming: "99999", status: 64)
+        Self.expectCleanFailure(try await CLITests.run(["play", "ftp://example/x.m3u8"]), naming: "ftp://example/x.m3u8", status: 64)
+        Self.expectCleanFailure(try await CLITests.run(["play", "http://127.0.0.1:9/x.m3u8", "--duration=-5"]),
+                                naming: "--duration", status: 64)
+        Self.expectCleanFailure(try await CLITests.run(["play", "http://127.0.0.1:9/x.m3u8", "--max-bandwidth", "0"]),
+                                naming: "--max-bandwidth", status: 64)
+        Self.expectCleanFailure(try await CLITests.run(["lab", "--port", "99999"]), naming: "--port", status: 64)
+    }
+
+    @Test func telemetrySetUpErrorsNameTheOptionAndTheFile() async throws {
+        let notDatabase = FileManager.default.temporaryDirectory.appendingPathComponent("not-\(UUID().uuidString).db")
+        try Data("hello\n".utf8).write(to: notDatabase)
+        defer { try? FileManager.default.removeItem(at: notDatabase) }
+        let jsonl = try await CLITests.run(["play", "http://127.0.0.1:9/x.m3u8", "--jsonl", "/nonexistent/dir/x.jsonl"])
+        Self.expectCleanFailure(jsonl, naming: "--jsonl /nonexistent/dir/x.jsonl: No such file or directory")
+        let outbox = try await CLITests.run(["play", "http://127.0.0.1:9/x.m3u8", "--outbox", notDatabase.path])
+        Self.expectCleanFailure(outbox, naming: "--outbox \(notDatabase.path): ")
+        #expect(!outbox.error.contains("while executing"))
+        // The outbox command without --deliver, on a file that is not an outbox, and on a missing file.
+        Self.expectCleanFailure(try await CLITests.run(["outbox", notDatabase.path]), naming: notDatabase.path)
+        Self.expectCleanFailure(try await CLITests.run(["outbox", "/nonexistent/outbox.sqlite"]),
+                                naming: "/nonexistent/outbox.sqlite", status: 64)
+    }
+
+    @Test func theOutboxCommandWithoutDeliverExitsZero() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        // A short demo leaves an outbox file behind.
+        let demo = try await CLITests.run(["play", "http://127.0.0.1:\(port)/vod/master.m3u8", "--duration", "1",
+                                           "--outbox", path, "--influx", "http://127.0.0.1:9"])
+        await lab.stop()
+        #expect(demo.status == 0, "stderr: \(demo.error)")
+        let run = try await CLITests.run(["outbox", path])
+        #expect(run.status == 0, "stderr: \(run.error)")
+        #expect(run.output.contains("waiting"))
+        #expect(!run.error.contains("Fatal error"))
+    }
+
+    @Test func inspectExitsZeroWhenUsableOneWhenNotAndStrictOnAnyProblem() async throws {
+        let directory = FileManager.default.temporaryDirectory
+        let usable = directory.appendingPathComponent("usable-\(UUID().uuidString).m3u8")
+        let fatal = directory.appendingPathComponent("fatal-\(UUID().uuidString).m3u8")
+        defer {
+            try? FileManager.default.removeItem(at: usable)
+            try? FileManager.default.removeItem(at: fatal)
+        }
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:1\n#EXT-X-MEDIA-SEQUENCE:2\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n"
+            .write(to: usable, atomically: true, encoding: .utf8)
+        try "#EXTM3U\n#EXTINF:4,\na.ts\n".write(to: fatal, atomically: true, encoding: .utf8)
+        let lenient = try await CLITests.run(["inspect", usable.path])
+        #expect(lenient.status == 0, "stderr: \(lenient.error)")
+        #expect(lenient.output.contains("line 4: #EXT-X-MEDIA-SEQUENCE appears more than once"))
+        let strict = try await CLITests.run(["inspect", usable.path, "--strict"])
+        #expect(strict.status == 1)
+        Self.expectCleanFailure(try await CLITests.run(["inspect", fatal.path]),
+                                naming: "line 3: the media playlist has no #EXT-X-TARGETDURATION")
+    }
+
+    @Test func bytesFromThePlaylistNeverReachTheTerminalRaw() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("escape-\(UUID().uuidString).m3u8")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:\u{1B}]0;pwned\u{07}\n#EXTINF:4,\na.ts\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        let run = try await CLITests.run(["inspect", file.path])
+        #expect(run.status == 0)
+        #expect(!run.output.contains("\u{1B}") && !run.output.contains("\u{07}"))
+        #expect(run.output.contains("\\u{1B}]0;pwned\\u{7}"))
+    }
+
+    @Test func labPrintsItsAddressAtOnceAndWritesTheReadyFile() async throws {
+        let ready = FileManager.default.temporaryDirectory.appendingPathComponent("ready-\(UUID().uuidString).json")
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("lab-\(UUID().uuidString).log")
+        defer {
+            try? FileManager.default.removeItem(at: ready)
+            try? FileManager.default.removeItem(at: log)
+        }
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = CLITests.executable
+        process.arguments = ["lab", "--port", "0", "--ready-file", ready.path]
+        process.standardOutput = try FileHandle(forWritingTo: log)   // a file, not a terminal
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        // Wall time, for a reason: a real process starts; the wait ends as soon as the file appears (bounded).
+        var object: [String: Any]?
+        for _ in 0..<200 where object == nil {
+            if let data = try? Data(contentsOf: ready), !data.isEmpty {
+                object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            } else {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        let port = try #require(object?["port"] as? Int)
+        #expect(port > 0 && object?["url"] as? String == "http://127.0.0.1:\(port)")
+        let printed = try String(contentsOf: log, encoding: .utf8)
+        #expect(printed.contains("Playtrace lab on http://127.0.0.1:\(port)"), "printed: \(printed)")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalEndsPlayWithTheSummary(signal: Int32) async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        let jsonl = FileManager.default.temporaryDirectory.appendingPathComponent("signal-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: jsonl) }
+        let process = Process()
+        process.executableURL = CLITests.executable
+        process.arguments = ["play", "http://127.0.0.1:\(port)/vod/master.m3u8", "--jsonl", jsonl.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wall time, for a reason: a real process plays in real time; the signal goes as soon as a segment has been
+        // requested (bounded wait), then the process ends on its own.
+        for _ in 0..<400 where !lab.requests.all.contains(where: { $0.path.hasSuffix(".ts") }) {
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        kill(process.processIdentifier, signal)
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        await lab.stop()
+        #expect(process.terminationStatus == 128 + signal)
+        #expect(text.contains("interrupted at"))
+        #expect(text.contains("Summary") && text.contains("Metrics (CTA-2066, per session)"))
+        #expect(text.contains("disable at"), "trackers get their disable")
+        let lines = try String(contentsOf: jsonl, encoding: .utf8)
+        #expect(lines.contains("\"action\":\"Stop\""), "telemetry sends its Stop")
+    }
+}
