@@ -29,19 +29,39 @@ extension HeadlessEngine {
                 continue
             }
             do {
-                guard let variantIndex = try await chooseVariant(), current() else { return }
+                let failed = variantsThatFailed(sequence: sequence)
+                guard let variantIndex = try await chooseVariant(excluding: failed), current() else { return }
                 guard let location = timeline.location(sequence: sequence, variant: variantIndex) else {
-                    try await refreshVariant(variantIndex)
+                    do {
+                        try await refreshVariant(variantIndex, policy: retryPolicy(for: variantIndex))
+                    } catch let error as EngineError {
+                        guard current() else { return }
+                        guard failOverPlaylist(from: variantIndex, error: error) != nil else { throw error }
+                        continue
+                    }
                     if timeline.location(sequence: sequence, variant: variantIndex) == nil, !(await idle()) { return }
                     continue
                 }
-                if !segment.isGap {
-                    try await fetchDependencies(of: location, variant: variantIndex)
-                    guard current() else { return }
-                    let response = try await fetch(location.resource, kind: .segment, variant: variantIndex)
-                    guard current() else { return }
-                    throughput.add(bytes: response.body.count, seconds: response.timing.duration.seconds)
+                if segment.isGap {
+                    gaps.insert(MediaTimeRange(start: MediaTime(seconds: segment.start), end: MediaTime(seconds: segment.end)))
+                } else {
+                    do {
+                        let policy = retryPolicy(for: variantIndex, sequence: sequence)
+                        try await fetchDependencies(of: location, variant: variantIndex, policy: policy)
+                        guard current() else { return }
+                        let response = try await fetch(location.resource, kind: .segment, variant: variantIndex,
+                                                       policy: policy)
+                        guard current() else { return }
+                        throughput.add(bytes: response.body.count, seconds: response.timing.duration.seconds)
+                        consecutiveGaps = 0
+                    } catch let error as EngineError {
+                        guard current() else { return }
+                        if noteSegmentFailure(error, segment: segment, variant: variantIndex) { continue }
+                        try skipAsGap(segment, variant: variantIndex, error: error)
+                        continue
+                    }
                 }
+                failedVariants = nil
                 append(segment, variant: variantIndex)
             } catch let error as EngineError {
                 guard current() else { return }
@@ -55,13 +75,13 @@ extension HeadlessEngine {
 
     /// Fetches the initialization section and the key a segment needs, when they differ from the last ones
     /// fetched (a real client needs both before the segment; this one has no decoder but makes the same requests).
-    private func fetchDependencies(of location: SegmentLocation, variant: Int) async throws {
+    private func fetchDependencies(of location: SegmentLocation, variant: Int, policy: RetryPolicy) async throws {
         if let section = location.initializationSection, section != lastInitializationSection {
-            _ = try await fetch(section, kind: .initializationSection, variant: variant)
+            _ = try await fetch(section, kind: .initializationSection, variant: variant, policy: policy)
             lastInitializationSection = section
         }
         if let key = location.key, key != lastKey {
-            _ = try await fetch(ResourceLocation(url: key), kind: .key, variant: variant)
+            _ = try await fetch(ResourceLocation(url: key), kind: .key, variant: variant, policy: policy)
             lastKey = key
         }
     }
@@ -76,7 +96,7 @@ extension HeadlessEngine {
         }
     }
 
-    private func append(_ segment: TimelineSegment, variant: Int) {
+    func append(_ segment: TimelineSegment, variant: Int) {
         let contiguousStart = buffer.last?.end ?? segment.start
         buffer.append(BufferedSegment(sequence: segment.sequence, start: max(segment.start, min(contiguousStart, segment.end)),
                                       end: segment.end, variant: variant, switchReason: pendingSwitchReason))
@@ -85,27 +105,36 @@ extension HeadlessEngine {
         if timeline.isFinished, segment.sequence == timeline.last?.sequence { allDownloaded = true }
     }
 
-    /// The variant for the next segment; loads its playlist first when switching.
-    private func chooseVariant() async throws -> Int? {
-        let ahead = (buffer.last?.end ?? playhead) - playhead
-        guard let chosen = selector.choose(current: downloadVariant, variants: variants, limits: limits,
-                                           estimate: throughput.estimate, bufferedAhead: ahead)
-        else { return nil }
-        guard chosen != downloadVariant else { return chosen }
-        let previous = downloadVariant.flatMap(variant(at:))
-        let reason: VariantSwitchReason
-        if let forced = pendingSwitchReason, forced == .limits {
-            reason = .limits
-        } else if let previous, let next = variant(at: chosen) {
-            reason = next.bandwidth > previous.bandwidth ? .throughputUp : .throughputDown
-        } else {
-            reason = .initial
+    /// The variant for the next segment, among those that did not fail it; loads its playlist first when
+    /// switching (and fails over when that playlist cannot be had).
+    private func chooseVariant(excluding failed: Set<Int>) async throws -> Int? {
+        while true {
+            let ahead = (buffer.last?.end ?? playhead) - playhead
+            let candidates = candidateVariants(excluding: failed)
+            guard let chosen = selector.choose(current: downloadVariant, variants: candidates, limits: .none,
+                                               estimate: throughput.estimate, bufferedAhead: ahead)
+            else { return nil }
+            guard chosen != downloadVariant else { return chosen }
+            let previous = downloadVariant.flatMap(variant(at:))
+            let reason: VariantSwitchReason
+            if let forced = pendingSwitchReason, forced == .limits || forced == .failover {
+                reason = forced
+            } else if let previous, let next = variant(at: chosen) {
+                reason = next.bandwidth > previous.bandwidth ? .throughputUp : .throughputDown
+            } else {
+                reason = .initial
+            }
+            if streamType != .onDemand || timeline.locations[chosen] == nil {
+                do {
+                    try await refreshVariant(chosen, policy: retryPolicy(for: chosen))
+                } catch let error as EngineError {
+                    guard failOverPlaylist(from: chosen, error: error) != nil else { throw error }
+                    continue
+                }
+            }
+            downloadVariant = chosen
+            pendingSwitchReason = reason
+            return chosen
         }
-        if streamType != .onDemand || timeline.locations[chosen] == nil {
-            try await refreshVariant(chosen)
-        }
-        downloadVariant = chosen
-        pendingSwitchReason = reason
-        return chosen
     }
 }

@@ -38,10 +38,19 @@ extension HeadlessEngine {
                     throw EngineError(kind: .playlist, message: "the multivariant playlist has no variant", isFatal: true,
                                       url: url.absoluteString)
                 }
-                let initial = selector.choose(current: nil, variants: variants, limits: limits, estimate: nil,
-                                              bufferedAhead: 0) ?? 0
-                let (variantPlaylist, variantURL) = try await fetchMediaPlaylist(variant: initial)
-                guard generation == expected else { return }
+                var initial = selector.choose(current: nil, variants: candidateVariants(), limits: .none,
+                                              estimate: nil, bufferedAhead: 0) ?? 0
+                var loaded: (MediaPlaylist, URL)?
+                while loaded == nil {
+                    do {
+                        loaded = try await fetchMediaPlaylist(variant: initial, policy: retryPolicy(for: initial))
+                    } catch let error as EngineError {
+                        guard generation == expected else { return }
+                        guard let next = failOverPlaylist(from: initial, error: error) else { throw error }
+                        initial = next
+                    }
+                }
+                guard generation == expected, let (variantPlaylist, variantURL) = loaded else { return }
                 media = variantPlaylist
                 mediaURL = variantURL
                 downloadVariant = initial
@@ -115,11 +124,11 @@ extension HeadlessEngine {
 
     /// Fetches and parses the media playlist of a variant, and merges it into the timeline.
     @discardableResult
-    func fetchMediaPlaylist(variant index: Int) async throws -> (MediaPlaylist, URL) {
+    func fetchMediaPlaylist(variant index: Int, policy: RetryPolicy = .standard) async throws -> (MediaPlaylist, URL) {
         guard let info = variant(at: index), let url = URL(string: info.url) else {
             throw EngineError(kind: .playlist, message: "no variant \(index)", isFatal: true)
         }
-        let (playlist, finalURL, _) = try await fetchPlaylist(url, kind: .mediaPlaylist, variant: index)
+        let (playlist, finalURL, _) = try await fetchPlaylist(url, kind: .mediaPlaylist, variant: index, policy: policy)
         guard case .media(let media) = playlist else {
             throw EngineError(kind: .playlist, message: "a variant's URL gave a multivariant playlist", isFatal: true,
                               url: url.absoluteString)
@@ -128,8 +137,8 @@ extension HeadlessEngine {
     }
 
     @discardableResult
-    func refreshVariant(_ index: Int) async throws -> Bool {
-        let (media, url) = try await fetchMediaPlaylist(variant: index)
+    func refreshVariant(_ index: Int, policy: RetryPolicy = .standard) async throws -> Bool {
+        let (media, url) = try await fetchMediaPlaylist(variant: index, policy: policy)
         let changed = timeline.merge(media, variant: index, baseURL: url)
         return changed
     }
@@ -143,24 +152,28 @@ extension HeadlessEngine {
             } catch { return }
             guard generation == expected, let index = downloadVariant else { return }
             do {
-                changedLastTime = try await refreshVariant(index)
+                changedLastTime = try await refreshVariant(index, policy: retryPolicy(for: index))
                 guard generation == expected else { return }
                 emit(.playlistRefreshed(window: timeline.range, mediaSequence: timeline.first?.sequence ?? 0))
                 if timeline.isFinished { return }
             } catch let error as EngineError {
                 guard generation == expected else { return }
-                fail(error)
-                return
+                // Another variant takes over; its playlist is loaded at once by the download loop.
+                guard failOverPlaylist(from: index, error: error) != nil else {
+                    fail(error)
+                    return
+                }
+                changedLastTime = false
             } catch {
                 return
             }
         }
     }
 
-    func fetchPlaylist(_ url: URL, kind: RequestRecord.Kind, variant: Int?) async throws
+    func fetchPlaylist(_ url: URL, kind: RequestRecord.Kind, variant: Int?, policy: RetryPolicy = .standard) async throws
         -> (Playlist, URL, PlaylistParser.Outcome)
     {
-        let response = try await fetch(url, kind: kind, variant: variant)
+        let response = try await fetch(url, kind: kind, variant: variant, policy: policy)
         let parser = PlaylistParser(options: PlaylistParser.Options(
             importedVariables: kind == .mediaPlaylist ? importedVariables : nil,
             queryParameters: Self.queryParameters(of: response.url)))

@@ -3,42 +3,99 @@ import PlaytraceCore
 import PlaytraceNetwork
 import PlaytracePlayer
 
+/// How hard a request is retried before its failure goes to the caller.
+enum RetryPolicy {
+    /// Every retry the configuration allows: nothing else can take over.
+    case standard
+    /// Another variant can take over: a 4xx status (other than 408 and 429) or a timeout is given up at once
+    /// (neither heals by asking again, and a timeout has used its time already), anything else is retried once.
+    case failFast
+}
+
 extension HeadlessEngine {
-    /// Requests a URL, retrying failures (no response, or an error status) with doubling delays on the engine's
-    /// clock. Every attempt is reported as a ``RequestRecord``; each failed attempt is a non-fatal error, and the
-    /// last one a fatal error thrown to the caller.
     /// Requests part of a resource with a `Range` header when it has a byte range; a server that ignores the
     /// header and sends the whole resource is answered by keeping only the range.
-    func fetch(_ resource: ResourceLocation, kind: RequestRecord.Kind, variant: Int?) async throws -> HTTPResponse {
+    func fetch(_ resource: ResourceLocation, kind: RequestRecord.Kind, variant: Int?,
+               policy: RetryPolicy = .standard) async throws -> HTTPResponse {
         guard let range = resource.byteRange, let offset = range.offset else {
-            return try await fetch(resource.url, kind: kind, variant: variant)
+            return try await fetch(resource.url, kind: kind, variant: variant, policy: policy)
         }
         let last = offset + max(range.length, 1) - 1
         var response = try await fetch(resource.url, kind: kind, variant: variant,
-                                       headers: [("Range", "bytes=\(offset)-\(last)")])
+                                       headers: [("Range", "bytes=\(offset)-\(last)")], policy: policy)
         if response.status == 200, response.body.count > range.length {
             response.body = Array(response.body.dropFirst(offset).prefix(range.length))
         }
         return response
     }
 
+    /// Sends a request with its deadline kept on the engine's clock (a test clock in tests; the transport's own,
+    /// real-time deadline stays behind it): whichever of the response and the deadline comes first wins, and the
+    /// other is cancelled.
+    private func send(_ request: HTTPRequest) async -> Result<HTTPResponse, HTTPTransportError> {
+        let transport = self.transport
+        let stopwatch = self.stopwatch
+        return await withTaskGroup(of: Result<HTTPResponse, HTTPTransportError>?.self) { group in
+            group.addTask {
+                do throws(HTTPTransportError) {
+                    return .success(try await transport.send(request))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            group.addTask {
+                do {
+                    try await stopwatch.sleep(for: request.timeout)
+                    return .failure(.timeout)
+                } catch {
+                    return nil  // cancelled: the response came first
+                }
+            }
+            var outcome: Result<HTTPResponse, HTTPTransportError> = .failure(.cancelled)
+            for await result in group {
+                guard let result else { continue }
+                outcome = result
+                break
+            }
+            group.cancelAll()
+            return outcome
+        }
+    }
+
+    /// The deadline of a request of this kind: sized to the target duration once it is known.
+    func timeout(for kind: RequestRecord.Kind) -> Duration {
+        let target = timeline.targetDuration
+        guard target > 0 else { return configuration.requestTimeout }
+        switch kind {
+        case .mediaPlaylist:
+            let sized = Duration.seconds(target * configuration.playlistTimeoutTargetDurations)
+            return min(configuration.requestTimeout, max(configuration.minimumPlaylistTimeout, sized))
+        case .segment, .initializationSection, .key:
+            return max(configuration.requestTimeout, .seconds(target * configuration.segmentTimeoutTargetDurations))
+        default:
+            return configuration.requestTimeout
+        }
+    }
+
+    /// Requests a URL, retrying failures (no response, or an error status) with doubling delays on the engine's
+    /// clock, as `policy` allows. Every attempt is reported as a ``RequestRecord``; each failed attempt that is
+    /// retried is a non-fatal error, and the last one an error thrown to the caller (marked fatal: the caller
+    /// decides whether it is, by failing over or giving up).
     func fetch(_ url: URL, kind: RequestRecord.Kind, variant: Int?,
-               headers: [(name: String, value: String)] = []) async throws -> HTTPResponse {
+               headers: [(name: String, value: String)] = [], policy: RetryPolicy = .standard) async throws
+        -> HTTPResponse
+    {
         var attempt = 0
+        let deadline = timeout(for: kind)
         while true {
             attempt += 1
             requestsInFlight += 1
             requestCount += 1
             let started = stopwatch.elapsed
-            let result: Result<HTTPResponse, HTTPTransportError>
-            do {
-                result = .success(try await transport.send(
-                    HTTPRequest(url: url, headers: headers, timeout: configuration.requestTimeout)))
-            } catch {
-                result = .failure(error)
-            }
+            let result = await send(HTTPRequest(url: url, headers: headers, timeout: deadline))
             requestsInFlight -= 1
             let error: EngineError
+            var isWorthRetrying = true
             switch result {
             case .success(let response):
                 bytesReceived += response.body.count
@@ -49,6 +106,7 @@ extension HeadlessEngine {
                 if response.isSuccess { return response }
                 error = EngineError(kind: .httpStatus, message: "HTTP \(response.status) for a \(kind.rawValue) request",
                                     isFatal: false, httpStatus: response.status, url: url.absoluteString)
+                isWorthRetrying = !(400..<500).contains(response.status) || [408, 429].contains(response.status)
             case .failure(.cancelled):
                 throw CancellationError()
             case .failure(let failure):
@@ -57,12 +115,17 @@ extension HeadlessEngine {
                     duration: stopwatch.elapsed - started, attempt: attempt, error: failure.description,
                     variantIndex: variant)))
                 error = EngineError(kind: .network, message: failure.description, isFatal: false, url: url.absoluteString)
+                isWorthRetrying = failure != .timeout
             }
             try Task.checkCancellation()
-            guard attempt <= configuration.maximumRetries else {
+            let retries = switch policy {
+            case .standard: configuration.maximumRetries
+            case .failFast: isWorthRetrying ? min(1, configuration.maximumRetries) : 0
+            }
+            guard attempt <= retries else {
                 var fatal = error
                 fatal.isFatal = true
-                fatal.message += " (after \(attempt) attempts)"
+                if attempt > 1 { fatal.message += " (after \(attempt) attempts)" }
                 throw fatal
             }
             lastError = error

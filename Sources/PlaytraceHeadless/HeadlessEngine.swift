@@ -31,12 +31,27 @@ public actor HeadlessEngine: PlaybackEngine {
         public var startupBufferDuration: Double = 2
         /// How often the playhead advances.
         public var tickInterval: Duration = .milliseconds(100)
-        /// Retries of a failed request before it is a fatal error.
+        /// Retries of a failed request when no other variant can take over.
         public var maximumRetries: Int = 3
         /// Wait before the first retry; doubled for each further one.
         public var retryDelay: Duration = .milliseconds(500)
-        /// Deadline of each request.
+        /// Deadline of requests made before the target duration is known, and the longest a playlist request
+        /// may take.
         public var requestTimeout: Duration = .seconds(20)
+        /// A media playlist request's deadline, in target durations (at least ``minimumPlaylistTimeout``, at most
+        /// ``requestTimeout``): a live playlist that does not arrive within two target durations is late enough
+        /// to try another variant.
+        public var playlistTimeoutTargetDurations: Double = 2
+        /// The shortest deadline of a media playlist request.
+        public var minimumPlaylistTimeout: Duration = .seconds(3)
+        /// A segment request's deadline, in target durations (at least ``requestTimeout``): long enough for a
+        /// slow but moving download, short enough that a hung one is given up while the buffer lasts.
+        public var segmentTimeoutTargetDurations: Double = 6
+        /// How long a variant whose segment or playlist could not be loaded is left alone.
+        public var variantPenalty: Duration = .seconds(60)
+        /// Segments in a row that no variant could deliver before playback fails: one or two are played past as
+        /// gaps (reported as warnings); more means nothing playable remains.
+        public var maximumConsecutiveGaps: Int = 3
         /// Live playback starts this many target durations from the live edge.
         public var liveEdgeTargetDurations: Double = 3
         /// A live window at least this long (seconds) makes the stream DVR.
@@ -112,6 +127,11 @@ public actor HeadlessEngine: PlaybackEngine {
     var throughput = ThroughputEstimator()
     var lastInitializationSection: ResourceLocation?
     var lastKey: URL?
+    var health = VariantHealth()
+    /// The variants that failed to deliver the segment being downloaded.
+    var failedVariants: (sequence: Int, variants: Set<Int>)?
+    var consecutiveGaps = 0
+    var gaps = MediaTimeRangeSet()
 
     var loadTask: Task<Void, Never>?
     var playbackTask: Task<Void, Never>?
@@ -158,7 +178,7 @@ public actor HeadlessEngine: PlaybackEngine {
             variantSwitchCount: variantSwitchCount, bytesReceived: bytesReceived, requestCount: requestCount,
             requestsInFlight: requestsInFlight, startupTime: startupTime, playedRanges: playedRanges,
             mediaOptions: mediaOptions, selectedMediaOptions: selectedMediaOptions, volume: volume, isMuted: isMuted,
-            error: fatalError ?? lastError)
+            error: fatalError ?? lastError, gaps: gaps)
     }
 
     public func play() {
@@ -255,6 +275,10 @@ public actor HeadlessEngine: PlaybackEngine {
         throughput = ThroughputEstimator()
         lastInitializationSection = nil
         lastKey = nil
+        health.reset()
+        failedVariants = nil
+        consecutiveGaps = 0
+        gaps = MediaTimeRangeSet()
     }
 
     /// Stops playback on a fatal error.
@@ -263,7 +287,12 @@ public actor HeadlessEngine: PlaybackEngine {
         fatal.isFatal = true
         fatalError = fatal
         logger.error("playback failed", metadata: ["error": "\(fatal)"])
-        if stallStartedAt != nil { endStall() }
+        // A stall that ends in failure is a failure, not a stall that ended: its time is counted, no resumption
+        // is reported.
+        if let started = stallStartedAt {
+            stallDuration += stopwatch.elapsed - started
+            stallStartedAt = nil
+        }
         cancelTasks()
         phase = .failed
         emit(.error(fatal))

@@ -4,9 +4,22 @@ import Hummingbird
 import NIOCore
 import PlaytraceCore
 
+/// The lab's request context: Hummingbird's core context and the request's connection, so that a response parked
+/// on the lab's clock stops waiting when its client goes away (a request the client abandoned at its deadline is no
+/// longer counted as parked).
+struct LabRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}
+
 extension LabServer {
-    func makeRouter() -> Router<BasicRequestContext> {
-        let router = Router()
+    func makeRouter() -> Router<LabRequestContext> {
+        let router = Router(context: LabRequestContext.self)
         router.get("/lab/requests") { _, _ -> Response in
             Self.json(self.requests.all)
         }
@@ -25,18 +38,18 @@ extension LabServer {
             self.faults.clear()
             return Response(status: .noContent)
         }
-        router.get("**") { request, _ -> Response in
-            try await self.serveMedia(request)
+        router.get("**") { request, context -> Response in
+            try await self.serveMedia(request, connection: context.channel)
         }
-        router.post("/sink/**") { request, _ -> Response in
-            try await self.receive(request)
+        router.post("/sink/**") { request, context -> Response in
+            try await self.receive(request, connection: context.channel)
         }
         return router
     }
 
     /// The sink: accepts any body (16 MB at most) with 202, or fails as the faults for its path say (delay, status,
     /// dropped connection), and keeps what it accepted or refused.
-    private func receive(_ request: Request) async throws -> Response {
+    private func receive(_ request: Request, connection: any Channel) async throws -> Response {
         let path = request.uri.path
         let receivedAt = stopwatch.elapsed
         let body = try await request.body.collect(upTo: 16 << 20)
@@ -47,7 +60,7 @@ extension LabServer {
         let kinds = faults.take(for: path)
         for kind in kinds {
             switch kind {
-            case .delay(let milliseconds): try await park(for: .milliseconds(milliseconds))
+            case .delay(let milliseconds): try await park(for: .milliseconds(milliseconds), connection: connection)
             case .status(let code): status = code
             case .dropConnection: drop = true
             case .throttle: break
@@ -62,7 +75,7 @@ extension LabServer {
         return Response(status: HTTPResponse.Status(code: status))
     }
 
-    private func serveMedia(_ request: Request) async throws -> Response {
+    private func serveMedia(_ request: Request, connection: any Channel) async throws -> Response {
         let path = request.uri.path
         let receivedAt = stopwatch.elapsed
         let kinds = faults.take(for: path)
@@ -71,7 +84,7 @@ extension LabServer {
                              idempotencyKey: HTTPField.Name("Idempotency-Key").flatMap { request.headers[$0] })
         defer { requests.append(log) }
         for kind in kinds {
-            if case .delay(let milliseconds) = kind { try await park(for: .milliseconds(milliseconds)) }
+            if case .delay(let milliseconds) = kind { try await park(for: .milliseconds(milliseconds), connection: connection) }
         }
         for kind in kinds {
             if case .status(let code) = kind {
@@ -124,7 +137,7 @@ extension LabServer {
             while remaining.readableBytes > 0 {
                 let size = min(chunkSize, remaining.readableBytes)
                 guard let chunk = remaining.readSlice(length: size) else { break }
-                try await self.park(for: .seconds(Double(size) / Double(rate)))
+                try await self.park(for: .seconds(Double(size) / Double(rate)), connection: connection)
                 try await writer.write(chunk)
             }
             try await writer.finish(nil)

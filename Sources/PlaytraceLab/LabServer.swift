@@ -114,16 +114,38 @@ public final class LabServer: Sendable {
         _ = await task?.result
     }
 
-    /// Sleeps on the lab's clock, counted as parked.
-    func park(for duration: Duration) async throws {
+    /// Sleeps on the lab's clock, counted as parked, until the duration has passed, the lab stops, or the
+    /// request's connection closes (its client gave up: the response is no longer waited for).
+    func park(for duration: Duration, connection: (any Channel)? = nil) async throws {
         parked.add(1, ordering: .sequentiallyConsistent)
         defer { parked.subtract(1, ordering: .sequentiallyConsistent) }
         let stopped = stopping.subscribe()
+        // The server allows half-closure, so a client that gives up closes its side first: that is watched for at
+        // the head of the pipeline, as is the connection's close. A stream, not a future: waiting on a stream ends
+        // when the task is cancelled.
+        let (closed, closing) = AsyncStream<Void>.makeStream()
+        var watcher: InputClosedWatcher?
+        if let connection {
+            connection.closeFuture.whenComplete { _ in closing.finish() }
+            let added = InputClosedWatcher { closing.finish() }
+            if (try? await connection.pipeline.addHandler(added, position: .first).get()) != nil { watcher = added }
+        }
+        defer {
+            if let connection, let watcher { connection.pipeline.removeHandler(watcher, promise: nil) }
+            closing.finish()
+        }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await self.stopwatch.sleep(for: duration) }
             group.addTask {
                 for await _ in stopped {}
                 throw LabError.stopped
+            }
+            if connection != nil {
+                group.addTask {
+                    for await _ in closed {}
+                    try Task.checkCancellation()
+                    throw LabError.clientGone
+                }
             }
             defer { group.cancelAll() }
             try await group.next()
@@ -136,11 +158,32 @@ public enum LabError: Error, Sendable, CustomStringConvertible {
     case couldNotStart(host: String, port: Int)
     /// The lab stopped while a response waited on its clock.
     case stopped
+    /// The client closed the connection while its response waited on the lab's clock.
+    case clientGone
 
     public var description: String {
         switch self {
         case .couldNotStart(let host, let port): return "the lab could not listen on \(host):\(port)"
         case .stopped: return "the lab stopped"
+        case .clientGone: return "the client closed the connection"
         }
+    }
+}
+
+/// Calls back when the peer closes its side of a connection (or the connection closes).
+private final class InputClosedWatcher: ChannelInboundHandler, RemovableChannelHandler, Sendable {
+    typealias InboundIn = NIOAny
+    private let onClose: @Sendable () -> Void
+
+    init(onClose: @escaping @Sendable () -> Void) { self.onClose = onClose }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event { onClose() }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        onClose()
+        context.fireChannelInactive()
     }
 }

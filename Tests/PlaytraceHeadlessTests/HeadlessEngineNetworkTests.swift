@@ -54,15 +54,16 @@ struct HeadlessEngineNetworkTests {
         await harness.shutdown()
     }
 
-    @Test func a404SegmentIsRetriedThenFails() async throws {
-        let harness = try await EngineHarness()
+    @Test func aSegmentNoVariantCanDeliverIsRetriedThenPlayedPastAsAGap() async throws {
+        let harness = try await EngineHarness(lab: LabConfiguration(vodSegmentCount: 6))
+        // The limits leave one variant: nothing can take over, so the request gets every retry.
         await harness.engine.setVariantLimits(VariantLimits(maximumBandwidth: 400_000))
         harness.lab.faults.add(LabFault(pathContains: "/vod/0/seg3.ts", kind: .status(404)))
         await harness.start("/vod/master.m3u8")
-        let failed = await harness.advance(until: { $0.status == .failed }, limit: .seconds(60))
-        let error = try #require(failed.error)
-        #expect(error.isFatal && error.kind == .httpStatus && error.httpStatus == 404)
-        #expect(error.url?.hasSuffix("/vod/0/seg3.ts") == true)
+        let end = await harness.advance(until: { $0.status == .ended || $0.status == .failed }, limit: .seconds(60))
+        #expect(end.status == .ended)
+        #expect(end.playhead == 24)
+        #expect(end.gaps.ranges == [MediaTimeRange(start: 12, end: 16)])
         #expect(harness.lab.requests.matching("/vod/0/seg3.ts").count == 4, "one try and three retries")
         let events = await harness.recorder.events
         let attempts = events.compactMap { event -> Int? in
@@ -70,8 +71,14 @@ struct HeadlessEngineNetworkTests {
             return nil
         }
         #expect(attempts == [1, 2, 3, 4])
-        #expect(events.filter { if case .error(let error) = $0 { !error.isFatal } else { false } }.count == 3)
-        #expect(events.contains(.statusChanged(.failed)))
+        let warnings = events.compactMap { event -> EngineError? in
+            if case .error(let error) = event, !error.isFatal { return error }
+            return nil
+        }
+        #expect(warnings.count == 4, "three retries, then the gap")
+        #expect(warnings.last?.message.hasPrefix("segment 3 (12.000–16.000 s) could not be loaded from any variant") == true)
+        #expect(warnings.last?.httpStatus == 404)
+        #expect(!events.contains(.statusChanged(.failed)))
         await harness.shutdown()
     }
 

@@ -115,11 +115,15 @@ struct PlayerLifeCycleTests {
     @Test("A failure on the last item stays visible; replay loads the item again")
     func replayAfterFailure() async throws {
         let log = TrackerLog()
-        let harness = try await PlayerHarness { h in [h.item("A", log: log)] }
+        let harness = try await PlayerHarness(lab: LabConfiguration(vodSegmentCount: 16)) { h in [h.item("A", log: log)] }
         let player = harness.player!
-        harness.lab.faults.add(LabFault(pathContains: "seg9.ts", kind: .status(503)))
+        // Three segments in a row that no variant delivers, past what is buffered at once: nothing playable remains
+        // (one alone would be played past as a gap).
+        for segment in ["seg10.ts", "seg11.ts", "seg12.ts"] {
+            harness.lab.faults.add(LabFault(pathContains: segment, kind: .status(503)))
+        }
         player.play()
-        await harness.advance(until: { player.error != nil }, limit: .seconds(60))
+        await harness.advance(until: { player.error != nil }, limit: .seconds(90))
         #expect(player.playbackState == .idle)
         #expect(player.canReplay())
         harness.lab.faults.clear()

@@ -56,6 +56,9 @@ public struct EngineSnapshot: Sendable, Hashable {
     public var isMuted: Bool
     /// The fatal error, when ``status`` is ``EngineStatus/failed``; otherwise the last non-fatal one.
     public var error: EngineError?
+    /// What the engine played past without media: segments no variant could deliver (each reported as a warning)
+    /// and segments the playlist marks as gaps.
+    public var gaps: MediaTimeRangeSet
 
     public init(
         status: EngineStatus = .idle, wantsToPlay: Bool = false, rate: Double = 1, playhead: MediaTime = .zero,
@@ -66,7 +69,7 @@ public struct EngineSnapshot: Sendable, Hashable {
         variantSwitchCount: Int = 0, bytesReceived: Int = 0, requestCount: Int = 0, requestsInFlight: Int = 0,
         startupTime: Duration? = nil, playedRanges: MediaTimeRangeSet = MediaTimeRangeSet(),
         mediaOptions: [MediaOption] = [], selectedMediaOptions: [MediaOption.Kind: MediaOption.ID] = [:],
-        volume: Double = 1, isMuted: Bool = false, error: EngineError? = nil
+        volume: Double = 1, isMuted: Bool = false, error: EngineError? = nil, gaps: MediaTimeRangeSet = MediaTimeRangeSet()
     ) {
         self.status = status
         self.wantsToPlay = wantsToPlay
@@ -95,6 +98,7 @@ public struct EngineSnapshot: Sendable, Hashable {
         self.volume = volume
         self.isMuted = isMuted
         self.error = error
+        self.gaps = gaps
     }
 
     /// Seconds buffered ahead of the playhead.

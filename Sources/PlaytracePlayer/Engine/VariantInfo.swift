@@ -63,4 +63,6 @@ public enum VariantSwitchReason: String, Sendable, Hashable, Codable {
     case limits
     /// The first choice after loading.
     case initial
+    /// The previous variant failed (a segment or its playlist could not be loaded): the engine moved to another.
+    case failover
 }

@@ -1,0 +1,92 @@
+import PlaytraceCore
+import PlaytracePlayer
+
+/// Failing over, as hls.js, ExoPlayer and AVPlayer do: a variant that cannot deliver a segment or its playlist is
+/// penalized and another one takes over while the buffer plays out; a segment that no variant can deliver is
+/// played past as a gap (a warning with its range); playback fails only when nothing playable remains.
+extension HeadlessEngine {
+    /// The variants adaptation may choose among: those the limits allow (the lowest one when they allow none),
+    /// less `failed`, preferring those not penalized.
+    func candidateVariants(excluding failed: Set<Int> = []) -> [VariantInfo] {
+        var allowed = variants.filter { limits.allows($0) }
+        if allowed.isEmpty, let lowest = variants.min(by: { $0.bandwidth < $1.bandwidth }) { allowed = [lowest] }
+        return health.healthy(allowed.filter { !failed.contains($0.index) }, now: stopwatch.elapsed)
+    }
+
+    /// The variants that already failed to deliver segment `sequence`.
+    func variantsThatFailed(sequence: Int?) -> Set<Int> {
+        guard let failedVariants, failedVariants.sequence == sequence else { return [] }
+        return failedVariants.variants
+    }
+
+    /// How hard to retry a request of `variant`: briefly when another variant could still take over (for a
+    /// segment: one that has not failed it yet); the last resort gets every retry.
+    func retryPolicy(for variant: Int, sequence: Int? = nil) -> RetryPolicy {
+        var excluded = variantsThatFailed(sequence: sequence)
+        excluded.insert(variant)
+        return candidateVariants(excluding: excluded).isEmpty ? .standard : .failFast
+    }
+
+    /// After `variant` could not deliver `segment`: penalizes it and notes the failure. Returns whether another
+    /// variant will try the segment (the download loop goes on with it); false when every candidate failed it.
+    func noteSegmentFailure(_ error: EngineError, segment: TimelineSegment, variant: Int) -> Bool {
+        health.penalize(variant, now: stopwatch.elapsed, for: configuration.variantPenalty)
+        var failed = variantsThatFailed(sequence: segment.sequence)
+        failed.insert(variant)
+        failedVariants = (segment.sequence, failed)
+        guard !candidateVariants(excluding: failed).isEmpty else { return false }
+        warn(error, "; another variant takes over")
+        pendingSwitchReason = .failover
+        return true
+    }
+
+    /// Plays past a segment that no variant could deliver, as a gap reported with its range; throws a fatal
+    /// error when too many segments in a row could not be had.
+    func skipAsGap(_ segment: TimelineSegment, variant: Int, error: EngineError) throws(EngineError) {
+        consecutiveGaps += 1
+        failedVariants = nil
+        guard consecutiveGaps < configuration.maximumConsecutiveGaps else {
+            var fatal = error
+            fatal.isFatal = true
+            fatal.message += "; \(consecutiveGaps) segments in a row could not be loaded from any variant"
+            throw fatal
+        }
+        gaps.insert(MediaTimeRange(start: MediaTime(seconds: segment.start), end: MediaTime(seconds: segment.end)))
+        var warning = error
+        warning.message = "segment \(segment.sequence) (\(Self.seconds(segment.start))–\(Self.seconds(segment.end)) s) "
+            + "could not be loaded from any variant and is played past as a gap: \(error.message)"
+        warn(warning, "")
+        append(segment, variant: variant)
+    }
+
+    /// After `variant`'s playlist could not be loaded: penalizes it and moves the download to the best other
+    /// variant, which is returned; nil when there is none (the error is then the caller's to fail with).
+    func failOverPlaylist(from variant: Int, error: EngineError) -> Int? {
+        let now = stopwatch.elapsed
+        health.penalize(variant, now: now, for: configuration.variantPenalty)
+        let others = candidateVariants(excluding: [variant]).filter { !health.isPenalized($0.index, now: now) }
+        guard let next = selector.choose(current: nil, variants: others, limits: .none,
+                                         estimate: throughput.estimate, bufferedAhead: 0)
+        else { return nil }
+        warn(error, "; variant \(next) takes over")
+        downloadVariant = next
+        pendingSwitchReason = .failover
+        return next
+    }
+
+    /// Reports a failure the engine recovers from.
+    private func warn(_ error: EngineError, _ suffix: String) {
+        var warning = error
+        warning.isFatal = false
+        warning.message += suffix
+        lastError = warning
+        logger.warning("recovering", metadata: ["error": "\(warning)"])
+        emit(.error(warning))
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        let milliseconds = Int((value * 1_000).rounded())
+        let fraction = String(milliseconds % 1_000)
+        return "\(milliseconds / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+}
