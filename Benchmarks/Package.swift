@@ -48,6 +48,13 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "ParseTimer",
+            dependencies: [
+                .product(name: "PlaytraceHLS", package: "Playtrace"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "PipelineProfile",
             dependencies: [
                 "TelemetryBenchmarkSupport",

@@ -48,6 +48,14 @@ public struct StreamDate: Sendable, Hashable, Comparable, Codable {
     /// The date in ISO 8601 form, UTC, with milliseconds: `2026-11-21T10:00:00.123Z`.
     public var iso8601: String { ISO8601DateFormatting.format(self) }
 
+    /// The date as ISO 8601 text rounded to milliseconds (`2026-11-21T10:00:06.600Z`), for people: a date
+    /// computed from a start and a duration carries the binary noise of their sum (`06.600999832Z` in
+    /// ``iso8601``, which keeps every digit so that the text reads back as the same value).
+    public var iso8601Milliseconds: String {
+        guard secondsSince1970.isFinite, abs(secondsSince1970) < 1e15 else { return iso8601 }
+        return ISO8601DateFormatting.format(StreamDate(secondsSince1970: (secondsSince1970 * 1_000).rounded() / 1_000))
+    }
+
     @inlinable public static func < (lhs: StreamDate, rhs: StreamDate) -> Bool {
         lhs.secondsSince1970 < rhs.secondsSince1970
     }

@@ -59,10 +59,30 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         if ownsClient, !isShutDown.withLock({ $0 }) { client.shutdown().whenComplete { _ in } }
     }
 
+    /// Sends the request; the whole exchange, from sending to the last byte of the body, is bounded by the
+    /// request's timeout in real time (a server that trickles its body does not hold the caller forever).
     public func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               request.url.host != nil, (0...65_535).contains(request.url.port ?? 0)
         else { throw .invalidURL(request.url.absoluteString) }
+        let deadline = ContinuousClock.now + request.timeout
+        do {
+            return try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
+                group.addTask { try await self.exchange(request) }
+                group.addTask {
+                    try await Task.sleep(until: deadline, clock: .continuous)
+                    throw HTTPTransportError.timeout
+                }
+                defer { group.cancelAll() }
+                guard let response = try await group.next() else { throw HTTPTransportError.cancelled }
+                return response
+            }
+        } catch {
+            throw Self.classify(error, url: request.url)
+        }
+    }
+
+    private func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method)
         for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }

@@ -94,7 +94,8 @@ final class DemoReport {
             "  \(title)",
             "    result            \(result)",
             "    stream            \(properties.streamType.rawValue), \(properties.mediaType.rawValue)",
-            "    startup time      " + (metrics.startupTime.map(Format.seconds) ?? "no first frame"),
+            "    first frame       " + (metrics.startupTime.map { Format.seconds($0) + " after the engine's play request" }
+                ?? "never shown"),
             "    stalls            \(metrics.stallCount) (" + Format.seconds(metrics.stallDuration) + ")",
             "    variant switches  \(metrics.variantSwitchCount)",
             "    bytes             " + Format.bytes(metrics.bytesReceived) + " in \(metrics.requestCount) requests",

@@ -59,6 +59,12 @@ struct Inspect: AsyncParsableCommand {
     private func load(_ location: String) async throws -> ([UInt8], URL) {
         if let url = URL(string: location), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             return try await AsyncHTTPClientTransport.scoped { transport in
+                // A slow server is named while it is waited for (on standard error), and given up after 20 s.
+                let notice = Task {
+                    try await Task.sleep(for: .seconds(2))
+                    FileHandle.standardError.write(Data(PlainText.safe("waiting for \(url.absoluteString) (at most 20 s)…").utf8 + [0x0A]))
+                }
+                defer { notice.cancel() }
                 let response = try await transport.send(HTTPRequest(url: url, timeout: .seconds(20)))
                 guard response.isSuccess else { throw InspectError.httpStatus(response.status, url.absoluteString) }
                 return (response.body, response.url)

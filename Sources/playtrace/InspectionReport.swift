@@ -103,11 +103,11 @@ struct InspectionReport: Codable {
             finished = playlist.isFinished
             discontinuities = playlist.segments.filter(\.tags.isDiscontinuity).count
             let map = ProgramDateTimeMap(playlist)
-            firstDate = map.dateRange?.lowerBound.iso8601
-            lastDate = map.dateRange?.upperBound.iso8601
+            firstDate = map.dateRange?.lowerBound.iso8601Milliseconds
+            lastDate = map.dateRange?.upperBound.iso8601Milliseconds
             dateRanges = playlist.dateRanges.map { range in
                 DateRangeSummary(
-                    id: range.id, classIdentifier: range.classIdentifier, startDate: range.startDate.iso8601,
+                    id: range.id, classIdentifier: range.classIdentifier, startDate: range.startDate.iso8601Milliseconds,
                     duration: range.duration?.seconds, plannedDuration: range.plannedDuration?.seconds,
                     scte35: (range.scte35Out ?? range.scte35In ?? range.scte35Command).map(Self.describeSCTE35),
                     interstitial: range.interstitial.map { interstitial in
@@ -117,7 +117,7 @@ struct InspectionReport: Codable {
             }
             adBreaks = playlist.adBreaks.map { signal in
                 AdBreak(id: signal.id, source: signal.source.rawValue, start: signal.startTime?.seconds,
-                        startDate: signal.startDate?.iso8601, duration: signal.duration?.seconds, closed: signal.isClosed,
+                        startDate: signal.startDate?.iso8601Milliseconds, duration: signal.duration?.seconds, closed: signal.isClosed,
                         scte35: signal.scte35.map(Self.describe) ?? signal.scte35Error.map { "undecodable: \($0)" })
             }
             // A break still open at the live edge is a break in progress, not a problem.
@@ -141,7 +141,9 @@ struct InspectionReport: Codable {
         }
         if let time = section.adjustedSpliceTime { parts.append(String(format: "pts %.6f s", time.seconds)) }
         for descriptor in section.segmentationDescriptors {
-            var text = "\(descriptor.typeName) (0x\(String(descriptor.typeID, radix: 16))) upid \(descriptor.upid)"
+            let hex = "0x\(String(descriptor.typeID, radix: 16))"
+            var text = (descriptor.typeName.contains(hex) ? descriptor.typeName : "\(descriptor.typeName) (\(hex))")
+                + " upid \(descriptor.upid)"
             if let seconds = descriptor.durationSeconds { text += String(format: " %.3f s", seconds) }
             parts.append(text)
         }

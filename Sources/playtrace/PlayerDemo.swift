@@ -88,6 +88,10 @@ final class PlayerDemo {
         for line in report.lines { output.message(line) }
         if let telemetry {
             for line in await telemetry.finish() { output.message(line) }
+            if telemetry.refused > 0 {
+                output.message("telemetry: \(telemetry.refused) batch(es) refused by their destination (see the log)")
+                failures += 1
+            }
         }
         return failures == 0
     }

@@ -28,6 +28,12 @@ final class TelemetrySetup: Sendable {
                 .v2(organization: options.influxOrganization, bucket: options.influxDatabase, token: $0)
             } ?? .v1(database: options.influxDatabase)
             makers.append { InfluxDBBackend(configuration: .init(url: url, api: api), outbox: $0) }
+            do {
+                try await InfluxDBBackend.createDatabase(for: .init(url: url, api: api), transport: transport)
+            } catch {
+                // Not fatal: the batches wait in the outbox for a destination that works.
+                FileHandle.standardError.write(Data(PlainText.safe("warning: --influx \(text): \(error)").utf8 + [0x0A]))
+            }
         }
         if let address = options.graphite, let (host, port) = Self.hostAndPort(address) {
             couriers.append(GraphiteBackend.courier(host: host, port: port))
@@ -90,6 +96,12 @@ final class TelemetrySetup: Sendable {
         }
     }
 
+    /// Batches the destinations refused for good (a 4xx): set by ``finish()``.
+    private let refusedBatches = Mutex(0)
+
+    /// Batches the destinations refused for good, once ``finish()`` has run.
+    var refused: Int { refusedBatches.withLock { $0 } }
+
     /// Ends the instrument, delivers what is left, and returns the summary lines.
     func finish() async -> [String] {
         instrument.shutdown()
@@ -100,6 +112,7 @@ final class TelemetrySetup: Sendable {
         var lines = summary.lines()
         do {
             let statistics = try await outbox.statistics()
+            refusedBatches.withLock { $0 = statistics.rejected }
             if statistics.enqueued > 0 {
                 lines.append("  delivery          \(statistics.delivered) batch(es) delivered, \(statistics.pending) waiting"
                     + (statistics.pending > 0 ? (keepsUndelivered ? " in the outbox file" : " and lost at exit (no --outbox file)") : "")
@@ -147,7 +160,8 @@ final class SummaryBackend: Backend, Sendable {
         switch name {
         case "RebufferingRatio": String(format: "%.4f", value)
         case "AverageBitrate": Format.bitrate(value)
-        case "StartTime", "StallDuration", "WatchedTime", "ContentPlaybackTime": Format.seconds(value / 1_000)
+        case "StartTime": Format.seconds(value / 1_000) + " from the media request to the first frame"
+        case "StallDuration", "WatchedTime", "ContentPlaybackTime": Format.seconds(value / 1_000)
         default: String(Int(value))
         }
     }

@@ -40,6 +40,15 @@ struct CoreTests {
         #expect((0..<4).map { _ in generator.next() } == [11_520, 0, 1_509_978_240, 1_215_971_899_390_074_240])
     }
 
+    @Test("Dates for people are rounded to milliseconds; the exact text keeps the binary noise of a sum")
+    func millisecondDates() throws {
+        let date = try StreamDate(iso8601: "2026-11-21T09:53:39.600Z")
+        let noisy = StreamDate(secondsSince1970: date.secondsSince1970 + 0.000000832)
+        #expect(noisy.iso8601 != "2026-11-21T09:53:39.600Z")
+        #expect(noisy.iso8601Milliseconds == "2026-11-21T09:53:39.600Z")
+        #expect(try StreamDate(iso8601: "1969-12-31T23:59:59.9996Z").iso8601Milliseconds == "1970-01-01T00:00:00.000Z")
+    }
+
     @Test func mediaTimeArithmeticAndTimecode() {
         let time = MediaTime(seconds: 3723.4567)
         #expect(time.timecode == "01:02:03.456")

@@ -35,6 +35,28 @@ struct TransportTests {
         }
     }
 
+    @Test func aBodyThatTricklesIsCutAtTheRequestsDeadline() async throws {
+        try await Self.withLab { lab, base, transport in
+            // 200 bytes a second: the segment would take minutes; the whole request has one second.
+            lab.faults.add(LabFault(pathContains: "/vod/0/seg0.ts", kind: .throttle(bytesPerSecond: 200)))
+            let clock = ContinuousClock()
+            let started = clock.now
+            await #expect(throws: HTTPTransportError.timeout) {
+                try await transport.send(HTTPRequest(url: base.appendingPathComponent("vod/0/seg0.ts"), timeout: .seconds(1)))
+            }
+            #expect(clock.now - started < .seconds(10))
+        }
+    }
+
+    @Test func aPortOutOfRangeIsAnInvalidURLNotACrash() async throws {
+        try await Self.withLab { _, _, transport in
+            let url = try #require(URL(string: "http://127.0.0.1:99999/x.m3u8"))
+            await #expect(throws: HTTPTransportError.invalidURL(url.absoluteString)) {
+                try await transport.send(HTTPRequest(url: url))
+            }
+        }
+    }
+
     @Test func failuresAreTyped() async throws {
         try await Self.withLab { lab, base, transport in
             lab.faults.add(LabFault(pathContains: "/vod/2/seg1.ts", kind: .dropConnection))

@@ -8,6 +8,30 @@ import Testing
 
 @Suite("InfluxDB backend, against the real server", .enabled(if: InfluxDBServer.url != nil))
 struct InfluxDBBackendTests {
+    @Test("A missing 1.x database is created before writing; a refusal is said clearly")
+    func createsTheDatabase() async throws {
+        let server = InfluxDBServer(url: try #require(InfluxDBServer.url))
+        let configuration = InfluxDBBackend.Configuration(url: server.url, api: .v1(database: server.database))
+        try await InfluxDBBackend.createDatabase(for: configuration, transport: server.transport)
+        try await InfluxDBBackend.createDatabase(for: configuration, transport: server.transport)  // idempotent
+        let databases = try await server.rows("SHOW DATABASES").compactMap { $0["name"] as? String }
+        #expect(databases.contains(server.database))
+        // A name InfluxDB refuses: the error carries the server's words.
+        let empty = InfluxDBBackend.Configuration(url: server.url, api: .v1(database: ""))
+        await #expect {
+            try await InfluxDBBackend.createDatabase(for: empty, transport: server.transport)
+        } throws: { error in
+            "\(error)".hasPrefix("could not create the database \"\": ")
+        }
+        // Nothing listening: a typed error, not a hang.
+        let closed = InfluxDBBackend.Configuration(url: URL(string: "http://127.0.0.1:9")!, api: .v1(database: "x"))
+        await #expect(throws: InfluxDBBackend.DatabaseError.self) {
+            try await InfluxDBBackend.createDatabase(for: closed, transport: server.transport)
+        }
+        _ = try await server.query("DROP DATABASE \(server.database)")
+        try await server.transport.shutdown()
+    }
+
     @Test("A session's events and metrics reach InfluxDB with tags, typed fields and an error message intact")
     func session() async throws {
         let server = InfluxDBServer(url: try #require(InfluxDBServer.url))

@@ -21,14 +21,19 @@ public final class ConsoleBackend: Backend, Sendable {
 
     public func sendEvent(_ event: Event) {
         guard includesEvents else { return }
-        write("event  " + event.action.name.padding(toLength: 16, withPad: " ", startingAt: 0) + Self.describe(event.allAttributes))
+        write("event  " + Self.column(event.action.name) + Self.describe(event.allAttributes))
     }
 
     public func sendMetric(_ metric: Metric) {
         let value = metric.value.rounded() == metric.value && abs(metric.value) < 1e15
             ? String(Int64(metric.value)) : String(metric.value)
-        write("metric " + metric.name.padding(toLength: 16, withPad: " ", startingAt: 0) + "\(value) (\(metric.kind.rawValue)) "
+        write("metric " + Self.column(metric.name) + "\(value) (\(metric.kind.rawValue)) "
             + Self.describe(metric.dimensions))
+    }
+
+    /// A name padded to the width of the longest standard one, always followed by a space.
+    private static func column(_ name: String) -> String {
+        name.count >= 22 ? name + " " : name.padding(toLength: 22, withPad: " ", startingAt: 0)
     }
 
     private static func describe(_ attributes: AttributeList) -> String {
