@@ -53,6 +53,8 @@ extension HeadlessEngine {
                                                        policy: policy)
                         guard current() else { return }
                         throughput.add(bytes: response.body.count, seconds: response.timing.duration.seconds)
+                        selector.observe(estimate: throughput.estimate, current: variantIndex,
+                                         variants: candidateVariants())
                         consecutiveGaps = 0
                     } catch let error as EngineError {
                         guard current() else { return }
@@ -134,6 +136,7 @@ extension HeadlessEngine {
             }
             downloadVariant = chosen
             pendingSwitchReason = reason
+            selector.resetHeadroom()  // a new streak for the new variant
             return chosen
         }
     }

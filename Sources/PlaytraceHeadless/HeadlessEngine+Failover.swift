@@ -71,6 +71,7 @@ extension HeadlessEngine {
         warn(error, "; variant \(next) takes over")
         downloadVariant = next
         pendingSwitchReason = .failover
+        selector.resetHeadroom()
         return next
     }
 

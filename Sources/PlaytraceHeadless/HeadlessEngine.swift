@@ -56,10 +56,14 @@ public actor HeadlessEngine: PlaybackEngine {
         public var liveEdgeTargetDurations: Double = 3
         /// A live window at least this long (seconds) makes the stream DVR.
         public var minimumDVRWindow: Double = 60
-        /// The share of the throughput estimate a variant may use.
+        /// The share of the throughput estimate a variant may use to be kept, or chosen on the way down.
         public var abrSafetyFactor: Double = 0.8
+        /// The share of the throughput estimate a higher variant may use to be switched up to (stricter: hysteresis).
+        public var abrSwitchUpSafetyFactor: Double = 0.7
+        /// Segment downloads in a row that must have measured headroom for a higher variant before switching up.
+        public var abrSwitchUpSamples: Int = 3
         /// Seconds that must be buffered before switching to a higher variant.
-        public var minimumBufferForSwitchUp: Double = 4
+        public var minimumBufferForSwitchUp: Double = 8
 
         public init() {}
     }
@@ -79,7 +83,7 @@ public actor HeadlessEngine: PlaybackEngine {
     let transport: any HTTPTransport
     let logger: Logger
     let broadcaster = Broadcaster<EngineEvent>()
-    let selector: VariantSelector
+    var selector: VariantSelector
 
     var source: EngineSource?
     var generation = 0
@@ -150,8 +154,9 @@ public actor HeadlessEngine: PlaybackEngine {
         self.stopwatch = Stopwatch(clock: clock)
         self.transport = transport
         self.logger = logger
-        self.selector = VariantSelector(safetyFactor: configuration.abrSafetyFactor,
-                                        minimumBufferForSwitchUp: configuration.minimumBufferForSwitchUp)
+        self.selector = VariantSelector(
+            safetyFactor: configuration.abrSafetyFactor, switchUpSafetyFactor: configuration.abrSwitchUpSafetyFactor,
+            minimumBufferForSwitchUp: configuration.minimumBufferForSwitchUp, switchUpSamples: configuration.abrSwitchUpSamples)
     }
 
     deinit {
@@ -273,6 +278,7 @@ public actor HeadlessEngine: PlaybackEngine {
         fatalError = nil
         lastError = nil
         throughput = ThroughputEstimator()
+        selector.resetHeadroom()
         lastInitializationSection = nil
         lastKey = nil
         health.reset()

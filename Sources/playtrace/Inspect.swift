@@ -41,7 +41,7 @@ struct Inspect: AsyncParsableCommand {
         } catch {
             throw CommandFailure(location, error: error)
         }
-        let report = InspectionReport(outcome, source: location, size: bytes.count)
+        let report = InspectionReport(outcome, source: location, size: bytes.count, includesSegments: json)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -1,7 +1,7 @@
 import PlaytraceCore
 import PlaytraceHLS
 
-/// What `playtrace inspect` reports, as text lines or JSON.
+/// What `playtrace inspect` reports, as text lines or JSON (`--json` adds every segment).
 struct InspectionReport: Codable {
     struct Variant: Codable {
         var uri: String
@@ -10,8 +10,18 @@ struct InspectionReport: Codable {
         var resolution: String?
         var codecs: [String]
         var frameRate: Double?
+        var videoRange: String?
+        var hdcpLevel: String?
         var audio: String?
         var subtitles: String?
+        var pathwayID: String?
+    }
+
+    struct IFrameVariant: Codable {
+        var uri: String
+        var bandwidth: Int
+        var resolution: String?
+        var codecs: [String]
     }
 
     struct Rendition: Codable {
@@ -23,13 +33,20 @@ struct InspectionReport: Codable {
         var isDefault: Bool
     }
 
+    /// Content steering: the steering server, the initial pathway, and the variants of each pathway.
+    struct Steering: Codable {
+        var serverURI: String
+        var pathwayID: String?
+        var pathways: [String: [String]]
+    }
+
     struct DateRangeSummary: Codable {
         var id: String
         var classIdentifier: String?
         var startDate: String
         var duration: Double?
         var plannedDuration: Double?
-        var scte35: String?
+        var scte35: SCTE35Report?
         var interstitial: String?
     }
 
@@ -40,34 +57,43 @@ struct InspectionReport: Codable {
         var startDate: String?
         var duration: Double?
         var closed: Bool
-        var scte35: String?
+        var scte35: SCTE35Report?
     }
 
     var source: String
     var bytes: Int
     var kind: String
     var version: Int?
+    var start: StartPoint?
     var variants: [Variant] = []
-    var iFrameVariants = 0
+    var iFrameVariants: [IFrameVariant] = []
     var renditions: [Rendition] = []
     var sessionData: [String] = []
+    var contentSteering: Steering?
     var playlistType: String?
     var targetDuration: Int?
     var mediaSequence: Int?
-    var segments: Int?
+    var segmentCount: Int?
     var totalDuration: Double?
     var finished: Bool?
     var firstDate: String?
     var lastDate: String?
     var discontinuities: Int?
+    var gaps: Int?
+    var byteRangeSegments: Int?
+    var keys: [KeyRange] = []
+    var maps: [MapRange] = []
+    var lowLatency: LowLatency?
     var dateRanges: [DateRangeSummary] = []
     var adBreaks: [AdBreak] = []
     var unknownTags: [String] = []
     var problems: [String]
     /// Why nothing in the playlist can be played, when that is so.
     var unusable: String?
+    /// Every segment (JSON only).
+    var segments: [SegmentReport]?
 
-    init(_ outcome: PlaylistParser.Outcome, source: String, size: Int) {
+    init(_ outcome: PlaylistParser.Outcome, source: String, size: Int, includesSegments: Bool = false) {
         self.source = source
         self.bytes = size
         self.problems = outcome.warnings.map(\.description)
@@ -75,26 +101,37 @@ struct InspectionReport: Codable {
         case .multivariant(let playlist):
             kind = "multivariant"
             version = playlist.version
+            start = playlist.start
             variants = playlist.variants.map {
                 Variant(uri: $0.uri, bandwidth: $0.bandwidth, averageBandwidth: $0.averageBandwidth,
                         resolution: $0.resolution?.description, codecs: $0.codecs, frameRate: $0.frameRate,
-                        audio: $0.audio, subtitles: $0.subtitles)
+                        videoRange: $0.stream.videoRange, hdcpLevel: $0.stream.hdcpLevel, audio: $0.audio,
+                        subtitles: $0.subtitles, pathwayID: $0.stream.pathwayID)
             }
-            iFrameVariants = playlist.iFrameVariants.count
+            iFrameVariants = playlist.iFrameVariants.map {
+                IFrameVariant(uri: $0.uri, bandwidth: $0.stream.bandwidth, resolution: $0.stream.resolution?.description,
+                              codecs: $0.stream.codecs)
+            }
             renditions = playlist.renditions.map {
                 Rendition(type: $0.type.rawValue, group: $0.groupID, name: $0.name, language: $0.language, uri: $0.uri,
                           isDefault: $0.isDefault)
             }
             sessionData = playlist.sessionData.map { "\($0.dataID)=\($0.value ?? $0.uri ?? "")" }
-            if playlist.variants.isEmpty { unusable = "the multivariant playlist has no usable variant stream" }
+            if let steering = playlist.contentSteering {
+                var pathways: [String: [String]] = [:]
+                for variant in playlist.variants { pathways[variant.stream.pathwayID ?? ".", default: []].append(variant.uri) }
+                contentSteering = Steering(serverURI: steering.serverURI, pathwayID: steering.pathwayID, pathways: pathways)
+            }
             unknownTags = playlist.unknownTags.map(\.line)
+            if playlist.variants.isEmpty { unusable = "the multivariant playlist has no usable variant stream" }
         case .media(let playlist):
             kind = "media"
             version = playlist.version
+            start = playlist.start
             playlistType = playlist.playlistType?.rawValue
             targetDuration = playlist.targetDuration
             mediaSequence = playlist.mediaSequence
-            segments = playlist.segments.count
+            segmentCount = playlist.segments.count
             if playlist.segments.allSatisfy(\.tags.isGap) {
                 unusable = playlist.segments.isEmpty ? "the media playlist has no segments"
                     : "every segment of the media playlist is a gap"
@@ -102,23 +139,36 @@ struct InspectionReport: Codable {
             totalDuration = playlist.duration.seconds
             finished = playlist.isFinished
             discontinuities = playlist.segments.filter(\.tags.isDiscontinuity).count
+            gaps = playlist.segments.filter(\.tags.isGap).count
+            byteRangeSegments = playlist.segments.filter { $0.byteRange != nil }.count
             let map = ProgramDateTimeMap(playlist)
             firstDate = map.dateRange?.lowerBound.iso8601Milliseconds
             lastDate = map.dateRange?.upperBound.iso8601Milliseconds
+            let details = SegmentDetails(playlist, dates: map, includesSegments: includesSegments)
+            keys = details.keys
+            maps = details.maps
+            segments = includesSegments ? details.segments : nil
+            lowLatency = LowLatency(playlist)
             dateRanges = playlist.dateRanges.map { range in
                 DateRangeSummary(
                     id: range.id, classIdentifier: range.classIdentifier, startDate: range.startDate.iso8601Milliseconds,
                     duration: range.duration?.seconds, plannedDuration: range.plannedDuration?.seconds,
-                    scte35: (range.scte35Out ?? range.scte35In ?? range.scte35Command).map(Self.describeSCTE35),
+                    scte35: (range.scte35Out ?? range.scte35In ?? range.scte35Command).map(SCTE35Report.init(encoded:)),
                     interstitial: range.interstitial.map { interstitial in
                         (interstitial.assetList.map { "asset list \($0)" } ?? interstitial.assetURI.map { "asset \($0)" } ?? "no asset")
                             + (interstitial.isValid ? "" : " (invalid: needs exactly one of X-ASSET-URI and X-ASSET-LIST)")
                     })
             }
             adBreaks = playlist.adBreaks.map { signal in
-                AdBreak(id: signal.id, source: signal.source.rawValue, start: signal.startTime?.seconds,
-                        startDate: signal.startDate?.iso8601Milliseconds, duration: signal.duration?.seconds, closed: signal.isClosed,
-                        scte35: signal.scte35.map(Self.describe) ?? signal.scte35Error.map { "undecodable: \($0)" })
+                var scte35: SCTE35Report?
+                if let section = signal.scte35 {
+                    scte35 = SCTE35Report(section, encoded: nil)
+                } else if let error = signal.scte35Error {
+                    scte35 = SCTE35Report(summary: "undecodable: \(error)", encoded: nil, error: "\(error)")
+                }
+                return AdBreak(id: signal.id, source: signal.source.rawValue, start: signal.startTime?.seconds,
+                               startDate: signal.startDate?.iso8601Milliseconds, duration: signal.duration?.seconds,
+                               closed: signal.isClosed, scte35: scte35)
             }
             // A break still open at the live edge is a break in progress, not a problem.
             for signal in playlist.adBreaks where !signal.isClosed && playlist.isFinished {
@@ -126,10 +176,6 @@ struct InspectionReport: Codable {
             }
             unknownTags = (playlist.unknownTags + playlist.segments.flatMap(\.tags.unknownTags)).map(\.line)
         }
-    }
-
-    static func describeSCTE35(_ encoded: String) -> String {
-        do { return describe(try SpliceInfoSection(encoded: encoded)) } catch { return "undecodable: \(error)" }
     }
 
     static func describe(_ section: SpliceInfoSection) -> String {
@@ -148,54 +194,5 @@ struct InspectionReport: Codable {
             parts.append(text)
         }
         return parts.joined(separator: ", ")
-    }
-
-    var lines: [String] {
-        var out = ["\(source): \(kind) playlist, \(bytes) bytes" + (version.map { ", version \($0)" } ?? "")]
-        if kind == "multivariant" {
-            out.append("variants (\(variants.count)):")
-            for variant in variants {
-                out.append("  \(variant.bandwidth) bit/s" + (variant.resolution.map { "  \($0)" } ?? "")
-                    + (variant.codecs.isEmpty ? "" : "  " + variant.codecs.joined(separator: ",")) + "  \(variant.uri)")
-            }
-            if iFrameVariants > 0 { out.append("I-frame variants: \(iFrameVariants)") }
-            if !renditions.isEmpty {
-                out.append("renditions (\(renditions.count)):")
-                for rendition in renditions {
-                    out.append("  \(rendition.type) \(rendition.group) \"\(rendition.name)\"" + (rendition.language.map { " \($0)" } ?? "")
-                        + (rendition.isDefault ? " default" : ""))
-                }
-            }
-            for data in sessionData { out.append("session data: \(data)") }
-        } else {
-            out.append("segments: \(segments ?? 0), total \(String(format: "%.3f", totalDuration ?? 0)) s, target \(targetDuration ?? 0) s, media sequence \(mediaSequence ?? 0)"
-                + (playlistType.map { ", type \($0)" } ?? "") + ((finished ?? false) ? ", ended" : ", live"))
-            if let firstDate, let lastDate { out.append("dates: \(firstDate) → \(lastDate)") }
-            if let discontinuities, discontinuities > 0 { out.append("discontinuities: \(discontinuities)") }
-            if !dateRanges.isEmpty {
-                out.append("date ranges (\(dateRanges.count)):")
-                for range in dateRanges {
-                    var line = "  \(range.id)  \(range.startDate)"
-                    if let duration = range.duration ?? range.plannedDuration { line += String(format: "  %.3f s", duration) }
-                    if let classIdentifier = range.classIdentifier { line += "  class \(classIdentifier)" }
-                    if let interstitial = range.interstitial { line += "  interstitial: \(interstitial)" }
-                    out.append(line)
-                    if let scte35 = range.scte35 { out.append("      SCTE-35: \(scte35)") }
-                }
-            }
-            out.append("ad breaks (\(adBreaks.count)):")
-            for adBreak in adBreaks {
-                var line = "  \(adBreak.id)  \(adBreak.source)"
-                if let start = adBreak.start { line += String(format: "  at %.3f s", start) }
-                if let duration = adBreak.duration { line += String(format: "  for %.3f s", duration) }
-                if !adBreak.closed { line += "  (open)" }
-                out.append(line)
-                if let scte35 = adBreak.scte35 { out.append("      SCTE-35: \(scte35)") }
-            }
-        }
-        if !unknownTags.isEmpty { out.append("unknown tags kept: \(unknownTags.count)") }
-        out.append(problems.isEmpty ? "problems: none" : "problems (\(problems.count)):")
-        for problem in problems { out.append("  \(problem)") }
-        return out
     }
 }

@@ -162,3 +162,80 @@ struct CLIRobustnessTests {
         #expect(lines.contains("\"action\":\"Stop\""), "telemetry sends its Stop")
     }
 }
+
+/// What `inspect` tells about a playlist: every fact an engineer checks, in text and in JSON.
+@Suite("inspect: the whole truth", .serialized)
+struct InspectFactsTests {
+    static func write(_ text: String) throws -> URL {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("facts-\(UUID().uuidString).m3u8")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    @Test func mediaPlaylistFacts() async throws {
+        let file = try Self.write("""
+            #EXTM3U
+            #EXT-X-VERSION:9
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-START:TIME-OFFSET=-8,PRECISE=YES
+            #EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=3.0,CAN-SKIP-UNTIL=24
+            #EXT-X-PART-INF:PART-TARGET=1.0
+            #EXT-X-MAP:URI="init.mp4",BYTERANGE="800@0"
+            #EXT-X-KEY:METHOD=AES-128,URI="k1"
+            #EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00Z
+            #EXTINF:4,
+            #EXT-X-BYTERANGE:1000@800
+            main.mp4
+            #EXT-X-KEY:METHOD=AES-128,URI="k2"
+            #EXT-X-PART:DURATION=1.0,URI="p1.mp4",INDEPENDENT=YES
+            #EXTINF:4,
+            #EXT-X-BYTERANGE:1000
+            main.mp4
+            #EXT-X-PRELOAD-HINT:TYPE=PART,URI="p2.mp4"
+            #EXT-X-RENDITION-REPORT:URI="../1/index.m3u8",LAST-MSN=1,LAST-PART=0
+            """)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let text = try await CLITests.run(["inspect", file.path])
+        #expect(text.status == 0, "stderr: \(text.error)")
+        for line in ["start: -8.0 s, precise", "byte ranges: 2 segments", "encryption (2):", "  AES-128 k1 for segments 0–0",
+                     "  AES-128 k2 for segments 1–1", "  init.mp4 bytes 800@0 for segments 0–1",
+                     "low latency: part target 1.0 s, 1 parts, server control: blocking reload, skip until 24.0 s, part hold back 3.0 s",
+                     "  preload hint PART p2.mp4", "  rendition report ../1/index.m3u8 last 1.0"] {
+            #expect(text.output.contains(line), "missing: \(line)\n\(text.output)")
+        }
+        let json = try await CLITests.run(["inspect", file.path, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let segments = try #require(object["segments"] as? [[String: Any]])
+        #expect(segments.map { $0["byteRange"] as? String } == ["1000@800", "1000@1800"])
+        #expect(segments.map { $0["key"] as? Int } == [0, 1])
+        #expect(segments.map { $0["map"] as? Int } == [0, 0])
+        #expect(segments.first?["date"] as? String == "2026-01-01T00:00:00.000Z")
+        #expect(!json.output.contains("\\/"), "no escaped slashes")
+    }
+
+    @Test func multivariantFacts() async throws {
+        let file = try Self.write("""
+            #EXTM3U
+            #EXT-X-CONTENT-STEERING:SERVER-URI="https://steering.example/manifest.json",PATHWAY-ID="CDN-A"
+            #EXT-X-STREAM-INF:BANDWIDTH=3000000,RESOLUTION=1920x1080,VIDEO-RANGE=PQ,HDCP-LEVEL=TYPE-1,PATHWAY-ID="CDN-A"
+            a/1080.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=3000000,RESOLUTION=1920x1080,VIDEO-RANGE=PQ,HDCP-LEVEL=TYPE-1,PATHWAY-ID="CDN-B"
+            b/1080.m3u8
+            #EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=300000,RESOLUTION=1920x1080,URI="a/iframes.m3u8"
+            """)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let text = try await CLITests.run(["inspect", file.path])
+        #expect(text.status == 0, "stderr: \(text.error)")
+        for line in ["  3000000 bit/s  1920x1080  PQ  HDCP TYPE-1  pathway CDN-A  a/1080.m3u8", "I-frame variants (1):",
+                     "  300000 bit/s  1920x1080  a/iframes.m3u8",
+                     "content steering: https://steering.example/manifest.json, first pathway CDN-A",
+                     "  pathway CDN-A: 1 variant(s)", "  pathway CDN-B: 1 variant(s)"] {
+            #expect(text.output.contains(line), "missing: \(line)\n\(text.output)")
+        }
+        let json = try await CLITests.run(["inspect", file.path, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let steering = try #require(object["contentSteering"] as? [String: Any])
+        #expect((steering["pathways"] as? [String: [String]])?["CDN-B"] == ["b/1080.m3u8"])
+        #expect((object["iFrameVariants"] as? [[String: Any]])?.first?["uri"] as? String == "a/iframes.m3u8")
+    }
+}

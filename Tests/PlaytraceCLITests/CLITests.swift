@@ -102,7 +102,8 @@ struct CLITests {
         let json = try await Self.run(["inspect", url, "--json"])
         #expect(json.status == 0)
         let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
-        #expect(object?["segments"] as? Int == 10)
+        #expect(object?["segmentCount"] as? Int == 10)
+        #expect((object?["segments"] as? [[String: Any]])?.count == 10)
         #expect((object?["adBreaks"] as? [Any])?.count == 3)
         await lab.stop()
     }
