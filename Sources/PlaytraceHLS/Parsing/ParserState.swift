@@ -239,12 +239,28 @@ struct ParserState {
         var tags = SegmentTags()
         swap(&tags, &pending)
         if !isUsable { tags.isGap = true }
-        segments.append(Segment(uri: isUsable ? uri : raw, duration: duration, title: pendingTitle,
+        segments.append(Segment(uri: isUsable ? uri : Self.gapURI(raw), duration: duration, title: pendingTitle,
                                 byteRange: pendingByteRange, tags: tags))
         segmentLines.append(pendingInfLine)
         pendingDuration = nil
         pendingTitle = ""
         pendingByteRange = nil
+    }
+
+    /// The text kept as the URI of a segment whose URI line could not be resolved: braces and control characters
+    /// percent-encoded, so that the playlist written back reads as the same gap (a `{$name}` left as it was would
+    /// be substituted on the next read, by a definition that came later in the original).
+    static func gapURI(_ raw: String) -> String {
+        guard raw.utf8.contains(where: { $0 == 0x7B || $0 == 0x25 || ByteScanning.isControl($0) }) else { return raw }
+        var result = ""
+        for scalar in raw.unicodeScalars {
+            if scalar == "{" || scalar == "%" || scalar.value < 0x20 || scalar.value == 0x7F {
+                result += "%" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// A URI line with its variables substituted; an error when the result is not a URI (a substituted value may
