@@ -76,7 +76,11 @@ public struct AttributeList: Sendable, Hashable, Sequence {
 
     /// The value of the first attribute with this name.
     public subscript(name: String) -> AttributeValue? {
-        get { entries.first { $0.name == name }?.value }
+        // Lengths first: most names differ in length, and comparing them costs nothing.
+        get {
+            let length = name.utf8.count
+            return entries.first { $0.name.utf8.count == length && $0.name == name }?.value
+        }
         set {
             if let index = entries.firstIndex(where: { $0.name == name }) {
                 if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }

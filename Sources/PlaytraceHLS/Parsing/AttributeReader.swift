@@ -66,12 +66,19 @@ struct AttributeReader {
         do { return try StreamDate(iso8601: value) } catch { throw invalid(name, value) }
     }
 
+    /// `WIDTHxHEIGHT`, two decimal integers.
     func resolution(_ name: String) throws(PlaylistParseError) -> Resolution? {
         guard let value = list[name]?.text else { return nil }
-        let parts = value.split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width >= 0, height >= 0
-        else { throw invalid(name, value) }
-        return Resolution(width: width, height: height)
+        var text = value
+        let resolution = text.withUTF8 { bytes -> Resolution? in
+            guard let x = bytes.firstIndex(of: 0x78),
+                  let width = ByteScanning.integer(UnsafeBufferPointer(rebasing: bytes[..<x])),
+                  let height = ByteScanning.integer(UnsafeBufferPointer(rebasing: bytes[(x + 1)...]))
+            else { return nil }
+            return Resolution(width: width, height: height)
+        }
+        guard let resolution else { throw invalid(name, value) }
+        return resolution
     }
 
     /// A quoted `length[@offset]` byte range.
@@ -84,12 +91,17 @@ struct AttributeReader {
 
 enum ByteRangeParsing {
     static func parse(_ text: String) -> ByteRange? {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 1 || parts.count == 2, let length = Int(parts[0]), length >= 0 else { return nil }
-        if parts.count == 2 {
-            guard let offset = Int(parts[1]), offset >= 0 else { return nil }
-            return ByteRange(length: length, offset: offset)
-        }
-        return ByteRange(length: length)
+        var text = text
+        return text.withUTF8 { parse(bytes: $0) }
+    }
+
+    /// `length[@offset]`, decimal integers with nothing around them.
+    static func parse(bytes: UnsafeBufferPointer<UInt8>) -> ByteRange? {
+        var at = 0
+        while at < bytes.count, bytes[at] != 0x40 { at += 1 }
+        guard let length = ByteScanning.integer(UnsafeBufferPointer(rebasing: bytes[0..<at])) else { return nil }
+        guard at < bytes.count else { return ByteRange(length: length) }
+        guard let offset = ByteScanning.integer(UnsafeBufferPointer(rebasing: bytes[(at + 1)...])) else { return nil }
+        return ByteRange(length: length, offset: offset)
     }
 }

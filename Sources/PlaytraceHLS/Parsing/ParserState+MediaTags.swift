@@ -57,7 +57,7 @@ extension ParserState {
             guard let date = StreamDate(iso8601UTF8: ByteScanning.trimmed(value)) else { throw invalidValue(tag, value) }
             pending.programDateTime = date
         case .byteRange:
-            guard let range = ByteRangeParsing.parse(ByteScanning.string(value)) else { throw invalidValue(tag, value) }
+            guard let range = ByteRangeParsing.parse(bytes: ByteScanning.trimmed(value)) else { throw invalidValue(tag, value) }
             pendingByteRange = range
             pendingByteRangeLine = line
         case .key: pending.keys.append(try key(value, tag: tag))

@@ -10,7 +10,7 @@ extension ParserState {
             let reader = AttributeReader(list: list, tag: tag, line: line)
             let closedCaptions = list["CLOSED-CAPTIONS"]
             pendingVariant = VariantStream(
-                uri: "", stream: try streamAttributes(reader, extra: Self.variantOnlyNames),
+                uri: "", stream: try streamAttributes(reader, known: Self.variantNames),
                 frameRate: try reader.decimal("FRAME-RATE"), audio: reader.string("AUDIO"),
                 subtitles: reader.string("SUBTITLES"),
                 closedCaptions: closedCaptions.flatMap { if case .quoted(let group) = $0 { group } else { nil } },
@@ -20,7 +20,7 @@ extension ParserState {
             let list = try attributes(value, tag)
             let reader = AttributeReader(list: list, tag: tag, line: line)
             multivariant.iFrameVariants.append(IFrameVariantStream(
-                uri: try reader.requiredString("URI"), stream: try streamAttributes(reader, extra: ["URI"])))
+                uri: try reader.requiredString("URI"), stream: try streamAttributes(reader, known: Self.iFrameVariantNames)))
         case .media: multivariant.renditions.append(try rendition(value))
         case .sessionData:
             let reader = AttributeReader(list: try attributes(value, tag), tag: tag, line: line)
@@ -47,9 +47,12 @@ extension ParserState {
         "BANDWIDTH", "AVERAGE-BANDWIDTH", "SCORE", "CODECS", "SUPPLEMENTAL-CODECS", "RESOLUTION", "HDCP-LEVEL",
         "ALLOWED-CPC", "VIDEO-RANGE", "REQ-VIDEO-LAYOUT", "STABLE-VARIANT-ID", "VIDEO", "PATHWAY-ID",
     ]
-    private static let variantOnlyNames: Set<String> = ["FRAME-RATE", "AUDIO", "SUBTITLES", "CLOSED-CAPTIONS"]
+    /// The attributes a variant stream's model holds; the others are kept as they were written.
+    private static let variantNames = streamNames.union(["FRAME-RATE", "AUDIO", "SUBTITLES", "CLOSED-CAPTIONS"])
+    /// The attributes an I-frame variant's model holds.
+    private static let iFrameVariantNames = streamNames.union(["URI"])
 
-    private mutating func streamAttributes(_ reader: AttributeReader, extra: Set<String>) throws(PlaylistParseError)
+    private mutating func streamAttributes(_ reader: AttributeReader, known: Set<String>) throws(PlaylistParseError)
         -> StreamAttributes
     {
         guard let bandwidth = try bitRate(reader, "BANDWIDTH") else { throw reader.missing("BANDWIDTH") }
@@ -63,7 +66,7 @@ extension ParserState {
             videoRange: reader.string("VIDEO-RANGE"), requiredVideoLayout: reader.string("REQ-VIDEO-LAYOUT"),
             stableVariantID: reader.string("STABLE-VARIANT-ID"), video: reader.string("VIDEO"),
             pathwayID: reader.string("PATHWAY-ID"),
-            otherAttributes: reader.list.removing(Self.streamNames.union(extra)))
+            otherAttributes: reader.list.removing(known))
     }
 
     /// A bit rate attribute. Some packagers write it as a decimal (`BANDWIDTH="1280000.0"`): a whole,
@@ -83,11 +86,29 @@ extension ParserState {
     /// The formats of a CODECS value: split at commas, white space around each dropped, empty ones left out (so
     /// that the list writes back, joined by commas, to text that reads as the same list).
     static func codecList(_ text: String) -> [String] {
-        text.split(separator: ",").compactMap { format in
-            let isBlank = { (character: Character) in character == " " || character == "\t" }
-            let trimmed = format.drop(while: isBlank).reversed().drop(while: isBlank).reversed()
-            return trimmed.isEmpty ? nil : String(trimmed)
+        // Over the UTF-8 bytes: splitting and trimming by Character costs more than the rest of the tag.
+        let utf8 = text.utf8
+        var formats: [String] = []
+        var start = utf8.startIndex
+        func add(_ end: String.Index) {
+            var first = start
+            var last = end
+            while first < last, utf8[first] == 0x20 || utf8[first] == 0x09 { first = utf8.index(after: first) }
+            while last > first, utf8[utf8.index(before: last)] == 0x20 || utf8[utf8.index(before: last)] == 0x09 {
+                last = utf8.index(before: last)
+            }
+            if first < last { formats.append(String(text[first..<last])) }
         }
+        var index = start
+        while index < utf8.endIndex {
+            if utf8[index] == 0x2C {
+                add(index)
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        add(utf8.endIndex)
+        return formats
     }
 
     private static let renditionNames: Set<String> = [
