@@ -74,11 +74,9 @@ extension ParserState {
             if value.isEmpty {
                 pending.cueOut = CueOut()
             } else {
-                let text = ByteScanning.string(value)
-                let durationText = text.hasPrefix("DURATION=") ? String(text.dropFirst(9)) : text
-                if let seconds = Double(durationText), seconds.isFinite, seconds >= 0 {
-                    pending.cueOut = CueOut(duration: MediaTime(seconds: seconds),
-                                            rawValue: text.hasPrefix("DURATION=") ? text : nil)
+                let text = try self.text(value)
+                if let cue = CueOut(parsing: text) {
+                    pending.cueOut = cue
                 } else {
                     pending.cueOut = CueOut(rawValue: text)
                     warnings.append(PlaylistWarning(line: line, message: "#EXT-X-CUE-OUT has no readable duration"))

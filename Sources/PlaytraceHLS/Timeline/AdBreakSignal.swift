@@ -8,6 +8,8 @@ public struct AdBreakSignal: Sendable, Hashable {
         case dateRangeSCTE35 = "daterange-scte35"
         case interstitial = "interstitial"
         case cueTags = "cue-out/cue-in"
+        /// A SCTE-35 message in `EXT-OATCLS-SCTE35` or `EXT-X-SPLICEPOINT-SCTE35` without a cue tag beside it.
+        case scte35Tags = "scte35-tag"
     }
 
     /// The date range's ID, or `cue-<media sequence>` for cue tags.
@@ -27,6 +29,10 @@ public struct AdBreakSignal: Sendable, Hashable {
     public var scte35: SpliceInfoSection?
     /// Why the SCTE-35 message did not decode, when it did not.
     public var scte35Error: SCTE35Error?
+    /// Whether the break was already in progress where the playlist starts (a live window that opens inside it:
+    /// `EXT-X-CUE-OUT-CONT` or `EXT-X-CUE-SPAN` before any `EXT-X-CUE-OUT`); its start is then worked out from the
+    /// time elapsed, and lies before the window.
+    public var startedBeforeWindow = false
 
     /// The break's range on the playlist's timeline, when both its start and its duration are known.
     public var timeRange: MediaTimeRange? {
@@ -75,23 +81,54 @@ enum AdBreakExtraction {
             breaks.append(signal)
         }
         var open: Int?
+        var sawCueOut = false
         for segment in playlist.segments {
             if let cue = segment.tags.cueOut {
+                sawCueOut = true
                 var signal = AdBreakSignal(
-                    id: "cue-\(segment.mediaSequence)", source: .cueTags, startTime: segment.startTime,
-                    startDate: map.date(at: segment.startTime), duration: cue.duration, isClosed: false)
-                if let encoded = segment.tags.oatclsSCTE35 {
+                    id: cue.id.map { "cue-\($0)" } ?? "cue-\(segment.mediaSequence)", source: .cueTags,
+                    startTime: segment.startTime, startDate: map.date(at: segment.startTime), duration: cue.duration,
+                    isClosed: false)
+                if let encoded = cue.scte35 ?? segment.tags.oatclsSCTE35 {
+                    do {
+                        let section = try SpliceInfoSection(encoded: encoded)
+                        signal.scte35 = section
+                        if signal.duration == nil { signal.duration = announcedDuration(section) }
+                    } catch {
+                        signal.scte35Error = error
+                    }
+                }
+                open = breaks.count
+                breaks.append(signal)
+            } else if open == nil, !sawCueOut, let progress = LegacyCueProgress(segment) {
+                // A break already under way where the playlist starts.
+                sawCueOut = true
+                var signal = AdBreakSignal(
+                    id: "cue-\(segment.mediaSequence)-in-progress", source: .cueTags,
+                    startTime: segment.startTime - progress.elapsed,
+                    startDate: map.date(at: segment.startTime).map { $0 - progress.elapsed }, duration: progress.duration,
+                    isClosed: false)
+                signal.startedBeforeWindow = progress.elapsed > .zero
+                if let encoded = progress.scte35 {
                     do { signal.scte35 = try SpliceInfoSection(encoded: encoded) } catch { signal.scte35Error = error }
                 }
                 open = breaks.count
                 breaks.append(signal)
+            } else if let encoded = standaloneSCTE35(segment), let section = try? SpliceInfoSection(encoded: encoded) {
+                if open == nil, opensBreak(section) {
+                    var signal = AdBreakSignal(
+                        id: "scte35-\(segment.mediaSequence)", source: .scte35Tags, startTime: segment.startTime,
+                        startDate: map.date(at: segment.startTime), duration: announcedDuration(section), isClosed: false)
+                    signal.scte35 = section
+                    open = breaks.count
+                    breaks.append(signal)
+                } else if let index = open, closesBreak(section) {
+                    close(&breaks[index], at: segment.startTime)
+                    open = nil
+                }
             }
             if segment.tags.isCueIn, let index = open {
-                breaks[index].isClosed = true
-                if let start = breaks[index].startTime {
-                    let measured = segment.startTime - start
-                    if breaks[index].duration == nil { breaks[index].duration = measured }
-                }
+                close(&breaks[index], at: segment.startTime)
                 open = nil
             }
         }
@@ -100,6 +137,31 @@ enum AdBreakExtraction {
             if breaks[index].duration == nil { breaks[index].duration = playlist.duration - start }
         }
         return breaks.sorted { ($0.startTime?.seconds ?? .infinity) < ($1.startTime?.seconds ?? .infinity) }
+    }
+
+    private static func close(_ signal: inout AdBreakSignal, at time: MediaTime) {
+        signal.isClosed = true
+        if signal.duration == nil, let start = signal.startTime { signal.duration = time - start }
+    }
+
+    /// A SCTE-35 message carried by `EXT-OATCLS-SCTE35` or `EXT-X-SPLICEPOINT-SCTE35` on a segment without a cue tag.
+    private static func standaloneSCTE35(_ segment: Segment) -> String? {
+        if segment.tags.cueOutContinuation != nil || segment.tags.isCueIn { return nil }
+        if let encoded = segment.tags.oatclsSCTE35 { return encoded }
+        return segment.tags.unknownTags.first { $0.name == "#EXT-X-SPLICEPOINT-SCTE35" }
+            .map { String($0.line.dropFirst("#EXT-X-SPLICEPOINT-SCTE35:".count)) }
+    }
+
+    /// Whether a message starts a break: an out-of-network splice_insert, or a segmentation descriptor of a start.
+    private static func opensBreak(_ section: SpliceInfoSection) -> Bool {
+        if case .spliceInsert(let insert) = section.command { return insert.isOutOfNetwork && !insert.isCancelled }
+        return section.segmentationDescriptors.contains { $0.startsAd && !$0.isCancelled }
+    }
+
+    /// Whether a message ends a break: a return-to-network splice_insert, or a segmentation descriptor of an end.
+    private static func closesBreak(_ section: SpliceInfoSection) -> Bool {
+        if case .spliceInsert(let insert) = section.command { return !insert.isOutOfNetwork && !insert.isCancelled }
+        return section.segmentationDescriptors.contains { $0.endsAd && !$0.isCancelled }
     }
 
     private static func announcedDuration(_ section: SpliceInfoSection) -> MediaTime? {
