@@ -98,6 +98,16 @@ struct LenientParsingTests {
         ])
     }
 
+    @Test func aSkipAfterASegmentIsReported() throws {
+        let outcome = try PlaylistParser().parseWithWarnings(
+            "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\n#EXT-X-SKIP:SKIPPED-SEGMENTS=10\na.ts\n")
+        #expect(outcome.warnings.map(\.line) == [4])
+        #expect(outcome.warnings.first?.message.contains("#EXT-X-SKIP") == true)
+        let fine = try PlaylistParser().parseWithWarnings(
+            "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-SKIP:SKIPPED-SEGMENTS=10\n#EXTINF:4,\na.ts\n")
+        #expect(fine.warnings.isEmpty)
+    }
+
     @Test func variantsNamingUndefinedGroupsAreReported() throws {
         let outcome = try PlaylistParser().parseWithWarnings("""
             #EXTM3U

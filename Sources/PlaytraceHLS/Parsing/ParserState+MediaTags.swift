@@ -27,6 +27,11 @@ extension ParserState {
             let reader = AttributeReader(list: try attributes(value, tag), tag: tag, line: line)
             media.partInformation = PartInformation(partTarget: try reader.requiredDecimal("PART-TARGET"))
         case .skip:
+            if !segments.isEmpty || pendingDuration != nil {
+                // The skipped segments are the first ones: what comes before the tag would be numbered wrongly.
+                warnings.append(PlaylistWarning(
+                    line: line, message: "#EXT-X-SKIP comes after a segment's #EXTINF; it must precede every segment"))
+            }
             let list = try attributes(value, tag)
             let reader = AttributeReader(list: list, tag: tag, line: line)
             media.skip = SkipInformation(
