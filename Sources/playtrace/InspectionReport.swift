@@ -138,9 +138,9 @@ struct InspectionReport: Codable {
             }
             totalDuration = playlist.duration.seconds
             finished = playlist.isFinished
-            discontinuities = playlist.segments.filter(\.tags.isDiscontinuity).count
-            gaps = playlist.segments.filter(\.tags.isGap).count
-            byteRangeSegments = playlist.segments.filter { $0.byteRange != nil }.count
+            discontinuities = playlist.segments.reduce(0) { $0 + ($1.tags.isDiscontinuity ? 1 : 0) }
+            gaps = playlist.segments.reduce(0) { $0 + ($1.tags.isGap ? 1 : 0) }
+            byteRangeSegments = playlist.segments.reduce(0) { $0 + ($1.byteRange != nil ? 1 : 0) }
             let map = ProgramDateTimeMap(playlist)
             firstDate = map.dateRange?.lowerBound.iso8601Milliseconds
             lastDate = map.dateRange?.upperBound.iso8601Milliseconds
@@ -159,7 +159,8 @@ struct InspectionReport: Codable {
                             + (interstitial.isValid ? "" : " (invalid: needs exactly one of X-ASSET-URI and X-ASSET-LIST)")
                     })
             }
-            adBreaks = playlist.adBreaks.map { signal in
+            let signals = playlist.adBreaks  // worked out once: each reading extracts them anew
+            adBreaks = signals.map { signal in
                 var scte35: SCTE35Report?
                 if let section = signal.scte35 {
                     scte35 = SCTE35Report(section, encoded: nil)
@@ -171,10 +172,13 @@ struct InspectionReport: Codable {
                                closed: signal.isClosed, scte35: scte35)
             }
             // A break still open at the live edge is a break in progress, not a problem.
-            for signal in playlist.adBreaks where !signal.isClosed && playlist.isFinished {
+            for signal in signals where !signal.isClosed && playlist.isFinished {
                 problems.append("ad break \(signal.id) has no end signal")
             }
-            unknownTags = (playlist.unknownTags + playlist.segments.flatMap(\.tags.unknownTags)).map(\.line)
+            unknownTags = playlist.unknownTags.map(\.line)
+            for segment in playlist.segments where !segment.tags.unknownTags.isEmpty {
+                unknownTags += segment.tags.unknownTags.map(\.line)
+            }
         }
     }
 
@@ -183,14 +187,14 @@ struct InspectionReport: Codable {
         if case .spliceInsert(let insert) = section.command {
             parts.append("event \(insert.eventID)")
             parts.append(insert.isOutOfNetwork ? "out" : "in")
-            if let duration = insert.breakDuration { parts.append(String(format: "break %.3f s", duration.seconds)) }
+            if let duration = insert.breakDuration { parts.append("break " + fixed(duration.seconds, 3) + " s") }
         }
-        if let time = section.adjustedSpliceTime { parts.append(String(format: "pts %.6f s", time.seconds)) }
+        if let time = section.adjustedSpliceTime { parts.append("pts " + fixed(time.seconds, 6) + " s") }
         for descriptor in section.segmentationDescriptors {
             let hex = "0x\(String(descriptor.typeID, radix: 16))"
             var text = (descriptor.typeName.contains(hex) ? descriptor.typeName : "\(descriptor.typeName) (\(hex))")
                 + " upid \(descriptor.upid)"
-            if let seconds = descriptor.durationSeconds { text += String(format: " %.3f s", seconds) }
+            if let seconds = descriptor.durationSeconds { text += " " + fixed(seconds, 3) + " s" }
             parts.append(text)
         }
         return parts.joined(separator: ", ")

@@ -131,7 +131,6 @@ public struct SegmentTags: Sendable, Hashable {
     public var isGap = false
     /// `EXT-X-BITRATE` that starts here, in kbit/s (applies to the following segments).
     public var bitrate: Int?
-    private var rare: Rare?
 
     public init() {}
 
@@ -140,55 +139,55 @@ public struct SegmentTags: Sendable, Hashable {
 
     /// `EXT-X-KEY` tags that start here (they apply to this and the following segments).
     public var keys: [EncryptionKey] {
-        get { extras.keys }
+        get { box?.extras.keys ?? [] }
         _modify { yield &extras.keys }
     }
 
     /// `EXT-X-MAP` that starts here.
     public var map: MediaInitializationSection? {
-        get { extras.map }
+        get { box?.extras.map ?? nil }
         _modify { yield &extras.map }
     }
 
     /// `EXT-X-DATERANGE` tags placed here.
     public var dateRanges: [DateRange] {
-        get { extras.dateRanges }
+        get { box?.extras.dateRanges ?? [] }
         _modify { yield &extras.dateRanges }
     }
 
     /// `EXT-X-CUE-OUT`.
     public var cueOut: CueOut? {
-        get { extras.cueOut }
+        get { box?.extras.cueOut ?? nil }
         _modify { yield &extras.cueOut }
     }
 
     /// `EXT-X-CUE-OUT-CONT`.
     public var cueOutContinuation: CueOutContinuation? {
-        get { extras.cueOutContinuation }
+        get { box?.extras.cueOutContinuation ?? nil }
         _modify { yield &extras.cueOutContinuation }
     }
 
     /// `EXT-X-CUE-IN`.
     public var isCueIn: Bool {
-        get { extras.isCueIn }
+        get { box?.extras.isCueIn ?? false }
         _modify { yield &extras.isCueIn }
     }
 
     /// `EXT-OATCLS-SCTE35`: a base64 SCTE-35 message.
     public var oatclsSCTE35: String? {
-        get { extras.oatclsSCTE35 }
+        get { box?.extras.oatclsSCTE35 ?? nil }
         _modify { yield &extras.oatclsSCTE35 }
     }
 
     /// `EXT-X-PART` tags: the partial segments that make up this segment (low-latency HLS).
     public var parts: [PartialSegment] {
-        get { extras.parts }
+        get { box?.extras.parts ?? [] }
         _modify { yield &extras.parts }
     }
 
     /// Unknown tags placed here, in order.
     public var unknownTags: [UnknownTag] {
-        get { extras.unknownTags }
+        get { box?.extras.unknownTags ?? [] }
         _modify { yield &extras.unknownTags }
     }
 
@@ -204,29 +203,44 @@ public struct SegmentTags: Sendable, Hashable {
         var unknownTags: [UnknownTag] = []
     }
 
-    /// A box: an `indirect` case is stored out of line and shared until written.
-    private indirect enum Rare: Sendable, Hashable {
-        case extras(Extras)
+    /// The rare tags, out of line and shared until written (copy on write). A property is read through the
+    /// reference, without copying the other rare tags.
+    private final class Box: @unchecked Sendable {
+        // Sendable because a box is never written while shared: `extras`'s modify accessor replaces a box that is
+        // not uniquely referenced before writing, so every other holder only ever reads unchanging data.
+        var extras: Extras
+        init(_ extras: Extras) { self.extras = extras }
     }
 
-    // Reading shares the box; mutating moves the extras out of it first, so that their arrays are uniquely
-    // referenced and grow in place (appending n date ranges before one segment costs O(n), not O(n²)).
+    private var box: Box?
+
+    // Mutating makes the box unique first, so that the arrays inside grow in place (appending n date ranges before
+    // one segment costs O(n), not O(n²)); a box left empty is dropped.
     private var extras: Extras {
-        get {
-            guard case .extras(let extras) = rare else { return Extras() }
-            return extras
-        }
+        get { box?.extras ?? Extras() }
         _modify {
-            var extras = takeExtras()
-            defer { rare = extras == Extras() ? nil : .extras(extras) }
-            yield &extras
+            if box == nil {
+                box = Box(Extras())
+            } else if !isKnownUniquelyReferenced(&box) {
+                box = Box(box!.extras)
+            }
+            defer { if box!.extras == Extras() { box = nil } }
+            yield &box!.extras
         }
     }
 
-    private mutating func takeExtras() -> Extras {
-        guard case .extras(let extras) = rare else { return Extras() }
-        rare = nil
-        return extras
+    public static func == (lhs: SegmentTags, rhs: SegmentTags) -> Bool {
+        lhs.isDiscontinuity == rhs.isDiscontinuity && lhs.programDateTime == rhs.programDateTime
+            && lhs.isGap == rhs.isGap && lhs.bitrate == rhs.bitrate
+            && (lhs.box === rhs.box || lhs.extras == rhs.extras)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(isDiscontinuity)
+        hasher.combine(programDateTime)
+        hasher.combine(isGap)
+        hasher.combine(bitrate)
+        if let box { hasher.combine(box.extras) }
     }
 }
 
