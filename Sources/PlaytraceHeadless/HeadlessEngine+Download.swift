@@ -113,7 +113,7 @@ extension HeadlessEngine {
         while true {
             let ahead = (buffer.last?.end ?? playhead) - playhead
             let candidates = candidateVariants(excluding: failed)
-            guard let chosen = selector.choose(current: downloadVariant, variants: candidates, limits: .none,
+            guard let chosen = selector.choose(current: downloadVariant, variants: candidates,
                                                estimate: throughput.estimate, bufferedAhead: ahead)
             else { return nil }
             guard chosen != downloadVariant else { return chosen }

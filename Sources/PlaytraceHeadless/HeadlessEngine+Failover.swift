@@ -65,8 +65,7 @@ extension HeadlessEngine {
         let now = stopwatch.elapsed
         health.penalize(variant, now: now, for: configuration.variantPenalty)
         let others = candidateVariants(excluding: [variant]).filter { !health.isPenalized($0.index, now: now) }
-        guard let next = selector.choose(current: nil, variants: others, limits: .none,
-                                         estimate: throughput.estimate, bufferedAhead: 0)
+        guard let next = selector.choose(current: nil, variants: others, estimate: throughput.estimate, bufferedAhead: 0)
         else { return nil }
         warn(error, "; variant \(next) takes over")
         downloadVariant = next

@@ -38,8 +38,7 @@ extension HeadlessEngine {
                     throw EngineError(kind: .playlist, message: "the multivariant playlist has no variant", isFatal: true,
                                       url: url.absoluteString)
                 }
-                var initial = selector.choose(current: nil, variants: candidateVariants(), limits: .none,
-                                              estimate: nil, bufferedAhead: 0) ?? 0
+                var initial = selector.choose(current: nil, variants: candidateVariants(), estimate: nil, bufferedAhead: 0) ?? 0
                 var loaded: (MediaPlaylist, URL)?
                 while loaded == nil {
                     do {

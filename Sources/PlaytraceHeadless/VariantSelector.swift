@@ -46,13 +46,11 @@ struct VariantSelector: Sendable {
     /// Forgets the streak (after a switch down, a failover or a seek).
     mutating func resetHeadroom() { headroomStreak = 0 }
 
-    /// The variant for the next segment among `variants` (the candidates: allowed by the limits, not failed).
-    func choose(current: Int?, variants: [VariantInfo], limits: VariantLimits, estimate: Double?,
-                bufferedAhead: Double) -> Int? {
+    /// The variant for the next segment among `variants`: the candidates, already allowed by the limits and
+    /// without those that failed (``HeadlessEngine/candidateVariants(excluding:)``).
+    func choose(current: Int?, variants: [VariantInfo], estimate: Double?, bufferedAhead: Double) -> Int? {
         guard !variants.isEmpty else { return nil }
-        var allowed = variants.filter { limits.allows($0) }
-        if allowed.isEmpty, let lowest = variants.min(by: { $0.bandwidth < $1.bandwidth }) { allowed = [lowest] }
-        allowed.sort { $0.bandwidth < $1.bandwidth }
+        let allowed = variants.sorted { $0.bandwidth < $1.bandwidth }
         let currentVariant = current.flatMap { index in allowed.first { $0.index == index } }
         guard let estimate else { return currentVariant?.index ?? allowed.first?.index }
         let keepBudget = estimate * safetyFactor

@@ -1,4 +1,5 @@
 public import Foundation
+import PlaytraceCore
 
 /// An HTTP request as Playtrace components make it. Every request has a deadline.
 public struct HTTPRequest: Sendable {
@@ -99,17 +100,11 @@ public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertib
         case .connect(let reason): return "cannot connect: \(reason)"
         case .timeout: return "timed out"
         case .connectionClosed: return "connection closed before the response was complete"
-        case .bodyTooLarge(let limit): return "the response is larger than \(Self.size(limit))"
-        case .decompressedBodyTooLarge(let limit): return "the response expands past \(Self.size(limit)) once decompressed"
+        case .bodyTooLarge(let limit): return "the response is larger than \(ByteCount(limit))"
+        case .decompressedBodyTooLarge(let limit): return "the response expands past \(ByteCount(limit)) once decompressed"
         case .cancelled: return "cancelled"
         case .other(let reason): return reason
         }
-    }
-
-    private static func size(_ bytes: Int) -> String {
-        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
-        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
-        return "\(bytes) bytes"
     }
 }
 

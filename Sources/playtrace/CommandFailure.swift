@@ -43,10 +43,7 @@ enum PlainText {
         }
         let nsError = error as NSError
         if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-        var text = String(describing: error)
-        // SQLite errors (GRDB) end with the statement that failed, which says nothing to the user.
-        if let statement = text.range(of: " - while executing `") { text = String(text[..<statement.lowerBound]) }
-        return text
+        return String(describing: error)
     }
 
     /// The text with what a terminal would act on instead of showing — control characters (line breaks too, so
@@ -71,26 +68,6 @@ enum PlainText {
         case 0x00..<0x20: scalar != "\t"
         case 0x7F..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true  // C1, line and bidi controls
         default: false
-        }
-    }
-}
-
-import PlaytraceNetwork
-
-extension AsyncHTTPClientTransport {
-    /// Runs `body` with a transport of its own that is shut down however `body` ends.
-    static func scoped<Result>(
-        clock: any Clock<Duration> = ContinuousClock(), isolation: isolated (any Actor)? = #isolation,
-        _ body: (AsyncHTTPClientTransport) async throws -> Result
-    ) async throws -> Result {
-        let transport = AsyncHTTPClientTransport(clock: clock)
-        do {
-            let result = try await body(transport)
-            try? await transport.shutdown()
-            return result
-        } catch {
-            try? await transport.shutdown()
-            throw error
         }
     }
 }

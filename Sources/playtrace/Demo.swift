@@ -45,7 +45,7 @@ struct Demo: AsyncParsableCommand {
         let succeeded: Bool
         do {
             succeeded = try await AsyncHTTPClientTransport.scoped(clock: clock) { transport in
-                try await play(lab: lab, base: "http://127.0.0.1:\(port)", clock: clock, transport: transport,
+                try await play(base: "http://127.0.0.1:\(port)", clock: clock, transport: transport,
                                interruption: interruption)
             }
         } catch {
@@ -59,7 +59,7 @@ struct Demo: AsyncParsableCommand {
     }
 
     @MainActor
-    private func play(lab: LabServer, base: String, clock: ScaledClock, transport: AsyncHTTPClientTransport,
+    private func play(base: String, clock: ScaledClock, transport: AsyncHTTPClientTransport,
                       interruption: SessionInterruption) async throws -> Bool {
         let output = ConsoleOutput()
         let telemetry = try await TelemetrySetup(options: telemetryOptions, clock: clock, transport: transport, output: output)

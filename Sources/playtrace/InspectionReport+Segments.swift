@@ -58,8 +58,11 @@ extension InspectionReport {
         }
     }
 
-    /// The key and map ranges of a media playlist, and its segments, in one pass.
+    /// The key and map ranges of a media playlist, its counts, and its segments, in one pass.
     struct SegmentDetails {
+        var discontinuities = 0
+        var gaps = 0
+        var byteRangeSegments = 0
         var keys: [KeyRange] = []
         var maps: [MapRange] = []
         var segments: [SegmentReport] = []
@@ -72,6 +75,9 @@ extension InspectionReport {
             if includesSegments { segments.reserveCapacity(playlist.segments.count) }
             for (index, segment) in playlist.segments.enumerated() {
                 let sequence = segment.mediaSequence
+                if segment.tags.isDiscontinuity { discontinuities += 1 }
+                if segment.tags.isGap { gaps += 1 }
+                if segment.byteRange != nil { byteRangeSegments += 1 }
                 if let last = segment.tags.keys.last {
                     if last.method == .none {
                         key = nil

@@ -138,13 +138,13 @@ struct InspectionReport: Codable {
             }
             totalDuration = playlist.duration.seconds
             finished = playlist.isFinished
-            discontinuities = playlist.segments.reduce(0) { $0 + ($1.tags.isDiscontinuity ? 1 : 0) }
-            gaps = playlist.segments.reduce(0) { $0 + ($1.tags.isGap ? 1 : 0) }
-            byteRangeSegments = playlist.segments.reduce(0) { $0 + ($1.byteRange != nil ? 1 : 0) }
             let map = ProgramDateTimeMap(playlist)
             firstDate = map.dateRange?.lowerBound.iso8601Milliseconds
             lastDate = map.dateRange?.upperBound.iso8601Milliseconds
             let details = SegmentDetails(playlist, dates: map, includesSegments: includesSegments)
+            discontinuities = details.discontinuities
+            gaps = details.gaps
+            byteRangeSegments = details.byteRangeSegments
             keys = details.keys
             maps = details.maps
             segments = includesSegments ? details.segments : nil
@@ -159,7 +159,7 @@ struct InspectionReport: Codable {
                             + (interstitial.isValid ? "" : " (invalid: needs exactly one of X-ASSET-URI and X-ASSET-LIST)")
                     })
             }
-            let signals = playlist.adBreaks  // worked out once: each reading extracts them anew
+            let signals = playlist.adBreaks(dates: map)  // once, with the map already built
             adBreaks = signals.map { signal in
                 var scte35: SCTE35Report?
                 if let section = signal.scte35 {

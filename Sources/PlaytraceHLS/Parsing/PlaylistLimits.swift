@@ -1,3 +1,5 @@
+import PlaytraceCore
+
 /// Bounds on what parsing one playlist may cost, for playlists from servers that cannot be trusted.
 ///
 /// A playlist of n bytes costs the parser time linear in n; these limits also bound the memory it holds as a
@@ -78,17 +80,5 @@ public struct PlaylistLimits: Sendable, Hashable {
             case .substitutedBytes(let limit): "variable substitution expands the playlist by more than \(ByteCount(limit))"
             }
         }
-    }
-}
-
-/// A byte count in words: `64 MiB`, `1 KiB`, `300 bytes`.
-struct ByteCount: CustomStringConvertible {
-    let bytes: Int
-    init(_ bytes: Int) { self.bytes = bytes }
-
-    var description: String {
-        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
-        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
-        return "\(bytes) bytes"
     }
 }

@@ -43,12 +43,16 @@ public struct AdBreakSignal: Sendable, Hashable {
 
 extension MediaPlaylist {
     /// The ad breaks the playlist signals, in order of their start.
-    public var adBreaks: [AdBreakSignal] { AdBreakExtraction.extract(from: self) }
+    public var adBreaks: [AdBreakSignal] { AdBreakExtraction.extract(from: self, dates: ProgramDateTimeMap(self)) }
+
+    /// The ad breaks, placed with a program-date-time map of this playlist that the caller already has.
+    public func adBreaks(dates: ProgramDateTimeMap) -> [AdBreakSignal] {
+        AdBreakExtraction.extract(from: self, dates: dates)
+    }
 }
 
 enum AdBreakExtraction {
-    static func extract(from playlist: MediaPlaylist) -> [AdBreakSignal] {
-        let map = ProgramDateTimeMap(playlist)
+    static func extract(from playlist: MediaPlaylist, dates map: ProgramDateTimeMap) -> [AdBreakSignal] {
         var breaks: [AdBreakSignal] = []
         var indexByID: [String: Int] = [:]
         for range in playlist.dateRanges where range.signalsAdBreak {
@@ -68,15 +72,7 @@ enum AdBreakExtraction {
                 duration: range.duration ?? range.endDate.map { $0 - range.startDate } ?? range.plannedDuration,
                 isClosed: range.scte35In != nil || range.endDate != nil || range.duration != nil,
                 interstitial: range.interstitial)
-            if let encoded = range.scte35Out ?? range.scte35Command ?? range.scte35In {
-                do {
-                    let section = try SpliceInfoSection(encoded: encoded)
-                    signal.scte35 = section
-                    if signal.duration == nil { signal.duration = announcedDuration(section) }
-                } catch {
-                    signal.scte35Error = error
-                }
-            }
+            if let encoded = range.scte35Out ?? range.scte35Command ?? range.scte35In { attach(encoded, to: &signal) }
             indexByID[range.id] = breaks.count
             breaks.append(signal)
         }
@@ -89,15 +85,7 @@ enum AdBreakExtraction {
                     id: cue.id.map { "cue-\($0)" } ?? "cue-\(segment.mediaSequence)", source: .cueTags,
                     startTime: segment.startTime, startDate: map.date(at: segment.startTime), duration: cue.duration,
                     isClosed: false)
-                if let encoded = cue.scte35 ?? segment.tags.oatclsSCTE35 {
-                    do {
-                        let section = try SpliceInfoSection(encoded: encoded)
-                        signal.scte35 = section
-                        if signal.duration == nil { signal.duration = announcedDuration(section) }
-                    } catch {
-                        signal.scte35Error = error
-                    }
-                }
+                if let encoded = cue.scte35 ?? segment.tags.oatclsSCTE35 { attach(encoded, to: &signal) }
                 open = breaks.count
                 breaks.append(signal)
             } else if open == nil, !sawCueOut, let progress = LegacyCueProgress(segment) {
@@ -137,6 +125,17 @@ enum AdBreakExtraction {
             if breaks[index].duration == nil { breaks[index].duration = playlist.duration - start }
         }
         return breaks.sorted { ($0.startTime?.seconds ?? .infinity) < ($1.startTime?.seconds ?? .infinity) }
+    }
+
+    /// Decodes the message that opened a break into it; a break without an announced duration takes the message's.
+    private static func attach(_ encoded: String, to signal: inout AdBreakSignal) {
+        do {
+            let section = try SpliceInfoSection(encoded: encoded)
+            signal.scte35 = section
+            if signal.duration == nil { signal.duration = announcedDuration(section) }
+        } catch {
+            signal.scte35Error = error
+        }
     }
 
     private static func close(_ signal: inout AdBreakSignal, at time: MediaTime) {

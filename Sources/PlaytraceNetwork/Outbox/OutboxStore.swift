@@ -7,7 +7,20 @@ struct OutboxStore: Sendable {
     private let database: DatabaseQueue
 
     /// Opens (or creates) the store at `path`; `nil` keeps it in memory (for tests that do not restart).
-    init(path: String?) throws {
+    /// - Throws: ``OutboxError/unreadableStore(path:reason:)`` when SQLite cannot open or prepare it.
+    init(path: String?) throws(OutboxError) {
+        do {
+            database = try Self.open(path: path)
+        } catch let error as DatabaseError {
+            let reason = "SQLite error \(error.resultCode.rawValue): \(error.message ?? "\(error.resultCode)")"
+            throw .unreadableStore(path: path ?? ":memory:", reason: reason)
+        } catch {
+            throw .unreadableStore(path: path ?? ":memory:", reason: "\(error)")
+        }
+    }
+
+    private static func open(path: String?) throws -> DatabaseQueue {
+        let database: DatabaseQueue
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         if let path {
@@ -34,6 +47,7 @@ struct OutboxStore: Sendable {
             }
         }
         try migrator.migrate(database)
+        return database
     }
 
     /// Inserts a message; `false` when one with the same key is already there.
