@@ -50,6 +50,28 @@ public final class LabServer: Sendable {
     /// client has in flight to know when everything waits on the clock.
     public var parkedResponses: Int { parked.load(ordering: .sequentiallyConsistent) }
 
+    /// Waits, in real time, until the system is quiescent on a test clock: every request the client has in flight
+    /// (`inFlight`) is parked on the lab's clock (a throttled or delayed response), or there is none, in two checks
+    /// a row. Returns `false` when that does not happen within `timeout`.
+    ///
+    /// Tests and the ABR benchmark advance a test clock step by step and settle after each step, so that what they
+    /// observe does not depend on how fast loopback answers.
+    public func settle(inFlight: () async -> Int, timeout: Duration = .seconds(20)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        var stableChecks = 0
+        while ContinuousClock.now < deadline {
+            for _ in 0..<5 { await Task.yield() }
+            if await inFlight() == parkedResponses {
+                stableChecks += 1
+                if stableChecks >= 2 { return true }
+            } else {
+                stableChecks = 0
+            }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return false
+    }
+
     /// The port the lab listens on, once started.
     public var port: Int? { state.withLock { $0.port } }
 

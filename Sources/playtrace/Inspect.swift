@@ -71,7 +71,7 @@ struct Inspect: AsyncParsableCommand {
             }
         }
         let url = URL(fileURLWithPath: location)
-        return (Array(try Data(contentsOf: url)), url)
+        return (try LocalFile.read(location, limit: PlaylistLimits().maximumBytes), url)
     }
 
     static func query(_ url: URL) -> [String: String]? {

@@ -87,6 +87,21 @@ struct CLIRobustnessTests {
                                 naming: "line 3: the media playlist has no #EXT-X-TARGETDURATION")
     }
 
+    /// A local file is read up to the playlist size limit, not whole: a huge file (here a sparse one) is refused
+    /// by name without being held in memory; a directory is named as such.
+    @Test func inspectRefusesAFileLargerThanAPlaylistMayBe() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("huge-\(UUID().uuidString).m3u8")
+        try Data("#EXTM3U\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.close()
+        Self.expectCleanFailure(try await CLITests.run(["inspect", file.path]),
+                                naming: "\(file.path): the file holds more than 67108864 bytes")
+        Self.expectCleanFailure(try await CLITests.run(["inspect", FileManager.default.temporaryDirectory.path]),
+                                naming: "it is a directory")
+    }
+
     @Test func bytesFromThePlaylistNeverReachTheTerminalRaw() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("escape-\(UUID().uuidString).m3u8")
         defer { try? FileManager.default.removeItem(at: file) }

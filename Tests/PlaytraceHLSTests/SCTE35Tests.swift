@@ -1,3 +1,4 @@
+import Foundation
 import PlaytraceCore
 import Testing
 @testable import PlaytraceHLS
@@ -90,6 +91,21 @@ struct SCTE35Tests {
     @Test(arguments: ["", "0x", "0xZZ", "not base64 at all!", "0xFD3000", "/DA=", "0xFC300F000000000000FFFFF00506FE00"])
     func malformedMessagesAreTypedErrors(text: String) {
         #expect(throws: SCTE35Error.self) { try SpliceInfoSection(encoded: text) }
+    }
+
+    /// The byte-level base64 reader agrees with Foundation's on every length and padding, and refuses text that is
+    /// not RFC 4648 base64 (Foundation on Linux reads some of it, `====` as one byte).
+    @Test func base64MatchesFoundation() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<40 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let text = Data(bytes).base64EncodedString()
+            #expect(SCTE35Encoding.base64(text) == (length == 0 ? nil : bytes), "\(text)")
+            #expect(SCTE35Encoding.base64(" \(text)\t") == (length == 0 ? nil : bytes))
+        }
+        for text in ["/DA", "/D=A", "/=DA", "====", "/DA!", "/DA=/DA=", "/DA=="] {
+            #expect(SCTE35Encoding.base64(text) == nil, "\(text)")
+        }
     }
 
     @Test func everyTruncationIsAnErrorNotACrash() throws {

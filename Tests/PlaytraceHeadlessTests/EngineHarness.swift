@@ -49,20 +49,11 @@ final class EngineHarness: Sendable {
 
     /// Waits until every in-flight request is parked on the lab's clock.
     func settle(sourceLocation: SourceLocation = #_sourceLocation) async {
-        let deadline = ContinuousClock.now + .seconds(20)
-        var stableChecks = 0
-        while ContinuousClock.now < deadline {
-            for _ in 0..<5 { await Task.yield() }
-            let snapshot = await engine.snapshot()
-            if snapshot.requestsInFlight == lab.parkedResponses {
-                stableChecks += 1
-                if stableChecks >= 2 { return }
-            } else {
-                stableChecks = 0
-            }
-            try? await Task.sleep(for: .milliseconds(1))
+        let engine = engine
+        guard await lab.settle(inFlight: { await engine.snapshot().requestsInFlight }) else {
+            Issue.record("the engine and the lab did not settle", sourceLocation: sourceLocation)
+            return
         }
-        Issue.record("the engine and the lab did not settle", sourceLocation: sourceLocation)
     }
 
     /// Advances the clock step by step, settling after each step.

@@ -1,100 +1,187 @@
 import PlaytraceCore
 
-/// Typed access to an attribute list, throwing errors that name the tag, the attribute and the line.
+/// Typed access to a tag's attribute list, read in place from the tag's bytes, throwing errors that name the tag,
+/// the attribute and the line.
+///
+/// A reader lives while its tag is handled: it borrows the playlist's bytes (or owns a copy with variables
+/// substituted).
 struct AttributeReader {
-    let list: AttributeList
     let tag: TagName
     let line: Int
+    private let borrowed: UnsafeBufferPointer<UInt8>
+    private let owned: [UInt8]?
+    private let spans: [AttributeSpan]
 
-    func missing(_ name: String) -> PlaylistParseError {
-        PlaylistParseError(line: line, reason: .missingAttribute(tag: tag.text, attribute: name))
+    /// A reader over the tag's own bytes.
+    init(tag: TagName, line: Int, bytes: UnsafeBufferPointer<UInt8>, spans: [AttributeSpan]) {
+        self.tag = tag
+        self.line = line
+        borrowed = bytes
+        owned = nil
+        self.spans = spans
     }
 
-    func invalid(_ name: String, _ value: String) -> PlaylistParseError {
-        PlaylistParseError(line: line, reason: .invalidAttribute(tag: tag.text, attribute: name, value: value))
+    /// A reader over bytes made for it (the attribute list with its variables substituted).
+    init(tag: TagName, line: Int, owning bytes: [UInt8], spans: [AttributeSpan]) {
+        self.tag = tag
+        self.line = line
+        borrowed = UnsafeBufferPointer(start: nil, count: 0)
+        owned = bytes
+        self.spans = spans
     }
 
-    func string(_ name: String) -> String? { list[name]?.text }
-
-    func requiredString(_ name: String) throws(PlaylistParseError) -> String {
-        guard let value = list[name] else { throw missing(name) }
-        return value.text
+    @inline(__always) private func withBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+        guard let owned else { return try body(borrowed) }
+        return try owned.withUnsafeBufferPointer { bytes throws(E) in try body(bytes) }
     }
 
-    func integer(_ name: String) throws(PlaylistParseError) -> Int? {
-        guard let value = list[name] else { return nil }
-        var text = value.text
-        guard let number = text.withUTF8({ ByteScanning.integer($0) }) else { throw invalid(name, value.text) }
-        return number
+    private func span(_ name: StaticString) -> AttributeSpan? {
+        let key = AttributeListParser.nameKey(name)
+        for span in spans where span.nameKey == key {
+            let matches = withBytes { bytes in
+                name.withUTF8Buffer { ByteScanning.equal($0, UnsafeBufferPointer(rebasing: bytes[span.nameStart..<span.nameEnd])) }
+            }
+            if matches { return span }
+        }
+        return nil
     }
 
-    func requiredInteger(_ name: String) throws(PlaylistParseError) -> Int {
+    /// Reads a value's bytes; `nil` when the attribute is absent.
+    private func read<R, E: Error>(_ name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R? {
+        guard let span = span(name) else { return nil }
+        return try withBytes { bytes throws(E) in
+            try body(UnsafeBufferPointer(rebasing: bytes[span.valueStart..<span.valueEnd]))
+        }
+    }
+
+    private func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String { ByteScanning.string(bytes) }
+
+    func missing(_ name: StaticString) -> PlaylistParseError {
+        PlaylistParseError(line: line, reason: .missingAttribute(tag: tag.text, attribute: name.description))
+    }
+
+    func invalid(_ name: StaticString, _ value: String) -> PlaylistParseError {
+        PlaylistParseError(line: line, reason: .invalidAttribute(tag: tag.text, attribute: name.description, value: value))
+    }
+
+    private func invalid(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) -> PlaylistParseError {
+        invalid(name, text(value))
+    }
+
+    /// Whether the attribute is present.
+    func contains(_ name: StaticString) -> Bool { span(name) != nil }
+
+    /// The value as written: quoted or not.
+    func value(_ name: StaticString) -> AttributeValue? {
+        guard let span = span(name) else { return nil }
+        let written = withBytes { text(UnsafeBufferPointer(rebasing: $0[span.valueStart..<span.valueEnd])) }
+        return span.isQuoted ? .quoted(written) : .unquoted(written)
+    }
+
+    func string(_ name: StaticString) -> String? { read(name) { text($0) } }
+
+    func requiredString(_ name: StaticString) throws(PlaylistParseError) -> String {
+        guard let value = string(name) else { throw missing(name) }
+        return value
+    }
+
+    func integer(_ name: StaticString) throws(PlaylistParseError) -> Int? {
+        try read(name) { bytes throws(PlaylistParseError) in
+            guard let number = ByteScanning.integer(bytes) else { throw invalid(name, bytes) }
+            return number
+        }
+    }
+
+    func requiredInteger(_ name: StaticString) throws(PlaylistParseError) -> Int {
         guard let number = try integer(name) else { throw missing(name) }
         return number
     }
 
-    func decimal(_ name: String) throws(PlaylistParseError) -> Double? {
-        guard let value = list[name] else { return nil }
-        var text = value.text
-        guard let number = text.withUTF8({ ByteScanning.decimal($0) }) else { throw invalid(name, value.text) }
-        return number
+    func decimal(_ name: StaticString) throws(PlaylistParseError) -> Double? {
+        try read(name) { bytes throws(PlaylistParseError) in
+            guard let number = ByteScanning.decimal(bytes) else { throw invalid(name, bytes) }
+            return number
+        }
     }
 
-    func requiredDecimal(_ name: String) throws(PlaylistParseError) -> Double {
+    func requiredDecimal(_ name: StaticString) throws(PlaylistParseError) -> Double {
         guard let number = try decimal(name) else { throw missing(name) }
         return number
     }
 
-    func nonNegativeDecimal(_ name: String) throws(PlaylistParseError) -> Double? {
+    func nonNegativeDecimal(_ name: StaticString) throws(PlaylistParseError) -> Double? {
         guard let number = try decimal(name) else { return nil }
         guard number >= 0 else { throw invalid(name, String(number)) }
         return number
     }
 
     /// `YES` is true; `NO` or absence is false; anything else is an error.
-    func flag(_ name: String) throws(PlaylistParseError) -> Bool {
-        guard let value = list[name]?.text else { return false }
-        switch value {
-        case "YES": return true
-        case "NO": return false
-        default: throw invalid(name, value)
-        }
+    func flag(_ name: StaticString) throws(PlaylistParseError) -> Bool {
+        try read(name) { bytes throws(PlaylistParseError) in
+            if bytes.count == 3, bytes[0] == 0x59, bytes[1] == 0x45, bytes[2] == 0x53 { return true }  // YES
+            if bytes.count == 2, bytes[0] == 0x4E, bytes[1] == 0x4F { return false }  // NO
+            throw invalid(name, bytes)
+        } ?? false
     }
 
-    func date(_ name: String) throws(PlaylistParseError) -> StreamDate? {
-        guard let value = list[name]?.text else { return nil }
-        do { return try StreamDate(iso8601: value) } catch { throw invalid(name, value) }
+    func date(_ name: StaticString) throws(PlaylistParseError) -> StreamDate? {
+        try read(name) { bytes throws(PlaylistParseError) in
+            guard let date = StreamDate(iso8601UTF8: bytes) else { throw invalid(name, bytes) }
+            return date
+        }
     }
 
     /// `WIDTHxHEIGHT`, two decimal integers.
-    func resolution(_ name: String) throws(PlaylistParseError) -> Resolution? {
-        guard let value = list[name]?.text else { return nil }
-        var text = value
-        let resolution = text.withUTF8 { bytes -> Resolution? in
+    func resolution(_ name: StaticString) throws(PlaylistParseError) -> Resolution? {
+        try read(name) { bytes throws(PlaylistParseError) in
             guard let x = bytes.firstIndex(of: 0x78),
                   let width = ByteScanning.integer(UnsafeBufferPointer(rebasing: bytes[..<x])),
                   let height = ByteScanning.integer(UnsafeBufferPointer(rebasing: bytes[(x + 1)...]))
-            else { return nil }
+            else { throw invalid(name, bytes) }
             return Resolution(width: width, height: height)
         }
-        guard let resolution else { throw invalid(name, value) }
-        return resolution
     }
 
     /// A quoted `length[@offset]` byte range.
-    func byteRange(_ name: String) throws(PlaylistParseError) -> ByteRange? {
-        guard let value = list[name]?.text else { return nil }
-        guard let range = ByteRangeParsing.parse(value) else { throw invalid(name, value) }
-        return range
+    func byteRange(_ name: StaticString) throws(PlaylistParseError) -> ByteRange? {
+        try read(name) { bytes throws(PlaylistParseError) in
+            guard let range = ByteRangeParsing.parse(bytes: bytes) else { throw invalid(name, bytes) }
+            return range
+        }
+    }
+
+    /// A comma-separated list (CODECS, CHARACTERISTICS): split at commas, white space around each item dropped,
+    /// empty items left out (so that the list, joined by commas, reads back as the same list).
+    func list(_ name: StaticString) -> [String] {
+        read(name) { bytes in
+            var items: [String] = []
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x2C {
+                let item = ByteScanning.trimmed(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                if !item.isEmpty { items.append(text(item)) }
+                start = index + 1
+            }
+            return items
+        } ?? []
+    }
+
+    /// The attributes whose names are not in `known`, as written, in order: what the tag's model keeps besides
+    /// its own fields.
+    func attributes(excluding known: AttributeNames) -> AttributeList {
+        withBytes { bytes in
+            var list = AttributeList()
+            for span in spans {
+                let name = UnsafeBufferPointer(rebasing: bytes[span.nameStart..<span.nameEnd])
+                guard !known.contains(name, key: span.nameKey) else { continue }
+                let value = text(UnsafeBufferPointer(rebasing: bytes[span.valueStart..<span.valueEnd]))
+                list.append(text(name), span.isQuoted ? .quoted(value) : .unquoted(value))
+            }
+            return list
+        }
     }
 }
 
 enum ByteRangeParsing {
-    static func parse(_ text: String) -> ByteRange? {
-        var text = text
-        return text.withUTF8 { parse(bytes: $0) }
-    }
-
     /// `length[@offset]`, decimal integers with nothing around them.
     static func parse(bytes: UnsafeBufferPointer<UInt8>) -> ByteRange? {
         var at = 0

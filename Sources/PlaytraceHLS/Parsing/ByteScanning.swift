@@ -114,6 +114,13 @@ enum ByteScanning {
     /// Whether a byte is a control character other than tab (C0 or DEL): not allowed in attribute values or URIs.
     @inline(__always) static func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != 0x09) || byte == 0x7F }
 
+    /// Whether two byte sequences are the same (a plain loop: `elementsEqual` goes through iterators).
+    @inline(__always) static func equal(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for index in 0..<lhs.count where lhs[index] != rhs[index] { return false }
+        return true
+    }
+
     static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         String(decoding: bytes, as: UTF8.self)
     }

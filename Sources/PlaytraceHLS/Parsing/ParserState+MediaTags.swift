@@ -24,7 +24,7 @@ extension ParserState {
         case .iFramesOnly: media.isIFramesOnly = true
         case .serverControl: media.serverControl = try serverControl(value)
         case .partInf:
-            let reader = AttributeReader(list: try attributes(value, tag), tag: tag, line: line)
+            let reader = try attributes(value, tag)
             media.partInformation = PartInformation(partTarget: try reader.requiredDecimal("PART-TARGET"))
         case .skip:
             if !segments.isEmpty || pendingDuration != nil {
@@ -32,20 +32,19 @@ extension ParserState {
                 warnings.append(PlaylistWarning(
                     line: line, message: "#EXT-X-SKIP comes after a segment's #EXTINF; it must precede every segment"))
             }
-            let list = try attributes(value, tag)
-            let reader = AttributeReader(list: list, tag: tag, line: line)
+            let reader = try attributes(value, tag)
             media.skip = SkipInformation(
                 skippedSegments: try reader.requiredInteger("SKIPPED-SEGMENTS"),
-                recentlyRemovedDateRanges: list["RECENTLY-REMOVED-DATERANGES"]?.text
+                recentlyRemovedDateRanges: reader.string("RECENTLY-REMOVED-DATERANGES")?
                     .split(separator: "\t").map(String.init) ?? [])
         case .preloadHint:
-            let reader = AttributeReader(list: try attributes(value, tag), tag: tag, line: line)
+            let reader = try attributes(value, tag)
             media.preloadHints.append(PreloadHint(
                 type: try reader.requiredString("TYPE"), uri: try reader.requiredString("URI"),
                 byteRangeStart: try reader.integer("BYTERANGE-START"),
                 byteRangeLength: try reader.integer("BYTERANGE-LENGTH")))
         case .renditionReport:
-            let reader = AttributeReader(list: try attributes(value, tag), tag: tag, line: line)
+            let reader = try attributes(value, tag)
             media.renditionReports.append(RenditionReport(
                 uri: try reader.requiredString("URI"), lastMediaSequence: try reader.integer("LAST-MSN"),
                 lastPart: try reader.integer("LAST-PART")))
@@ -67,11 +66,10 @@ extension ParserState {
             pendingByteRangeLine = line
         case .key: pending.keys.append(try key(value, tag: tag))
         case .map:
-            let list = try attributes(value, tag)
-            let reader = AttributeReader(list: list, tag: tag, line: line)
+            let reader = try attributes(value, tag)
             pending.map = MediaInitializationSection(
                 uri: try reader.requiredString("URI"), byteRange: try reader.byteRange("BYTERANGE"),
-                otherAttributes: list.removing(["URI", "BYTERANGE"]))
+                otherAttributes: reader.attributes(excluding: Self.mapAttributeNames))
         case .gap: pending.isGap = true
         case .bitrate: pending.bitrate = try integer(value, tag)
         case .dateRange: pending.dateRanges.append(try dateRange(value))
@@ -113,19 +111,18 @@ extension ParserState {
     }
 
     mutating func key(_ value: UnsafeBufferPointer<UInt8>, tag: TagName) throws(PlaylistParseError) -> EncryptionKey {
-        let list = try attributes(value, tag)
-        let reader = AttributeReader(list: list, tag: tag, line: line)
+        let reader = try attributes(value, tag)
         let method = EncryptionKey.Method(rawValue: try reader.requiredString("METHOD"))
         let uri = reader.string("URI")
         if method != .none, uri == nil { throw reader.missing("URI") }
         return EncryptionKey(
             method: method, uri: uri, iv: reader.string("IV"), keyFormat: reader.string("KEYFORMAT"),
             keyFormatVersions: reader.string("KEYFORMATVERSIONS"),
-            otherAttributes: list.removing(["METHOD", "URI", "IV", "KEYFORMAT", "KEYFORMATVERSIONS"]))
+            otherAttributes: reader.attributes(excluding: Self.keyAttributeNames))
     }
 
     private mutating func part(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> PartialSegment {
-        let reader = AttributeReader(list: try attributes(value, .part), tag: .part, line: line)
+        let reader = try attributes(value, .part)
         guard let duration = try reader.nonNegativeDecimal("DURATION") else { throw reader.missing("DURATION") }
         return PartialSegment(
             uri: try reader.requiredString("URI"), duration: duration, isIndependent: try reader.flag("INDEPENDENT"),
@@ -133,7 +130,7 @@ extension ParserState {
     }
 
     private mutating func serverControl(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> ServerControl {
-        let reader = AttributeReader(list: try attributes(value, .serverControl), tag: .serverControl, line: line)
+        let reader = try attributes(value, .serverControl)
         return ServerControl(
             canSkipUntil: try reader.nonNegativeDecimal("CAN-SKIP-UNTIL"),
             canSkipDateRanges: try reader.flag("CAN-SKIP-DATERANGES"),
@@ -142,14 +139,15 @@ extension ParserState {
             canBlockReload: try reader.flag("CAN-BLOCK-RELOAD"))
     }
 
-    private static let dateRangeAttributeNames: Set<String> = [
+    private static let mapAttributeNames = AttributeNames(["URI", "BYTERANGE"])
+    private static let keyAttributeNames = AttributeNames(["METHOD", "URI", "IV", "KEYFORMAT", "KEYFORMATVERSIONS"])
+    private static let dateRangeAttributeNames = AttributeNames([
         "ID", "CLASS", "START-DATE", "CUE", "END-DATE", "DURATION", "PLANNED-DURATION", "END-ON-NEXT",
         "SCTE35-CMD", "SCTE35-OUT", "SCTE35-IN",
-    ]
+    ])
 
     private mutating func dateRange(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> DateRange {
-        let list = try attributes(value, .dateRange)
-        let reader = AttributeReader(list: list, tag: .dateRange, line: line)
+        let reader = try attributes(value, .dateRange)
         let id = try reader.requiredString("ID")
         // A later tag of the same range may leave out START-DATE (RFC 8216's own SCTE-35 example closes a
         // break that way): it takes the start of the range it continues.
@@ -157,23 +155,21 @@ extension ParserState {
         let end = try reader.date("END-DATE")
         if let end, end < start { throw reader.invalid("END-DATE", end.iso8601) }
         var cue = DateRange.Cue()
-        for word in (list["CUE"]?.text ?? "").split(separator: ",") {
+        let cueText = reader.string("CUE") ?? ""
+        for word in cueText.split(separator: ",") {
             switch word.trimmingPrefix(" ") {
             case "PRE": cue.insert(.pre)
             case "POST": cue.insert(.post)
             case "ONCE": cue.insert(.once)
-            default: throw reader.invalid("CUE", list["CUE"]?.text ?? "")
+            default: throw reader.invalid("CUE", cueText)
             }
         }
-        if cue.contains(.pre) && cue.contains(.post) { throw reader.invalid("CUE", list["CUE"]?.text ?? "") }
+        if cue.contains(.pre) && cue.contains(.post) { throw reader.invalid("CUE", cueText) }
         let endOnNext = try reader.flag("END-ON-NEXT")
         let duration = try reader.nonNegativeDecimal("DURATION")
         if endOnNext, reader.string("CLASS") == nil { throw reader.missing("CLASS") }
         if endOnNext, duration != nil || end != nil { throw reader.invalid("END-ON-NEXT", "YES") }
-        var clientAttributes = AttributeList()
-        for entry in list where !Self.dateRangeAttributeNames.contains(entry.name) {
-            clientAttributes.append(entry.name, entry.value)
-        }
+        let clientAttributes = reader.attributes(excluding: Self.dateRangeAttributeNames)
         if dateRangeStarts[id] == nil { dateRangeStarts[id] = start }
         return DateRange(
             id: id, classIdentifier: reader.string("CLASS"), startDate: start, cue: cue, endDate: end,

@@ -49,6 +49,8 @@ struct ParserState {
     var pendingVariantLine = 0
     /// The line of each variant's `EXT-X-STREAM-INF`.
     var variantLines: [Int] = []
+    /// The spans of the attribute list being read, kept from tag to tag so that reading one allocates nothing.
+    var attributeSpans: [AttributeSpan] = []
 
     init(options: PlaylistParser.Options, inputBytes: Int) {
         self.options = options
@@ -444,38 +446,44 @@ struct ParserState {
         return result
     }
 
-    /// Parses an attribute list, substituting variables in quoted values.
-    mutating func attributes(_ value: UnsafeBufferPointer<UInt8>, _ tag: TagName) throws(PlaylistParseError) -> AttributeList {
-        try validateUTF8(value)
-        guard var list = AttributeListParser.parse(value) else {
+    /// Reads an attribute list in place, substituting variables in its values.
+    mutating func attributes(_ value: UnsafeBufferPointer<UInt8>, _ tag: TagName) throws(PlaylistParseError)
+        -> AttributeReader
+    {
+        let scan = ByteScanning.scan(value)
+        if !scan.isASCII { try validateUTF8(value) }
+        attributeSpans.removeAll(keepingCapacity: true)
+        guard !scan.hasControl, AttributeListParser.scan(value, into: &attributeSpans) else {
             throw PlaylistParseError(line: line, reason: .malformedAttributeList(tag: tag.text))
         }
         // A reference to a variable not (yet) defined fails the parse here as on URI lines (RFC 8216bis 4.3), even
         // before any variable is defined.
-        if ByteScanning.containsVariableReference(value) {
-            var substitutedList = AttributeList()
-            // Quoted strings and hexadecimal sequences take variables (RFC 8216bis 4.3); other unquoted values are
-            // substituted too, since the parser reads a quoted-string attribute written without quotes as its text
-            // (and the writer would quote it back, where it would be substituted on the next read).
-            for entry in list {
-                switch entry.value {
-                case .quoted(let text): substitutedList.append(entry.name, .quoted(try substitute(text)))
-                case .unquoted(let text):
-                    // A value can bring a comma: the result is then a quoted value, as it will be written.
-                    let substituted = try substitute(text)
-                    substitutedList.append(entry.name, AttributeValue.readsBackUnquoted(substituted)
-                        ? .unquoted(substituted) : .quoted(substituted))
-                }
-            }
-            list = substitutedList
+        guard scan.hasVariableReference else {
+            return AttributeReader(tag: tag, line: line, bytes: value, spans: attributeSpans)
         }
-        return list
+        // Quoted strings and hexadecimal sequences take variables (RFC 8216bis 4.3); other unquoted values are
+        // substituted too, since the parser reads a quoted-string attribute written without quotes as its text
+        // (and the writer would quote it back, where it would be substituted on the next read).
+        var bytes: [UInt8] = []
+        var spans: [AttributeSpan] = []
+        for span in attributeSpans {
+            let nameStart = bytes.count
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: value[span.nameStart..<span.nameEnd]))
+            let nameEnd = bytes.count
+            let substituted = try substitute(ByteScanning.string(UnsafeBufferPointer(rebasing: value[span.valueStart..<span.valueEnd])))
+            bytes.append(contentsOf: substituted.utf8)
+            // A value can bring a comma: the result is then a quoted value, as it will be written.
+            spans.append(AttributeSpan(
+                nameStart: nameStart, nameEnd: nameEnd, valueStart: nameEnd, valueEnd: bytes.count,
+                isQuoted: span.isQuoted || !AttributeValue.readsBackUnquoted(substituted), nameKey: span.nameKey))
+        }
+        return AttributeReader(tag: tag, line: line, owning: bytes, spans: spans)
     }
 
     private mutating func startPoint(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> StartPoint {
-        let list = try attributes(value, .start)
-        let offset = try AttributeReader(list: list, tag: .start, line: line).requiredDecimal("TIME-OFFSET")
-        return StartPoint(timeOffset: MediaTime(seconds: offset), precise: list["PRECISE"]?.text == "YES")
+        let reader = try attributes(value, .start)
+        let offset = try reader.requiredDecimal("TIME-OFFSET")
+        return StartPoint(timeOffset: MediaTime(seconds: offset), precise: reader.string("PRECISE") == "YES")
     }
 
     /// The value of a variable defined outside the playlist: an error when the context is known and lacks it;
@@ -496,19 +504,18 @@ struct ParserState {
         guard definedNames.count < options.limits.maximumVariables else {
             throw PlaylistParseError(line: line, reason: .limitExceeded(.variables(options.limits.maximumVariables)))
         }
-        let list = try attributes(value, .define)
-        let reader = AttributeReader(list: list, tag: .define, line: line)
+        let reader = try attributes(value, .define)
         let definition: VariableDefinition
         let resolved: String?
-        if let name = list["NAME"]?.text {
+        if let name = reader.string("NAME") {
             let text = try reader.requiredString("VALUE")
             definition = .value(name: name, value: text)
             resolved = text
-        } else if let name = list["IMPORT"]?.text {
+        } else if let name = reader.string("IMPORT") {
             definition = .import(name: name)
             resolved = try resolveExternal(name, in: options.importedVariables,
                                            unknown: "the imported variable \(name) is unknown outside its multivariant playlist")
-        } else if let name = list["QUERYPARAM"]?.text {
+        } else if let name = reader.string("QUERYPARAM") {
             definition = .queryParameter(name: name)
             resolved = try resolveExternal(name, in: options.queryParameters,
                                            unknown: "the query parameter \(name) is unknown without the playlist's URL")

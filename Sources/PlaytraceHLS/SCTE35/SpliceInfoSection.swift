@@ -1,5 +1,4 @@
 public import PlaytraceCore
-import Foundation
 
 /// A decoded SCTE-35 `splice_info_section` (ANSI/SCTE 35 §9.6).
 ///
@@ -42,10 +41,8 @@ public struct SpliceInfoSection: Sendable, Hashable {
 
     /// Decodes a base64 message.
     public init(base64 text: String) throws(SCTE35Error) {
-        guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespaces)) else {
-            throw SCTE35Error.invalidEncoding(text)
-        }
-        try self.init(bytes: Array(data))
+        guard let bytes = SCTE35Encoding.base64(text) else { throw SCTE35Error.invalidEncoding(text) }
+        try self.init(bytes: bytes)
     }
 
     /// Decodes a message from its bytes; the CRC-32 must match.
@@ -110,40 +107,97 @@ public struct SpliceInfoSection: Sendable, Hashable {
     }
 }
 
+/// The text forms of a splice_info_section, read over UTF-8 bytes (Foundation's trimming and character views cost
+/// more than decoding the message; inspect decodes thousands of them).
 enum SCTE35Encoding {
     static func decode(_ text: String) throws(SCTE35Error) -> [UInt8] {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.hasPrefix("0x") || trimmed.hasPrefix("0X") {
-            guard let bytes = hex(trimmed) else { throw SCTE35Error.invalidEncoding(text) }
-            return bytes
+        var text = text
+        let bytes = text.withUTF8 { all -> [UInt8]? in
+            let digits = ByteScanning.trimmed(all)
+            if hasHexPrefix(digits) { return hex(digits) }
+            return base64(digits) ?? hex(digits)
         }
-        if let data = Data(base64Encoded: trimmed) { return Array(data) }
-        if let bytes = hex(trimmed) { return bytes }
-        throw SCTE35Error.invalidEncoding(text)
+        guard let bytes else { throw SCTE35Error.invalidEncoding(text) }
+        return bytes
     }
 
     static func hex(_ text: String) -> [UInt8]? {
-        var digits = Substring(text.trimmingCharacters(in: .whitespaces))
-        if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
-        guard !digits.isEmpty, digits.utf8.count % 2 == 0 else { return nil }
+        var text = text
+        return text.withUTF8 { hex(ByteScanning.trimmed($0)) }
+    }
+
+    static func base64(_ text: String) -> [UInt8]? {
+        var text = text
+        return text.withUTF8 { base64(ByteScanning.trimmed($0)) }
+    }
+
+    private static func hasHexPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= 2 && bytes[0] == 0x30 && (bytes[1] == 0x78 || bytes[1] == 0x58)
+    }
+
+    /// Hexadecimal digits, in pairs, after an optional `0x`.
+    static func hex(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        let digits = hasHexPrefix(text) ? UnsafeBufferPointer(rebasing: text[2...]) : text
+        guard !digits.isEmpty, digits.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.utf8.count / 2)
-        var high: UInt8?
-        for character in digits.utf8 {
-            let nibble: UInt8
-            switch character {
-            case 0x30...0x39: nibble = character - 0x30
-            case 0x41...0x46: nibble = character - 0x41 + 10
-            case 0x61...0x66: nibble = character - 0x61 + 10
-            default: return nil
-            }
-            if let pending = high {
-                bytes.append(pending << 4 | nibble)
-                high = nil
-            } else {
-                high = nibble
-            }
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
         }
         return bytes
+    }
+
+    private static func nibble(_ character: UInt8) -> UInt8? {
+        switch character {
+        case 0x30...0x39: character - 0x30
+        case 0x41...0x46: character - 0x41 + 10
+        case 0x61...0x66: character - 0x61 + 10
+        default: nil
+        }
+    }
+
+    /// Standard base64 (RFC 4648 §4) with its padding: the length a multiple of four, `=` only at the end.
+    static func base64(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard !text.isEmpty, text.count % 4 == 0 else { return nil }
+        var padding = 0
+        if text[text.count - 1] == 0x3D { padding = text[text.count - 2] == 0x3D ? 2 : 1 }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.count / 4 * 3)
+        var index = 0
+        while index < text.count {
+            var group: UInt32 = 0
+            for offset in 0..<4 {
+                let character = text[index + offset]
+                let value: UInt8
+                if character == 0x3D, index + offset >= text.count - padding {
+                    value = 0
+                } else if let sextet = sextet(character) {
+                    value = sextet
+                } else {
+                    return nil
+                }
+                group = group << 6 | UInt32(value)
+            }
+            bytes.append(UInt8(truncatingIfNeeded: group >> 16))
+            bytes.append(UInt8(truncatingIfNeeded: group >> 8))
+            bytes.append(UInt8(truncatingIfNeeded: group))
+            index += 4
+        }
+        bytes.removeLast(padding)
+        return bytes
+    }
+
+    private static func sextet(_ character: UInt8) -> UInt8? {
+        switch character {
+        case 0x41...0x5A: character - 0x41
+        case 0x61...0x7A: character - 0x61 + 26
+        case 0x30...0x39: character - 0x30 + 52
+        case 0x2B: 62
+        case 0x2F: 63
+        default: nil
+        }
     }
 }
