@@ -23,31 +23,21 @@ enum LocalFile {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         guard status.st_mode & S_IFMT != S_IFDIR else { throw ReadError.isDirectory }
-        // The size is a hint (a pipe or a growing file has another): reading goes on until the end, or past the limit.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(max(Int(status.st_size), 0), limit) + 1)
-        var chunk = max(min(Int(status.st_size), limit) + 1, 64 << 10)
-        while true {
-            let start = bytes.count
-            let wanted = min(chunk, limit + 1 - start)
-            var failure: Int32 = 0
-            bytes.append(contentsOf: repeatElement(0, count: wanted))
-            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
-                let result = Glibc.read(descriptor, buffer.baseAddress! + start, wanted)
-                if result < 0 { failure = errno }
-                return result
-            }
-            if count < 0 {
-                if failure == EINTR {
-                    bytes.removeLast(wanted)
-                    continue
+        // Room for one byte past the limit, reserved but not touched: pages that no byte is read into cost nothing.
+        // The file's size is not trusted (a pipe has none, a file can grow): reading goes on until the end.
+        let bytes = try [UInt8](unsafeUninitializedCapacity: limit + 1) { buffer, count in
+            count = 0
+            while count <= limit {
+                let result = Glibc.read(descriptor, buffer.baseAddress! + count, limit + 1 - count)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
                 }
-                throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
+                if result == 0 { return }
+                count += result
             }
-            bytes.removeLast(wanted - count)
-            if bytes.count > limit { throw ReadError.tooLarge(limit: limit) }
-            if count == 0 { return bytes }
-            chunk = 64 << 10
         }
+        guard bytes.count <= limit else { throw ReadError.tooLarge(limit: limit) }
+        return bytes
     }
 }
