@@ -10,6 +10,7 @@ let package = Package(
         .package(name: "Playtrace", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .executableTarget(
@@ -90,6 +91,19 @@ let package = Package(
             dependencies: [
                 .product(name: "PlaytracePlayer", package: "Playtrace"),
                 .product(name: "PlaytraceCore", package: "Playtrace"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "ABRTraces",
+            dependencies: [
+                .product(name: "PlaytraceHeadless", package: "Playtrace"),
+                .product(name: "PlaytraceLab", package: "Playtrace"),
+                .product(name: "PlaytraceNetwork", package: "Playtrace"),
+                .product(name: "PlaytracePlayer", package: "Playtrace"),
+                .product(name: "PlaytraceCore", package: "Playtrace"),
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
