@@ -119,7 +119,7 @@ extension HeadlessEngine {
             guard chosen != downloadVariant else { return chosen }
             let previous = downloadVariant.flatMap(variant(at:))
             let reason: VariantSwitchReason
-            if let forced = pendingSwitchReason, forced == .limits || forced == .failover {
+            if let forced = pendingSwitchReason, forced == .limits || forced == .failover || forced == .contentSteering {
                 reason = forced
             } else if let previous, let next = variant(at: chosen) {
                 reason = next.bandwidth > previous.bandwidth ? .throughputUp : .throughputDown

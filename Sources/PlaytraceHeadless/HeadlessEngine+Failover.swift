@@ -6,11 +6,12 @@ import PlaytracePlayer
 /// played past as a gap (a warning with its range); playback fails only when nothing playable remains.
 extension HeadlessEngine {
     /// The variants adaptation may choose among: those the limits allow (the lowest one when they allow none),
-    /// less `failed`, preferring those not penalized.
+    /// less `failed`, preferring those not penalized, and of those, the ones on the most preferred content-steering
+    /// pathway.
     func candidateVariants(excluding failed: Set<Int> = []) -> [VariantInfo] {
         var allowed = variants.filter { limits.allows($0) }
         if allowed.isEmpty, let lowest = variants.min(by: { $0.bandwidth < $1.bandwidth }) { allowed = [lowest] }
-        return health.healthy(allowed.filter { !failed.contains($0.index) }, now: stopwatch.elapsed)
+        return steering.preferred(health.healthy(allowed.filter { !failed.contains($0.index) }, now: stopwatch.elapsed))
     }
 
     /// The variants that already failed to deliver segment `sequence`.
@@ -30,7 +31,7 @@ extension HeadlessEngine {
     /// After `variant` could not deliver `segment`: penalizes it and notes the failure. Returns whether another
     /// variant will try the segment (the download loop goes on with it); false when every candidate failed it.
     func noteSegmentFailure(_ error: EngineError, segment: TimelineSegment, variant: Int) -> Bool {
-        health.penalize(variant, now: stopwatch.elapsed, for: configuration.variantPenalty)
+        penalize(variant)
         var failed = variantsThatFailed(sequence: segment.sequence)
         failed.insert(variant)
         failedVariants = (segment.sequence, failed)
@@ -63,7 +64,7 @@ extension HeadlessEngine {
     /// variant, which is returned; nil when there is none (the error is then the caller's to fail with).
     func failOverPlaylist(from variant: Int, error: EngineError) -> Int? {
         let now = stopwatch.elapsed
-        health.penalize(variant, now: now, for: configuration.variantPenalty)
+        penalize(variant)
         let others = candidateVariants(excluding: [variant]).filter { !health.isPenalized($0.index, now: now) }
         guard let next = selector.choose(current: nil, variants: others, estimate: throughput.estimate, bufferedAhead: 0)
         else { return nil }
@@ -75,7 +76,7 @@ extension HeadlessEngine {
     }
 
     /// Reports a failure the engine recovers from.
-    private func warn(_ error: EngineError, _ suffix: String) {
+    func warn(_ error: EngineError, _ suffix: String) {
         var warning = error
         warning.isFatal = false
         warning.message += suffix

@@ -27,12 +27,16 @@ extension HeadlessEngine {
             switch playlist {
             case .multivariant(let multivariant):
                 importedVariables = outcome.variables
+                let steered = multivariant.contentSteering != nil
                 variants = multivariant.variants.enumerated().compactMap { index, variant in
                     guard let variantURL = URL(string: variant.uri, relativeTo: url)?.absoluteURL else { return nil }
                     return VariantInfo(index: index, bandwidth: variant.bandwidth, averageBandwidth: variant.averageBandwidth,
                                        width: variant.resolution?.width, height: variant.resolution?.height,
-                                       codecs: variant.codecs, url: variantURL.absoluteString)
+                                       codecs: variant.codecs, url: variantURL.absoluteString,
+                                       pathwayID: steered ? variant.stream.pathwayID ?? "." : nil)
                 }
+                await startSteering(multivariant.contentSteering, playlistURL: url)
+                guard generation == expected else { return }
                 readMediaOptions(multivariant.renditions, baseURL: url)
                 guard !variants.isEmpty else {
                     throw EngineError(kind: .playlist, message: "the multivariant playlist has no variant", isFatal: true,

@@ -65,9 +65,10 @@ extension HeadlessEngine {
     /// The deadline of a request of this kind: sized to the target duration once it is known.
     func timeout(for kind: RequestRecord.Kind) -> Duration {
         let target = timeline.targetDuration
-        guard target > 0 else { return configuration.requestTimeout }
+        // The steering manifest is first asked for before startup: it may not hold startup up for long.
+        guard target > 0 else { return kind == .steeringManifest ? configuration.minimumPlaylistTimeout : configuration.requestTimeout }
         switch kind {
-        case .mediaPlaylist:
+        case .mediaPlaylist, .steeringManifest:
             let sized = Duration.seconds(target * configuration.playlistTimeoutTargetDurations)
             return min(configuration.requestTimeout, max(configuration.minimumPlaylistTimeout, sized))
         case .segment, .initializationSection, .key:

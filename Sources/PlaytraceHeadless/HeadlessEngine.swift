@@ -132,6 +132,7 @@ public actor HeadlessEngine: PlaybackEngine {
     var lastInitializationSection: ResourceLocation?
     var lastKey: URL?
     var health = VariantHealth()
+    var steering = PathwaySteering()
     /// The variants that failed to deliver the segment being downloaded.
     var failedVariants: (sequence: Int, variants: Set<Int>)?
     var consecutiveGaps = 0
@@ -141,6 +142,7 @@ public actor HeadlessEngine: PlaybackEngine {
     var playbackTask: Task<Void, Never>?
     var downloadTask: Task<Void, Never>?
     var refreshTask: Task<Void, Never>?
+    var steeringTask: Task<Void, Never>?
 
     /// Creates an engine.
     /// - Parameters:
@@ -239,6 +241,8 @@ public actor HeadlessEngine: PlaybackEngine {
         playbackTask?.cancel()
         downloadTask?.cancel()
         refreshTask?.cancel()
+        steeringTask?.cancel()
+        steeringTask = nil
         loadTask = nil
         playbackTask = nil
         downloadTask = nil
@@ -247,6 +251,7 @@ public actor HeadlessEngine: PlaybackEngine {
 
     func resetState() {
         source = nil
+        steering = PathwaySteering()
         variants = []
         importedVariables = [:]
         timeline = MediaTimeline()

@@ -38,6 +38,17 @@ extension LabServer {
             self.faults.clear()
             return Response(status: .noContent)
         }
+        router.get("/lab/steering") { _, _ -> Response in
+            Self.json(self.steering)
+        }
+        router.post("/lab/steering") { request, context -> Response in
+            let steering = try await request.decode(as: LabSteering.self, context: context)
+            guard !steering.priority.isEmpty, steering.timeToLive > 0 else {
+                return Response(status: .badRequest, body: .init(byteBuffer: ByteBuffer(string: "priority must not be empty, timeToLive must be positive\n")))
+            }
+            self.steering = steering
+            return Response(status: .noContent)
+        }
         router.get("**") { request, context -> Response in
             try await self.serveMedia(request, connection: context.channel)
         }
@@ -147,9 +158,15 @@ extension LabServer {
 
     /// The body and content type for a lab path, or `nil` when there is no such resource.
     func content(for path: String) -> (ByteBuffer, String)? {
-        let parts = path.split(separator: "/").map(String.init)
+        var parts = path.split(separator: "/").map(String.init)
         let playlistType = "application/vnd.apple.mpegurl"
+        // A content-steering pathway serves the on-demand stream under its own prefix.
+        if parts.count > 2, LabSteering.pathways.contains(parts[0]), parts[1] == "vod" { parts.removeFirst() }
         switch parts.count {
+        case 2 where parts[0] == "steering" && parts[1] == "master.m3u8":
+            return (ByteBuffer(string: streams.steeringMultivariant()), playlistType)
+        case 2 where parts[0] == "steering" && parts[1] == "manifest.json":
+            return (ByteBuffer(string: steering.manifest), "application/json")
         case 2 where parts[0] == "ads" && parts[1] == "assetlist.json":
             return (ByteBuffer(string: streams.assetList()), "application/json")
         case 2 where parts[1] == "master.m3u8":

@@ -27,6 +27,13 @@ public final class LabServer: Sendable {
     public let sink = SinkLog()
     /// The shape of the lab's streams.
     public let configuration: LabConfiguration
+    let steeringState = SteeringState()
+
+    /// What the lab's content-steering server answers (``LabSteering``); change it at any time.
+    public var steering: LabSteering {
+        get { steeringState.current }
+        set { steeringState.current = newValue }
+    }
 
     let streams: LabStreams
     let stopwatch: Stopwatch

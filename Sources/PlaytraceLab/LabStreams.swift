@@ -9,7 +9,8 @@ import PlaytraceHLS
 ///   both by `EXT-X-DATERANGE` (SCTE35-OUT/IN) and by `EXT-X-CUE-OUT`/`CUE-OUT-CONT`/`CUE-IN`, and an HLS
 ///   interstitial with an asset list;
 /// - `/live/…` and `/dvr/…`: a sliding window driven by the lab's clock, with an ad break every few segments;
-/// - `/ads/assetlist.json`, `/ads/<n>/index.m3u8`: the interstitial's assets.
+/// - `/ads/assetlist.json`, `/ads/<n>/index.m3u8`: the interstitial's assets;
+/// - `/steering/master.m3u8`: the on-demand stream on two content-steering pathways (``LabSteering``).
 struct LabStreams: Sendable {
     let configuration: LabConfiguration
     private let writer = PlaylistWriter()
@@ -63,6 +64,25 @@ struct LabStreams: Sendable {
                     codecs: ["avc1.64001f", "mp4a.40.2"],
                     resolution: Resolution(width: variant.width, height: variant.height)),
                 frameRate: 25, audio: hasRenditions ? "aud" : nil, subtitles: hasRenditions ? "subs" : nil))
+        }
+        return writer.write(playlist)
+    }
+
+    /// The on-demand stream's variants on each content-steering pathway (``LabSteering/pathways``), with the
+    /// steering server's manifest (`/steering/manifest.json`) and the first pathway named.
+    func steeringMultivariant() -> String {
+        var playlist = MultivariantPlaylist(version: 6, hasIndependentSegments: true)
+        playlist.contentSteering = ContentSteering(serverURI: "manifest.json", pathwayID: LabSteering.pathways[0])
+        for pathway in LabSteering.pathways {
+            for (index, variant) in configuration.variants.enumerated() {
+                playlist.variants.append(VariantStream(
+                    uri: "/\(pathway)/vod/\(index)/index.m3u8",
+                    stream: StreamAttributes(
+                        bandwidth: variant.bandwidth, averageBandwidth: variant.bandwidth * 9 / 10,
+                        codecs: ["avc1.64001f", "mp4a.40.2"],
+                        resolution: Resolution(width: variant.width, height: variant.height), pathwayID: pathway),
+                    frameRate: 25))
+            }
         }
         return writer.write(playlist)
     }

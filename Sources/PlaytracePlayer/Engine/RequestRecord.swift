@@ -9,6 +9,8 @@ public struct RequestRecord: Sendable, Hashable, Codable {
         case segment
         case initializationSection
         case key
+        /// A content-steering manifest.
+        case steeringManifest
         case other
     }
 

@@ -13,9 +13,12 @@ public struct VariantInfo: Sendable, Hashable, Codable {
     public var codecs: [String]
     /// The media playlist's URL.
     public var url: String
+    /// The content-steering pathway the variant belongs to (its `PATHWAY-ID`; `.` when the playlist gives none),
+    /// or `nil` when the stream uses no content steering.
+    public var pathwayID: String?
 
     public init(index: Int, bandwidth: Int, averageBandwidth: Int? = nil, width: Int? = nil, height: Int? = nil,
-                codecs: [String] = [], url: String) {
+                codecs: [String] = [], url: String, pathwayID: String? = nil) {
         self.index = index
         self.bandwidth = bandwidth
         self.averageBandwidth = averageBandwidth
@@ -23,6 +26,7 @@ public struct VariantInfo: Sendable, Hashable, Codable {
         self.height = height
         self.codecs = codecs
         self.url = url
+        self.pathwayID = pathwayID
     }
 }
 
@@ -65,4 +69,6 @@ public enum VariantSwitchReason: String, Sendable, Hashable, Codable {
     case initial
     /// The previous variant failed (a segment or its playlist could not be loaded): the engine moved to another.
     case failover
+    /// The content-steering server put another pathway first (HLS content steering).
+    case contentSteering
 }
