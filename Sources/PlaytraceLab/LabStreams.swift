@@ -56,16 +56,27 @@ struct LabStreams: Sendable {
         playlist.sessionData = [SessionData(dataID: "com.playtrace.lab", value: kind.rawValue)]
         let hasRenditions = kind == .vod
         if hasRenditions { playlist.renditions = Self.renditions }
-        for (index, variant) in configuration.variants.enumerated() {
-            playlist.variants.append(VariantStream(
-                uri: "\(index)/index.m3u8",
-                stream: StreamAttributes(
-                    bandwidth: variant.bandwidth, averageBandwidth: variant.bandwidth * 9 / 10,
-                    codecs: ["avc1.64001f", "mp4a.40.2"],
-                    resolution: Resolution(width: variant.width, height: variant.height)),
-                frameRate: 25, audio: hasRenditions ? "aud" : nil, subtitles: hasRenditions ? "subs" : nil))
+        for index in configuration.variants.indices {
+            var variant = variantStream(index, uri: "\(index)/index.m3u8")
+            if hasRenditions {
+                variant.audio = "aud"
+                variant.subtitles = "subs"
+            }
+            playlist.variants.append(variant)
         }
         return writer.write(playlist)
+    }
+
+    /// The variant stream of a rung of the lab's ladder.
+    private func variantStream(_ index: Int, uri: String, pathwayID: String? = nil) -> VariantStream {
+        let variant = configuration.variants[index]
+        return VariantStream(
+            uri: uri,
+            stream: StreamAttributes(
+                bandwidth: variant.bandwidth, averageBandwidth: variant.bandwidth * 9 / 10,
+                codecs: ["avc1.64001f", "mp4a.40.2"],
+                resolution: Resolution(width: variant.width, height: variant.height), pathwayID: pathwayID),
+            frameRate: 25)
     }
 
     /// The on-demand stream's variants on each content-steering pathway (``LabSteering/pathways``), with the
@@ -74,14 +85,8 @@ struct LabStreams: Sendable {
         var playlist = MultivariantPlaylist(version: 6, hasIndependentSegments: true)
         playlist.contentSteering = ContentSteering(serverURI: "manifest.json", pathwayID: LabSteering.pathways[0])
         for pathway in LabSteering.pathways {
-            for (index, variant) in configuration.variants.enumerated() {
-                playlist.variants.append(VariantStream(
-                    uri: "/\(pathway)/vod/\(index)/index.m3u8",
-                    stream: StreamAttributes(
-                        bandwidth: variant.bandwidth, averageBandwidth: variant.bandwidth * 9 / 10,
-                        codecs: ["avc1.64001f", "mp4a.40.2"],
-                        resolution: Resolution(width: variant.width, height: variant.height), pathwayID: pathway),
-                    frameRate: 25))
+            for index in configuration.variants.indices {
+                playlist.variants.append(variantStream(index, uri: "/\(pathway)/vod/\(index)/index.m3u8", pathwayID: pathway))
             }
         }
         return writer.write(playlist)
