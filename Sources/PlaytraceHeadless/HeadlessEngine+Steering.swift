@@ -25,36 +25,27 @@ extension HeadlessEngine {
             return
         }
         let expected = generation
-        var reportedClones = false
-        guard let (next, wait) = await loadSteeringManifest(serverURL, generation: expected, reportedClones: &reportedClones)
-        else { return }
-        steeringTask = Task { [reportedClones] in
-            var reported = reportedClones
-            var url = next
-            var delay = wait
+        guard var (url, delay) = await loadSteeringManifest(serverURL, generation: expected) else { return }
+        steeringTask = Task {
             while true {
                 do { try await self.stopwatch.sleep(for: delay) } catch { return }
-                guard let (following, ttl) = await self.loadSteeringManifest(url, generation: expected, reportedClones: &reported)
-                else { return }
-                url = following
-                delay = ttl
+                guard let next = await self.loadSteeringManifest(url, generation: expected) else { return }
+                (url, delay) = next
             }
         }
     }
 
     /// Loads and applies one manifest; returns where to load the next one and when, or `nil` when the engine
     /// moved on (a new load, a stop).
-    private func loadSteeringManifest(_ manifestURL: URL, generation expected: Int, reportedClones: inout Bool) async
-        -> (URL, Duration)?
-    {
+    private func loadSteeringManifest(_ manifestURL: URL, generation expected: Int) async -> (URL, Duration)? {
         do {
             let response = try await fetch(steeringRequestURL(manifestURL), kind: .steeringManifest, variant: nil,
                                            policy: .failFast)
             guard generation == expected, !Task.isCancelled else { return nil }
             do {
                 let manifest = try SteeringManifest(json: response.body)
-                if manifest.cloneCount > 0, !reportedClones {
-                    reportedClones = true
+                if manifest.cloneCount > 0, !steering.hasReportedClones {
+                    steering.hasReportedClones = true
                     warn(EngineError(kind: .playlist, message: "the steering manifest defines \(manifest.cloneCount) "
                                      + "PATHWAY-CLONES, which this engine does not create", isFatal: false,
                                      url: response.url.absoluteString), "")

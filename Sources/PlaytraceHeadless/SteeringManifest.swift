@@ -73,6 +73,9 @@ struct PathwaySteering: Sendable {
     /// The pathways in order of preference; empty when the stream has no content steering.
     private(set) var priority: [String] = []
 
+    /// Whether the engine already said that it does not create the manifest's `PATHWAY-CLONES` (once per load).
+    var hasReportedClones = false
+
     /// Whether the stream offers a choice of pathways.
     var isActive: Bool { priority.count > 1 }
 

@@ -81,8 +81,6 @@ struct AttributeNames {
         keys = names.map(AttributeListParser.nameKey)
     }
 
-    func union(_ other: [StaticString]) -> AttributeNames { AttributeNames(names + other) }
-
     /// Whether the name (whose key is `key`) is one of these.
     func contains(_ name: UnsafeBufferPointer<UInt8>, key: UInt64) -> Bool {
         for index in keys.indices where keys[index] == key {

@@ -68,9 +68,6 @@ struct AttributeReader {
         invalid(name, text(value))
     }
 
-    /// Whether the attribute is present.
-    func contains(_ name: StaticString) -> Bool { span(name) != nil }
-
     /// The value as written: quoted or not.
     func value(_ name: StaticString) -> AttributeValue? {
         guard let span = span(name) else { return nil }
@@ -85,24 +82,24 @@ struct AttributeReader {
         return value
     }
 
-    func integer(_ name: StaticString) throws(PlaylistParseError) -> Int? {
+    /// A value read by `parse`; an error naming the attribute when `parse` cannot read it.
+    private func parsed<Value>(_ name: StaticString, _ parse: (UnsafeBufferPointer<UInt8>) -> Value?)
+        throws(PlaylistParseError) -> Value?
+    {
         try read(name) { bytes throws(PlaylistParseError) in
-            guard let number = ByteScanning.integer(bytes) else { throw invalid(name, bytes) }
-            return number
+            guard let value = parse(bytes) else { throw invalid(name, bytes) }
+            return value
         }
     }
+
+    func integer(_ name: StaticString) throws(PlaylistParseError) -> Int? { try parsed(name, ByteScanning.integer) }
 
     func requiredInteger(_ name: StaticString) throws(PlaylistParseError) -> Int {
         guard let number = try integer(name) else { throw missing(name) }
         return number
     }
 
-    func decimal(_ name: StaticString) throws(PlaylistParseError) -> Double? {
-        try read(name) { bytes throws(PlaylistParseError) in
-            guard let number = ByteScanning.decimal(bytes) else { throw invalid(name, bytes) }
-            return number
-        }
-    }
+    func decimal(_ name: StaticString) throws(PlaylistParseError) -> Double? { try parsed(name, ByteScanning.decimal) }
 
     func requiredDecimal(_ name: StaticString) throws(PlaylistParseError) -> Double {
         guard let number = try decimal(name) else { throw missing(name) }
@@ -125,29 +122,23 @@ struct AttributeReader {
     }
 
     func date(_ name: StaticString) throws(PlaylistParseError) -> StreamDate? {
-        try read(name) { bytes throws(PlaylistParseError) in
-            guard let date = StreamDate(iso8601UTF8: bytes) else { throw invalid(name, bytes) }
-            return date
-        }
+        try parsed(name) { StreamDate(iso8601UTF8: $0) }
     }
 
     /// `WIDTHxHEIGHT`, two decimal integers.
     func resolution(_ name: StaticString) throws(PlaylistParseError) -> Resolution? {
-        try read(name) { bytes throws(PlaylistParseError) in
+        try parsed(name) { bytes in
             guard let x = bytes.firstIndex(of: 0x78),
                   let width = ByteScanning.integer(UnsafeBufferPointer(rebasing: bytes[..<x])),
                   let height = ByteScanning.integer(UnsafeBufferPointer(rebasing: bytes[(x + 1)...]))
-            else { throw invalid(name, bytes) }
+            else { return nil }
             return Resolution(width: width, height: height)
         }
     }
 
     /// A quoted `length[@offset]` byte range.
     func byteRange(_ name: StaticString) throws(PlaylistParseError) -> ByteRange? {
-        try read(name) { bytes throws(PlaylistParseError) in
-            guard let range = ByteRangeParsing.parse(bytes: bytes) else { throw invalid(name, bytes) }
-            return range
-        }
+        try parsed(name) { ByteRangeParsing.parse(bytes: $0) }
     }
 
     /// A comma-separated list (CODECS, CHARACTERISTICS): split at commas, white space around each item dropped,

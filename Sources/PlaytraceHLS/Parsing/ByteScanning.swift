@@ -114,11 +114,11 @@ enum ByteScanning {
     /// Whether a byte is a control character other than tab (C0 or DEL): not allowed in attribute values or URIs.
     @inline(__always) static func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != 0x09) || byte == 0x7F }
 
-    /// Whether two byte sequences are the same (a plain loop: `elementsEqual` goes through iterators).
+    /// Whether two byte sequences are the same (`memcmp`: `elementsEqual` goes through iterators).
     @inline(__always) static func equal(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        for index in 0..<lhs.count where lhs[index] != rhs[index] { return false }
-        return true
+        guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
+        return memcmp(left, right, lhs.count) == 0
     }
 
     static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
@@ -184,13 +184,14 @@ enum ByteScanning {
     @inline(__always) static func validString(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
         isASCII ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
     }
-
-    /// Whether the bytes contain `{$`, the start of a variable reference.
-    static func containsVariableReference(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count >= 2 else { return false }
-        for index in 0..<(bytes.count - 1) where bytes[index] == 0x7B && bytes[index + 1] == 0x24 {
-            return true
-        }
-        return false
-    }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(ucrt)
+import ucrt
+#endif

@@ -80,21 +80,8 @@ enum TagName: UInt8, CaseIterable {
     static func lookup(_ name: UnsafeBufferPointer<UInt8>) -> TagName? {
         guard name.count < byLength.count else { return nil }
         for candidate in byLength[name.count] {
-            let equal = candidate.bytes.withUnsafeBufferPointer { bytes in
-                memcmp(bytes.baseAddress!, name.baseAddress!, name.count) == 0
-            }
-            if equal { return candidate.tag }
+            if candidate.bytes.withUnsafeBufferPointer({ ByteScanning.equal($0, name) }) { return candidate.tag }
         }
         return nil
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(ucrt)
-import ucrt
-#endif
