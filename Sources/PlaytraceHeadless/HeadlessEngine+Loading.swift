@@ -65,6 +65,7 @@ extension HeadlessEngine {
             }
             pendingSwitchReason = .initial
             timeline.merge(media, variant: downloadVariant ?? 0, baseURL: mediaURL)
+            noteAdBreaks(of: media)
             guard !timeline.segments.isEmpty else {
                 throw EngineError(kind: .playlist, message: "the media playlist has no segment", isFatal: true,
                                   url: mediaURL.absoluteString)
@@ -143,6 +144,7 @@ extension HeadlessEngine {
     func refreshVariant(_ index: Int, policy: RetryPolicy = .standard) async throws -> Bool {
         let (media, url) = try await fetchMediaPlaylist(variant: index, policy: policy)
         let changed = timeline.merge(media, variant: index, baseURL: url)
+        noteAdBreaks(of: media)
         return changed
     }
 

@@ -133,6 +133,8 @@ public actor HeadlessEngine: PlaybackEngine {
     var lastKey: URL?
     var health = VariantHealth()
     var steering = PathwaySteering()
+    /// The ad breaks the stream signals, by ID (``noteAdBreaks(of:)``).
+    var adBreaks: [String: SignalledAdBreak] = [:]
     /// The variants that failed to deliver the segment being downloaded.
     var failedVariants: (sequence: Int, variants: Set<Int>)?
     var consecutiveGaps = 0
@@ -185,7 +187,7 @@ public actor HeadlessEngine: PlaybackEngine {
             variantSwitchCount: variantSwitchCount, bytesReceived: bytesReceived, requestCount: requestCount,
             requestsInFlight: requestsInFlight, startupTime: startupTime, playedRanges: playedRanges,
             mediaOptions: mediaOptions, selectedMediaOptions: selectedMediaOptions, volume: volume, isMuted: isMuted,
-            error: fatalError ?? lastError, gaps: gaps)
+            error: fatalError ?? lastError, gaps: gaps, adBreaks: signalledAdBreaks)
     }
 
     public func play() {
@@ -252,6 +254,7 @@ public actor HeadlessEngine: PlaybackEngine {
     func resetState() {
         source = nil
         steering = PathwaySteering()
+        adBreaks = [:]
         variants = []
         importedVariables = [:]
         timeline = MediaTimeline()

@@ -70,46 +70,20 @@ struct Demo: AsyncParsableCommand {
                 title: "Lab VOD", subtitle: "three variants, SCTE-35 and CUE ad breaks, an interstitial",
                 chapters: [Chapter(id: "1", title: "Opening", timeRange: MediaTimeRange(start: 0, end: 12)),
                            Chapter(id: "2", title: "Main", timeRange: MediaTimeRange(start: 12, end: 40))],
-                timeRanges: [TimeRange(kind: .blocked, range: MediaTimeRange(start: 30, end: 33))]),
-                adBreaks: await Self.adBreaks(of: first, transport: transport)))
+                timeRanges: [TimeRange(kind: .blocked, range: MediaTimeRange(start: 30, end: 33))])))
             entries.append(PlayerDemo.Entry(url: URL(string: "\(base)/fmp4/master.m3u8")!, metadata: DemoMetadata(
                 title: "Lab fMP4", subtitle: "byte ranges, initialization section, AES-128 key",
-                chapters: [], timeRanges: []), adBreaks: []))
+                chapters: [], timeRanges: [])))
         } else {
             let url = URL(string: "\(base)/\(stream)/master.m3u8")!
             entries.append(PlayerDemo.Entry(url: url, metadata: DemoMetadata(
-                title: "Lab \(stream)", subtitle: "played for \(Int(duration)) s", chapters: [], timeRanges: []),
-                adBreaks: await Self.adBreaks(of: url, transport: transport)))
+                title: "Lab \(stream)", subtitle: "played for \(Int(duration)) s", chapters: [], timeRanges: [])))
         }
         print("Playtrace demo — lab on \(base), playing \(entries.count) item(s) through the Player at \(speed)× real time")
-        for entry in entries {
-            for signal in entry.adBreaks {
-                print("ad break \(signal.id): \(signal.source.rawValue) at \(signal.startTime?.timecode ?? "?")"
-                    + (signal.duration.map { " for \($0.seconds) s" } ?? "")
-                    + (signal.interstitial?.assetList.map { ", asset list \($0)" } ?? ""))
-            }
-        }
         let limit = stream == "vod" ? nil : duration
         let demo = PlayerDemo(clock: clock, transport: transport, output: output)
         demo.interruption = interruption
         demo.telemetry = telemetry
         return await demo.run(entries, limit: limit)
-    }
-
-    /// The ad breaks the stream's first variant signals (for the narration; the engine does not need them).
-    static func adBreaks(of url: URL, transport: any HTTPTransport) async -> [AdBreakSignal] {
-        do {
-            let master = try await transport.send(HTTPRequest(url: url))
-            guard case .multivariant(let playlist) = try PlaylistParser().parse(bytes: master.body),
-                  let first = playlist.variants.first,
-                  let variantURL = URL(string: first.uri, relativeTo: master.url)
-            else { return [] }
-            let media = try await transport.send(HTTPRequest(url: variantURL.absoluteURL))
-            guard case .media(let mediaPlaylist) = try PlaylistParser().parse(bytes: media.body) else { return [] }
-            return mediaPlaylist.adBreaks
-        } catch {
-            print("could not read the stream's ad breaks: \(error)")
-            return []
-        }
     }
 }

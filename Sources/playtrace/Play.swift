@@ -49,8 +49,7 @@ struct Play: AsyncParsableCommand {
                 ? target.lastPathComponent : target.deletingLastPathComponent().lastPathComponent + "/" + target.lastPathComponent
             let telemetry = try await TelemetrySetup(options: telemetryOptions, clock: clock, transport: transport, output: output)
             let entry = PlayerDemo.Entry(url: target, metadata: DemoMetadata(
-                title: title, subtitle: target.absoluteString, chapters: [], timeRanges: [], source: target.absoluteString),
-                adBreaks: await Demo.adBreaks(of: target, transport: transport))
+                title: title, subtitle: target.absoluteString, chapters: [], timeRanges: [], source: target.absoluteString))
             let demo = PlayerDemo(clock: clock, transport: transport, output: output)
             demo.interruption = interruption
             demo.telemetry = telemetry

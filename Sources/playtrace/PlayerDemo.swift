@@ -12,7 +12,6 @@ final class PlayerDemo {
     struct Entry {
         let url: URL
         let metadata: DemoMetadata
-        let adBreaks: [AdBreakSignal]
     }
 
     private let clock: any Clock<Duration>
@@ -25,7 +24,10 @@ final class PlayerDemo {
     /// Ctrl-C and SIGTERM: the session ends as it normally does when one arrives.
     var interruption: SessionInterruption?
     private let report = DemoReport()
-    private var announcedBreaks: Set<String> = []
+    /// The ad breaks announced, as they were when announced (a break is announced again when it changes: its end
+    /// signalled, its duration known), and those entered.
+    private var signalledBreaks: [String: SignalledAdBreak] = [:]
+    private var enteredBreaks: Set<String> = []
 
     init(clock: any Clock<Duration>, transport: any HTTPTransport, output: ConsoleOutput) {
         self.clock = clock
@@ -68,8 +70,7 @@ final class PlayerDemo {
                 output.message("interrupted at \(player.time.timecode)")
                 break
             }
-            let entry = lastItem.flatMap { item in items.firstIndex { $0 === item } }.map { entries[$0] }
-            if let entry { announceBreaks(entry, at: player.time) }
+            if let item = lastItem { announceBreaks(of: item, player.engineSnapshot.adBreaks, at: player.time) }
             ticks += 1
             if ticks % statusEvery == 0 { output.status(statusLine(player)) }
             if player.error != nil, player.currentItem === items.last { failures += 1; break }
@@ -96,11 +97,20 @@ final class PlayerDemo {
         return failures == 0
     }
 
-    private func announceBreaks(_ entry: Entry, at time: MediaTime) {
-        for signal in entry.adBreaks where signal.timeRange?.contains(time) ?? false {
-            let key = entry.url.absoluteString + signal.id
-            guard announcedBreaks.insert(key).inserted else { continue }
-            output.message("ad break \(signal.id) (\(signal.source.rawValue), "
+    /// Names each ad break when the engine first reports it (a live stream's as they appear) and when it changes,
+    /// and again when the playhead enters it.
+    private func announceBreaks(of item: PlayerItem, _ breaks: [SignalledAdBreak], at time: MediaTime) {
+        let itemKey = String(describing: ObjectIdentifier(item))
+        for signal in breaks {
+            let key = itemKey + signal.id
+            if signalledBreaks[key] != signal {
+                signalledBreaks[key] = signal
+                output.message("ad break \(signal.id) signalled: \(signal.source) at \(signal.start?.timecode ?? "?")"
+                    + (signal.duration.map { " for " + Format.seconds($0.seconds) } ?? "")
+                    + (signal.isClosed ? "" : " (open)"))
+            }
+            guard signal.timeRange?.contains(time) ?? false, enteredBreaks.insert(key).inserted else { continue }
+            output.message("ad break \(signal.id) (\(signal.source), "
                 + "\(signal.duration.map { Format.seconds($0.seconds) } ?? "open"))")
         }
     }

@@ -67,4 +67,32 @@ struct HeadlessEngineLiveTests {
         #expect(resumed.playhead >= resumed.seekableRange.start, "the playhead is back inside the window")
         await harness.shutdown()
     }
+
+    /// A live stream's ad breaks are reported as its playlists bring them, not only those of the first one; a
+    /// break whose opening cue slid out of the window stays the same break; breaks that ended before the window
+    /// are forgotten.
+    @Test func adBreaksAreReportedAsTheLiveWindowBringsThem() async throws {
+        let harness = try await EngineHarness()
+        await harness.start("/live/master.m3u8")
+        let first = await harness.advance(until: { $0.status == .playing }, limit: .seconds(10))
+        // The first window (segments 24 to 29) opens break 2 at segment 27, signalled both ways, still open.
+        #expect(Set(first.adBreaks.map(\.id)) == ["live-break-2", "cue-27"])
+        #expect(first.adBreaks.allSatisfy { !$0.isClosed && $0.start == MediaTime(seconds: 12) })
+        await harness.advance(by: .seconds(20))
+        // The window now starts inside the break (CUE-OUT-CONT first): still cue-27, now closed by its CUE-IN.
+        let middle = await harness.engine.snapshot()
+        let cue = try #require(middle.adBreaks.first { $0.source == "cue-out/cue-in" })
+        #expect(middle.adBreaks.filter { $0.source == "cue-out/cue-in" }.count == 1, "\(middle.adBreaks.map(\.id))")
+        #expect(cue.id == "cue-27" && cue.isClosed && cue.duration == MediaTime(seconds: 12))
+        await harness.advance(by: .seconds(20))
+        let later = await harness.engine.snapshot()
+        // Break 3 opens at segment 37, 40 s after segment 27's start; break 2 ended before the window.
+        #expect(Set(later.adBreaks.map(\.id)) == ["live-break-3", "cue-37"], "\(later.adBreaks.map(\.id))")
+        #expect(later.adBreaks.allSatisfy { $0.start == MediaTime(seconds: 52) })
+        let reported = await harness.recorder.events.compactMap { event -> [String]? in
+            if case .adBreaksChanged(let breaks) = event { return breaks.map(\.id) } else { return nil }
+        }
+        #expect(reported.contains { $0.contains("live-break-3") } && !(reported.first ?? []).contains("live-break-3"))
+        await harness.shutdown()
+    }
 }

@@ -27,6 +27,9 @@ public enum EngineEvent: Sendable, Hashable {
     case mediaOptionSelected(MediaOption?, kind: MediaOption.Kind)
     /// A live playlist was refreshed: its window now spans this range.
     case playlistRefreshed(window: MediaTimeRange, mediaSequence: Int)
+    /// The ad breaks the stream signals changed (a playlist brought a new one, or the end of one): all of them,
+    /// in order of their start.
+    case adBreaksChanged([SignalledAdBreak])
     /// A request finished (successfully or not).
     case request(RequestRecord)
     /// An error; fatal ones stop playback.

@@ -59,6 +59,8 @@ public struct EngineSnapshot: Sendable, Hashable {
     /// What the engine played past without media: segments no variant could deliver (each reported as a warning)
     /// and segments the playlist marks as gaps.
     public var gaps: MediaTimeRangeSet
+    /// The ad breaks the stream signals, as read so far, in order of their start (``SignalledAdBreak``).
+    public var adBreaks: [SignalledAdBreak]
 
     public init(
         status: EngineStatus = .idle, wantsToPlay: Bool = false, rate: Double = 1, playhead: MediaTime = .zero,
@@ -69,7 +71,8 @@ public struct EngineSnapshot: Sendable, Hashable {
         variantSwitchCount: Int = 0, bytesReceived: Int = 0, requestCount: Int = 0, requestsInFlight: Int = 0,
         startupTime: Duration? = nil, playedRanges: MediaTimeRangeSet = MediaTimeRangeSet(),
         mediaOptions: [MediaOption] = [], selectedMediaOptions: [MediaOption.Kind: MediaOption.ID] = [:],
-        volume: Double = 1, isMuted: Bool = false, error: EngineError? = nil, gaps: MediaTimeRangeSet = MediaTimeRangeSet()
+        volume: Double = 1, isMuted: Bool = false, error: EngineError? = nil, gaps: MediaTimeRangeSet = MediaTimeRangeSet(),
+        adBreaks: [SignalledAdBreak] = []
     ) {
         self.status = status
         self.wantsToPlay = wantsToPlay
@@ -99,6 +102,7 @@ public struct EngineSnapshot: Sendable, Hashable {
         self.isMuted = isMuted
         self.error = error
         self.gaps = gaps
+        self.adBreaks = adBreaks
     }
 
     /// Seconds buffered ahead of the playhead.

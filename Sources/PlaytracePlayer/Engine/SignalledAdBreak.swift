@@ -1,0 +1,37 @@
+public import PlaytraceCore
+
+/// An ad break the stream signals in its own metadata (in HLS: `EXT-X-DATERANGE` with SCTE-35, an interstitial,
+/// or `EXT-X-CUE-OUT`/`CUE-IN` tags), as the engine has read it so far.
+///
+/// Engines report breaks as their playlists arrive, so that the breaks of a live stream are known as they appear,
+/// not only those of the first playlist (``EngineEvent/adBreaksChanged(_:)``, ``EngineSnapshot/adBreaks``).
+public struct SignalledAdBreak: Sendable, Hashable, Codable, Identifiable {
+    /// The signal's identifier: the date range's ID, or one the engine makes for cue tags.
+    public var id: String
+    /// How the break was signalled (`daterange-scte35`, `interstitial`, `cue-out`, …).
+    public var source: String
+    /// Where the break starts on the item's timeline, when it can be placed.
+    public var start: MediaTime?
+    /// The stream date of its start, when known.
+    public var startDate: StreamDate?
+    /// Its duration: announced, or measured from its end signal.
+    public var duration: MediaTime?
+    /// Whether its end was signalled.
+    public var isClosed: Bool
+
+    public init(id: String, source: String, start: MediaTime? = nil, startDate: StreamDate? = nil,
+                duration: MediaTime? = nil, isClosed: Bool = false) {
+        self.id = id
+        self.source = source
+        self.start = start
+        self.startDate = startDate
+        self.duration = duration
+        self.isClosed = isClosed
+    }
+
+    /// The break's range on the item's timeline, when its start and duration are known.
+    public var timeRange: MediaTimeRange? {
+        guard let start, let duration else { return nil }
+        return MediaTimeRange(start: start, end: start + duration)
+    }
+}
