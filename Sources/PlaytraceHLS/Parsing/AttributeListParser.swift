@@ -69,20 +69,40 @@ enum AttributeListParser {
     @inline(__always) static func nameKey(_ name: StaticString) -> UInt64 {
         name.withUTF8Buffer { nameKey($0) }
     }
+
+    /// One bit of 64 for a name key: a list's bits, or-ed together, tell at once that most names are absent.
+    @inline(__always) static func presenceBit(_ key: UInt64) -> UInt64 {
+        1 << ((key &* 0x9E37_79B9_7F4A_7C15) >> 58)
+    }
 }
 
-/// A set of attribute names a tag's model holds, with their keys worked out once.
+/// A set of attribute names a tag's model holds, with their keys worked out once and a small table from a key's
+/// presence bit to the name that has it, so that telling whether a name is one of them takes one lookup.
 struct AttributeNames {
     let names: [StaticString]
     let keys: [UInt64]
+    /// For each of the 64 presence bits: the index of the one name with that bit, `-1` for none, `-2` for several.
+    private let table: [Int16]
 
     init(_ names: [StaticString]) {
         self.names = names
         keys = names.map(AttributeListParser.nameKey)
+        var table = [Int16](repeating: -1, count: 64)
+        for (index, key) in keys.enumerated() {
+            let slot = AttributeListParser.presenceBit(key).trailingZeroBitCount
+            table[slot] = table[slot] == -1 ? Int16(index) : -2
+        }
+        self.table = table
     }
 
     /// Whether the name (whose key is `key`) is one of these.
     func contains(_ name: UnsafeBufferPointer<UInt8>, key: UInt64) -> Bool {
+        let entry = table[AttributeListParser.presenceBit(key).trailingZeroBitCount]
+        if entry == -1 { return false }
+        if entry >= 0 {
+            let index = Int(entry)
+            return keys[index] == key && names[index].withUTF8Buffer { ByteScanning.equal($0, name) }
+        }
         for index in keys.indices where keys[index] == key {
             if names[index].withUTF8Buffer({ ByteScanning.equal($0, name) }) { return true }
         }

@@ -11,23 +11,27 @@ struct AttributeReader {
     private let borrowed: UnsafeBufferPointer<UInt8>
     private let owned: [UInt8]?
     private let spans: [AttributeSpan]
+    /// The presence bits of the names in the list (``AttributeListParser/presenceBit(_:)``): a lookup of a name
+    /// the tag does not carry, the common case for optional attributes, ends here.
+    private let presence: UInt64
 
     /// A reader over the tag's own bytes.
     init(tag: TagName, line: Int, bytes: UnsafeBufferPointer<UInt8>, spans: [AttributeSpan]) {
-        self.tag = tag
-        self.line = line
-        borrowed = bytes
-        owned = nil
-        self.spans = spans
+        self.init(tag: tag, line: line, borrowed: bytes, owned: nil, spans: spans)
     }
 
     /// A reader over bytes made for it (the attribute list with its variables substituted).
     init(tag: TagName, line: Int, owning bytes: [UInt8], spans: [AttributeSpan]) {
+        self.init(tag: tag, line: line, borrowed: UnsafeBufferPointer(start: nil, count: 0), owned: bytes, spans: spans)
+    }
+
+    private init(tag: TagName, line: Int, borrowed: UnsafeBufferPointer<UInt8>, owned: [UInt8]?, spans: [AttributeSpan]) {
         self.tag = tag
         self.line = line
-        borrowed = UnsafeBufferPointer(start: nil, count: 0)
-        owned = bytes
+        self.borrowed = borrowed
+        self.owned = owned
         self.spans = spans
+        presence = spans.reduce(0) { $0 | AttributeListParser.presenceBit($1.nameKey) }
     }
 
     @inline(__always) private func withBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
@@ -37,6 +41,7 @@ struct AttributeReader {
 
     private func span(_ name: StaticString) -> AttributeSpan? {
         let key = AttributeListParser.nameKey(name)
+        guard presence & AttributeListParser.presenceBit(key) != 0 else { return nil }
         for span in spans where span.nameKey == key {
             let matches = withBytes { bytes in
                 name.withUTF8Buffer { ByteScanning.equal($0, UnsafeBufferPointer(rebasing: bytes[span.nameStart..<span.nameEnd])) }

@@ -114,11 +114,25 @@ enum ByteScanning {
     /// Whether a byte is a control character other than tab (C0 or DEL): not allowed in attribute values or URIs.
     @inline(__always) static func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != 0x09) || byte == 0x7F }
 
-    /// Whether two byte sequences are the same (`memcmp`: `elementsEqual` goes through iterators).
+    /// Whether two byte sequences are the same. Attribute and tag names are short: from 8 to 16 bytes, two
+    /// overlapping eight-byte words settle it; shorter ones are compared byte by byte, longer ones by `memcmp`.
     @inline(__always) static func equal(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard lhs.count == rhs.count else { return false }
+        let count = lhs.count
+        guard count == rhs.count else { return false }
         guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
-        return memcmp(left, right, lhs.count) == 0
+        switch count {
+        case 8...16:
+            let leftRaw = UnsafeRawPointer(left)
+            let rightRaw = UnsafeRawPointer(right)
+            return leftRaw.loadUnaligned(as: UInt64.self) == rightRaw.loadUnaligned(as: UInt64.self)
+                && leftRaw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                    == rightRaw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        case 0..<8:
+            for index in 0..<count where left[index] != right[index] { return false }
+            return true
+        default:
+            return memcmp(left, right, count) == 0
+        }
     }
 
     static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {

@@ -2,18 +2,20 @@ extension ParserState {
     mutating func handleMultivariant(tag: TagName, value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
         switch tag {
         case .streamInf:
-            if pendingVariant != nil {
-                pendingVariant = nil
+            if hasPendingVariant {
+                hasPendingVariant = false
+                multivariant.variants.removeLast()
                 try recover(PlaylistParseError(line: pendingVariantLine, reason: .missingVariantURI))
             }
             let reader = try attributes(value, tag)
             let closedCaptions = reader.value("CLOSED-CAPTIONS")
-            pendingVariant = VariantStream(
+            multivariant.variants.append(VariantStream(
                 uri: "", stream: try streamAttributes(reader, known: Self.variantNames),
                 frameRate: try reader.decimal("FRAME-RATE"), audio: reader.string("AUDIO"),
                 subtitles: reader.string("SUBTITLES"),
                 closedCaptions: closedCaptions.flatMap { if case .quoted(let group) = $0 { group } else { nil } },
-                hasNoClosedCaptions: closedCaptions == .unquoted("NONE"))
+                hasNoClosedCaptions: closedCaptions == .unquoted("NONE")))
+            hasPendingVariant = true
             pendingVariantLine = line
         case .iFrameStreamInf:
             let reader = try attributes(value, tag)

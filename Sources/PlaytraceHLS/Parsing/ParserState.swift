@@ -45,7 +45,9 @@ struct ParserState {
     var substitutionBudget: Int
 
     var multivariant = MultivariantPlaylist()
-    var pendingVariant: VariantStream?
+    /// Whether the last of `multivariant.variants` waits for its URI line (it is built in place: a variant is too
+    /// large a value to move through an optional on every STREAM-INF).
+    var hasPendingVariant = false
     var pendingVariantLine = 0
     /// The line of each variant's `EXT-X-STREAM-INF`.
     var variantLines: [Int] = []
@@ -214,11 +216,13 @@ struct ParserState {
                 isUsable = false
             }
         }
-        if var variant = pendingVariant {
-            pendingVariant = nil
-            guard isUsable else { return }
-            variant.uri = uri
-            multivariant.variants.append(variant)
+        if hasPendingVariant {
+            hasPendingVariant = false
+            guard isUsable else {
+                multivariant.variants.removeLast()
+                return
+            }
+            multivariant.variants[multivariant.variants.count - 1].uri = uri
             variantLines.append(pendingVariantLine)
             return
         }
@@ -282,9 +286,10 @@ struct ParserState {
 
     mutating func finish() throws(PlaylistParseError) -> PlaylistParser.Outcome {
         if sawMultivariantTag {
-            if pendingVariant != nil {
+            if hasPendingVariant {
+                hasPendingVariant = false
+                multivariant.variants.removeLast()
                 try recover(PlaylistParseError(line: pendingVariantLine, reason: .missingVariantURI))
-                pendingVariant = nil
             }
             guard !multivariant.variants.isEmpty else {
                 throw PlaylistParseError(line: line, reason: .missingVariants)
