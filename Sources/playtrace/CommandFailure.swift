@@ -50,6 +50,8 @@ enum PlainText {
     /// that a message stays one line), escape sequences, C1 and bidirectional controls — written as visible
     /// escapes (`\u{1B}`), so that bytes from the network never drive the user's terminal.
     static func safe(_ text: String) -> String {
+        // Printable ASCII, nearly every line, is settled over the bytes; anything else is looked at by scalar.
+        guard !text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return text }
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)

@@ -48,7 +48,8 @@ extension InspectionReport {
 
         init?(_ playlist: MediaPlaylist) {
             partTarget = playlist.partInformation?.partTarget
-            parts = playlist.segments.reduce(0) { $0 + $1.tags.parts.count } + playlist.trailingTags.parts.count
+            let segments = playlist.segments
+            parts = segments.indices.reduce(0) { $0 + segments[$1].tags.parts.count } + playlist.trailingTags.parts.count
             serverControl = playlist.serverControl
             preloadHints = playlist.preloadHints
             renditionReports = playlist.renditionReports
@@ -73,12 +74,14 @@ extension InspectionReport {
             var key: Int?
             var map: Int?
             if includesSegments { segments.reserveCapacity(playlist.segments.count) }
-            for (index, segment) in playlist.segments.enumerated() {
-                let sequence = segment.mediaSequence
-                if segment.tags.isDiscontinuity { discontinuities += 1 }
-                if segment.tags.isGap { gaps += 1 }
-                if segment.byteRange != nil { byteRangeSegments += 1 }
-                if let last = segment.tags.keys.last {
+            // Fields read in place, without copying each segment.
+            let all = playlist.segments
+            for index in all.indices {
+                let sequence = all[index].mediaSequence
+                if all[index].tags.isDiscontinuity { discontinuities += 1 }
+                if all[index].tags.isGap { gaps += 1 }
+                if all[index].byteRange != nil { byteRangeSegments += 1 }
+                if let last = all[index].tags.keys.last {
                     if last.method == .none {
                         key = nil
                     } else {
@@ -87,7 +90,7 @@ extension InspectionReport {
                         key = keys.count - 1
                     }
                 }
-                if let section = segment.tags.map {
+                if let section = all[index].tags.map {
                     maps.append(MapRange(uri: section.uri, byteRange: section.byteRange?.serialized, firstSequence: sequence,
                                          lastSequence: sequence))
                     map = maps.count - 1
@@ -95,6 +98,7 @@ extension InspectionReport {
                 if let key { keys[key].lastSequence = sequence }
                 if let map { maps[map].lastSequence = sequence }
                 guard includesSegments else { continue }
+                let segment = all[index]
                 segments.append(SegmentReport(
                     sequence: sequence, uri: segment.uri, duration: segment.duration, start: segment.startTime.seconds,
                     date: dateBySegment[index]?.iso8601Milliseconds,

@@ -132,7 +132,8 @@ struct InspectionReport: Codable {
             targetDuration = playlist.targetDuration
             mediaSequence = playlist.mediaSequence
             segmentCount = playlist.segments.count
-            if playlist.segments.allSatisfy(\.tags.isGap) {
+            let mediaSegments = playlist.segments
+            if mediaSegments.indices.allSatisfy({ mediaSegments[$0].tags.isGap }) {
                 unusable = playlist.segments.isEmpty ? "the media playlist has no segments"
                     : "every segment of the media playlist is a gap"
             }
@@ -176,8 +177,8 @@ struct InspectionReport: Codable {
                 problems.append("ad break \(signal.id) has no end signal")
             }
             unknownTags = playlist.unknownTags.map(\.line)
-            for segment in playlist.segments where !segment.tags.unknownTags.isEmpty {
-                unknownTags += segment.tags.unknownTags.map(\.line)
+            for index in mediaSegments.indices where !mediaSegments[index].tags.unknownTags.isEmpty {
+                unknownTags += mediaSegments[index].tags.unknownTags.map(\.line)
             }
         }
     }

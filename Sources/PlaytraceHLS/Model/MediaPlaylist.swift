@@ -86,7 +86,11 @@ public struct MediaPlaylist: Sendable, Hashable, Codable {
 
     /// Every date range, in playlist order (including trailing ones).
     public var dateRanges: [DateRange] {
-        segments.flatMap(\.tags.dateRanges) + trailingTags.dateRanges
+        var ranges: [DateRange] = []
+        for index in segments.indices where segments[index].tags.mayHaveRareTags {
+            ranges.append(contentsOf: segments[index].tags.dateRanges)
+        }
+        return ranges + trailingTags.dateRanges
     }
 
     /// Whether the playlist is finished: `EXT-X-ENDLIST` or a VOD playlist type.
@@ -136,6 +140,10 @@ public struct SegmentTags: Sendable, Hashable {
 
     /// Whether no tag was recorded.
     public var isEmpty: Bool { self == SegmentTags() }
+
+    /// Whether the segment may carry a rare tag (key, map, date range, cue, part, unknown tag): passes that look
+    /// only for those skip the other segments without reading, or copying, them.
+    var mayHaveRareTags: Bool { box != nil }
 
     /// `EXT-X-KEY` tags that start here (they apply to this and the following segments).
     public var keys: [EncryptionKey] {

@@ -78,7 +78,10 @@ enum AdBreakExtraction {
         }
         var open: Int?
         var sawCueOut = false
-        for segment in playlist.segments {
+        let segments = playlist.segments
+        // Every tag this pass looks for is a rare one: the other segments are skipped without being copied.
+        for index in segments.indices where segments[index].tags.mayHaveRareTags {
+            let segment = segments[index]
             if let cue = segment.tags.cueOut {
                 sawCueOut = true
                 var signal = AdBreakSignal(

@@ -30,20 +30,25 @@ public struct ProgramDateTimeMap: Sendable, Hashable {
         var entries: [Entry] = []
         entries.reserveCapacity(playlist.segments.count)
         var running: StreamDate?
-        for (index, segment) in playlist.segments.enumerated() {
-            if let date = segment.tags.programDateTime {
+        // Fields read in place: a segment copied per iteration (its strings and tags retained) costs more than
+        // the rest of the pass.
+        let segments = playlist.segments
+        for index in segments.indices {
+            if let date = segments[index].tags.programDateTime {
                 running = date
-            } else if segment.tags.isDiscontinuity {
+            } else if segments[index].tags.isDiscontinuity {
                 running = nil
             }
             if let date = running {
-                entries.append(Entry(segmentIndex: index, mediaSequence: segment.mediaSequence,
-                                     timeRange: segment.timeRange, startDate: date))
-                running = date + MediaTime(seconds: segment.duration)
+                entries.append(Entry(segmentIndex: index, mediaSequence: segments[index].mediaSequence,
+                                     timeRange: segments[index].timeRange, startDate: date))
+                running = date + MediaTime(seconds: segments[index].duration)
             }
         }
         self.entries = entries
-        self.byDate = entries.sorted { $0.startDate < $1.startDate }
+        // Dates nearly always rise with the segments: the sort (and its copy) is only for playlists where they do not.
+        let rising = entries.indices.dropFirst().allSatisfy { entries[$0 - 1].startDate <= entries[$0].startDate }
+        self.byDate = rising ? entries : entries.sorted { $0.startDate < $1.startDate }
     }
 
     /// Whether any segment has a date.
