@@ -121,6 +121,20 @@ struct LenientParsingTests {
         #expect(outcome.warnings.map(\.message).allSatisfy { $0.contains("names a group") })
     }
 
+    @Test func eachUndefinedGroupIsReportedOnceAmongManyDefinedOnes() throws {
+        // Six defined audio groups named in turn (more than the check remembers), and one undefined group named by
+        // three variants: one warning, at the first of them.
+        var text = "#EXTM3U\n"
+        for group in 0..<6 { text += "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"g\(group)\",NAME=\"n\",URI=\"\(group).m3u8\"\n" }
+        for variant in 0..<30 {
+            let group = variant % 10 == 7 ? "missing" : "g\(variant % 6)"
+            text += "#EXT-X-STREAM-INF:BANDWIDTH=\(variant + 1),AUDIO=\"\(group)\"\nv\(variant).m3u8\n"
+        }
+        let outcome = try PlaylistParser().parseWithWarnings(text)
+        #expect(outcome.warnings.map(\.line) == [8 + 2 * 7])  // header, six renditions, then two lines per variant
+        #expect(outcome.warnings.first?.message == "AUDIO=\"missing\" names a group that no #EXT-X-MEDIA of TYPE=AUDIO defines")
+    }
+
     @Test func aStreamInfWithoutItsURIIsDroppedAndTheNextOneKept() throws {
         let outcome = try PlaylistParser().parseWithWarnings(
             "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n#EXT-X-STREAM-INF:BANDWIDTH=2\nb.m3u8\n")

@@ -23,7 +23,7 @@ enum AttributeListParser {
             while index < count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
             if index == count { break }
             var nameStart = index
-            while index < count, bytes[index] != 0x3D, bytes[index] != 0x2C { index += 1 }
+            index = ByteScanning.firstIndex(of: 0x3D, or: 0x2C, in: bytes, from: index)
             guard index < count, bytes[index] == 0x3D else { return false }
             var nameEnd = index
             while nameStart < nameEnd, ByteScanning.isBlank(bytes[nameStart]) { nameStart += 1 }
@@ -36,7 +36,7 @@ enum AttributeListParser {
             if isQuoted {
                 valueStart = index + 1
                 index = valueStart
-                while index < count, bytes[index] != 0x22 { index += 1 }
+                index = ByteScanning.firstIndex(of: 0x22, or: 0x22, in: bytes, from: index)
                 guard index < count else { return false }
                 valueEnd = index
                 index += 1
@@ -44,10 +44,8 @@ enum AttributeListParser {
                 guard index == count || bytes[index] == 0x2C else { return false }
             } else {
                 valueStart = index
-                while index < count, bytes[index] != 0x2C {
-                    guard bytes[index] != 0x22 else { return false }  // a quote inside an unquoted value
-                    index += 1
-                }
+                index = ByteScanning.firstIndex(of: 0x2C, or: 0x22, in: bytes, from: index)
+                guard index == count || bytes[index] != 0x22 else { return false }  // a quote inside an unquoted value
                 valueEnd = index
                 while valueStart < valueEnd, ByteScanning.isBlank(bytes[valueStart]) { valueStart += 1 }
                 while valueEnd > valueStart, ByteScanning.isBlank(bytes[valueEnd - 1]) { valueEnd -= 1 }
@@ -78,34 +76,72 @@ enum AttributeListParser {
 
 /// A set of attribute names a tag's model holds, with their keys worked out once and a small table from a key's
 /// presence bit to the name that has it, so that telling whether a name is one of them takes one lookup.
-struct AttributeNames {
+///
+/// A reader resolved against a set (``AttributeReader/resolved(against:)``) finds each of its names in one step.
+final class AttributeNames: Sendable {
+    /// The most names a set holds: a resolved reader keeps one slot per name.
+    static let capacity = 32
+
     let names: [StaticString]
     let keys: [UInt64]
-    /// For each of the 64 presence bits: the index of the one name with that bit, `-1` for none, `-2` for several.
-    private let table: [Int16]
+    /// The multiplier that spreads this set's keys over the table's slots (``slot(_:)``), chosen so that no two names
+    /// share a slot when one such exists.
+    private let multiplier: UInt64
+    /// For each of the 256 slots: the index of the one name in it, `-1` for none, `-2` for several.
+    private let table: [Int8]
 
     init(_ names: [StaticString]) {
+        precondition(names.count <= Self.capacity, "an attribute name set holds at most \(Self.capacity) names")
         self.names = names
-        keys = names.map(AttributeListParser.nameKey)
-        var table = [Int16](repeating: -1, count: 64)
-        for (index, key) in keys.enumerated() {
-            let slot = AttributeListParser.presenceBit(key).trailingZeroBitCount
-            table[slot] = table[slot] == -1 ? Int16(index) : -2
+        let keys = names.map(AttributeListParser.nameKey)
+        self.keys = keys
+        // Odd multipliers tried in turn: with at most 32 names in 256 slots, one of the first few nearly always
+        // leaves each name alone in its slot. If none does, shared slots are searched name by name.
+        var best: (multiplier: UInt64, table: [Int8], shared: Int)?
+        var candidate: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<64 {
+            var table = [Int8](repeating: -1, count: 256)
+            var shared = 0
+            for (index, key) in keys.enumerated() {
+                let slot = Int((key &* candidate) >> 56)
+                if table[slot] == -1 {
+                    table[slot] = Int8(index)
+                } else {
+                    table[slot] = -2
+                    shared += 1
+                }
+            }
+            if best.map({ shared < $0.shared }) ?? true { best = (candidate, table, shared) }
+            if shared == 0 { break }
+            candidate = candidate &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407 | 1
         }
-        self.table = table
+        multiplier = best!.multiplier
+        table = best!.table
+    }
+
+    @inline(__always) private func slot(_ key: UInt64) -> Int { Int((key &* multiplier) >> 56) }
+
+    /// The index of the name (whose key is `key`) in the set; `nil` when it is not one of them.
+    @inline(__always) func index(of name: UnsafeBufferPointer<UInt8>, key: UInt64) -> Int? {
+        let entry = table[slot(key)]
+        if entry == -1 { return nil }
+        if entry >= 0 {
+            let index = Int(entry)
+            return keys[index] == key && names[index].withUTF8Buffer({ ByteScanning.equal($0, name) }) ? index : nil
+        }
+        for index in keys.indices where keys[index] == key {
+            if names[index].withUTF8Buffer({ ByteScanning.equal($0, name) }) { return index }
+        }
+        return nil
+    }
+
+    /// The index of a name given as a literal: the same literal is usually the same pointer, which settles it.
+    @inline(__always) func index(of name: StaticString, key: UInt64) -> Int? {
+        let entry = table[slot(key)]
+        if entry >= 0, keys[Int(entry)] == key, names[Int(entry)].utf8Start == name.utf8Start { return Int(entry) }
+        return name.withUTF8Buffer { index(of: $0, key: key) }
     }
 
     /// Whether the name (whose key is `key`) is one of these.
-    func contains(_ name: UnsafeBufferPointer<UInt8>, key: UInt64) -> Bool {
-        let entry = table[AttributeListParser.presenceBit(key).trailingZeroBitCount]
-        if entry == -1 { return false }
-        if entry >= 0 {
-            let index = Int(entry)
-            return keys[index] == key && names[index].withUTF8Buffer { ByteScanning.equal($0, name) }
-        }
-        for index in keys.indices where keys[index] == key {
-            if names[index].withUTF8Buffer({ ByteScanning.equal($0, name) }) { return true }
-        }
-        return false
-    }
+    func contains(_ name: UnsafeBufferPointer<UInt8>, key: UInt64) -> Bool { index(of: name, key: key) != nil }
 }

@@ -14,6 +14,12 @@ struct AttributeReader {
     /// The presence bits of the names in the list (``AttributeListParser/presenceBit(_:)``): a lookup of a name
     /// the tag does not carry, the common case for optional attributes, ends here.
     private let presence: UInt64
+    /// The set this reader was resolved against, if any (``resolved(against:)``).
+    private var known: AttributeNames?
+    /// For each name of ``known``: the index of its first span, or -1 when the list lacks it.
+    private var slots = SIMD32<Int8>(repeating: -1)
+    /// The spans whose names are in ``known``, one bit each.
+    private var knownSpans: UInt64 = 0
 
     /// A reader over the tag's own bytes.
     init(tag: TagName, line: Int, bytes: UnsafeBufferPointer<UInt8>, spans: [AttributeSpan]) {
@@ -34,6 +40,24 @@ struct AttributeReader {
         presence = spans.reduce(0) { $0 | AttributeListParser.presenceBit($1.nameKey) }
     }
 
+    /// This reader with the spans of the names in `known` found once, so that looking one of them up takes one
+    /// step, and the attributes the model does not hold are told apart without comparing names again. Lists too
+    /// long for the slots are left as they are (their lookups scan).
+    func resolved(against known: AttributeNames) -> AttributeReader {
+        guard spans.count <= 64 else { return self }
+        var reader = self
+        reader.known = known
+        withBytes { bytes in
+            for (position, span) in spans.enumerated() {
+                let name = UnsafeBufferPointer(rebasing: bytes[span.nameStart..<span.nameEnd])
+                guard let index = known.index(of: name, key: span.nameKey) else { continue }
+                reader.knownSpans |= 1 << UInt64(position)
+                if reader.slots[index] < 0 { reader.slots[index] = Int8(position) }
+            }
+        }
+        return reader
+    }
+
     @inline(__always) private func withBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
         guard let owned else { return try body(borrowed) }
         return try owned.withUnsafeBufferPointer { bytes throws(E) in try body(bytes) }
@@ -42,6 +66,10 @@ struct AttributeReader {
     private func span(_ name: StaticString) -> AttributeSpan? {
         let key = AttributeListParser.nameKey(name)
         guard presence & AttributeListParser.presenceBit(key) != 0 else { return nil }
+        if let known, let index = known.index(of: name, key: key) {
+            let position = slots[index]
+            return position < 0 ? nil : spans[Int(position)]
+        }
         for span in spans where span.nameKey == key {
             let matches = withBytes { bytes in
                 name.withUTF8Buffer { ByteScanning.equal($0, UnsafeBufferPointer(rebasing: bytes[span.nameStart..<span.nameEnd])) }
@@ -151,6 +179,10 @@ struct AttributeReader {
     func list(_ name: StaticString) -> [String] {
         read(name) { bytes in
             var items: [String] = []
+            // One allocation for the list, not one per item appended.
+            var commas = 0
+            for byte in bytes where byte == 0x2C { commas += 1 }
+            items.reserveCapacity(commas + 1)
             var start = 0
             for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x2C {
                 let item = ByteScanning.trimmed(UnsafeBufferPointer(rebasing: bytes[start..<index]))
@@ -166,9 +198,15 @@ struct AttributeReader {
     func attributes(excluding known: AttributeNames) -> AttributeList {
         withBytes { bytes in
             var list = AttributeList()
-            for span in spans {
+            let resolved = self.known === known
+            if resolved, knownSpans.nonzeroBitCount == spans.count { return list }
+            for (position, span) in spans.enumerated() {
                 let name = UnsafeBufferPointer(rebasing: bytes[span.nameStart..<span.nameEnd])
-                guard !known.contains(name, key: span.nameKey) else { continue }
+                if resolved {
+                    guard knownSpans & (1 << UInt64(position)) == 0 else { continue }
+                } else {
+                    guard !known.contains(name, key: span.nameKey) else { continue }
+                }
                 let value = text(UnsafeBufferPointer(rebasing: bytes[span.valueStart..<span.valueEnd]))
                 list.append(text(name), span.isQuoted ? .quoted(value) : .unquoted(value))
             }

@@ -172,6 +172,32 @@ enum ByteScanning {
         return (word & highs) | belowSpace | deleteOrDollar != 0 ? slowScan(bytes) : TextScan()
     }
 
+    /// The index of the first byte at or after `start` equal to `first` or `second`; `bytes.count` when there is
+    /// none. Eight bytes at a time where the machine is little-endian (names and values run to tens of bytes).
+    @inline(__always) static func firstIndex(
+        of first: UInt8, or second: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int
+    ) -> Int {
+        var index = start
+        let count = bytes.count
+        #if _endian(little)
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let firsts = ones &* UInt64(first)
+            let seconds = ones &* UInt64(second)
+            while index + 8 <= count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                // The lowest flagged byte is exact (a false flag can only follow a true one).
+                let hits = hasZeroByte(word ^ firsts) | hasZeroByte(word ^ seconds)
+                if hits != 0 { return index + hits.trailingZeroBitCount >> 3 }
+                index += 8
+            }
+        }
+        #endif
+        while index < count, bytes[index] != first, bytes[index] != second { index += 1 }
+        return index
+    }
+
     @inline(__always) private static func hasZeroByte(_ word: UInt64) -> UInt64 {
         (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
     }

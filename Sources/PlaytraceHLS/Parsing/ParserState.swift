@@ -339,22 +339,25 @@ struct ParserState {
 
     /// Groups that a variant names (`AUDIO`, `VIDEO`, `SUBTITLES`, `CLOSED-CAPTIONS`) but no rendition defines.
     private mutating func checkRenditionGroups() {
-        var defined: Set<String> = []
-        for rendition in multivariant.renditions { defined.insert("\(rendition.type.rawValue)\u{0}\(rendition.groupID)") }
-        var reported: Set<String> = []
-        for (index, variant) in multivariant.variants.enumerated() {
-            let references: [(Rendition.MediaType, String, String?)] = [
-                (.audio, "AUDIO", variant.audio), (.video, "VIDEO", variant.stream.video),
-                (.subtitles, "SUBTITLES", variant.subtitles), (.closedCaptions, "CLOSED-CAPTIONS", variant.closedCaptions),
-            ]
-            for case let (type, attribute, group?) in references {
-                let key = "\(type.rawValue)\u{0}\(group)"
-                guard !defined.contains(key), reported.insert(key).inserted else { continue }
-                let line = index < variantLines.count ? variantLines[index] : 0
-                warnings.append(PlaylistWarning(
-                    line: line,
-                    message: "\(attribute)=\"\(group)\" names a group that no #EXT-X-MEDIA of TYPE=\(type.rawValue) defines"))
+        var audio = GroupReferenceCheck(type: .audio, attribute: "AUDIO")
+        var video = GroupReferenceCheck(type: .video, attribute: "VIDEO")
+        var subtitles = GroupReferenceCheck(type: .subtitles, attribute: "SUBTITLES")
+        var captions = GroupReferenceCheck(type: .closedCaptions, attribute: "CLOSED-CAPTIONS")
+        for rendition in multivariant.renditions {
+            switch rendition.type {
+            case .audio: audio.define(rendition.groupID)
+            case .video: video.define(rendition.groupID)
+            case .subtitles: subtitles.define(rendition.groupID)
+            case .closedCaptions: captions.define(rendition.groupID)
             }
+        }
+        // Indices, not a loop over copies: copying a variant retains each of its strings.
+        for index in multivariant.variants.indices {
+            let line = index < variantLines.count ? variantLines[index] : 0
+            audio.check(multivariant.variants[index].audio, line: line, into: &warnings)
+            video.check(multivariant.variants[index].stream.video, line: line, into: &warnings)
+            subtitles.check(multivariant.variants[index].subtitles, line: line, into: &warnings)
+            captions.check(multivariant.variants[index].closedCaptions, line: line, into: &warnings)
         }
     }
 
@@ -559,5 +562,38 @@ struct ParserState {
         case .import: "IMPORT"
         case .queryParameter: "QUERYPARAM"
         }
+    }
+}
+
+/// Checks that the rendition groups variants name are defined, reporting each undefined group once. Variants name
+/// the same few groups over and over: the last groups found defined are remembered, so that most checks compare a
+/// few short strings instead of hashing one.
+private struct GroupReferenceCheck {
+    let type: Rendition.MediaType
+    let attribute: String
+    private var defined: Set<String> = []
+    /// Groups found defined, at most ``recentLimit`` of them.
+    private var recent: [String] = []
+    private static let recentLimit = 4
+    private var reported: Set<String> = []
+
+    init(type: Rendition.MediaType, attribute: String) {
+        self.type = type
+        self.attribute = attribute
+    }
+
+    mutating func define(_ group: String) { defined.insert(group) }
+
+    mutating func check(_ group: String?, line: Int, into warnings: inout [PlaylistWarning]) {
+        guard let group, !recent.contains(group) else { return }
+        if defined.contains(group) {
+            if recent.count == Self.recentLimit { recent.removeFirst() }
+            recent.append(group)
+            return
+        }
+        guard reported.insert(group).inserted else { return }
+        warnings.append(PlaylistWarning(
+            line: line,
+            message: "\(attribute)=\"\(group)\" names a group that no #EXT-X-MEDIA of TYPE=\(type.rawValue) defines"))
     }
 }

@@ -1,0 +1,52 @@
+import Testing
+@testable import PlaytraceHLS
+
+/// The word-at-a-time helpers the parser relies on agree with the plain byte-by-byte answer.
+@Suite("Byte scanning")
+struct ByteScanningTests {
+    /// A small deterministic generator: the inputs are the same on every run.
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+    }
+
+    @Test func firstIndexOfEitherByteMatchesALinearSearch() {
+        var generator = Generator(state: 7)
+        // Bytes drawn from a small alphabet that includes the searched ones and bytes next to them (borrows
+        // between adjacent bytes are where word tricks go wrong), at every length and start up to a few words.
+        let alphabet: [UInt8] = [0x2C, 0x22, 0x3D, 0x2B, 0x2D, 0x21, 0x23, 0x41, 0x00, 0x01, 0x80, 0xFF]
+        for length in 0..<40 {
+            for _ in 0..<60 {
+                let bytes = (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
+                bytes.withUnsafeBufferPointer { buffer in
+                    for start in 0...length {
+                        let expected = bytes[start...].firstIndex { $0 == 0x2C || $0 == 0x22 } ?? length
+                        #expect(ByteScanning.firstIndex(of: 0x2C, or: 0x22, in: buffer, from: start) == expected)
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func attributeNameSetsFindEachNameAndNothingElse() {
+        let names: [StaticString] = [
+            "BANDWIDTH", "AVERAGE-BANDWIDTH", "SCORE", "CODECS", "SUPPLEMENTAL-CODECS", "RESOLUTION", "HDCP-LEVEL",
+            "ALLOWED-CPC", "VIDEO-RANGE", "REQ-VIDEO-LAYOUT", "STABLE-VARIANT-ID", "VIDEO", "PATHWAY-ID", "FRAME-RATE",
+            "AUDIO", "SUBTITLES", "CLOSED-CAPTIONS",
+            // Same length, first and last byte as names above: only the bytes between tell them apart.
+            "BXNDWIDTH", "AXDIO",
+        ]
+        let set = AttributeNames(names)
+        for (index, name) in names.enumerated() {
+            let found = name.withUTF8Buffer { set.index(of: $0, key: AttributeListParser.nameKey($0)) }
+            #expect(found == index, "\(name)")
+        }
+        for other in ["BANDWIDTHS", "AUDIO2", "URI", "BYNDWIDTH", "", "A"] {
+            let found = Array(other.utf8).withUnsafeBufferPointer { set.index(of: $0, key: AttributeListParser.nameKey($0)) }
+            #expect(found == nil, "\(other)")
+        }
+    }
+}
