@@ -190,6 +190,8 @@ let package = Package(
             dependencies: [
                 "PlaytraceNetwork", "PlaytraceCore", "PlaytraceLab",
                 .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictness
         ),

@@ -24,9 +24,13 @@ struct OutboxCommand: AsyncParsableCommand {
     @Option(help: "Graphite (carbon) plaintext address for Graphite batches, host:port.")
     var graphite: String?
 
+    @Option(help: "With --deliver, the most seconds spent delivering (destinations in parallel; each request has its own deadline too).")
+    var timeout: Double = 60
+
     func validate() throws {
         guard FileManager.default.fileExists(atPath: file) else { throw ValidationError("no outbox file at \(file)") }
         if let graphite, TelemetrySetup.hostAndPort(graphite) == nil { throw ValidationError("--graphite needs host:port") }
+        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
     }
 
     func run() async throws {
@@ -49,10 +53,13 @@ struct OutboxCommand: AsyncParsableCommand {
             }
             print(Self.describe(before, file: file))
             guard deliver else { return }
-            await outbox.flush()
+            let drain = await outbox.drain(within: .milliseconds(Int64((timeout * 1_000).rounded())))
             let after = try await outbox.statistics()
             print("delivered \(after.delivered - before.delivered), refused \(after.rejected - before.rejected); "
-                + "\(after.pending) waiting")
+                + "\(after.pending) waiting" + (drain.timedOut ? " (stopped after \(Format.seconds(timeout)))" : ""))
+            for (destination, reason) in drain.paused.sorted(by: { $0.key < $1.key }) {
+                print("\(destination) paused: \(PlainText.safe(reason))")
+            }
             let deliverable = Set(couriers.map(\.name))
             if after.pendingByDestination.contains(where: { deliverable.contains($0.key) }) { throw ExitCode(1) }
         }
@@ -65,6 +72,9 @@ struct OutboxCommand: AsyncParsableCommand {
         }
         for (destination, count) in statistics.pendingByDestination.sorted(by: { $0.key < $1.key }) {
             lines.append("  " + destination.padding(toLength: 10, withPad: " ", startingAt: 0) + "\(count)")
+        }
+        if statistics.quarantined > 0 {
+            lines.append("  \(statistics.quarantined) unreadable row(s) set aside (never sent)")
         }
         lines.append("so far: enqueued \(statistics.enqueued), delivered \(statistics.delivered), retried "
             + "\(statistics.retried), refused \(statistics.rejected), dropped \(statistics.dropped), duplicates "

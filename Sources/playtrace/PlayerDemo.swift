@@ -89,8 +89,8 @@ final class PlayerDemo {
         for line in report.lines { output.message(line) }
         if let telemetry {
             for line in await telemetry.finish() { output.message(line) }
-            if telemetry.refused > 0 {
-                output.message("telemetry: \(telemetry.refused) batch(es) refused by their destination (see the log)")
+            for problem in telemetry.problems {
+                output.message("telemetry: " + problem)
                 failures += 1
             }
         }

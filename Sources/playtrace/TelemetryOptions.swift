@@ -42,6 +42,10 @@ struct TelemetryOptions: ParsableArguments {
     @Flag(name: .customLong("telemetry-console"), help: "Print every telemetry event and metric.")
     var console = false
 
+    @Option(name: .customLong("drain-timeout"),
+            help: "At the end of a session, the most seconds spent delivering the telemetry still waiting.")
+    var drainTimeout: Double = 10
+
     func validate() throws {
         if let influxURL, URL(string: influxURL)?.host == nil { throw ValidationError("--influx needs a URL such as http://127.0.0.1:8086") }
         if let otlpURL, URL(string: otlpURL)?.host == nil { throw ValidationError("--otlp needs a URL such as http://127.0.0.1:4318") }
@@ -49,5 +53,8 @@ struct TelemetryOptions: ParsableArguments {
         if let graphite, TelemetrySetup.hostAndPort(graphite) == nil { throw ValidationError("--graphite needs host:port") }
         if newRelicKey != nil, newRelicAccount == nil { throw ValidationError("--newrelic-key needs --newrelic-account") }
         guard ["us", "eu"].contains(newRelicRegion) else { throw ValidationError("--newrelic-region is us or eu") }
+        guard drainTimeout >= 0, drainTimeout <= 3_600 else {
+            throw ValidationError("--drain-timeout must be between 0 and 3600 seconds")
+        }
     }
 }

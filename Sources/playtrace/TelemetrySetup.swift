@@ -14,10 +14,14 @@ final class TelemetrySetup: Sendable {
     let outbox: Outbox
     private let otlp: OTLPBackend?
     private let keepsUndelivered: Bool
+    private let outboxPath: String?
+    private let drainTimeout: Duration
     private let summary = SummaryBackend()
 
     init(options: TelemetryOptions, clock: any Clock<Duration>, transport: any HTTPTransport, output: ConsoleOutput) async throws {
         keepsUndelivered = options.outboxPath != nil
+        outboxPath = options.outboxPath
+        drainTimeout = .milliseconds(Int64((options.drainTimeout * 1_000).rounded()))
         var couriers: [any OutboxCourier] = []
         var makers: [(Outbox) throws -> any Backend & Sendable] = []
         let otlpURL = options.otlpURL.flatMap { URL(string: $0) }
@@ -78,6 +82,8 @@ final class TelemetrySetup: Sendable {
         if options.console { backends.append(ConsoleBackend { line in output.message("[telemetry] " + line) }) }
         instrument = Instrument(hub: HubCore(), metricalc: MetricalcCore(), backends: backends, clock: clock)
         instrument.ready()
+        // Batches leave while the session plays, as each is closed.
+        await outbox.start()
     }
 
     static func hostAndPort(_ text: String) -> (String, Int)? {
@@ -96,32 +102,48 @@ final class TelemetrySetup: Sendable {
         }
     }
 
-    /// Batches the destinations refused for good (a 4xx): set by ``finish()``.
-    private let refusedBatches = Mutex(0)
+    /// What went wrong with delivery, once ``finish()`` has run: refused batches, paused destinations, batches
+    /// lost at exit. `play` exits non-zero when there is any.
+    private let deliveryProblems = Mutex<[String]>([])
 
-    /// Batches the destinations refused for good, once ``finish()`` has run.
-    var refused: Int { refusedBatches.withLock { $0 } }
+    /// What went wrong with delivery, once ``finish()`` has run.
+    var problems: [String] { deliveryProblems.withLock { $0 } }
 
-    /// Ends the instrument, delivers what is left, and returns the summary lines.
+    /// Ends the instrument, delivers what is left (within the drain timeout), and returns the summary lines.
     func finish() async -> [String] {
         instrument.shutdown()
         await otlp?.shutdown()
-        await outbox.start()
-        await outbox.flush()
+        let drain = await outbox.drain(within: drainTimeout)
         await outbox.stop()
         var lines = summary.lines()
+        var problems: [String] = []
         do {
             let statistics = try await outbox.statistics()
-            refusedBatches.withLock { $0 = statistics.rejected }
             if statistics.enqueued > 0 {
-                lines.append("  delivery          \(statistics.delivered) batch(es) delivered, \(statistics.pending) waiting"
-                    + (statistics.pending > 0 ? (keepsUndelivered ? " in the outbox file" : " and lost at exit (no --outbox file)") : "")
-                    + (statistics.rejected > 0 ? ", \(statistics.rejected) refused" : "")
-                    + (statistics.dropped > 0 ? ", \(statistics.dropped) dropped" : ""))
+                var line = "  delivery          \(statistics.delivered) batch(es) delivered"
+                if drain.pending > 0 {
+                    line += ", \(drain.pending) waiting " + (keepsUndelivered
+                        ? "in \(outboxPath ?? "the outbox") (playtrace outbox \(outboxPath ?? "FILE") --deliver sends them)"
+                        : "and lost at exit (no --outbox file)")
+                    if drain.timedOut { line += " after the \(Format.seconds(drainTimeout.seconds)) drain" }
+                }
+                if statistics.rejected > 0 { line += ", \(statistics.rejected) refused" }
+                if statistics.dropped > 0 { line += ", \(statistics.dropped) dropped" }
+                lines.append(line)
             }
+            if statistics.rejected > 0 {
+                problems.append("\(statistics.rejected) batch(es) refused by their destination (see the log)")
+            }
+            if drain.pending > 0, !keepsUndelivered { problems.append("\(drain.pending) batch(es) lost") }
         } catch {
             lines.append("  delivery          unknown (\(error))")
+            problems.append("delivery unknown: \(error)")
         }
+        for (destination, reason) in drain.paused.sorted(by: { $0.key < $1.key }) {
+            lines.append("  \(destination) paused: \(PlainText.safe(reason))")
+            problems.append("\(destination) refuses its batches: \(PlainText.safe(reason))")
+        }
+        deliveryProblems.withLock { $0 = problems }
         return lines
     }
 }

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("HTTP courier")
 struct HTTPCourierTests {
-    @Test("2xx delivers, 5xx and no response retry, 4xx refuses with the server's status; the key is sent")
+    @Test("2xx delivers, 5xx and no response retry, 401/403/404 pause, 400 refuses with the server's status; the key is sent")
     func outcomes() async throws {
         let lab = LabServer(clock: ContinuousClock())
         let port = try await lab.start()
@@ -24,11 +24,24 @@ struct HTTPCourierTests {
             return
         }
         #expect(reason.hasPrefix("HTTP 503"))
-        guard case .reject(let refusal) = await courier.deliver(message("/nothing/here")) else {
-            Issue.record("a 404 is refused")
+        guard case .pause(let pause) = await courier.deliver(message("/nothing/here")) else {
+            Issue.record("a 404 (a missing database or path) pauses the destination")
             return
         }
-        #expect(refusal.hasPrefix("HTTP 404"))
+        #expect(pause.hasPrefix("HTTP 404"))
+        for status in [401, 403] {
+            lab.faults.add(LabFault(pathContains: "/vod/", kind: .status(status), remaining: 1))
+            guard case .pause = await courier.deliver(message("/vod/master.m3u8")) else {
+                Issue.record("a \(status) (credentials) pauses the destination")
+                return
+            }
+        }
+        lab.faults.add(LabFault(pathContains: "/vod/", kind: .status(400), remaining: 1))
+        guard case .reject(let refusal) = await courier.deliver(message("/vod/master.m3u8")) else {
+            Issue.record("a 400 refuses the message")
+            return
+        }
+        #expect(refusal.hasPrefix("HTTP 400"))
         guard case .retry = await courier.deliver(message("/vod/master.m3u8", port: 9)) else {
             Issue.record("a refused connection is retried")
             return

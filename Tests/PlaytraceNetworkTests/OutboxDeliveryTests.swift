@@ -21,7 +21,8 @@ struct OutboxDeliveryTests {
         for index in 0..<5 { try outbox.enqueue(message(index, port: port)) }
         await outbox.flush()
         var statistics = try await outbox.statistics()
-        #expect(statistics.pending == 5 && statistics.retried == 5 && statistics.delivered == 0)
+        // The first failure holds the destination back: a server that is down gets one request, not five.
+        #expect(statistics.pending == 5 && statistics.retried == 1 && statistics.delivered == 0)
 
         let lab = LabServer(clock: ContinuousClock())
         _ = try await lab.start(port: port)

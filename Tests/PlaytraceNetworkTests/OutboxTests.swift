@@ -125,7 +125,8 @@ struct OutboxTests {
         let courier = ScriptedCourier(script: [], wallClock: WallClock(clock: clock, origin: Self.origin))
         let reopened = try Outbox(path: path, couriers: [courier], clock: clock, origin: Self.origin)
         var statistics = try await reopened.statistics()
-        #expect(statistics.pending == 2 && statistics.enqueued == 2 && statistics.retried == 2)
+        // The failure of "a" held the destination back: "b" waited without an attempt.
+        #expect(statistics.pending == 2 && statistics.enqueued == 2 && statistics.retried == 1)
         await reopened.flush()
         statistics = try await reopened.statistics()
         #expect(statistics.pending == 0 && statistics.delivered == 2)

@@ -3,8 +3,9 @@ import Foundation
 /// Delivers outbox messages over HTTP: the payload is the body; the metadata gives the `url`, the `method`
 /// (`POST` by default) and headers (keys `header.<Name>`). The message key goes as `Idempotency-Key`.
 ///
-/// 2xx is delivered; 408, 429 and 5xx, and no response, are retried; other statuses are refused for good with the
-/// server's message.
+/// 2xx is delivered; 408, 429 and 5xx, and no response, are retried; 401, 403 and 404 say the destination itself is
+/// not set up for these messages (credentials, a missing database or path): the destination is paused and its
+/// messages kept; other statuses (a 400 for malformed data) refuse that message for good, with the server's message.
 public struct HTTPCourier: OutboxCourier {
     public let name: String
     private let transport: any HTTPTransport
@@ -30,8 +31,11 @@ public struct HTTPCourier: OutboxCourier {
             let response = try await transport.send(request)
             if response.isSuccess { return .delivered }
             let detail = "HTTP \(response.status): " + String(decoding: response.body.prefix(500), as: UTF8.self)
-            if response.status == 408 || response.status == 429 || response.status >= 500 { return .retry(detail) }
-            return .reject(detail)
+            switch response.status {
+            case 408, 429, 500...: return .retry(detail)
+            case 401, 403, 404: return .pause(detail)
+            default: return .reject(detail)
+            }
         } catch {
             return .retry(error.description)
         }

@@ -5,17 +5,23 @@ public import PlaytraceCore
 ///
 /// - Messages are persisted in SQLite (GRDB) before ``enqueue(_:)`` returns, and removed only once delivered or
 ///   refused for good: a crash, a `kill -9` or a server down for an hour loses nothing; the next start resumes.
-/// - Delivery is at least once; each message keeps a stable key (its idempotency key) across retries and restarts,
-///   and a message enqueued twice with the same key is stored once.
-/// - Transient failures (no response, 5xx, 429) are retried with exponential backoff and jitter; permanent ones
-///   (4xx) are dropped, counted and logged with the server's message.
-/// - The store is bounded in bytes and in age; what the bounds drop is counted (``statistics()``) and logged.
+/// - Once started, delivery runs in the background: a message leaves as soon as it is enqueued, one destination
+///   at a time in order, destinations in parallel.
+/// - Each message is sent once, and again only after an attempt failed. A message being sent is claimed in the
+///   file, so that processes sharing one file (and a flush racing the background delivery) never send it twice;
+///   each message keeps a stable key (its `Idempotency-Key`) across retries and restarts, and a message enqueued
+///   twice with the same key is stored once.
+/// - Transient failures (no response, 5xx, 429) hold the destination back with exponential backoff and jitter;
+///   a refusal of the destination's own set-up (401, 403, 404) pauses it and keeps its messages; a refusal of one
+///   message (400) drops that message, counted and logged with the server's message.
+/// - The store is bounded in bytes and in age; what the bounds drop is counted (``statistics()``) and logged. A row
+///   that cannot be read back is set aside and reported, never retried, and blocks nothing.
 ///
 /// ```swift
 /// let outbox = try Outbox(path: "/var/lib/app/outbox.sqlite", couriers: [HTTPCourier(name: "influx", transport: t)])
-/// await outbox.start()
-/// try await outbox.enqueue(OutboxMessage(destination: "influx", payload: lines, metadata: ["url": writeURL]))
-/// await outbox.flush()        // at session end and on shutdown
+/// await outbox.start()                                  // delivery in the background from now on
+/// try outbox.enqueue(OutboxMessage(destination: "influx", payload: lines, metadata: ["url": writeURL]))
+/// let rest = await outbox.drain(within: .seconds(10))   // at the end of a session: what could not go in time
 /// ```
 public actor Outbox {
     public nonisolated let configuration: OutboxConfiguration
@@ -27,8 +33,26 @@ public actor Outbox {
     private nonisolated let wallClock: WallClock
     private nonisolated let logger: Logger
     private let random: @Sendable () -> Double
+    /// The background loop that looks for messages falling due, while started.
     private var loop: Task<Void, Never>?
-    private var isDelivering = false
+    /// The delivery pass running for each destination: one at a time per destination, destinations in parallel.
+    private var passes: [String: Task<Void, Never>] = [:]
+    /// Destinations whose pass looks again before it ends (a message was enqueued meanwhile).
+    private var rerun: Set<String> = []
+    /// Messages this process is sending.
+    private var inFlight: Set<Int64> = []
+    /// Destinations left alone until a date: after a transient failure (backoff) or a pause.
+    private var holds: [String: Hold] = [:]
+    /// Flushes and drains waiting for delivery to settle, resumed whenever something changes.
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var nextDrainID = 0
+    private var expiredDrains: Set<Int> = []
+
+    private struct Hold {
+        var until: Double
+        /// Why the destination is paused; `nil` for a backoff.
+        var pause: String?
+    }
 
     /// Opens an outbox.
     /// - Parameters:
@@ -36,6 +60,8 @@ public actor Outbox {
     ///   - couriers: who delivers each destination.
     ///   - clock: the clock of backoffs and polling (a test clock in tests); dates follow it from `origin`.
     ///   - random: the jitter source, 0..<1 (fixed in tests).
+    /// - Throws: ``OutboxError`` when the file is not an SQLite database, cannot be written, or is another
+    ///   program's database (which is left untouched).
     public init(path: String?, couriers: [any OutboxCourier], configuration: OutboxConfiguration = OutboxConfiguration(),
                 clock: any Clock<Duration> = ContinuousClock(), origin: StreamDate? = nil,
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
@@ -53,9 +79,8 @@ public actor Outbox {
 
     private nonisolated var now: Double { wallClock.now.secondsSince1970 }
 
-    /// Persists a message for delivery, synchronously (it is on disk when this returns, so callers without `await`
-    /// — a backend on the instrument's path — hand it over for good); returns `false` when a message with its key
-    /// is already stored.
+    /// Persists a message for delivery, synchronously (it is on disk when this returns); returns `false` when a
+    /// message with its key is already stored. Once the outbox is started, delivery begins at once.
     @discardableResult
     public nonisolated func enqueue(_ message: OutboxMessage) throws -> Bool {
         var message = message
@@ -64,52 +89,46 @@ public actor Outbox {
         message.attempts = 0
         let inserted = try store.insert(message)
         try enforceBounds()
-        if inserted { Task { await self.deliverDueIfRunning() } }
+        if inserted { Task { await self.kick(message.destination) } }
         return inserted
     }
 
-    private func deliverDueIfRunning() async {
-        guard loop != nil else { return }
-        await deliverDue()
-    }
-
-    /// Starts delivering in the background (due messages, then whenever new ones are enqueued or retries fall due).
+    /// Starts delivering in the background: what is due now, each message as it is enqueued, and retries as they
+    /// fall due (looked for every ``OutboxConfiguration/pollInterval``).
     public func start() {
         guard loop == nil else { return }
-        let clock = wallClock.stopwatch
+        let stopwatch = wallClock.stopwatch
         let interval = configuration.pollInterval
         loop = Task { [weak self] in
             while !Task.isCancelled {
-                await self?.deliverDue()
-                do { try await clock.sleep(for: interval) } catch { return }
+                await self?.tick()
+                do { try await stopwatch.sleep(for: interval) } catch { return }
             }
         }
     }
 
-    /// Stops the background delivery (messages stay stored).
+    /// Stops the background delivery. Attempts under way are abandoned; every message stays stored.
     public func stop() {
         loop?.cancel()
         loop = nil
+        for pass in passes.values { pass.cancel() }
+        rerun.removeAll()
     }
 
-    /// Tries to deliver every stored message now, backoff aside — at the end of a session and on shutdown. Messages
-    /// that still fail stay stored (with their backoff) for later.
-    public func flush() async {
-        do {
-            try enforceBounds()
-            var attempted = Set<Int64>()
-            while true {
-                let batch = try store.due(at: .infinity, limit: configuration.batchSize, destinations: destinations)
-                    .filter { !attempted.contains($0.id ?? -1) }
-                guard !batch.isEmpty else { return }
-                for message in batch {
-                    attempted.insert(message.id ?? -1)
-                    try await attempt(message)
-                }
-            }
-        } catch {
-            logger.error("outbox flush failed", metadata: ["error": "\(error)"])
-        }
+    /// Tries every waiting message now, backoff aside, and returns once each has had its attempt (each bounded by
+    /// its courier's timeout). A destination that fails is not tried further in this flush: its messages stay
+    /// stored, with their backoff, for later.
+    @discardableResult
+    public func flush() async -> OutboxDrain {
+        await settle(within: nil)
+    }
+
+    /// Delivers what waits, backoff aside, retrying failures as their backoff allows, until nothing deliverable is
+    /// left or `timeout` has passed; then abandons the attempts under way. What is left stays stored (for the next
+    /// run when the outbox has a file); the result says how much, and which destinations are paused and why.
+    @discardableResult
+    public func drain(within timeout: Duration) async -> OutboxDrain {
+        await settle(within: timeout)
     }
 
     /// What the outbox did so far, and what waits.
@@ -117,47 +136,192 @@ public actor Outbox {
         try store.statistics()
     }
 
+    /// The destinations paused because they refuse their messages for a reason of their own set-up, with that
+    /// reason (cleared when one of their messages is delivered again).
+    public func pausedDestinations() -> [String: String] {
+        holds.compactMapValues(\.pause)
+    }
+
     /// When the next stored message this outbox can deliver is due (seconds since 1970), if any.
     public func nextAttemptDate() throws -> Double? {
         try store.nextDue(destinations: destinations)
     }
 
-    /// Delivers the messages that are due, oldest first.
-    func deliverDue() async {
-        guard !isDelivering else { return }
-        isDelivering = true
-        defer { isDelivering = false }
-        do {
-            try enforceBounds()
-            while true {
-                let batch = try store.due(at: now, limit: configuration.batchSize, destinations: destinations)
-                guard !batch.isEmpty else { return }
-                for message in batch { try await attempt(message) }
+    // MARK: - Delivery
+
+    private func tick() {
+        for destination in destinations { kick(destination) }
+        notifyWaiters()
+    }
+
+    /// Makes sure a pass runs for `destination` (or runs again, when one is under way).
+    private func kick(_ destination: String) {
+        guard loop != nil, couriers[destination] != nil else { return }
+        if passes[destination] != nil {
+            rerun.insert(destination)
+            return
+        }
+        passes[destination] = Task { await self.pass(destination) }
+    }
+
+    /// Delivers the due messages of one destination, oldest first, until none is left or the destination is held
+    /// back.
+    private func pass(_ destination: String) async {
+        defer {
+            passes[destination] = nil
+            notifyWaiters()
+        }
+        guard let courier = couriers[destination] else { return }
+        while !Task.isCancelled {
+            rerun.remove(destination)
+            if let hold = holds[destination], hold.until > now { return }
+            let due: (messages: [OutboxMessage], quarantined: [OutboxStore.Quarantined])
+            do {
+                try enforceBounds()
+                due = try store.due(destination: destination, at: now, limit: configuration.batchSize)
+            } catch {
+                logger.error("outbox delivery failed", metadata: ["destination": "\(destination)", "error": "\(error)"])
+                return
             }
-        } catch {
-            logger.error("outbox delivery failed", metadata: ["error": "\(error)"])
+            for row in due.quarantined {
+                logger.error("an outbox row could not be read back and was set aside", metadata: [
+                    "destination": "\(destination)", "id": "\(row.id)", "reason": "\(row.reason)",
+                ])
+            }
+            if due.messages.isEmpty, due.quarantined.isEmpty, !rerun.contains(destination) { return }
+            for message in due.messages {
+                guard !Task.isCancelled else { return }
+                guard let id = message.id, !inFlight.contains(id) else { continue }
+                do {
+                    let moment = now
+                    guard try store.claim(id, until: moment + configuration.claimDuration.seconds, now: moment) else { continue }
+                } catch {
+                    logger.error("outbox claim failed", metadata: ["destination": "\(destination)", "error": "\(error)"])
+                    return
+                }
+                inFlight.insert(id)
+                let outcome = await courier.deliver(message)
+                inFlight.remove(id)
+                let goesOn = record(outcome, of: message, id: id)
+                notifyWaiters()
+                if !goesOn { return }
+            }
         }
     }
 
-    private func attempt(_ message: OutboxMessage) async throws {
-        guard let id = message.id, let courier = couriers[message.destination] else { return }
-        switch await courier.deliver(message) {
-        case .delivered:
-            try store.remove(id, counting: "delivered")
-        case .reject(let reason):
-            logger.error("message refused for good, dropped", metadata: [
-                "destination": "\(message.destination)", "key": "\(message.key)", "reason": "\(reason)",
-            ])
-            try store.remove(id, counting: "rejected")
-        case .retry(let reason):
-            let attempts = message.attempts + 1
-            let delay = configuration.backoff(afterAttempt: attempts, random: random())
-            logger.warning("delivery failed, will retry", metadata: [
-                "destination": "\(message.destination)", "attempt": "\(attempts)", "reason": "\(reason)",
-                "retryIn": "\(delay)",
-            ])
-            try store.reschedule(id, attempts: attempts, nextAttemptAt: now + delay.seconds, error: reason)
+    /// Stores what became of an attempt; whether the destination's pass goes on to its next message.
+    private func record(_ outcome: DeliveryOutcome, of message: OutboxMessage, id: Int64) -> Bool {
+        let destination = message.destination
+        do {
+            switch outcome {
+            case .delivered:
+                try store.remove(id, counting: "delivered")
+                if let pause = holds[destination]?.pause {
+                    logger.notice("destination delivers again", metadata: ["destination": "\(destination)", "was": "\(pause)"])
+                }
+                holds[destination] = nil
+                return true
+            case .reject(let reason):
+                logger.error("message refused for good, dropped", metadata: [
+                    "destination": "\(destination)", "key": "\(message.key)", "reason": "\(reason)",
+                ])
+                try store.remove(id, counting: "rejected")
+                return true
+            case .retry(let reason):
+                let attempts = message.attempts + 1
+                let delay = configuration.backoff(afterAttempt: attempts, random: random())
+                logger.warning("delivery failed, will retry", metadata: [
+                    "destination": "\(destination)", "attempt": "\(attempts)", "reason": "\(reason)",
+                    "retryIn": "\(delay)",
+                ])
+                let next = now + delay.seconds
+                try store.reschedule(id, attempts: attempts, nextAttemptAt: next, error: reason)
+                // The destination waits as its first message does: a server that is down gets one request per
+                // backoff, not one per message.
+                holds[destination] = Hold(until: next, pause: holds[destination]?.pause)
+                return false
+            case .pause(let reason):
+                try store.release(id)
+                if holds[destination]?.pause != reason {
+                    logger.error("destination paused: it refuses its messages, which are kept", metadata: [
+                        "destination": "\(destination)", "reason": "\(reason)",
+                        "retryIn": "\(configuration.pauseDuration)",
+                    ])
+                }
+                holds[destination] = Hold(until: now + configuration.pauseDuration.seconds, pause: reason)
+                return false
+            }
+        } catch {
+            logger.error("outbox update failed", metadata: ["destination": "\(destination)", "error": "\(error)"])
+            return false
         }
+    }
+
+    // MARK: - Flush and drain
+
+    private func settle(within window: Duration?) async -> OutboxDrain {
+        let beginning = now
+        let horizon = beginning + (window?.seconds ?? 0)
+        do {
+            try enforceBounds()
+            try store.makeDue(at: beginning, destinations: destinations)
+        } catch {
+            logger.error("outbox flush failed", metadata: ["error": "\(error)"])
+        }
+        // Backoff aside: a destination held back by a failure is tried again now; a paused one stays paused.
+        holds = holds.filter { $0.value.pause != nil }
+        let startedHere = loop == nil
+        start()
+        let id = nextDrainID
+        nextDrainID += 1
+        let deadline = window.map { window in
+            Task { [weak self, stopwatch = wallClock.stopwatch] in
+                do { try await stopwatch.sleep(for: window) } catch { return }
+                await self?.expire(id)
+            }
+        }
+        tick()
+        while !expiredDrains.contains(id), !isSettled(horizon: horizon) {
+            await withCheckedContinuation { waiters.append($0) }
+        }
+        deadline?.cancel()
+        let timedOut = expiredDrains.remove(id) != nil
+        if timedOut {
+            // The time is up: attempts under way are abandoned (their messages stay stored).
+            for pass in passes.values { pass.cancel() }
+        }
+        if startedHere { loop?.cancel(); loop = nil }
+        let pending = (try? store.statistics().pendingByDestination.filter { destinations.contains($0.key) }
+            .values.reduce(0, +)) ?? 0
+        return OutboxDrain(pending: pending, paused: pausedDestinations(), timedOut: timedOut)
+    }
+
+    /// Whether nothing this outbox can deliver is left before `horizon`: no pass running, and every destination
+    /// either empty of due messages or held back past the horizon.
+    private func isSettled(horizon: Double) -> Bool {
+        guard passes.isEmpty else { return false }
+        let moment = now
+        for destination in destinations {
+            if let hold = holds[destination], hold.until > horizon { continue }
+            do {
+                if try store.deliverableCount(destination: destination, dueBy: horizon, now: moment) > 0 { return false }
+            } catch {
+                logger.error("outbox flush failed", metadata: ["error": "\(error)"])
+                return true
+            }
+        }
+        return true
+    }
+
+    private func expire(_ id: Int) {
+        expiredDrains.insert(id)
+        notifyWaiters()
+    }
+
+    private func notifyWaiters() {
+        let waiting = waiters
+        waiters.removeAll()
+        for waiter in waiting { waiter.resume() }
     }
 
     private nonisolated func enforceBounds() throws {
@@ -166,5 +330,21 @@ public actor Outbox {
         if dropped > 0 {
             logger.warning("outbox bounds reached: oldest messages dropped", metadata: ["dropped": "\(dropped)"])
         }
+    }
+}
+
+/// What a flush or a drain of the ``Outbox`` left.
+public struct OutboxDrain: Sendable, Hashable {
+    /// Messages of the outbox's destinations still waiting.
+    public var pending: Int
+    /// Paused destinations and why (``DeliveryOutcome/pause(_:)``).
+    public var paused: [String: String]
+    /// Whether the drain's time ran out with deliverable messages left.
+    public var timedOut: Bool
+
+    public init(pending: Int, paused: [String: String], timedOut: Bool) {
+        self.pending = pending
+        self.paused = paused
+        self.timedOut = timedOut
     }
 }

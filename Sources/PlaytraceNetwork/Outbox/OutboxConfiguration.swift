@@ -12,6 +12,12 @@ public struct OutboxConfiguration: Sendable {
     public var pollInterval: Duration = .seconds(1)
     /// The most messages handled per pass.
     public var batchSize: Int = 64
+    /// How long a delivery attempt holds its message against other processes sharing the file; longer than any
+    /// courier's timeout. A process that dies mid-attempt leaves its messages to the others after this.
+    public var claimDuration: Duration = .seconds(120)
+    /// How long a destination that refuses everything for a reason of its own set-up (a missing database, bad
+    /// credentials: ``DeliveryOutcome/pause(_:)``) is left alone before it is tried again.
+    public var pauseDuration: Duration = .seconds(60)
 
     public init() {}
 
@@ -44,6 +50,9 @@ public struct OutboxStatistics: Sendable, Hashable {
     public var pendingByDestination: [String: Int] = [:]
     /// When the oldest waiting message was enqueued (seconds since 1970).
     public var oldestPending: Double?
+    /// Rows set aside because they could not be read back as messages (a damaged or hand-edited file); they are
+    /// counted in ``pending`` but never sent.
+    public var quarantined = 0
 
     public init() {}
 }

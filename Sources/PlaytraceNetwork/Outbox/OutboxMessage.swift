@@ -43,8 +43,11 @@ public enum DeliveryOutcome: Sendable, Hashable {
     case delivered
     /// A transient failure (no response, 5xx, 429): the message is tried again later.
     case retry(String)
-    /// A permanent failure (4xx): the message is removed, counted and logged with the reason.
+    /// A permanent failure (a 400 for malformed data): the message is removed, counted and logged with the reason.
     case reject(String)
+    /// The destination refuses every message for a reason of its own set-up (a missing database, bad
+    /// credentials: 401, 403, 404): the message is kept, the destination is paused, and the reason is logged once.
+    case pause(String)
 }
 
 /// Delivers messages of one destination: over HTTP, over a TCP connection…

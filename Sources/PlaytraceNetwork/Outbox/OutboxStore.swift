@@ -5,12 +5,16 @@ import GRDB
 /// `kill -9` (every change is a committed transaction).
 struct OutboxStore: Sendable {
     private let database: DatabaseQueue
+    /// The name of this store's claims.
+    private let owner = ClaimOwner()
 
     /// Opens (or creates) the store at `path`; `nil` keeps it in memory (for tests that do not restart).
     /// - Throws: ``OutboxError/unreadableStore(path:reason:)`` when SQLite cannot open or prepare it.
     init(path: String?) throws(OutboxError) {
         do {
             database = try Self.open(path: path)
+        } catch let error as OutboxError {
+            throw error
         } catch let error as DatabaseError {
             let reason = "SQLite error \(error.resultCode.rawValue): \(error.message ?? "\(error.resultCode)")"
             throw .unreadableStore(path: path ?? ":memory:", reason: reason)
@@ -18,6 +22,9 @@ struct OutboxStore: Sendable {
             throw .unreadableStore(path: path ?? ":memory:", reason: "\(error)")
         }
     }
+
+    /// The tables an outbox file has; a database with other tables is someone else's and is not written to.
+    private static let ownTables: Set<String> = ["message", "counter", "grdb_migrations"]
 
     private static func open(path: String?) throws -> DatabaseQueue {
         let database: DatabaseQueue
@@ -27,6 +34,12 @@ struct OutboxStore: Sendable {
             database = try DatabaseQueue(path: path, configuration: configuration)
         } else {
             database = try DatabaseQueue(configuration: configuration)
+        }
+        let tables = try database.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        }
+        if !tables.isEmpty, !(Set(tables).isSubset(of: ownTables) && tables.contains("message")) {
+            throw OutboxError.notAnOutbox(path: path ?? ":memory:", tables: tables.sorted())
         }
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -44,6 +57,15 @@ struct OutboxStore: Sendable {
             try db.create(table: "counter") { table in
                 table.primaryKey("name", .text)
                 table.column("value", .integer).notNull()
+            }
+        }
+        // Claims let several processes share one file without sending a message twice; a row that cannot be read
+        // back is set aside instead of blocking the others.
+        migrator.registerMigration("v2") { db in
+            try db.alter(table: "message") { table in
+                table.add(column: "claimedUntil", .double)
+                table.add(column: "claimedBy", .text)
+                table.add(column: "quarantined", .boolean).notNull().defaults(to: false)
             }
         }
         try migrator.migrate(database)
@@ -65,25 +87,105 @@ struct OutboxStore: Sendable {
         }
     }
 
-    /// Messages for `destinations` due at `now`, oldest first.
-    func due(at now: Double, limit: Int, destinations: [String]) throws -> [OutboxMessage] {
-        guard !destinations.isEmpty else { return [] }
-        let placeholders = Array(repeating: "?", count: destinations.count).joined(separator: ",")
-        return try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT * FROM message WHERE nextAttemptAt <= ? AND destination IN (\(placeholders)) ORDER BY id LIMIT ?
-                """, arguments: StatementArguments([now] as [any DatabaseValueConvertible] + destinations + [limit]))
-                .map { try Self.message($0) }
+    /// A row set aside because it could not be read back as a message.
+    struct Quarantined: Sendable {
+        var id: Int64
+        var reason: String
+    }
+
+    /// Messages for `destination` due at `now` and not claimed by another live store, oldest first (this store's
+    /// own claims are its caller's to tell apart: it knows what it is sending). Rows that cannot
+    /// be read back are set aside (``Quarantined``) and returned apart, so that one bad row never blocks the others.
+    func due(destination: String, at now: Double, limit: Int) throws -> (messages: [OutboxMessage], quarantined: [Quarantined]) {
+        try database.write { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT * FROM message
+                WHERE destination = ? AND quarantined = 0 AND nextAttemptAt <= ?
+                ORDER BY id LIMIT ?
+                """, arguments: [destination, now, limit * 2])
+            var messages: [OutboxMessage] = []
+            var quarantined: [Quarantined] = []
+            for row in rows where messages.count < limit {
+                // Another live process is sending it.
+                if let other = try? row.decode(String?.self, forColumn: "claimedBy"), other != owner.id,
+                   let until = try? row.decode(Double?.self, forColumn: "claimedUntil"), until >= now,
+                   ClaimOwner.isAlive(other) { continue }
+                do {
+                    messages.append(try Self.message(row))
+                } catch {
+                    let id: Int64 = try row.decode(forColumn: "id")
+                    let reason = "unreadable row: \(error)"
+                    try db.execute(sql: "UPDATE message SET quarantined = 1, lastError = ? WHERE id = ?", arguments: [reason, id])
+                    quarantined.append(Quarantined(id: id, reason: reason))
+                }
+            }
+            return (messages, quarantined)
         }
     }
 
-    /// When the next message for `destinations` is due, if any.
+    /// Claims a message for one delivery attempt until `until`; `false` when a live process holds it. The claim
+    /// of a process that died (killed mid-delivery) is taken over at once.
+    func claim(_ id: Int64, until: Double, now: Double) throws -> Bool {
+        try database.write { db in
+            let row = try Row.fetchOne(db, sql: "SELECT claimedBy, claimedUntil FROM message WHERE id = ?", arguments: [id])
+            guard let row else { return false }
+            let other = try row.decode(String?.self, forColumn: "claimedBy")
+            let held = try row.decode(Double?.self, forColumn: "claimedUntil")
+            if let other, let held, held >= now, other != owner.id, ClaimOwner.isAlive(other) { return false }
+            try db.execute(sql: "UPDATE message SET claimedUntil = ?, claimedBy = ? WHERE id = ?",
+                           arguments: [until, owner.id, id])
+            return true
+        }
+    }
+
+    /// Gives a claimed message back without counting an attempt (its destination was paused).
+    func release(_ id: Int64) throws {
+        try database.write { db in
+            try db.execute(sql: "UPDATE message SET claimedUntil = NULL, claimedBy = NULL WHERE id = ?", arguments: [id])
+        }
+    }
+
+    /// Makes every message of `destinations` waiting for a retry due at `now` (an explicit flush).
+    func makeDue(at now: Double, destinations: [String]) throws {
+        guard !destinations.isEmpty else { return }
+        let placeholders = Array(repeating: "?", count: destinations.count).joined(separator: ",")
+        try database.write { db in
+            try db.execute(sql: """
+                UPDATE message SET nextAttemptAt = ? WHERE nextAttemptAt > ? AND destination IN (\(placeholders))
+                """, arguments: StatementArguments([now, now] as [any DatabaseValueConvertible] + destinations))
+        }
+    }
+
+    /// How many messages of `destination` fall due by `horizon` and are not held by another live process's claim.
+    func deliverableCount(destination: String, dueBy horizon: Double, now: Double) throws -> Int {
+        try database.read { db in
+            var count = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM message
+                WHERE destination = ? AND quarantined = 0 AND nextAttemptAt <= ? AND (claimedUntil IS NULL OR claimedUntil < ?)
+                """, arguments: [destination, horizon, now]) ?? 0
+            // Claims still running: those of processes that died count as deliverable.
+            for row in try Row.fetchAll(db, sql: """
+                SELECT claimedBy, COUNT(*) AS count FROM message
+                WHERE destination = ? AND quarantined = 0 AND nextAttemptAt <= ? AND claimedUntil >= ?
+                GROUP BY claimedBy
+                """, arguments: [destination, horizon, now]) {
+                let other = try row.decode(String?.self, forColumn: "claimedBy")
+                if other.map({ $0 == owner.id || !ClaimOwner.isAlive($0) }) ?? true {
+                    count += try row.decode(Int.self, forColumn: "count")
+                }
+            }
+            return count
+        }
+    }
+
+    /// When the next stored message for `destinations` is due, if any.
     func nextDue(destinations: [String]) throws -> Double? {
         guard !destinations.isEmpty else { return nil }
         let placeholders = Array(repeating: "?", count: destinations.count).joined(separator: ",")
         return try database.read { db in
-            try Double.fetchOne(db, sql: "SELECT MIN(nextAttemptAt) FROM message WHERE destination IN (\(placeholders))",
-                                arguments: StatementArguments(destinations))
+            try Double.fetchOne(db, sql: """
+                SELECT MIN(nextAttemptAt) FROM message WHERE quarantined = 0 AND destination IN (\(placeholders))
+                """, arguments: StatementArguments(destinations))
         }
     }
 
@@ -91,14 +193,15 @@ struct OutboxStore: Sendable {
     func remove(_ id: Int64, counting counter: String) throws {
         try database.write { db in
             try db.execute(sql: "DELETE FROM message WHERE id = ?", arguments: [id])
-            try Self.increment(counter, in: db)
+            // Counted once, even if the bounds removed it meanwhile.
+            if db.changesCount > 0 { try Self.increment(counter, in: db) }
         }
     }
 
     /// Records a failed attempt.
     func reschedule(_ id: Int64, attempts: Int, nextAttemptAt: Double, error: String) throws {
         try database.write { db in
-            try db.execute(sql: "UPDATE message SET attempts = ?, nextAttemptAt = ?, lastError = ? WHERE id = ?",
+            try db.execute(sql: "UPDATE message SET attempts = ?, nextAttemptAt = ?, lastError = ?, claimedUntil = NULL, claimedBy = NULL WHERE id = ?",
                            arguments: [attempts, nextAttemptAt, error, id])
             try Self.increment("retried", in: db)
         }
@@ -114,8 +217,8 @@ struct OutboxStore: Sendable {
             while total > maximumBytes {
                 guard let row = try Row.fetchOne(db, sql: "SELECT id, LENGTH(payload) AS size FROM message ORDER BY id LIMIT 1")
                 else { break }
-                let id: Int64 = row["id"]
-                let size: Int = row["size"]
+                let id: Int64 = try row.decode(forColumn: "id")
+                let size: Int = try row.decode(Int?.self, forColumn: "size") ?? 0
                 try db.execute(sql: "DELETE FROM message WHERE id = ?", arguments: [id])
                 total -= size
                 dropped += 1
@@ -129,8 +232,8 @@ struct OutboxStore: Sendable {
         try database.read { db in
             var statistics = OutboxStatistics()
             for row in try Row.fetchAll(db, sql: "SELECT name, value FROM counter") {
-                let name: String = row["name"]
-                let value: Int = row["value"]
+                guard let name = try? row.decode(String.self, forColumn: "name"),
+                      let value = try? row.decode(Int.self, forColumn: "value") else { continue }
                 switch name {
                 case "enqueued": statistics.enqueued = value
                 case "delivered": statistics.delivered = value
@@ -144,9 +247,11 @@ struct OutboxStore: Sendable {
             statistics.pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message") ?? 0
             statistics.pendingBytes = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(LENGTH(payload)), 0) FROM message") ?? 0
             for row in try Row.fetchAll(db, sql: "SELECT destination, COUNT(*) AS count FROM message GROUP BY destination") {
-                statistics.pendingByDestination[row["destination"]] = row["count"]
+                guard let destination = try? row.decode(String.self, forColumn: "destination") else { continue }
+                statistics.pendingByDestination[destination] = try row.decode(forColumn: "count")
             }
             statistics.oldestPending = try Double.fetchOne(db, sql: "SELECT MIN(createdAt) FROM message")
+            statistics.quarantined = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message WHERE quarantined = 1") ?? 0
             return statistics
         }
     }
@@ -158,12 +263,28 @@ struct OutboxStore: Sendable {
             """, arguments: [name, amount])
     }
 
+    /// A row as a message; throws (never traps) on a row that a damaged or hand-edited file holds.
     private static func message(_ row: Row) throws -> OutboxMessage {
-        let metadataText: String = row["metadata"]
+        let metadataText: String = try row.decode(forColumn: "metadata")
         let metadata = try JSONDecoder().decode([String: String].self, from: Data(metadataText.utf8))
-        let payload: Data = row["payload"]
-        return OutboxMessage(id: row["id"], key: row["key"], destination: row["destination"], payload: Array(payload),
-                             metadata: metadata, createdAt: row["createdAt"], attempts: row["attempts"],
-                             nextAttemptAt: row["nextAttemptAt"], lastError: row["lastError"])
+        let payload: Data = try row.decode(forColumn: "payload")
+        return OutboxMessage(
+            id: try row.decode(forColumn: "id"), key: try row.decode(forColumn: "key"),
+            destination: try row.decode(forColumn: "destination"), payload: Array(payload), metadata: metadata,
+            createdAt: try row.decode(forColumn: "createdAt"), attempts: try row.decode(forColumn: "attempts"),
+            nextAttemptAt: try row.decode(forColumn: "nextAttemptAt"), lastError: try row.decode(forColumn: "lastError"))
+    }
+}
+
+/// Who holds a claim on a message: one open store, named by its process id and a random part. Processes sharing an
+/// outbox file run on one machine (SQLite's locking needs it), so a claim whose process is gone is taken over at
+/// once instead of waiting for its end; two stores of one process respect each other's claims.
+struct ClaimOwner: Sendable {
+    let id = "\(getpid())/\(UUID().uuidString.prefix(8))"
+
+    /// Whether the process of a claim runs (a signal 0 probes it without sending anything).
+    static func isAlive(_ owner: String) -> Bool {
+        guard let pid = owner.split(separator: "/").first.flatMap({ Int32($0) }), pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
     }
 }

@@ -10,30 +10,46 @@ public final class TCPCourier: OutboxCourier {
     public let host: String
     public let port: Int
     private let connectTimeout: Duration
+    private let writeTimeout: Duration
     private let connection = ConnectionHolder()
 
-    public init(name: String, host: String, port: Int, connectTimeout: Duration = .seconds(5)) {
+    /// - Parameters:
+    ///   - connectTimeout: the longest wait for a connection.
+    ///   - writeTimeout: the longest wait for a message's bytes to be taken by the socket (a server that stopped
+    ///     reading fills the socket's buffers; the connection is then dropped and the message retried).
+    public init(name: String, host: String, port: Int, connectTimeout: Duration = .seconds(5),
+                writeTimeout: Duration = .seconds(10)) {
         self.name = name
         self.host = host
         self.port = port
         self.connectTimeout = connectTimeout
+        self.writeTimeout = writeTimeout
     }
 
     public func deliver(_ message: OutboxMessage) async -> DeliveryOutcome {
         do {
             let channel = try await connection.channel { [host, port, connectTimeout] in
                 try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                    .connectTimeout(.nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000
-                        + connectTimeout.components.attoseconds / 1_000_000_000))
+                    .connectTimeout(.nanoseconds(Self.nanoseconds(connectTimeout)))
                     .channelOption(.socketOption(.so_keepalive), value: 1)
                     .connect(host: host, port: port).get()
             }
-            try await channel.writeAndFlush(ByteBuffer(bytes: message.payload)).get()
+            let written = channel.eventLoop.makePromise(of: Void.self)
+            channel.writeAndFlush(ByteBuffer(bytes: message.payload), promise: written)
+            let watchdog = channel.eventLoop.scheduleTask(in: .nanoseconds(Self.nanoseconds(writeTimeout))) {
+                channel.close(promise: nil)
+            }
+            defer { watchdog.cancel() }
+            try await written.futureResult.get()
             return .delivered
         } catch {
             await connection.reset()
             return .retry("\(host):\(port): \(error)")
         }
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
     /// Closes the connection.
