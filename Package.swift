@@ -208,7 +208,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PlaytraceCLITests",
-            dependencies: ["playtrace", "PlaytraceLab", "PlaytraceHLS", "PlaytraceCore", "PlaytraceNetwork"],
+            dependencies: ["playtrace", "PlaytraceLab", "PlaytraceHLS", "PlaytraceCore", "PlaytraceNetwork", "PlaytraceTestSupport"],
             swiftSettings: strictness
         ),
     ]

@@ -49,7 +49,9 @@ final class TelemetrySetup: Sendable {
             makers.append { NewRelicBackend(configuration: .init(accountID: account, apiKey: key, region: region), outbox: $0) }
         }
         do {
-            outbox = try Outbox(path: options.outboxPath, couriers: couriers, clock: clock)
+            // Delivery is real network traffic: its backoffs and the drain's deadline run on real time, even when
+            // the demo's clock runs faster.
+            outbox = try Outbox(path: options.outboxPath, couriers: couriers, clock: ContinuousClock())
         } catch {
             throw CommandFailure("--outbox \(options.outboxPath ?? "")", error: error)
         }

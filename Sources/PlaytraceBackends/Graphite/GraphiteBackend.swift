@@ -1,4 +1,3 @@
-public import Logging
 public import PlaytraceNetwork
 public import PlaytraceTelemetry
 import PlaytraceCore
@@ -46,15 +45,12 @@ public final class GraphiteBackend: Backend, Sendable {
 
     public let configuration: Configuration
     private let outbox: Outbox
-    private let logger: Logger
     private let state = Mutex(Aggregation())
     private let timer = FlushTimer()
 
-    public init(configuration: Configuration = Configuration(), outbox: Outbox,
-                logger: Logger = Logger(label: "playtrace.graphite")) {
+    public init(configuration: Configuration = Configuration(), outbox: Outbox) {
         self.configuration = configuration
         self.outbox = outbox
-        self.logger = logger
     }
 
     public func instrumentReady(_ instrument: Instrument) {
@@ -106,11 +102,7 @@ public final class GraphiteBackend: Backend, Sendable {
             return Array(text.utf8)
         }
         guard !lines.isEmpty else { return }
-        do {
-            try outbox.enqueue(OutboxMessage(destination: Self.destination, payload: lines))
-        } catch {
-            logger.error("Graphite lines could not be stored for delivery", metadata: ["error": "\(error)"])
-        }
+        outbox.submit(OutboxMessage(destination: Self.destination, payload: lines))
     }
 
     private func path(for leaf: String, dimensions: AttributeList) -> String {

@@ -1,6 +1,5 @@
 public import Foundation
 import Synchronization
-public import Logging
 public import PlaytraceNetwork
 public import PlaytraceTelemetry
 
@@ -75,36 +74,28 @@ public final class InfluxDBBackend: Backend, Sendable {
     public let configuration: Configuration
     private let outbox: Outbox
     private let batcher: Batcher
-    private let logger: Logger
     /// The encoder (never changed: read without a lock, and without a copy); what it keeps of the tracker's context
     /// between events is kept by the batcher, under the batch's lock.
     private let encoder: LineProtocolEncoder
 
-    public init(configuration: Configuration, outbox: Outbox, logger: Logger = Logger(label: "playtrace.influxdb")) {
+    public init(configuration: Configuration, outbox: Outbox) {
         self.configuration = configuration
         self.outbox = outbox
-        self.logger = logger
         encoder = configuration.encoder
         let metadata = Self.metadata(configuration)
         let gzip = configuration.gzip
+        // Compression and the SQLite write happen on the outbox's background task, never on the thread that
+        // emitted the event that closed the batch.
         batcher = Batcher(maximumBytes: configuration.maximumBatchBytes,
                           maximumRecords: configuration.maximumBatchPoints) { batch in
-            do {
-                let bytes = batch.bytes.bytes
-                let payload = gzip ? try Gzip.compress(bytes) : bytes
-                try outbox.enqueue(OutboxMessage(destination: Self.destination, payload: payload, metadata: metadata))
-            } catch {
-                logger.error("an InfluxDB batch could not be stored for delivery", metadata: [
-                    "points": "\(batch.records)", "error": "\(error)",
-                ])
-            }
+            outbox.submit(OutboxMessage(destination: Self.destination, payload: batch.bytes.bytes, metadata: metadata),
+                          compressing: gzip)
         }
     }
 
     private static func metadata(_ configuration: Configuration) -> [String: String] {
         var metadata = ["url": configuration.writeURL?.absoluteString ?? "", "method": "POST",
                         "header.Content-Type": "text/plain; charset=utf-8"]
-        if configuration.gzip { metadata["header.Content-Encoding"] = "gzip" }
         if case .v2(_, _, let token) = configuration.api { metadata["header.Authorization"] = "Token \(token)" }
         return metadata
     }

@@ -1,5 +1,4 @@
 public import Foundation
-public import Logging
 public import PlaytraceNetwork
 public import PlaytraceTelemetry
 import PlaytraceCore
@@ -68,22 +67,15 @@ public final class NewRelicBackend: Backend, Sendable {
     private let events: Batcher
     private let metrics: Batcher
 
-    public init(configuration: Configuration, outbox: Outbox, logger: Logger = Logger(label: "playtrace.newrelic")) {
+    public init(configuration: Configuration, outbox: Outbox) {
         self.configuration = configuration
         func deliverer(url: URL?, prefix: String, suffix: String) -> @Sendable (Batcher.Batch) -> Void {
             let metadata = ["url": url?.absoluteString ?? "", "method": "POST",
-                            "header.Content-Type": "application/json", "header.Content-Encoding": "gzip",
-                            "header.Api-Key": configuration.apiKey]
+                            "header.Content-Type": "application/json", "header.Api-Key": configuration.apiKey]
             return { batch in
-                do {
-                    let body = Array(prefix.utf8) + batch.bytes.bytes + Array(suffix.utf8)
-                    try outbox.enqueue(OutboxMessage(destination: Self.destination, payload: try Gzip.compress(body),
-                                                     metadata: metadata))
-                } catch {
-                    logger.error("a New Relic batch could not be stored for delivery", metadata: [
-                        "records": "\(batch.records)", "error": "\(error)",
-                    ])
-                }
+                let body = Array(prefix.utf8) + batch.bytes.bytes + Array(suffix.utf8)
+                outbox.submit(OutboxMessage(destination: Self.destination, payload: body, metadata: metadata),
+                              compressing: true)
             }
         }
         let limit = configuration.maximumPayloadBytes

@@ -1,5 +1,6 @@
 public import Logging
 public import PlaytraceCore
+import Synchronization
 
 /// Durable, bounded, retrying delivery: what must reach a server (telemetry batches, ad beacons) goes through it.
 ///
@@ -47,6 +48,8 @@ public actor Outbox {
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private var nextDrainID = 0
     private var expiredDrains: Set<Int> = []
+    /// Messages handed over with ``submit(_:compressing:)``, not stored yet.
+    private nonisolated let submissions = SubmissionQueue()
 
     private struct Hold {
         var until: Double
@@ -91,6 +94,46 @@ public actor Outbox {
         try enforceBounds()
         if inserted { Task { await self.kick(message.destination) } }
         return inserted
+    }
+
+    /// Hands a message over without blocking: compression (when `compressing`: gzip, with its `Content-Encoding`
+    /// header) and the SQLite write happen on a background task, in the order of submission; delivery follows as
+    /// with ``enqueue(_:)``. For callers on a thread that must not wait: a telemetry backend on the instrument's
+    /// path, the player's main actor. A message is on disk a few milliseconds after it is submitted (the time of
+    /// one compression and one SQLite transaction); ``flush()`` and ``drain(within:)`` first wait for the messages
+    /// submitted before them. A message that cannot be stored is logged and counted as lost.
+    public nonisolated func submit(_ message: OutboxMessage, compressing: Bool = false) {
+        var message = message
+        message.createdAt = now
+        message.nextAttemptAt = now
+        message.attempts = 0
+        if submissions.add(SubmissionQueue.Item(message: message, compressing: compressing)) {
+            Task { await self.storeSubmissions() }
+        }
+    }
+
+    /// Stores what was submitted, off the submitters' threads and off the actor; ends when the queue is empty.
+    private nonisolated func storeSubmissions() async {
+        while let items = submissions.take() {
+            for item in items {
+                var message = item.message
+                do {
+                    if item.compressing {
+                        message.payload = try Gzip.compress(message.payload)
+                        message.metadata["header.Content-Encoding"] = "gzip"
+                    }
+                    if try await store.insertInBackground(message) { try enforceBounds() }
+                } catch {
+                    submissions.countLost()
+                    logger.error("a message could not be stored for delivery, and is lost", metadata: [
+                        "destination": "\(message.destination)", "bytes": "\(message.payload.count)", "error": "\(error)",
+                    ])
+                }
+                await kick(message.destination)
+            }
+            submissions.finished(items.count)
+            await notifyWaiters()
+        }
     }
 
     /// Starts delivering in the background: what is due now, each message as it is enqueued, and retries as they
@@ -260,6 +303,8 @@ public actor Outbox {
     // MARK: - Flush and drain
 
     private func settle(within window: Duration?) async -> OutboxDrain {
+        // What was submitted before is part of what is flushed.
+        while !submissions.isIdle { await withCheckedContinuation { waiters.append($0) } }
         let beginning = now
         let horizon = beginning + (window?.seconds ?? 0)
         do {
@@ -293,13 +338,13 @@ public actor Outbox {
         if startedHere { loop?.cancel(); loop = nil }
         let pending = (try? store.statistics().pendingByDestination.filter { destinations.contains($0.key) }
             .values.reduce(0, +)) ?? 0
-        return OutboxDrain(pending: pending, paused: pausedDestinations(), timedOut: timedOut)
+        return OutboxDrain(pending: pending, paused: pausedDestinations(), timedOut: timedOut, lost: submissions.lost)
     }
 
     /// Whether nothing this outbox can deliver is left before `horizon`: no pass running, and every destination
     /// either empty of due messages or held back past the horizon.
     private func isSettled(horizon: Double) -> Bool {
-        guard passes.isEmpty else { return false }
+        guard passes.isEmpty, submissions.isIdle else { return false }
         let moment = now
         for destination in destinations {
             if let hold = holds[destination], hold.until > horizon { continue }
@@ -333,6 +378,58 @@ public actor Outbox {
     }
 }
 
+/// Messages submitted and not yet stored, and whether a task is storing them.
+private final class SubmissionQueue: Sendable {
+    struct Item: Sendable {
+        var message: OutboxMessage
+        var compressing: Bool
+    }
+
+    private struct State {
+        var items: [Item] = []
+        var storing = false
+        /// Taken by the storing task and not yet stored.
+        var inHand = 0
+        var lost = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// Queues an item; `true` when the caller must start a storing task (none is running).
+    func add(_ item: Item) -> Bool {
+        state.withLock { state in
+            state.items.append(item)
+            defer { state.storing = true }
+            return !state.storing
+        }
+    }
+
+    /// Everything queued, or `nil` (and the storing task ends) when nothing is.
+    func take() -> [Item]? {
+        state.withLock { state in
+            guard !state.items.isEmpty else {
+                state.storing = false
+                return nil
+            }
+            defer { state.items.removeAll() }
+            state.inHand += state.items.count
+            return state.items
+        }
+    }
+
+    func finished(_ count: Int) {
+        state.withLock { $0.inHand -= count }
+    }
+
+    /// Submitted messages that could not be stored.
+    func countLost() { state.withLock { $0.lost += 1 } }
+
+    var lost: Int { state.withLock { $0.lost } }
+
+    /// Whether everything submitted has been stored (or failed to be).
+    var isIdle: Bool { state.withLock { $0.items.isEmpty && $0.inHand == 0 } }
+}
+
 /// What a flush or a drain of the ``Outbox`` left.
 public struct OutboxDrain: Sendable, Hashable {
     /// Messages of the outbox's destinations still waiting.
@@ -341,10 +438,13 @@ public struct OutboxDrain: Sendable, Hashable {
     public var paused: [String: String]
     /// Whether the drain's time ran out with deliverable messages left.
     public var timedOut: Bool
+    /// Messages submitted to this outbox (since it was opened) that could not be stored, and are lost.
+    public var lost: Int
 
-    public init(pending: Int, paused: [String: String], timedOut: Bool) {
+    public init(pending: Int, paused: [String: String], timedOut: Bool, lost: Int = 0) {
         self.pending = pending
         self.paused = paused
         self.timedOut = timedOut
+        self.lost = lost
     }
 }

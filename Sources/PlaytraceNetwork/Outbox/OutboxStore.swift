@@ -74,17 +74,29 @@ struct OutboxStore: Sendable {
 
     /// Inserts a message; `false` when one with the same key is already there.
     func insert(_ message: OutboxMessage) throws -> Bool {
-        let metadata = String(decoding: try JSONEncoder().encode(message.metadata), as: UTF8.self)
-        return try database.write { db in
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO message (key, destination, payload, metadata, createdAt, attempts, nextAttemptAt, lastError)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [message.key, message.destination, Data(message.payload), metadata, message.createdAt,
-                                 message.attempts, message.nextAttemptAt, message.lastError])
-            let inserted = db.changesCount > 0
-            try Self.increment(inserted ? "enqueued" : "duplicates", in: db)
-            return inserted
-        }
+        let metadata = try Self.metadataText(message)
+        return try database.write { db in try Self.insert(message, metadata: metadata, in: db) }
+    }
+
+    /// Inserts a message without blocking the caller's thread: SQLite runs on the store's own serial queue.
+    func insertInBackground(_ message: OutboxMessage) async throws -> Bool {
+        let metadata = try Self.metadataText(message)
+        return try await database.write { db in try Self.insert(message, metadata: metadata, in: db) }
+    }
+
+    private static func metadataText(_ message: OutboxMessage) throws -> String {
+        String(decoding: try JSONEncoder().encode(message.metadata), as: UTF8.self)
+    }
+
+    private static func insert(_ message: OutboxMessage, metadata: String, in db: Database) throws -> Bool {
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO message (key, destination, payload, metadata, createdAt, attempts, nextAttemptAt, lastError)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [message.key, message.destination, Data(message.payload), metadata, message.createdAt,
+                             message.attempts, message.nextAttemptAt, message.lastError])
+        let inserted = db.changesCount > 0
+        try increment(inserted ? "enqueued" : "duplicates", in: db)
+        return inserted
     }
 
     /// A row set aside because it could not be read back as a message.
