@@ -111,6 +111,17 @@ struct LineProtocolTests {
         #expect(encoded == "my\\ events,action=Custom\\ Action,contentId=a\\,b\\=c\\ d errorDescription=\"HTTP 500: \\\"server error\\\"\nat C:\\\\media\",odd\\ key\\=1=1i 5\n")
     }
 
+    @Test("Backslashes the line protocol cannot carry in tags (at the end, before an escape) are left out; others stay")
+    func unwritableBackslashes() {
+        var event = Event(action: .start, date: StreamDate(secondsSince1970: 0))
+        event[.contentId] = "C:\\media\\"
+        event[.engine] = "a\\,b c\\\\=d\\\\e"
+        event[.sessionId] = "\\\\"
+        event[.title] = "C:\\media\\"
+        let encoded = line { LineProtocolEncoder().encode(event, timestamp: 5, into: &$0) }
+        #expect(encoded == "events,action=Start,contentId=C:\\media,engine=a\\,b\\ c\\=d\\\\e title=\"C:\\\\media\\\\\" 5\n")
+    }
+
     @Test("Metrics: one measurement per metric, whole counters as integers, gauges as floats")
     func metrics() {
         var dimensions = AttributeList()

@@ -13,7 +13,10 @@ import Synchronization
 /// Escaping follows the line protocol: commas, spaces and equals signs in keys and tag values, commas and spaces in
 /// measurement names, quotes and backslashes in string fields. A string field keeps its line breaks (InfluxDB
 /// stores them as they are inside the quotes — verified on InfluxDB 1.6); tag values, which cannot hold them, get
-/// spaces instead.
+/// spaces instead. In names and tag values InfluxDB reads a backslash as escaping the next byte and never reads
+/// `\\` back as one backslash, so a run of backslashes at the end or right before an escaped byte cannot be written
+/// at all (the whole batch would be refused): it is left out. Other backslashes are written, and read back, as
+/// they are.
 ///
 /// ```swift
 /// var buffer: [UInt8] = []
@@ -420,7 +423,8 @@ public struct LineProtocolEncoder: Sendable {
     fileprivate func writeTag(_ entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
         switch entry.pointee.value {
         case .string(let text):
-            guard !text.isEmpty else { return }   // InfluxDB refuses empty tag values: leave the tag out
+            // InfluxDB refuses empty tag values: leave the tag out (backslashes alone write as nothing).
+            guard text.utf8.contains(where: { $0 != UInt8(ascii: "\\") }) else { return }
             writeTagStart(entry, to: &line)
             Self.writeTagText(text, to: &line)
         case .int(let value):
@@ -472,14 +476,35 @@ public struct LineProtocolEncoder: Sendable {
             line.bytes(bytes)
             return
         }
-        for byte in bytes {
+        let backslash = UInt8(ascii: "\\")
+        // Whether the byte is written with a backslash before it (an escaped byte, or a line break written as an
+        // escaped space).
+        func startsWithEscape(_ byte: UInt8) -> Bool {
+            if isLineBreak(byte), let newline { return newline.utf8Start.pointee == backslash }
+            return needsEscape(byte)
+        }
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            // In names and tags, InfluxDB reads a backslash as escaping whatever follows it, and never reads `\\`
+            // back as one backslash: a run of backslashes right before an escape or at the end cannot be written.
+            // It is left out (as Telegraf does for trailing ones); elsewhere backslashes are written as they are.
+            if byte == backslash, !special.backslashIsEscaped {
+                var end = index
+                while end < bytes.count, bytes[end] == backslash { end += 1 }
+                if end == bytes.count || startsWithEscape(bytes[end]) {
+                    index = end
+                    continue
+                }
+            }
             line.reserve(2)
             if let newline, isLineBreak(byte) {
                 line.ascii(newline)
             } else {
-                if needsEscape(byte) { line.byteInReserved(UInt8(ascii: "\\")) }
+                if needsEscape(byte) { line.byteInReserved(backslash) }
                 line.byteInReserved(byte)
             }
+            index += 1
         }
     }
 
@@ -1030,24 +1055,26 @@ enum SnapshotBlock {
     }
 }
 
-/// The bytes that text of one kind cannot hold as they are (escaped, or line breaks replaced), for a scan that
-/// costs a shift and a test per byte: bytes below 64 as bits, and whether the backslash is one.
+/// The bytes that text of one kind cannot hold as they are (escaped, line breaks replaced, or backslashes that
+/// would escape what follows), for a scan that costs a shift and a test per byte: bytes below 64 as bits, and the
+/// backslash.
 struct SpecialBytes {
     let low: UInt64
-    let backslash: Bool
+    /// Whether backslashes are escaped (`\\` in string fields) rather than written as they are where they can be.
+    let backslashIsEscaped: Bool
 
     /// Line breaks and tabs, which measurements and tags cannot hold.
     private static let breaks: UInt64 = 1 << 0x0A | 1 << 0x0D | 1 << 0x09
 
-    /// Measurement names: commas and spaces, and line breaks.
-    static let measurement = SpecialBytes(low: 1 << 0x2C | 1 << 0x20 | breaks, backslash: false)
-    /// Tag keys, tag values and field keys: commas, spaces and equals signs, and line breaks.
-    static let tag = SpecialBytes(low: 1 << 0x2C | 1 << 0x20 | 1 << 0x3D | breaks, backslash: false)
+    /// Measurement names: commas and spaces, line breaks, and backslashes.
+    static let measurement = SpecialBytes(low: 1 << 0x2C | 1 << 0x20 | breaks, backslashIsEscaped: false)
+    /// Tag keys, tag values and field keys: commas, spaces and equals signs, line breaks, and backslashes.
+    static let tag = SpecialBytes(low: 1 << 0x2C | 1 << 0x20 | 1 << 0x3D | breaks, backslashIsEscaped: false)
     /// String field values: quotes and backslashes.
-    static let fieldString = SpecialBytes(low: 1 << 0x22, backslash: true)
+    static let fieldString = SpecialBytes(low: 1 << 0x22, backslashIsEscaped: true)
 
     @inline(__always)
     func contains(_ byte: UInt8) -> Bool {
-        byte < 64 ? low & (1 << UInt64(byte)) != 0 : backslash && byte == 0x5C
+        byte < 64 ? low & (1 << UInt64(byte)) != 0 : byte == 0x5C
     }
 }
