@@ -32,6 +32,12 @@ final class TelemetrySetup: Sendable {
                 .v2(organization: options.influxOrganization, bucket: options.influxDatabase, token: $0)
             } ?? .v1(database: options.influxDatabase)
             makers.append { InfluxDBBackend(configuration: .init(url: url, api: api), outbox: $0) }
+            // A server slow to answer is named while the session waits for it (at most the 5 s of the request).
+            let notice = Task {
+                try await Task.sleep(for: .seconds(1))
+                FileHandle.standardError.write(Data(PlainText.safe("waiting for InfluxDB at \(text) (at most 5 s)…").utf8 + [0x0A]))
+            }
+            defer { notice.cancel() }
             do {
                 try await InfluxDBBackend.createDatabase(for: .init(url: url, api: api), transport: transport)
             } catch {

@@ -20,7 +20,9 @@ extension InfluxDBBackend {
     ///
     /// - Throws: ``DatabaseError`` when the server cannot be reached or refuses (for instance without the
     ///   rights to create a database).
-    public static func createDatabase(for configuration: Configuration, transport: any HTTPTransport) async throws(DatabaseError) {
+    /// - Parameter timeout: the longest wait for the server's answer (the session waits for it before it starts).
+    public static func createDatabase(for configuration: Configuration, transport: any HTTPTransport,
+                                      timeout: Duration = .seconds(5)) async throws(DatabaseError) {
         guard case .v1(let database, let username, let password) = configuration.api else { return }
         guard var components = URLComponents(url: configuration.url, resolvingAgainstBaseURL: false) else {
             throw DatabaseError(message: "\(configuration.url) is not a URL")
@@ -34,7 +36,7 @@ extension InfluxDBBackend {
         guard let url = components.url else { throw DatabaseError(message: "\(configuration.url) is not a URL") }
         let response: HTTPResponse
         do {
-            response = try await transport.send(HTTPRequest(method: "POST", url: url, timeout: .seconds(10),
+            response = try await transport.send(HTTPRequest(method: "POST", url: url, timeout: timeout,
                                                             maximumBodySize: 64 << 10))
         } catch {
             throw DatabaseError(message: "could not create the database \"\(database)\": \(error)")

@@ -30,7 +30,10 @@ public struct HTTPCourier: OutboxCourier {
         do {
             let response = try await transport.send(request)
             if response.isSuccess { return .delivered }
-            let detail = "HTTP \(response.status): " + String(decoding: response.body.prefix(500), as: UTF8.self)
+            // The server's message on one line (bodies end with a line break, JSON errors span several).
+            let message = String(decoding: response.body.prefix(500), as: UTF8.self)
+                .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            let detail = "HTTP \(response.status): " + message
             switch response.status {
             case 408, 429, 500...: return .retry(detail)
             case 401, 403, 404: return .pause(detail)

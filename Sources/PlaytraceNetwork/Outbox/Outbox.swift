@@ -273,10 +273,15 @@ public actor Outbox {
             case .retry(let reason):
                 let attempts = message.attempts + 1
                 let delay = configuration.backoff(afterAttempt: attempts, random: random())
-                logger.warning("delivery failed, will retry", metadata: [
-                    "destination": "\(destination)", "attempt": "\(attempts)", "reason": "\(reason)",
-                    "retryIn": "\(delay)",
-                ])
+                if Task.isCancelled {
+                    // Abandoned at a drain's deadline or by stop(): not a failure of the destination.
+                    logger.debug("delivery abandoned, the message stays stored", metadata: ["destination": "\(destination)"])
+                } else {
+                    logger.warning("delivery failed, will retry", metadata: [
+                        "destination": "\(destination)", "attempt": "\(attempts)", "reason": "\(reason)",
+                        "retryIn": "\(delay)",
+                    ])
+                }
                 let next = now + delay.seconds
                 try store.reschedule(id, attempts: attempts, nextAttemptAt: next, error: reason)
                 // The destination waits as its first message does: a server that is down gets one request per
