@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import PlaytraceCore
 import PlaytraceLab
 import PlaytraceNetwork
@@ -48,5 +51,51 @@ struct OutboxRelayTests {
         }
         let bodies = try deliveries.sorted { $0.path < $1.path }.map { String(decoding: try Gzip.decompress($0.body), as: UTF8.self) }
         #expect(bodies == ["as is", "HELLO"])
+    }
+
+    @Test("Pipelined requests on one connection are answered in their order, each once it is stored")
+    func pipelining() async throws {
+        let outbox = try Outbox(path: nil, couriers: [])
+        let relay = OutboxRelay(outbox: outbox, destination: "relayed",
+                                upstream: try #require(URL(string: "http://127.0.0.1:9/sink/")), maximumBodyBytes: 100)
+        let base = try await relay.start()
+        let port = try #require(base.port)
+        // Three requests written at once: stored, too large, stored (the second is answered without storing, so it
+        // would overtake the first if answers were not kept in order).
+        let requests = [("a", "first"), ("b", String(repeating: "x", count: 200)), ("c", "third")].map { path, body in
+            "POST \(base.path)/\(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        }.joined()
+        let answer = try await Task.detached { try Self.exchange(port: port, request: requests, answers: 3) }.value
+        let statuses = answer.split(separator: "\r\n").filter { $0.hasPrefix("HTTP/1.1 ") }.map { $0.dropFirst(9).prefix(3) }
+        #expect(statuses == ["204", "413", "204"], "\(answer)")
+        #expect(try await outbox.statistics().pending == 2)
+        await relay.stop()
+    }
+
+    /// Writes raw bytes to a loopback port and reads until `answers` status lines came back (or 5 s passed).
+    private static func exchange(port: Int, request: String, answers: Int) throws -> String {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw POSIXError(.EIO) }
+        defer { close(socket) }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        let bytes = Array(request.utf8)
+        guard send(socket, bytes, bytes.count, 0) == bytes.count else { throw POSIXError(.EIO) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while String(decoding: received, as: UTF8.self).components(separatedBy: "HTTP/1.1 ").count - 1 < answers {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            received += buffer[..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
     }
 }

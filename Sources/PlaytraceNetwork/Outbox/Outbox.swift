@@ -96,6 +96,23 @@ public actor Outbox {
         return inserted
     }
 
+    /// Persists a message for delivery, as ``enqueue(_:)`` does, without blocking the caller's thread while SQLite
+    /// writes (the write runs on the store's own queue): for callers that must answer only once the message is on
+    /// disk, on an event loop (``OutboxRelay``).
+    @discardableResult
+    public nonisolated func persist(_ message: OutboxMessage) async throws -> Bool {
+        var message = message
+        message.createdAt = now
+        message.nextAttemptAt = now
+        message.attempts = 0
+        let inserted = try await store.insertInBackground(message)
+        if inserted {
+            try enforceBounds()
+            await kick(message.destination)
+        }
+        return inserted
+    }
+
     /// Hands a message over without blocking: compression (when `compressing`: gzip, with its `Content-Encoding`
     /// header) and the SQLite write happen on a background task, in the order of submission; delivery follows as
     /// with ``enqueue(_:)``. For callers on a thread that must not wait: a telemetry backend on the instrument's

@@ -115,8 +115,9 @@ private struct RelayTarget: Sendable {
     let maximumBodyBytes: Int
     let logger: Logger
 
-    /// Enqueues a request; the status to answer.
-    func relay(head: HTTPRequestHead, body: [UInt8]) -> HTTPResponseStatus {
+    /// Stores a request as a message; the status to answer. Runs off the event loop: compression and the SQLite
+    /// write never hold the connections' thread.
+    func relay(head: HTTPRequestHead, body: [UInt8]) async -> HTTPResponseStatus {
         guard head.method == .POST else { return .methodNotAllowed }
         let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
         guard path == prefix || path.hasPrefix(prefix + "/") else { return .notFound }
@@ -138,7 +139,7 @@ private struct RelayTarget: Sendable {
                 payload = try Gzip.compress(payload)
                 metadata["header.Content-Encoding"] = "gzip"
             }
-            try outbox.enqueue(OutboxMessage(destination: destination, payload: payload, metadata: metadata))
+            try await outbox.persist(OutboxMessage(destination: destination, payload: payload, metadata: metadata))
             return .noContent
         } catch {
             logger.error("a relayed request could not be stored for delivery", metadata: [
@@ -149,7 +150,8 @@ private struct RelayTarget: Sendable {
     }
 }
 
-/// Collects one request at a time on a connection, relays it and answers.
+/// Collects the requests of a connection, relays each and answers them in order (a request is stored off the
+/// event loop; its answer waits for the answers to the requests before it).
 private final class RelayHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -158,6 +160,8 @@ private final class RelayHandler: ChannelInboundHandler {
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
     private var tooLarge = false
+    /// Completes once the last request's answer is written.
+    private var lastAnswer: EventLoopFuture<Void>?
 
     init(target: RelayTarget) {
         self.target = target
@@ -180,19 +184,35 @@ private final class RelayHandler: ChannelInboundHandler {
         case .end:
             guard let head else { return }
             self.head = nil
-            let status = tooLarge ? .payloadTooLarge : target.relay(head: head, body: body)
+            let status = context.eventLoop.makePromise(of: HTTPResponseStatus.self)
+            if tooLarge {
+                status.succeed(.payloadTooLarge)
+            } else {
+                let target = self.target
+                let body = self.body
+                status.completeWithTask { await target.relay(head: head, body: body) }
+            }
             body.removeAll(keepingCapacity: true)
-            var headers = HTTPHeaders()
-            // A 204 carries no Content-Length (RFC 9110 §8.6); other answers say their body is empty.
-            if status != .noContent { headers.add(name: "Content-Length", value: "0") }
-            if !head.isKeepAlive { headers.add(name: "Connection", value: "close") }
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
-                          promise: nil)
-            let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-            if !head.isKeepAlive {
-                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-                written.whenComplete { _ in bound.value.close(promise: nil) }
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            let previous = lastAnswer ?? context.eventLoop.makeSucceededVoidFuture()
+            lastAnswer = previous.flatMap { status.futureResult }.flatMap { status in
+                Self.answer(bound.value, head: head, status: status)
             }
         }
+    }
+
+    private static func answer(_ context: ChannelHandlerContext, head: HTTPRequestHead, status: HTTPResponseStatus)
+        -> EventLoopFuture<Void>
+    {
+        var headers = HTTPHeaders()
+        // A 204 carries no Content-Length (RFC 9110 §8.6); other answers say their body is empty.
+        if status != .noContent { headers.add(name: "Content-Length", value: "0") }
+        if !head.isKeepAlive { headers.add(name: "Connection", value: "close") }
+        context.write(NIOAny(HTTPServerResponsePart.head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
+                      promise: nil)
+        let written = context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)))
+        guard !head.isKeepAlive else { return written }
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        return written.always { _ in bound.value.close(promise: nil) }
     }
 }
