@@ -66,6 +66,18 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "EmitCost",
+            dependencies: [
+                "TelemetryBenchmarkSupport",
+                .product(name: "PlaytraceTelemetry", package: "Playtrace"),
+                .product(name: "PlaytraceBackends", package: "Playtrace"),
+                .product(name: "PlaytraceNetwork", package: "Playtrace"),
+                .product(name: "PlaytraceLab", package: "Playtrace"),
+                .product(name: "PlaytraceCore", package: "Playtrace"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "WireBytes",
             dependencies: [
                 "TelemetryBenchmarkSupport",

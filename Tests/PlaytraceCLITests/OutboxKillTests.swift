@@ -1,6 +1,7 @@
 import Foundation
 import PlaytraceLab
 import PlaytraceNetwork
+import PlaytraceCore
 import Testing
 
 #if canImport(Glibc)
@@ -63,5 +64,48 @@ struct OutboxKillTests {
             #expect(delivery.headers["idempotency-key"] == "soak-\(index)" && delivery.body == Array("m\(index)".utf8),
                     "a repeat is the same message with the same key")
         }
+    }
+
+    /// Wall time, for a reason: a real process is killed. The contract: a batch is on disk a few milliseconds after
+    /// it is closed (Start closes one at once); the test allows a second.
+    @Test("play killed with SIGKILL a second after its Start: the Start's batch is in the outbox file, and delivered later")
+    func killDuringPlay() async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kill-play-\(UUID().uuidString).sqlite").path
+        let jsonl = FileManager.default.temporaryDirectory.appendingPathComponent("kill-play-\(UUID().uuidString).jsonl")
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            try? FileManager.default.removeItem(at: jsonl)
+        }
+        // The lab's sink stands for InfluxDB, answering 503 while the session plays: every batch waits in the
+        // outbox.
+        lab.faults.add(LabFault(pathContains: "/sink/kill-play", kind: .status(503)))
+        let process = Process()
+        process.executableURL = CLITests.executable
+        process.arguments = ["play", "http://127.0.0.1:\(port)/live/master.m3u8",
+                             "--influx", "http://127.0.0.1:\(port)/sink/kill-play", "--outbox", path, "--jsonl", jsonl.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<600 where process.isRunning {
+            if let text = try? String(contentsOf: jsonl, encoding: .utf8), text.contains("\"action\":\"Start\"") { break }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        try await Task.sleep(for: .seconds(1))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+
+        let outbox = try Outbox(path: path, couriers: [])
+        let statistics = try await outbox.statistics()
+        #expect(statistics.pendingByDestination["influxdb"].map { $0 >= 1 } == true, "\(statistics)")
+        // Delivered by the next run, once the server answers.
+        lab.faults.clear()
+        let resumed = try await CLITests.run(["outbox", path, "--deliver"])
+        await lab.stop()
+        #expect(resumed.status == 0, "stderr: \(resumed.error)")
+        let bodies = try lab.sink.accepted(under: "/sink/kill-play").map { String(decoding: try Gzip.decompress($0.body), as: UTF8.self) }
+        #expect(bodies.joined().contains("action=Start"), "the Start event survived the kill")
     }
 }

@@ -73,7 +73,7 @@ struct OutboxOnceTests {
     @Test("Two outboxes sharing one file (two sessions) send each message once between them")
     func sharedFile() async throws {
         let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let clock = TestClock<Duration>()
         let first = SlowCourier(clock: clock)
         let second = SlowCourier(clock: clock)
@@ -162,7 +162,7 @@ struct OutboxOnceTests {
     @Test("A damaged row is set aside and reported; the other messages are delivered")
     func damagedRow() async throws {
         let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let clock = TestClock<Duration>()
         do {
             let outbox = try Outbox(path: path, couriers: [], clock: clock, origin: Self.origin)
@@ -185,7 +185,7 @@ struct OutboxOnceTests {
     @Test("An SQLite file that is not an outbox is refused and left untouched; a file that is not SQLite is refused")
     func foreignFiles() async throws {
         let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let database = try DatabaseQueue(path: path)
         try await database.write { db in try db.execute(sql: "CREATE TABLE people (name TEXT)") }
         try database.close()

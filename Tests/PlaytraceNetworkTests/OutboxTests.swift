@@ -113,7 +113,7 @@ struct OutboxTests {
     @Test("Messages and counters survive a restart; delivery resumes")
     func persistence() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let clock = TestClock<Duration>()
         do {
             let failing = ScriptedCourier(script: [.retry("down"), .retry("down")], wallClock: WallClock(clock: clock, origin: Self.origin))

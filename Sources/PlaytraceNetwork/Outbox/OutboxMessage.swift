@@ -1,4 +1,5 @@
-public import Foundation
+import Foundation
+public import PlaytraceCore
 
 /// Something the ``Outbox`` must deliver: a payload for a destination (a named ``OutboxCourier``), with a stable
 /// key that identifies it across retries and restarts (sent as the idempotency key, and used to drop duplicates
@@ -22,7 +23,7 @@ public struct OutboxMessage: Sendable, Hashable {
     /// Why the last attempt failed, if it did.
     public var lastError: String?
 
-    public init(id: Int64? = nil, key: String = UUID().uuidString.lowercased(), destination: String, payload: [UInt8],
+    public init(id: Int64? = nil, key: String = RandomUUID.lowercasedString(), destination: String, payload: [UInt8],
                 metadata: [String: String] = [:], createdAt: Double = 0, attempts: Int = 0, nextAttemptAt: Double = 0,
                 lastError: String? = nil) {
         self.id = id
