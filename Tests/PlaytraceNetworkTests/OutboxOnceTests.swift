@@ -45,13 +45,6 @@ struct OutboxOnceTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sqlite").path
     }
 
-    /// Lets the outbox's tasks run.
-    private func settle() async {
-        for _ in 0..<5 {
-            for _ in 0..<10 { await Task.yield() }
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-    }
 
     @Test("Started, each message leaves as it is enqueued; a flush racing the background delivery sends none twice")
     func onceWhileStarted() async throws {
@@ -61,7 +54,7 @@ struct OutboxOnceTests {
         await outbox.start()
         for index in 0..<20 { try outbox.enqueue(message("m\(index)")) }
         let drain = await outbox.flush()
-        await settle()
+        await settleOutboxTasks()
         #expect(courier.keys.sorted() == (0..<20).map { "m\($0)" }.sorted())
         #expect(courier.keys == (0..<20).map { "m\($0)" }, "in order")
         let statistics = try await outbox.statistics()
@@ -102,7 +95,7 @@ struct OutboxOnceTests {
         try outbox.enqueue(message("b"))
         let drain = Task { await outbox.drain(within: .seconds(10)) }
         for _ in 0..<50 {
-            await settle()
+            await settleOutboxTasks()
             await clock.advance(by: .milliseconds(100))
         }
         let result = await drain.value
@@ -120,7 +113,7 @@ struct OutboxOnceTests {
         try outbox.enqueue(message("b"))
         let drain = Task { await outbox.drain(within: .seconds(5)) }
         for _ in 0..<10 {
-            await settle()
+            await settleOutboxTasks()
             await clock.advance(by: .seconds(1))
         }
         let result = await drain.value
@@ -148,7 +141,7 @@ struct OutboxOnceTests {
         await outbox.start()
         for _ in 0..<75 {
             await clock.advance(by: .seconds(1))
-            await settle()
+            await settleOutboxTasks()
         }
         // Tried again after each pause (30 s, 60 s): refused once more, then delivered with the rest.
         #expect(courier.attempts.map(\.key) == ["a", "a", "a", "b", "c"])

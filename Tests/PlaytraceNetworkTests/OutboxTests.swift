@@ -28,6 +28,14 @@ final class ScriptedCourier: OutboxCourier, Sendable {
     var attempts: [(key: String, time: Double)] { state.withLock { $0.attempts } }
 }
 
+/// Lets an outbox's tasks run after the test clock moved (they wake on the clock, then need the executor).
+func settleOutboxTasks() async {
+    for _ in 0..<5 {
+        for _ in 0..<10 { await Task.yield() }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+}
+
 @Suite("Outbox")
 struct OutboxTests {
     static let origin = StreamDate(secondsSince1970: 1_800_000_000)
@@ -36,13 +44,6 @@ struct OutboxTests {
         OutboxMessage(key: key, destination: "test", payload: Array(repeating: 65, count: bytes))
     }
 
-    /// Lets the outbox's tasks run after the clock moved.
-    private func settle() async {
-        for _ in 0..<5 {
-            for _ in 0..<10 { await Task.yield() }
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-    }
 
     @Test("Transient failures are retried with doubling, jittered backoff; the message is delivered once")
     func retries() async throws {
@@ -56,10 +57,10 @@ struct OutboxTests {
                                 origin: Self.origin, random: { 1 })
         await outbox.start()
         try outbox.enqueue(message("a"))
-        await settle()
+        await settleOutboxTasks()
         for _ in 0..<100 {
             await clock.advance(by: .milliseconds(100))
-            await settle()
+            await settleOutboxTasks()
         }
         let times = courier.attempts.map { $0.time - Self.origin.secondsSince1970 }
         #expect(courier.attempts.map(\.key) == ["a", "a", "a"])
