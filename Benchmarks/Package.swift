@@ -78,6 +78,13 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "GraphiteSoak",
+            dependencies: [
+                .product(name: "PlaytraceNetwork", package: "Playtrace"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "WireBytes",
             dependencies: [
                 "TelemetryBenchmarkSupport",
