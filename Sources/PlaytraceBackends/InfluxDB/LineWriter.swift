@@ -1,5 +1,6 @@
 /// Writes a line straight into a ``LineBuffer``'s memory: each write first makes room (``reserve(_:)``, which
-/// grows the memory when it must), then stores bytes without further checks.
+/// grows the memory when it must), then stores bytes. Every store is checked against the memory's end, in release
+/// builds too: a write that did not reserve its room stops the process instead of corrupting memory.
 ///
 /// A writer takes the buffer's memory for the time of a line (``init(taking:)``) and gives it back
 /// (``finish(into:)``): no closure, no reference counted per line.
@@ -74,7 +75,7 @@ struct LineWriter: ~Copyable {
     /// Writes a byte; room must have been reserved.
     @inline(__always)
     mutating func byteInReserved(_ byte: UInt8) {
-        assert(count < capacity, "a write past the room reserved")
+        precondition(count < capacity, "a write past the room reserved")
         base[count] = byte
         count += 1
     }
@@ -82,7 +83,7 @@ struct LineWriter: ~Copyable {
     /// Stores a byte `offset` bytes past the end, without moving the end; room must have been reserved.
     @inline(__always)
     mutating func byteAt(_ offset: Int, _ byte: UInt8) {
-        assert(count + offset < capacity, "a write past the room reserved")
+        precondition(offset >= 0 && count + offset < capacity, "a write past the room reserved")
         base[count + offset] = byte
     }
 
@@ -144,7 +145,7 @@ struct LineWriter: ~Copyable {
     /// ``paddedBytes(_:count:)`` of at most ``overRead`` bytes, room for ``overRead`` bytes having been reserved.
     @inline(__always)
     mutating func paddedBytesInReserved(_ source: UnsafePointer<UInt8>, count byteCount: Int) {
-        assert(count + Self.overRead <= capacity, "a write past the room reserved")
+        precondition(byteCount <= Self.overRead, "a padded copy longer than its padding")
         var cursor = self.cursor
         cursor.paddedBytes(source, count: byteCount)
         advance(to: cursor)
@@ -153,13 +154,13 @@ struct LineWriter: ~Copyable {
     /// Where the next byte goes, for loops that write many fields into room reserved beforehand (a cursor stays in
     /// a register; the writer, lent `inout`, goes through memory at each write). ``advance(to:)`` afterwards.
     @inline(__always)
-    var cursor: ByteCursor { ByteCursor(position: base + count) }
+    var cursor: ByteCursor { ByteCursor(position: base + count, limit: base + capacity) }
 
     /// Takes what was written through a cursor.
     @inline(__always)
     mutating func advance(to cursor: ByteCursor) {
         count = cursor.position - base
-        assert(count <= capacity, "a write past the room reserved")
+        precondition(count <= capacity, "a write past the room reserved")
     }
 
     mutating func bytes(_ bytes: [UInt8]) {
@@ -182,7 +183,6 @@ struct LineWriter: ~Copyable {
     /// ``integer(_:)``, room for ``integerBound`` bytes having been reserved.
     @inline(__always)
     mutating func integerInReserved(_ value: Int64) {
-        assert(count + Self.integerBound <= capacity, "a write past the room reserved")
         var cursor = self.cursor
         cursor.integer(value)
         advance(to: cursor)
@@ -190,12 +190,21 @@ struct LineWriter: ~Copyable {
 }
 
 /// A position in a ``LineWriter``'s reserved room, written through directly: what loops that write many fields use
-/// (``LineWriter/cursor``), since a cursor stays in a register. Nothing checks the room: it must have been reserved.
+/// (``LineWriter/cursor``), since a cursor stays in a register. Each write checks that it stays before ``limit``,
+/// in release builds too (one comparison, the room having been reserved beforehand).
 struct ByteCursor {
     var position: UnsafeMutablePointer<UInt8>
+    /// The end of the memory the cursor may write to.
+    let limit: UnsafeMutablePointer<UInt8>
+
+    @inline(__always)
+    private func check(_ bytes: Int) {
+        precondition(limit - position >= bytes, "a write past the room reserved")
+    }
 
     @inline(__always)
     mutating func byte(_ byte: UInt8) {
+        check(1)
         position.pointee = byte
         position += 1
     }
@@ -205,6 +214,8 @@ struct ByteCursor {
     /// kept. (The room reserved must hold the four words.)
     @inline(__always)
     mutating func paddedBytes(_ source: UnsafePointer<UInt8>, count: Int) {
+        precondition(count <= LineWriter.overRead, "a padded copy longer than its padding")
+        check(LineWriter.overRead)
         let from = UnsafeRawPointer(source)
         let to = UnsafeMutableRawPointer(position)
         to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
@@ -218,6 +229,7 @@ struct ByteCursor {
     /// reserved must hold that rounded count too).
     @inline(__always)
     mutating func paddedCopy(_ source: UnsafePointer<UInt8>, count: Int) {
+        check((count + 31) & ~31)
         var offset = 0
         while offset < count {
             let from = UnsafeRawPointer(source + offset)
@@ -240,6 +252,7 @@ struct ByteCursor {
         let small = UInt64(bitPattern: value)
         guard small >= 100 else {
             if small >= 10 {
+                check(2)
                 let pair = LineWriter.digitPairs.utf8Start + Int(small) &* 2
                 position[0] = pair[0]
                 position[1] = pair[1]
@@ -266,6 +279,7 @@ struct ByteCursor {
         let estimate = ((64 - magnitude.leadingZeroBitCount) &* 1_233) >> 12
         let digits = estimate + (magnitude < Self.powerOf10(estimate) ? 0 : 1)
         let table = LineWriter.digitPairs.utf8Start
+        check(digits)
         var end = position + digits
         position = end
         while magnitude >= 100 {
@@ -348,7 +362,7 @@ struct TimestampText {
         digits = (0, 0, 0, 0, 0, 0)
         count = withUnsafeMutableBytes(of: &digits) { room in
             let start = room.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            var cursor = ByteCursor(position: start)
+            var cursor = ByteCursor(position: start, limit: start + room.count)
             cursor.integer(high)
             return cursor.position - start
         }

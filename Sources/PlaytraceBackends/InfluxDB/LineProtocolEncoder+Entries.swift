@@ -1,0 +1,72 @@
+import PlaytraceCore
+import PlaytraceTelemetry
+
+/// How the encoder writes a list's attributes as tags or fields (the general path, and the helpers the fast paths
+/// share).
+extension LineProtocolEncoder {
+    /// Writes the tags (`tags`) or the fields of a list.
+    func writeEntries(of attributes: AttributeList, tags: Bool, fields: inout FieldSeparator,
+                                  to line: inout LineWriter) {
+        attributes.withEntries { entries in
+            guard let first = entries.baseAddress else { return }
+            for index in 0..<entries.count where isTag(first + index) == tags {
+                if tags {
+                    writeTag(first + index, to: &line)
+                } else {
+                    if !NameTable.shared.writeFieldStart(first[index].attribute.id, fields: &fields, to: &line) {
+                        fields.write(to: &line)
+                        Self.writeName(of: first + index, to: &line)
+                        line.byte(UInt8(ascii: "="))
+                    }
+                    Self.writeField(of: first + index, to: &line)
+                }
+            }
+        }
+    }
+
+    /// Whether an attribute is written as a tag.
+    @inline(__always)
+    func isTag(_ attribute: Attribute) -> Bool {
+        guard let slot = Attribute.standardSlot(of: attribute.id) else {
+            return hasCustomTags && tagAttributes.contains(attribute)
+        }
+        return slot < 64 ? tagMasks.0 & (1 << UInt64(slot)) != 0 : tagMasks.1 & (1 << UInt64(slot - 64)) != 0
+    }
+
+    /// What identifies the encoder's choice of tags, for caches.
+    var tagKey: TagKey { tagChoice }
+
+    func writeTag(_ entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
+        switch entry.pointee.value {
+        case .string(let text):
+            // InfluxDB refuses empty tag values: leave the tag out (backslashes alone write as nothing).
+            guard text.utf8.contains(where: { $0 != UInt8(ascii: "\\") }) else { return }
+            writeTagStart(entry, to: &line)
+            Self.writeTagText(text, to: &line)
+        case .int(let value):
+            writeTagStart(entry, to: &line)
+            line.integer(Int64(value))
+        case .bool(let value):
+            writeTagStart(entry, to: &line)
+            if value { line.ascii("true") } else { line.ascii("false") }
+        case .double(let value):
+            writeTagStart(entry, to: &line)
+            Self.writeTagText(value.description, to: &line)
+        }
+    }
+
+    private func writeTagStart(_ entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
+        line.byte(UInt8(ascii: ","))
+        Self.writeName(of: entry, to: &line)
+        line.byte(UInt8(ascii: "="))
+    }
+
+    @inline(__always)
+    static func writeName(of entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
+        if let name = NameTable.shared.escapedName(entry.pointee.attribute.id) {
+            line.bytes(name)
+        } else {
+            writeTagText(entry.pointee.attribute.name, to: &line)
+        }
+    }
+}
