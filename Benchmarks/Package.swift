@@ -131,6 +131,9 @@ let package = Package(
             dependencies: [
                 .product(name: "PlaytracePlayer", package: "Playtrace"),
                 .product(name: "PlaytraceCore", package: "Playtrace"),
+                .product(name: "PlaytraceTelemetry", package: "Playtrace"),
+                .product(name: "PlaytraceBackends", package: "Playtrace"),
+                .product(name: "PlaytraceNetwork", package: "Playtrace"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 "SyntheticEngine",
             ],

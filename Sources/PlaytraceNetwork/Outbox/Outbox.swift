@@ -44,6 +44,13 @@ public actor Outbox {
     private var inFlight: Set<Int64> = []
     /// Destinations left alone until a date: after a transient failure (backoff) or a pause.
     private var holds: [String: Hold] = [:]
+    /// When each destination next has a message due, as far as this outbox knows (its own enqueues, and the store
+    /// read at the end of each pass): the background loop starts a pass only then, so that an idle outbox costs a
+    /// comparison per poll, not a query. Every ``fullScanPolls`` polls it looks anyway, for messages that other
+    /// processes sharing the file stored.
+    private var nextDue: [String: Double] = [:]
+    private var pollsSinceFullScan = 0
+    private static let fullScanPolls = 60
     /// Flushes and drains waiting for delivery to settle, resumed whenever something changes.
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private var nextDrainID = 0
@@ -92,7 +99,7 @@ public actor Outbox {
         message.attempts = 0
         let inserted = try store.insert(message)
         try enforceBounds()
-        if inserted { Task { await self.kick(message.destination) } }
+        if inserted { Task { await self.noteDue(message.destination) } }
         return inserted
     }
 
@@ -108,7 +115,7 @@ public actor Outbox {
         let inserted = try await store.insertInBackground(message)
         if inserted {
             try enforceBounds()
-            await kick(message.destination)
+            await noteDue(message.destination)
         }
         return inserted
     }
@@ -146,7 +153,7 @@ public actor Outbox {
                         "destination": "\(message.destination)", "bytes": "\(message.payload.count)", "error": "\(error)",
                     ])
                 }
-                await kick(message.destination)
+                await noteDue(message.destination)
             }
             submissions.finished(items.count)
             await notifyWaiters()
@@ -210,8 +217,20 @@ public actor Outbox {
     // MARK: - Delivery
 
     private func tick() {
-        for destination in destinations { kick(destination) }
+        pollsSinceFullScan += 1
+        let fullScan = pollsSinceFullScan >= Self.fullScanPolls
+        if fullScan { pollsSinceFullScan = 0 }
+        let moment = now
+        for destination in destinations where fullScan || (nextDue[destination] ?? -.infinity) <= moment {
+            kick(destination)
+        }
         notifyWaiters()
+    }
+
+    /// Marks a destination as having a message due now (one was just stored for it).
+    private func noteDue(_ destination: String) {
+        nextDue[destination] = -.infinity
+        kick(destination)
     }
 
     /// Makes sure a pass runs for `destination` (or runs again, when one is under way).
@@ -229,6 +248,13 @@ public actor Outbox {
     private func pass(_ destination: String) async {
         defer {
             passes[destination] = nil
+            // When the next pass is needed: the end of a hold, or the earliest message left (one query per pass,
+            // none per idle poll).
+            if let hold = holds[destination], hold.until > now {
+                nextDue[destination] = hold.until
+            } else {
+                nextDue[destination] = (try? store.nextDue(destinations: [destination])) ?? .infinity
+            }
             notifyWaiters()
         }
         guard let courier = couriers[destination] else { return }
@@ -237,7 +263,6 @@ public actor Outbox {
             if let hold = holds[destination], hold.until > now { return }
             let due: (messages: [OutboxMessage], quarantined: [OutboxStore.Quarantined])
             do {
-                try enforceBounds()
                 due = try store.due(destination: destination, at: now, limit: configuration.batchSize)
             } catch {
                 logger.error("outbox delivery failed", metadata: ["destination": "\(destination)", "error": "\(error)"])
@@ -337,6 +362,7 @@ public actor Outbox {
         }
         // Backoff aside: a destination held back by a failure is tried again now; a paused one stays paused.
         holds = holds.filter { $0.value.pause != nil }
+        nextDue.removeAll()
         let startedHere = loop == nil
         start()
         let id = nextDrainID

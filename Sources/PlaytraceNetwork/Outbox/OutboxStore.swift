@@ -97,10 +97,10 @@ struct OutboxStore: Sendable {
     }
 
     private static func insert(_ message: OutboxMessage, metadata: String, in db: Database) throws -> Bool {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO message (key, destination, payload, metadata, createdAt, attempts, nextAttemptAt, lastError)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [message.key, message.destination, Data(message.payload), metadata, message.createdAt,
+            """).execute(arguments: [message.key, message.destination, Data(message.payload), metadata, message.createdAt,
                              message.attempts, message.nextAttemptAt, message.lastError])
         let inserted = db.changesCount > 0
         try increment(inserted ? "enqueued" : "duplicates", in: db)
@@ -118,11 +118,11 @@ struct OutboxStore: Sendable {
     /// be read back are set aside (``Quarantined``) and returned apart, so that one bad row never blocks the others.
     func due(destination: String, at now: Double, limit: Int) throws -> (messages: [OutboxMessage], quarantined: [Quarantined]) {
         try database.write { db in
-            let rows = try Row.fetchAll(db, sql: """
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT * FROM message
                 WHERE destination = ? AND quarantined = 0 AND nextAttemptAt <= ?
                 ORDER BY id LIMIT ?
-                """, arguments: [destination, now, limit * 2])
+                """), arguments: [destination, now, limit * 2])
             var messages: [OutboxMessage] = []
             var quarantined: [Quarantined] = []
             for row in rows where messages.count < limit {
@@ -135,7 +135,7 @@ struct OutboxStore: Sendable {
                 } catch {
                     let id: Int64 = try row.decode(forColumn: "id")
                     let reason = "unreadable row: \(error)"
-                    try db.execute(sql: "UPDATE message SET quarantined = 1, lastError = ? WHERE id = ?", arguments: [reason, id])
+                    try db.cachedStatement(sql: "UPDATE message SET quarantined = 1, lastError = ? WHERE id = ?").execute(arguments: [reason, id])
                     quarantined.append(Quarantined(id: id, reason: reason))
                 }
             }
@@ -147,13 +147,12 @@ struct OutboxStore: Sendable {
     /// of a process that died (killed mid-delivery) is taken over at once.
     func claim(_ id: Int64, until: Double, now: Double) throws -> Bool {
         try database.write { db in
-            let row = try Row.fetchOne(db, sql: "SELECT claimedBy, claimedUntil FROM message WHERE id = ?", arguments: [id])
+            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT claimedBy, claimedUntil FROM message WHERE id = ?"), arguments: [id])
             guard let row else { return false }
             let other = try row.decode(String?.self, forColumn: "claimedBy")
             let held = try row.decode(Double?.self, forColumn: "claimedUntil")
             if let other, let held, held >= now, other != owner.id, ClaimOwner.isAlive(other) { return false }
-            try db.execute(sql: "UPDATE message SET claimedUntil = ?, claimedBy = ? WHERE id = ?",
-                           arguments: [until, owner.id, id])
+            try db.cachedStatement(sql: "UPDATE message SET claimedUntil = ?, claimedBy = ? WHERE id = ?").execute(arguments: [until, owner.id, id])
             return true
         }
     }
@@ -161,7 +160,7 @@ struct OutboxStore: Sendable {
     /// Gives a claimed message back without counting an attempt (its destination was paused).
     func release(_ id: Int64) throws {
         try database.write { db in
-            try db.execute(sql: "UPDATE message SET claimedUntil = NULL, claimedBy = NULL WHERE id = ?", arguments: [id])
+            try db.cachedStatement(sql: "UPDATE message SET claimedUntil = NULL, claimedBy = NULL WHERE id = ?").execute(arguments: [id])
         }
     }
 
@@ -170,25 +169,25 @@ struct OutboxStore: Sendable {
         guard !destinations.isEmpty else { return }
         let placeholders = Array(repeating: "?", count: destinations.count).joined(separator: ",")
         try database.write { db in
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 UPDATE message SET nextAttemptAt = ? WHERE nextAttemptAt > ? AND destination IN (\(placeholders))
-                """, arguments: StatementArguments([now, now] as [any DatabaseValueConvertible] + destinations))
+                """).execute(arguments: StatementArguments([now, now] as [any DatabaseValueConvertible] + destinations))
         }
     }
 
     /// How many messages of `destination` fall due by `horizon` and are not held by another live process's claim.
     func deliverableCount(destination: String, dueBy horizon: Double, now: Double) throws -> Int {
         try database.read { db in
-            var count = try Int.fetchOne(db, sql: """
+            var count = try Int.fetchOne(db.cachedStatement(sql: """
                 SELECT COUNT(*) FROM message
                 WHERE destination = ? AND quarantined = 0 AND nextAttemptAt <= ? AND (claimedUntil IS NULL OR claimedUntil < ?)
-                """, arguments: [destination, horizon, now]) ?? 0
+                """), arguments: [destination, horizon, now]) ?? 0
             // Claims still running: those of processes that died count as deliverable.
-            for row in try Row.fetchAll(db, sql: """
+            for row in try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT claimedBy, COUNT(*) AS count FROM message
                 WHERE destination = ? AND quarantined = 0 AND nextAttemptAt <= ? AND claimedUntil >= ?
                 GROUP BY claimedBy
-                """, arguments: [destination, horizon, now]) {
+                """), arguments: [destination, horizon, now]) {
                 let other = try row.decode(String?.self, forColumn: "claimedBy")
                 if other.map({ $0 == owner.id || !ClaimOwner.isAlive($0) }) ?? true {
                     count += try row.decode(Int.self, forColumn: "count")
@@ -203,16 +202,16 @@ struct OutboxStore: Sendable {
         guard !destinations.isEmpty else { return nil }
         let placeholders = Array(repeating: "?", count: destinations.count).joined(separator: ",")
         return try database.read { db in
-            try Double.fetchOne(db, sql: """
+            try Double.fetchOne(db.cachedStatement(sql: """
                 SELECT MIN(nextAttemptAt) FROM message WHERE quarantined = 0 AND destination IN (\(placeholders))
-                """, arguments: StatementArguments(destinations))
+                """), arguments: StatementArguments(destinations))
         }
     }
 
     /// Removes a delivered or rejected message and counts it.
     func remove(_ id: Int64, counting counter: String) throws {
         try database.write { db in
-            try db.execute(sql: "DELETE FROM message WHERE id = ?", arguments: [id])
+            try db.cachedStatement(sql: "DELETE FROM message WHERE id = ?").execute(arguments: [id])
             // Counted once, even if the bounds removed it meanwhile.
             if db.changesCount > 0 { try Self.increment(counter, in: db) }
         }
@@ -221,8 +220,7 @@ struct OutboxStore: Sendable {
     /// Records a failed attempt.
     func reschedule(_ id: Int64, attempts: Int, nextAttemptAt: Double, error: String) throws {
         try database.write { db in
-            try db.execute(sql: "UPDATE message SET attempts = ?, nextAttemptAt = ?, lastError = ?, claimedUntil = NULL, claimedBy = NULL WHERE id = ?",
-                           arguments: [attempts, nextAttemptAt, error, id])
+            try db.cachedStatement(sql: "UPDATE message SET attempts = ?, nextAttemptAt = ?, lastError = ?, claimedUntil = NULL, claimedBy = NULL WHERE id = ?").execute(arguments: [attempts, nextAttemptAt, error, id])
             try Self.increment("retried", in: db)
         }
     }
@@ -231,15 +229,15 @@ struct OutboxStore: Sendable {
     /// how many were dropped.
     func enforceBounds(oldest: Double, maximumBytes: Int) throws -> Int {
         try database.write { db in
-            try db.execute(sql: "DELETE FROM message WHERE createdAt < ?", arguments: [oldest])
+            try db.cachedStatement(sql: "DELETE FROM message WHERE createdAt < ?").execute(arguments: [oldest])
             var dropped = db.changesCount
-            var total = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(LENGTH(payload)), 0) FROM message") ?? 0
+            var total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(LENGTH(payload)), 0) FROM message")) ?? 0
             while total > maximumBytes {
-                guard let row = try Row.fetchOne(db, sql: "SELECT id, LENGTH(payload) AS size FROM message ORDER BY id LIMIT 1")
+                guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, LENGTH(payload) AS size FROM message ORDER BY id LIMIT 1"))
                 else { break }
                 let id: Int64 = try row.decode(forColumn: "id")
                 let size: Int = try row.decode(Int?.self, forColumn: "size") ?? 0
-                try db.execute(sql: "DELETE FROM message WHERE id = ?", arguments: [id])
+                try db.cachedStatement(sql: "DELETE FROM message WHERE id = ?").execute(arguments: [id])
                 total -= size
                 dropped += 1
             }
@@ -277,10 +275,10 @@ struct OutboxStore: Sendable {
     }
 
     private static func increment(_ name: String, by amount: Int = 1, in db: Database) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO counter (name, value) VALUES (?, ?)
             ON CONFLICT(name) DO UPDATE SET value = value + excluded.value
-            """, arguments: [name, amount])
+            """).execute(arguments: [name, amount])
     }
 
     /// A row as a message; throws (never traps) on a row that a damaged or hand-edited file holds.
