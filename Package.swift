@@ -153,7 +153,10 @@ let package = Package(
         // What several test targets share (the real servers the test script starts).
         .target(
             name: "PlaytraceTestSupport",
-            dependencies: ["PlaytraceNetwork"],
+            dependencies: [
+                "PlaytraceNetwork", "PlaytraceTelemetry", "PlaytraceCore",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
             path: "Tests/PlaytraceTestSupport",
             swiftSettings: strictness
         ),
@@ -180,7 +183,7 @@ let package = Package(
             name: "PlaytraceHeadlessTests",
             dependencies: [
                 "PlaytraceHeadless", "PlaytraceLab", "PlaytraceNetwork", "PlaytracePlayer",
-                "PlaytraceHLS", "PlaytraceCore",
+                "PlaytraceHLS", "PlaytraceCore", "PlaytraceTestSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictness
@@ -206,6 +209,22 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "PlaytraceBackendsTests",
+            dependencies: [
+                "PlaytraceBackends", "PlaytraceTelemetry", "PlaytracePlayer", "PlaytraceCore", "PlaytraceNetwork",
+                "PlaytraceLab", "PlaytraceTestSupport",
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "PlaytraceLabTests",
+            dependencies: ["PlaytraceLab", "PlaytraceNetwork", "PlaytraceCore"],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -5,6 +5,7 @@ import PlaytraceHeadless
 import PlaytraceLab
 import PlaytraceNetwork
 import PlaytracePlayer
+import PlaytraceTestSupport
 import Testing
 
 /// The lab on loopback and a headless engine, both on one test clock.
@@ -58,30 +59,22 @@ final class EngineHarness: Sendable {
 
     /// Advances the clock step by step, settling after each step.
     func advance(by total: Duration, step: Duration = .milliseconds(100)) async {
-        var elapsed = Duration.zero
-        while elapsed < total {
-            await clock.advance(by: step)
-            await settle()
-            elapsed += step
-        }
+        await ClockStepper(clock: clock).advance(by: total, step: step) { await settle() }
     }
 
     /// Advances until the snapshot satisfies `condition`, at most `limit` of clock time; returns the last snapshot.
     @discardableResult
     func advance(until condition: (EngineSnapshot) -> Bool, limit: Duration, step: Duration = .milliseconds(100),
                  sourceLocation: SourceLocation = #_sourceLocation) async -> EngineSnapshot {
-        var elapsed = Duration.zero
+        let engine = engine
         var snapshot = await engine.snapshot()
-        while !condition(snapshot) {
-            guard elapsed < limit else {
-                Issue.record("condition not met after \(limit) of clock time; last snapshot: \(snapshot.status), playhead \(snapshot.playhead)",
-                             sourceLocation: sourceLocation)
-                return snapshot
-            }
-            await clock.advance(by: step)
-            await settle()
-            elapsed += step
+        let met = await ClockStepper(clock: clock).advance(until: {
             snapshot = await engine.snapshot()
+            return condition(snapshot)
+        }, limit: limit, step: step) { await settle() }
+        if !met {
+            Issue.record("condition not met after \(limit) of clock time; last snapshot: \(snapshot.status), playhead \(snapshot.playhead)",
+                         sourceLocation: sourceLocation)
         }
         return snapshot
     }

@@ -5,6 +5,7 @@ import PlaytraceHeadless
 import PlaytraceLab
 import PlaytraceNetwork
 import PlaytracePlayer
+import PlaytraceTestSupport
 import Testing
 
 /// A Player over headless engines playing from the lab on loopback, everything on one test clock.
@@ -73,27 +74,18 @@ final class PlayerHarness {
 
     /// Advances the clock step by step, settling after each step.
     func advance(by total: Duration, step: Duration = .milliseconds(100)) async {
-        var elapsed = Duration.zero
-        while elapsed < total {
-            await clock.advance(by: step)
-            await settle()
-            elapsed += step
-        }
+        await ClockStepper(clock: clock).advance(by: total, step: step) { await settle() }
     }
 
     /// Advances until `condition` holds, at most `limit` of clock time.
     func advance(until condition: () -> Bool, limit: Duration, step: Duration = .milliseconds(100),
                  sourceLocation: SourceLocation = #_sourceLocation) async {
-        var elapsed = Duration.zero
-        while !condition() {
-            guard elapsed < limit else {
-                Issue.record("condition not met after \(limit) of clock time (state \(player.playbackState), time \(player.time))",
-                             sourceLocation: sourceLocation)
-                return
-            }
-            await clock.advance(by: step)
+        let met = await ClockStepper(clock: clock).advance(until: { condition() }, limit: limit, step: step) {
             await settle()
-            elapsed += step
+        }
+        if !met {
+            Issue.record("condition not met after \(limit) of clock time (state \(player.playbackState), time \(player.time))",
+                         sourceLocation: sourceLocation)
         }
     }
 }

@@ -3,6 +3,7 @@ import PlaytraceBackends
 import PlaytraceCore
 import PlaytraceTelemetry
 import Synchronization
+import PlaytraceTestSupport
 import Testing
 
 /// A tracker whose context the test sets, and which can add its own attributes to the next events.

@@ -1,5 +1,6 @@
 import PlaytraceCore
 import PlaytraceTelemetry
+import PlaytraceTestSupport
 import Testing
 
 @Suite("HubCoreAds")

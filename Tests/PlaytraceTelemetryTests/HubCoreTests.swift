@@ -1,6 +1,7 @@
 import Foundation
 import PlaytraceCore
 import PlaytraceTelemetry
+import PlaytraceTestSupport
 import Testing
 
 @Suite("HubCore")

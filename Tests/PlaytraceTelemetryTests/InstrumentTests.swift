@@ -1,6 +1,7 @@
 import PlaytraceCore
 import PlaytraceTelemetry
 import Synchronization
+import PlaytraceTestSupport
 import Testing
 
 /// A component that remembers its life cycle.

@@ -1,6 +1,7 @@
 import MetricsTestKit
 import PlaytraceBackends
 import PlaytraceTelemetry
+import PlaytraceTestSupport
 import Testing
 
 @Suite("swift-metrics bridge")

@@ -3,6 +3,7 @@ import PlaytraceBackends
 import PlaytraceCore
 import PlaytraceTelemetry
 import Synchronization
+import PlaytraceTestSupport
 import Testing
 
 @Suite("JSON lines and console backends")

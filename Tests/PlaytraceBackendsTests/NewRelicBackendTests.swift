@@ -4,6 +4,7 @@ import PlaytraceCore
 import PlaytraceLab
 import PlaytraceNetwork
 import PlaytraceTelemetry
+import PlaytraceTestSupport
 import Testing
 
 @Suite("New Relic backend, against a loopback receiver that decodes the documented formats")

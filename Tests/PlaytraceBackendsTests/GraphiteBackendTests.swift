@@ -3,6 +3,7 @@ import PlaytraceBackends
 import PlaytraceCore
 import PlaytraceNetwork
 import PlaytraceTelemetry
+import PlaytraceTestSupport
 import Testing
 
 /// The carbon-cache that `scripts/test` started on loopback, and its whisper files.

@@ -4,6 +4,7 @@ import PlaytraceCore
 import PlaytraceLab
 import PlaytraceNetwork
 import PlaytraceTelemetry
+import PlaytraceTestSupport
 import Testing
 
 /// Decodes what reached the lab's sink as OTLP/HTTP JSON (opentelemetry-proto's JSON mapping).
