@@ -94,7 +94,7 @@ public struct AttributeList: Sendable, Hashable, Sequence {
 
     /// Whether the lists may hold a common attribute (`false` is certain).
     @inlinable
-    public func mayShareAttributes(with other: AttributeList) -> Bool {
+    package func mayShareAttributes(with other: AttributeList) -> Bool {
         presentLow & other.presentLow != 0 || presentTime & other.presentTime != 0
             || (customCount > 0 && other.customCount > 0)
     }
@@ -102,11 +102,11 @@ public struct AttributeList: Sendable, Hashable, Sequence {
     /// Whether the list may hold an attribute of `mask` (standard slots 0–63, as ``Attribute/standardSlot(of:)``)
     /// (`false` is certain).
     @inlinable
-    public func mayContain(slots mask: UInt64) -> Bool { presentLow & mask != 0 }
+    package func mayContain(slots mask: UInt64) -> Bool { presentLow & mask != 0 }
 
     /// Whether the list may hold a time-since attribute (or a custom one, which a custom action's may be).
     @inlinable
-    public var mayHoldTimeSince: Bool { presentTime != 0 || customCount > 0 }
+    package var mayHoldTimeSince: Bool { presentTime != 0 || customCount > 0 }
 
     /// Whether the list holds a standard action's time-since attribute.
     var holdsStandardTimeSince: Bool { presentTime != 0 }
@@ -131,7 +131,7 @@ public struct AttributeList: Sendable, Hashable, Sequence {
 
     /// Lends the entries, in the order they were set, without copying them (for encoders on hot paths).
     @inlinable
-    public func withEntries<Result>(_ body: (UnsafeBufferPointer<Entry>) throws -> Result) rethrows -> Result {
+    package func withEntries<Result>(_ body: (UnsafeBufferPointer<Entry>) throws -> Result) rethrows -> Result {
         try entries.withUnsafeBufferPointer(body)
     }
 

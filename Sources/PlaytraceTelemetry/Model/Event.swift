@@ -112,7 +112,7 @@ public struct Event: Sendable, Hashable {
     /// Whether every context attribute reads as it is in ``context``: neither the event's own attributes, nor the
     /// playback snapshot, nor `senderId` replace one. Backends then write the context as a block they made once
     /// (certain when `true`; `false` may be cautious).
-    public var isContextUnshadowed: Bool {
+    package var isContextUnshadowed: Bool {
         if context.isEmpty { return true }
         if attributes.mayShareAttributes(with: context) { return false }
         if sender != nil, context.mayContain(slots: 1 << UInt64(Attribute.senderId.id)) { return false }

@@ -34,14 +34,14 @@ public struct PlaybackSnapshot: Sendable, Hashable {
 
     /// Which of the attributes above the event carries, by ``Attribute/standardSlot(of:)`` (an ad event carries
     /// only the ad counters and flags). ``carryingAll`` by default.
-    public var carried: UInt64 = PlaybackSnapshot.carryingAll
+    package var carried: UInt64 = PlaybackSnapshot.carryingAll
 
     /// The time-since values: when each earlier action of the playback last happened.
     @usableFromInline var times = TimeSince()
 
     /// The slots of every attribute a snapshot can carry (besides the time-since ones).
     /// (A constant, so that making a snapshot reads no lazily initialized global: `mask(of: stateAttributes)`.)
-    public static let carryingAll: UInt64 = 0x3_FFF4
+    package static let carryingAll: UInt64 = 0x3_FFF4
 
     /// The attributes a snapshot carries, in the order events list them.
     public static let stateAttributes: [Attribute] = [
@@ -124,7 +124,7 @@ public struct PlaybackSnapshot: Sendable, Hashable {
     /// their actions first happened: what encoders on hot paths use (no attribute is copied;
     /// ``timeSinceAttribute(id:)`` gives a custom one's name).
     @inlinable
-    public func forEachTimeSinceID(_ body: (UInt32, Int) throws -> Void) rethrows {
+    package func forEachTimeSinceID(_ body: (UInt32, Int) throws -> Void) rethrows {
         try times.forEachID(body)
     }
 
@@ -134,7 +134,7 @@ public struct PlaybackSnapshot: Sendable, Hashable {
     /// entry's for that action. The value of an entry is `(now - nanoseconds) / 1_000_000` ms. `nil` (and `body`
     /// not called) when the event removed some of them: ``forEachTimeSinceID(_:)`` then.
     @inlinable
-    public func withTimeSinceEntries<Result>(
+    package func withTimeSinceEntries<Result>(
         _ body: (_ entries: UnsafeBufferPointer<ActionTimes.Entry>, _ now: Int64, _ current: UInt32, _ previous: Int64?)
             throws -> Result
     ) rethrows -> Result? {
@@ -143,14 +143,14 @@ public struct PlaybackSnapshot: Sendable, Hashable {
     }
 
     /// The time-since attribute with an identifier, among those the snapshot holds.
-    public func timeSinceAttribute(id: UInt32) -> Attribute? {
+    package func timeSinceAttribute(id: UInt32) -> Attribute? {
         times.times.first { $0.attribute.id == id }?.attribute
     }
 
     /// Calls `body` with each time-since attribute and its value in milliseconds, in the order their actions first
     /// happened.
     @inlinable
-    public func forEachTimeSince(_ body: (borrowing Attribute, Int) throws -> Void) rethrows {
+    package func forEachTimeSince(_ body: (borrowing Attribute, Int) throws -> Void) rethrows {
         try times.forEach(body)
     }
 }
