@@ -13,30 +13,23 @@ struct PlaybackFieldWriter {
     func write(_ playback: borrowing PlaybackSnapshot, fields: inout FieldSeparator, to line: inout LineWriter) {
         // Room for all the numbers and flags at once, instead of a check per byte written.
         line.reserve(Self.fieldBound * PlaybackSnapshot.stateAttributes.count)
-        integer(Attribute.ID.deltaPlayTime, playback.deltaPlayTime, &fields, &line)
-        if slots & (1 << UInt64(Attribute.ID.playbackId)) != 0, let id = playback.playbackID {
-            _ = names.writeFieldStart(Attribute.ID.playbackId, fields: &fields, to: &line)
-            withUnsafePointer(to: AttributeList.Entry(attribute: .playbackId, value: .string(id))) {
-                LineProtocolEncoder.writeField(of: $0, to: &line)
-            }
-        }
-        integer(Attribute.ID.countErrors, playback.countErrors, &fields, &line)
-        integer(Attribute.ID.countStarts, playback.countStarts, &fields, &line)
-        integer(Attribute.ID.countAds, playback.countAds, &fields, &line)
-        integer(Attribute.ID.accumPauseTime, playback.accumPauseTime, &fields, &line)
-        integer(Attribute.ID.accumBufferTime, playback.accumBufferTime, &fields, &line)
-        integer(Attribute.ID.accumSeekTime, playback.accumSeekTime, &fields, &line)
-        integer(Attribute.ID.accumPlayTime, playback.accumPlayTime, &fields, &line)
-        boolean(Attribute.ID.inPauseBlock, playback.inPauseBlock, &fields, &line)
-        boolean(Attribute.ID.inSeekBlock, playback.inSeekBlock, &fields, &line)
-        boolean(Attribute.ID.inBufferBlock, playback.inBufferBlock, &fields, &line)
-        boolean(Attribute.ID.inPlaybackBlock, playback.inPlaybackBlock, &fields, &line)
-        boolean(Attribute.ID.inAdBreakBlock, playback.inAdBreakBlock, &fields, &line)
-        boolean(Attribute.ID.inAdBlock, playback.inAdBlock, &fields, &line)
+        writeStateFields(playback, fields: &fields, to: &line)
     }
 
     @inline(__always)
-    private func integer(_ id: UInt32, _ value: Int, _ fields: inout FieldSeparator, _ line: inout LineWriter) {
+    func identifier(_ id: UInt32, _ value: PlaybackIdentifier?, _ fields: inout FieldSeparator,
+                    _ line: inout LineWriter) {
+        guard slots & (1 << UInt64(id)) != 0, let value else { return }
+        _ = names.writeFieldStart(id, fields: &fields, to: &line)
+        withUnsafePointer(to: AttributeList.Entry(attribute: .playbackId, value: .string(value.description))) {
+            LineProtocolEncoder.writeField(of: $0, to: &line)
+        }
+        // (Written apart from the reserved room: make it again for the fields after.)
+        line.reserve(Self.fieldBound * PlaybackSnapshot.stateAttributes.count)
+    }
+
+    @inline(__always)
+    func integer(_ id: UInt32, _ value: Int, _ fields: inout FieldSeparator, _ line: inout LineWriter) {
         guard slots & (1 << UInt64(id)) != 0 else { return }
         names.writeFieldStartInReserved(id, fields: &fields, to: &line)
         line.integerInReserved(Int64(value))
@@ -44,7 +37,7 @@ struct PlaybackFieldWriter {
     }
 
     @inline(__always)
-    private func boolean(_ id: UInt32, _ value: Bool, _ fields: inout FieldSeparator, _ line: inout LineWriter) {
+    func boolean(_ id: UInt32, _ value: Bool, _ fields: inout FieldSeparator, _ line: inout LineWriter) {
         guard slots & (1 << UInt64(id)) != 0 else { return }
         names.writeFieldStartInReserved(id, fields: &fields, to: &line)
         names.writeBooleanInReserved(value, to: &line)

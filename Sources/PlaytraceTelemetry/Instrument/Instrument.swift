@@ -26,15 +26,14 @@ public final class Instrument: Sendable {
 
     /// Actions after which backends hand their batches over at once (``Backend/flush()``), as analytics SDKs do:
     /// the start and the close of a playback and an error reach the server without waiting for the batch interval.
-    public static let flushingActions: Set<Action> = [.start, .error, .end, .stop, .next]
-
-    /// ``flushingActions`` as bits by standard action index (checked on every event without hashing).
-    /// (Written out, so that reading it costs no lazy initialization: a test checks it against the set.)
-    package static let flushingMask: UInt64 = 1 << 7 | 1 << 20 | 1 << 21 | 1 << 22 | 1 << 23
+    /// (Marked `flushing` in the vocabulary table.)
+    public static let flushingActions: Set<Action> = Set(Action.standard.filter {
+        Action.flushingMask & 1 << UInt64($0.standardIndex!) != 0
+    })
 
     private static func isFlushing(_ action: Action) -> Bool {
-        guard let index = action.standardIndex else { return flushingActions.contains(action) }
-        return flushingMask & (1 << UInt64(index)) != 0
+        guard let index = action.standardIndex else { return false }
+        return Action.flushingMask & (1 << UInt64(index)) != 0
     }
 
     /// The clock durations, timers and dates follow.

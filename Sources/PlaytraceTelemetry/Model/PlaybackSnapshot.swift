@@ -1,57 +1,11 @@
-/// The state of a playback as the hub saw it when it let an event through: the playback's id, counters,
-/// accumulated times, block flags and the time since each earlier action of the playback.
-///
-/// An event reads these as attributes (`event[.countStarts]`, `event[.inPauseBlock]`,
-/// `event[Action.start.timeAttribute]`), exactly as if the hub had set them one by one; carrying them as one value
-/// instead is what keeps an event cheap to make and to encode. Attributes the event sets itself win over the
-/// snapshot's.
-///
-/// Times are whole milliseconds.
-public struct PlaybackSnapshot: Sendable, Hashable {
-    /// Identifies the playback (`playbackId`).
-    public var playbackIdentifier: PlaybackIdentifier?
+// The stored properties, the state attributes and their values are generated from the vocabulary table
+// (PlaybackSnapshot+Fields.swift).
+extension PlaybackSnapshot {
     /// ``playbackIdentifier`` as text; setting it sets a ``PlaybackIdentifier/text(_:)``.
     public var playbackID: String? {
         get { playbackIdentifier?.description }
         set { playbackIdentifier = newValue.map(PlaybackIdentifier.text) }
     }
-    public var countErrors = 0
-    public var countStarts = 0
-    public var countAds = 0
-    public var accumPauseTime = 0
-    public var accumBufferTime = 0
-    public var accumSeekTime = 0
-    /// Content play time so far.
-    public var accumPlayTime = 0
-    /// Content play time since the previous event.
-    public var deltaPlayTime = 0
-    public var inPauseBlock = false
-    public var inSeekBlock = false
-    public var inBufferBlock = false
-    public var inPlaybackBlock = false
-    public var inAdBreakBlock = false
-    public var inAdBlock = false
-
-    /// Which of the attributes above the event carries, by ``Attribute/standardSlot(of:)`` (an ad event carries
-    /// only the ad counters and flags). ``carryingAll`` by default.
-    package var carried: UInt64 = PlaybackSnapshot.carryingAll
-
-    /// The time-since values: when each earlier action of the playback last happened.
-    @usableFromInline var times = TimeSince()
-
-    /// The slots of every attribute a snapshot can carry (besides the time-since ones).
-    /// (A constant, so that making a snapshot reads no lazily initialized global: `mask(of: stateAttributes)`.)
-    package static let carryingAll: UInt64 = 0x3_FFF4
-
-    /// The attributes a snapshot carries, in the order events list them.
-    public static let stateAttributes: [Attribute] = [
-        .deltaPlayTime, .playbackId, .countErrors, .countStarts, .countAds, .accumPauseTime, .accumBufferTime,
-        .accumSeekTime, .accumPlayTime, .inPauseBlock, .inSeekBlock, .inBufferBlock, .inPlaybackBlock,
-        .inAdBreakBlock, .inAdBlock,
-    ]
-
-    /// A snapshot of a playback that carries everything (the hub sets the values).
-    public init() {}
 
     /// A snapshot that carries nothing: what an event holds without a hub.
     public static var none: PlaybackSnapshot {
@@ -78,28 +32,6 @@ public struct PlaybackSnapshot: Sendable, Hashable {
         guard id < 64 else { return times.milliseconds(since: attribute).map(AttributeValue.int) }
         guard carries(id) else { return nil }
         return stateValue(id)
-    }
-
-    /// A state attribute's value by identifier (the caller checked that it is carried).
-    private func stateValue(_ id: UInt32) -> AttributeValue? {
-        switch id {
-        case Attribute.ID.playbackId: playbackIdentifier.map { .string($0.description) }
-        case Attribute.ID.countErrors: .int(countErrors)
-        case Attribute.ID.countStarts: .int(countStarts)
-        case Attribute.ID.countAds: .int(countAds)
-        case Attribute.ID.accumPauseTime: .int(accumPauseTime)
-        case Attribute.ID.accumBufferTime: .int(accumBufferTime)
-        case Attribute.ID.accumSeekTime: .int(accumSeekTime)
-        case Attribute.ID.accumPlayTime: .int(accumPlayTime)
-        case Attribute.ID.deltaPlayTime: .int(deltaPlayTime)
-        case Attribute.ID.inPauseBlock: .bool(inPauseBlock)
-        case Attribute.ID.inSeekBlock: .bool(inSeekBlock)
-        case Attribute.ID.inBufferBlock: .bool(inBufferBlock)
-        case Attribute.ID.inPlaybackBlock: .bool(inPlaybackBlock)
-        case Attribute.ID.inAdBreakBlock: .bool(inAdBreakBlock)
-        case Attribute.ID.inAdBlock: .bool(inAdBlock)
-        default: nil
-        }
     }
 
     /// Stops carrying an attribute (an event that removes it).
