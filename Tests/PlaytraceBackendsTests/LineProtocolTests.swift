@@ -122,6 +122,25 @@ struct LineProtocolTests {
         #expect(encoded == "events,action=Start,contentId=C:\\media,engine=a\\,b\\ c\\=d\\\\e title=\"C:\\\\media\\\\\" 5\n")
     }
 
+    @Test("A playback id no tag can hold (empty, backslashes alone) is left out on the cached path as on the general one")
+    func unwritablePlaybackID() {
+        for text in ["", "\\", "\\\\"] {
+            var playback = PlaybackSnapshot()
+            playback.playbackIdentifier = .text(text)
+            let event = Event(action: .start, date: StreamDate(secondsSince1970: 0), playback: playback)
+            let encoder = LineProtocolEncoder()
+            var cache = LineProtocolEncoder.ContextCache()
+            let cached = line { encoder.encode(event, timestamp: 5, into: &$0, cache: &cache) }
+            let flat = line {
+                encoder.encode(Event(action: .start, date: event.date, attributes: event.allAttributes), timestamp: 5,
+                               into: &$0)
+            }
+            #expect(cached.hasPrefix("events,action=Start countErrors=0i,"), "\(cached)")
+            #expect(flat.hasPrefix("events,action=Start "), "\(flat)")
+            #expect(!cached.contains("playbackId") && !flat.contains("playbackId"))
+        }
+    }
+
     @Test("Metrics: one measurement per metric, whole counters as integers, gauges as floats")
     func metrics() {
         var dimensions = AttributeList()

@@ -56,11 +56,12 @@ extension LineProtocolEncoder {
             contextFields.copy(to: &line, from: contextFieldsStart)
         }
 
-        /// Writes `,playbackId=<id>`, escaped once per playback.
+        /// Writes `,playbackId=<id>`, escaped once per playback (nothing for a text no tag can hold).
         mutating func writePlaybackTag(_ id: PlaybackIdentifier, to line: inout LineWriter) {
             if id != playbackIdentifier {
                 playbackIdentifier = id
                 playbackTag.removeAll(keepingCapacity: true)
+                if case .text(let text) = id, !LineProtocolEncoder.isWritableTagText(text) { return }
                 var tag = LineWriter(taking: &playbackTag)
                 tag.ascii(",playbackId=")
                 switch id {

@@ -36,11 +36,16 @@ extension LineProtocolEncoder {
     /// What identifies the encoder's choice of tags, for caches.
     var tagKey: TagKey { tagChoice }
 
+    /// Whether a text can be a tag's value: InfluxDB refuses empty ones, and backslashes alone write as nothing
+    /// (such a tag is left out).
+    static func isWritableTagText(_ text: String) -> Bool {
+        text.utf8.contains { $0 != UInt8(ascii: "\\") }
+    }
+
     func writeTag(_ entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
         switch entry.pointee.value {
         case .string(let text):
-            // InfluxDB refuses empty tag values: leave the tag out (backslashes alone write as nothing).
-            guard text.utf8.contains(where: { $0 != UInt8(ascii: "\\") }) else { return }
+            guard Self.isWritableTagText(text) else { return }
             writeTagStart(entry, to: &line)
             Self.writeTagText(text, to: &line)
         case .int(let value):
