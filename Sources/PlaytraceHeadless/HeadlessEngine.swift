@@ -9,7 +9,7 @@ import PlaytraceHLS
 /// A real HLS client without a decoder.
 ///
 /// It fetches the multivariant playlist, the media playlists and the segments over HTTP (real bytes, through an
-/// ``HTTPTransport``), keeps a forward buffer, advances the playhead at the playback rate on the injected clock,
+/// `HTTPTransport`), keeps a forward buffer, advances the playhead at the playback rate on the injected clock,
 /// stalls when the buffer runs dry and recovers, adapts the bit rate from measured throughput, plays on-demand,
 /// live (three target durations from the edge, following the sliding window) and DVR streams, seeks, maps the
 /// playhead to program-date-time, retries failed requests before failing, and reports every request.
@@ -149,8 +149,10 @@ public actor HeadlessEngine: PlaybackEngine {
     /// Creates an engine.
     /// - Parameters:
     ///   - clock: the clock the playhead, retries and refreshes run on (a test clock in tests).
-    ///   - transport: how requests are made, for instance an ``AsyncHTTPClientTransport`` measuring on `clock`;
+    ///   - transport: how requests are made, for instance an `AsyncHTTPClientTransport` measuring on `clock`;
     ///     the caller owns it (and shuts it down).
+    ///   - configuration: buffering, retries, variant choice.
+    ///   - logger: where the engine says what it skipped, retried or failed over.
     public init(clock: any Clock<Duration>, transport: any HTTPTransport,
                 configuration: Configuration = Configuration(),
                 logger: Logger = Logger(label: "playtrace.headless")) {

@@ -4,7 +4,7 @@ import PlaytraceCore
 import Synchronization
 
 /// Sends metrics, and counts of events, to Graphite (carbon) in its plaintext protocol (`path value seconds`)
-/// over TCP, through the ``Outbox``.
+/// over TCP, through the `Outbox`.
 ///
 /// - Paths: `<prefix>.<dimension values…>.<metric>`; events are counted in `<prefix>.<dimension values…>.events.
 ///   <Action>`. Which dimensions, in which order, is ``Configuration/pathDimensions`` (engine and content by

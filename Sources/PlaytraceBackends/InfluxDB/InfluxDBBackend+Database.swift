@@ -20,7 +20,10 @@ extension InfluxDBBackend {
     ///
     /// - Throws: ``DatabaseError`` when the server cannot be reached or refuses (for instance without the
     ///   rights to create a database).
-    /// - Parameter timeout: the longest wait for the server's answer (the session waits for it before it starts).
+    /// - Parameters:
+    ///   - configuration: the server and the database (v1) to create.
+    ///   - transport: how the request is made.
+    ///   - timeout: the longest wait for the server's answer (the session waits for it before it starts).
     public static func createDatabase(for configuration: Configuration, transport: any HTTPTransport,
                                       timeout: Duration = .seconds(5)) async throws(DatabaseError) {
         guard case .v1(let database, let username, let password) = configuration.api else { return }

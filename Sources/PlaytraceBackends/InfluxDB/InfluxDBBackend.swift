@@ -4,7 +4,7 @@ public import PlaytraceNetwork
 public import PlaytraceTelemetry
 
 /// Sends events and metrics to InfluxDB in line protocol: batched by size and by time, gzip-compressed, delivered
-/// through the ``Outbox`` (persisted, retried on 5xx and network errors; a 4xx refuses that batch only, logged with
+/// through the `Outbox` (persisted, retried on 5xx and network errors; a 4xx refuses that batch only, logged with
 /// the server's message).
 ///
 /// ```swift

@@ -4,7 +4,7 @@ import Synchronization
 
 extension LineProtocolEncoder {
     /// What an encoder made of the last tracker context and metric dimensions it wrote, reused while events and
-    /// metrics share them (``Event/context``, ``Metric/dimensions``). Keep one per stream of events.
+    /// metrics share them (`Event.context`, `Metric.dimensions`). Keep one per stream of events.
     public struct ContextCache: Sendable {
         private var context = AttributeList()
         private var contextKey: TagKey?

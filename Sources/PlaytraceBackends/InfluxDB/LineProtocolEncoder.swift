@@ -133,7 +133,7 @@ public struct LineProtocolEncoder: Sendable {
     }
 
     /// Appends the lines of the metrics an event produced, then the event's line, in one go: what a backend that
-    /// receives them together (``Backend/send(_:metrics:)``) calls. `timestamp` gives each line's timestamp from its
+    /// receives them together (`Backend.send(_:metrics:)`) calls. `timestamp` gives each line's timestamp from its
     /// date, in that order (a backend makes them unique).
     public func encode(_ event: Event, metrics: [Metric], into buffer: inout LineBuffer, cache: inout ContextCache,
                        timestamp: (StreamDate) -> Int64) {

@@ -4,7 +4,7 @@ public import PlaytraceTelemetry
 import PlaytraceCore
 
 /// Sends events to New Relic's Event API and metrics to its Metric API: JSON, gzip-compressed, with the `Api-Key`
-/// header, in batches under the APIs' 1 MB payload limit, through the ``Outbox``.
+/// header, in batches under the APIs' 1 MB payload limit, through the `Outbox`.
 ///
 /// - Events: `[{"eventType": "PlaytraceEvent", "timestamp": <ms>, "action": "Start", …attributes}]` to
 ///   `https://insights-collector.newrelic.com/v1/accounts/<account>/events` (EU:

@@ -19,8 +19,8 @@ import Tracing
 /// - **Traces** (see ``PlaybackTraces``): a `playback` span per playback, with child spans for startup, stalls
 ///   and other buffering, seeks, pauses, ad breaks and ads, timed by the events' dates.
 ///
-/// swift-otel makes its own HTTP requests; Playtrace points them at an ``OutboxRelay`` on loopback, which stores
-/// each export in the ``Outbox`` before answering: OTLP data gets the same durable, retrying delivery (and the
+/// swift-otel makes its own HTTP requests; Playtrace points them at an `OutboxRelay` on loopback, which stores
+/// each export in the `Outbox` before answering: OTLP data gets the same durable, retrying delivery (and the
 /// idempotency key) as every other backend, and the collector's credentials stay in the relay.
 ///
 /// ```swift

@@ -25,6 +25,7 @@ public final class SwiftMetricsBackend: Backend, Sendable {
     private let factory: any MetricsFactory
 
     /// - Parameters:
+    ///   - labelPrefix: put before every metric's label.
     ///   - factory: where metrics go (the bootstrapped `MetricsSystem` by default).
     ///   - dimensions: the dimensions to keep, on metrics and on the events counter; `nil` keeps a metric's all
     ///     and counts events by action only.

@@ -68,8 +68,11 @@ public actor Outbox {
     /// - Parameters:
     ///   - path: the SQLite file (created when missing); `nil` keeps messages in memory only.
     ///   - couriers: who delivers each destination.
+    ///   - configuration: retries, backoff and bounds.
     ///   - clock: the clock of backoffs and polling (a test clock in tests); dates follow it from `origin`.
+    ///   - origin: the date the clock's start stands for (now, by default).
     ///   - random: the jitter source, 0..<1 (fixed in tests).
+    ///   - logger: where delivery problems are said.
     /// - Throws: ``OutboxError`` when the file is not an SQLite database, cannot be written, or is another
     ///   program's database (which is left untouched).
     public init(path: String?, couriers: [any OutboxCourier], configuration: OutboxConfiguration = OutboxConfiguration(),

@@ -37,10 +37,15 @@ public final class OutboxRelay: Sendable {
     private let channel = Mutex<(any Channel)?>(nil)
 
     /// - Parameters:
+    ///   - outbox: where relayed messages are stored before the sender gets its answer.
+    ///   - destination: the outbox destination of the relayed messages (a courier of that name delivers them).
+    ///   - upstream: the server the messages are for; a request's path is appended to it.
     ///   - headers: added to every relayed message (an `Authorization` or `Api-Key` header, for instance).
     ///   - compress: gzip bodies that come uncompressed (`Content-Encoding: gzip`).
     ///   - transform: rewrites an uncompressed body before it is stored (the path is the one after the secret), to
     ///     correct what the sender gets wrong.
+    ///   - maximumBodyBytes: the largest body accepted (a larger one is answered 413).
+    ///   - logger: where the relay says what it refused.
     public init(outbox: Outbox, destination: String, upstream: URL, headers: [String: String] = [:],
                 compress: Bool = false, maximumBodyBytes: Int = 8 << 20,
                 transform: (@Sendable (_ path: String, _ body: [UInt8]) -> [UInt8])? = nil,

@@ -26,12 +26,16 @@ public final class TCPCourier: OutboxCourier {
     private let connection: ConnectionHolder
 
     /// - Parameters:
+    ///   - name: the outbox destination it delivers.
+    ///   - host: the server's host name or address.
+    ///   - port: the server's TCP port.
     ///   - connectTimeout: the longest wait for a connection.
     ///   - writeTimeout: the longest wait for a message's bytes to be taken by the socket (a server that stopped
     ///     reading fills the socket's buffers; the connection is then dropped and the message retried).
     ///   - replayWindow: how long written bytes are kept to be written again after a connection breaks (carbon
     ///     keeps points in memory for a while before writing them to disk).
     ///   - replayLimit: the most bytes kept for that.
+    ///   - clock: the clock of the timeouts and the replay window.
     public init(name: String, host: String, port: Int, connectTimeout: Duration = .seconds(5),
                 writeTimeout: Duration = .seconds(10), replayWindow: Duration = .seconds(60),
                 replayLimit: Int = 8 << 20, clock: any Clock<Duration> = ContinuousClock()) {

@@ -8,8 +8,11 @@ extension Player {
     /// With smooth seeking (the default), a seek asked for while another one is under way only replaces the
     /// target that waits for it: dragging a slider sends the engine the first and the last positions, not every
     /// one in between. A seek that is replaced before it is sent completes with `false`.
-    /// - Parameter completion: called with `true` when the seek completed, `false` when it was replaced or
-    ///   could not be made.
+    /// - Parameters:
+    ///   - position: where to seek, with its tolerances (``SeekPosition/at(_:)`` for an exact position).
+    ///   - smooth: whether a seek asked for while another one is under way replaces the one waiting for it.
+    ///   - completion: called with `true` when the seek completed, `false` when it was replaced or could not be
+    ///     made.
     public func seek(_ position: SeekPosition, smooth: Bool = true,
                      completion: @escaping @MainActor (Bool) -> Void = { _ in }) {
         guard let session, !session.hasFailed, session.asset?.isPlayable != false else {

@@ -23,7 +23,7 @@ public struct TrackerID: Sendable, Hashable, CustomStringConvertible {
 
 /// Knows a player (or an ad library) and turns what happens there into events.
 ///
-/// Trackers are shared with the code that feeds them (a ``PlayerItemTracker``, an ad tracker), so they are
+/// Trackers are shared with the code that feeds them (a `PlayerItemTracker`, an ad tracker), so they are
 /// `Sendable`.
 public protocol TelemetryTracker: InstrumentComponent, Sendable {
     /// Completes an event emitted for this tracker (attributes from its player, getters); `false` drops it.

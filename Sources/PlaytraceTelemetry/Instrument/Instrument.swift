@@ -62,6 +62,7 @@ public final class Instrument: Sendable {
     ///   - backends: where events and metrics go.
     ///   - clock: the clock of durations, timers and dates (a test clock in tests).
     ///   - origin: the date when the instrument starts (now, by default).
+    ///   - logger: where the instrument says what went wrong (a component that failed, an event dropped).
     public init(hub: sending (any Hub)? = nil, metricalc: sending (any Metricalc)? = nil,
                 backends: sending [any Backend] = [], clock: any Clock<Duration> = ContinuousClock(),
                 origin: StreamDate? = nil, logger: Logger = Logger(label: "playtrace.telemetry")) {

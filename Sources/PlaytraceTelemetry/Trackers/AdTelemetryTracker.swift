@@ -81,7 +81,9 @@ public final class AdTelemetryTracker: Sendable {
     private let state = Mutex(State())
 
     /// Adds an ads tracker to an instrument (removed when this object goes away).
-    /// - Parameter sessionID: the viewing session the ads belong to (the content tracker's `sessionId`).
+    /// - Parameters:
+    ///   - instrument: the instrument the ad events go to.
+    ///   - sessionID: the viewing session the ads belong to (the content tracker's `sessionId`).
     public init(instrument: Instrument, sessionID: String? = nil) {
         self.instrument = instrument
         component = AdTrackerComponent(sessionID: sessionID)

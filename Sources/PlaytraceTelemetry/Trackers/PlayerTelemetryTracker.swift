@@ -20,7 +20,7 @@ public struct TelemetryMetadata: Sendable, Hashable {
     }
 }
 
-/// Drives an ``Instrument`` from a ``Player``: every standard playback action the player can observe, with the
+/// Drives an ``Instrument`` from a `Player`: every standard playback action the player can observe, with the
 /// playhead, duration, bit rate, resolution, source, audio language, subtitles, mute, volume and title on each
 /// event.
 ///
@@ -50,7 +50,11 @@ public final class PlayerTelemetryTracker: PlayerItemTracker {
         /// The platform: the `platform` dimension.
         public var platform: String
 
-        /// - Parameter sessionID: the viewing session's identifier (a new random one by default).
+        /// - Parameters:
+        ///   - instrument: the instrument the tracker's events go to.
+        ///   - sessionID: the viewing session's identifier (a new random one by default).
+        ///   - engine: the engine's name, the `engine` dimension.
+        ///   - platform: the platform, the `platform` dimension (this one by default).
         public init(instrument: Instrument, sessionID: String? = nil, engine: String = "headless",
                     platform: String = Self.currentPlatform) {
             self.instrument = instrument
