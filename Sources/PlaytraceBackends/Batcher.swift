@@ -1,5 +1,4 @@
 import PlaytraceCore
-import Synchronization
 
 /// Collects a backend's encoded records into batches, closed when they reach a size or a point count, or when
 /// the interval passes, and hands each batch over (to the Outbox). Thread-safe: the instrument appends while the
@@ -19,7 +18,7 @@ final class Batcher: Sendable {
 
     let maximumBytes: Int
     let maximumRecords: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let deliver: @Sendable (Batch) -> Void
     private let timer = FlushTimer()
 

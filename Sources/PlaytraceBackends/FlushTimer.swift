@@ -1,9 +1,9 @@
-import Synchronization
+import PlaytraceCore
 
 /// Runs a backend's flush every interval on the instrument's clock, until stopped (restarting replaces the
 /// previous run). Shared by the backends that batch.
 final class FlushTimer: Sendable {
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let task = Locked<Task<Void, Never>?>(nil)
 
     deinit { task.withLock { $0?.cancel() } }
 

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Delivers each value to every current subscriber, each through its own `AsyncStream`.
 ///
@@ -18,7 +17,7 @@ public final class Broadcaster<Element: Sendable>: Sendable {
         var isFinished = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let bufferLimit: Int
 
     /// Creates a broadcaster; each subscriber keeps at most `bufferLimit` undelivered values.

@@ -1,4 +1,4 @@
-import Synchronization
+import PlaytraceCore
 
 /// A fault the lab applies to matching requests.
 public struct LabFault: Sendable, Hashable, Codable {
@@ -31,7 +31,7 @@ public struct LabFault: Sendable, Hashable, Codable {
 
 /// The lab's active faults. Thread-safe; the first matching fault of each kind applies.
 public final class FaultInjector: Sendable {
-    private let faults = Mutex<[LabFault]>([])
+    private let faults = Locked<[LabFault]>([])
 
     /// An injector with no fault.
     public init() {}

@@ -42,7 +42,7 @@ public final class LabServer: Sendable {
     /// Finished when the lab stops: wakes every response parked on the clock, which a test clock that no longer
     /// advances would otherwise keep forever (and graceful shutdown would wait for them).
     private let stopping = Broadcaster<Void>()
-    private let state = Mutex<(task: Task<Void, any Error>?, group: ServiceGroup?, port: Int?)>((nil, nil, nil))
+    private let state = Locked<(task: Task<Void, any Error>?, group: ServiceGroup?, port: Int?)>((nil, nil, nil))
 
     /// Creates a lab whose live windows, delays and throttling run on `clock`.
     public init(clock: any Clock<Duration>, configuration: LabConfiguration = LabConfiguration(),

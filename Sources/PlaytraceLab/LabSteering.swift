@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PlaytraceCore
 
 /// The lab's content-steering server: the order of preference it answers with, and for how long the answer holds.
 ///
@@ -29,7 +29,7 @@ public struct LabSteering: Sendable, Hashable, Codable {
 
 /// The steering server's current answer; tests and `POST /lab/steering` change it.
 final class SteeringState: Sendable {
-    private let value = Mutex(LabSteering())
+    private let value = Locked(LabSteering())
 
     var current: LabSteering {
         get { value.withLock { $0 } }

@@ -1,5 +1,4 @@
 import PlaytraceCore
-import Synchronization
 
 /// One request the lab served.
 public struct LabRequest: Sendable, Hashable, Codable {
@@ -25,7 +24,7 @@ public struct LabRequest: Sendable, Hashable, Codable {
 
 /// What the lab keeps of what it received, oldest first, bounded (the oldest are dropped past the limit).
 public final class BoundedLog<Entry: Sendable>: Sendable {
-    private let entries = Mutex<[Entry]>([])
+    private let entries = Locked<[Entry]>([])
     private let limit: Int
 
     /// Creates a log that keeps at most `limit` entries.

@@ -5,7 +5,6 @@ public import Logging
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
-import Synchronization
 
 /// ``HTTPTransport`` on async-http-client (SwiftNIO): the transport Playtrace uses on Linux and servers.
 ///
@@ -20,7 +19,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     private let client: HTTPClient
     private let ownsClient: Bool
-    private let isShutDown = Mutex(false)
+    private let isShutDown = Locked(false)
     private let clock: any Clock<Duration>
     private let logger: Logger
 

@@ -5,7 +5,6 @@ import PlaytraceCore
 import PlaytraceNetwork
 import PlaytracePlayer
 import PlaytraceTelemetry
-import Synchronization
 
 /// The telemetry of a `play` or demo run: an instrument with HubCore, MetricalcCore and the backends asked for on
 /// the command line, an outbox that delivers their batches, and the session metrics kept for the summary.
@@ -112,7 +111,7 @@ final class TelemetrySetup: Sendable {
 
     /// What went wrong with delivery, once ``finish()`` has run: refused batches, paused destinations, batches
     /// lost at exit. `play` exits non-zero when there is any.
-    private let deliveryProblems = Mutex<[String]>([])
+    private let deliveryProblems = Locked<[String]>([])
 
     /// What went wrong with delivery, once ``finish()`` has run.
     var problems: [String] { deliveryProblems.withLock { $0 } }
@@ -161,7 +160,7 @@ final class SummaryBackend: Backend, Sendable {
     private static let names = ["StartTime", "StallCount", "StallDuration", "RebufferingRatio", "WatchedTime",
                                 "ContentPlaybackTime", "AverageBitrate", "BitrateSwitchesUp", "BitrateSwitchesDown",
                                 "ExitBeforeVideoStart", "PlaybackFailure"]
-    private let metrics = Mutex<[(content: String, name: String, value: Double)]>([])
+    private let metrics = Locked<[(content: String, name: String, value: Double)]>([])
 
     func sendEvent(_ event: Event) {}
 

@@ -2,7 +2,6 @@ import Foundation
 import PlaytraceBackends
 import PlaytraceCore
 import PlaytraceTelemetry
-import Synchronization
 import PlaytraceTestSupport
 import Testing
 
@@ -36,7 +35,7 @@ struct FileBackendTests {
 
     @Test("The console backend writes a line per event and metric")
     func console() {
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         let console = ConsoleBackend { line in lines.withLock { $0.append(line) } }
         let harness = TelemetryHarness(hub: HubCore(pingInterval: .zero), metricalc: MetricalcCore(), backends: [console])
         harness.emit(.mediaRequest)

@@ -4,14 +4,13 @@ import GRDB
 import Logging
 import PlaytraceCore
 import PlaytraceNetwork
-import Synchronization
 import Testing
 
 /// A courier whose attempts take turns with other tasks (so that concurrent deliveries interleave) and can be
 /// made to hang until cancelled; it records every attempt.
 final class SlowCourier: OutboxCourier, Sendable {
     let name: String
-    private let attempts = Mutex<[String]>([])
+    private let attempts = Locked<[String]>([])
     private let hangs: Bool
     private let clock: any Clock<Duration>
 
@@ -207,7 +206,7 @@ struct OutboxOnceTests {
 
 /// Collects what a logger says.
 final class LogCapture: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
 
     var logger: Logger {
         Logger(label: "test") { _ in Handler(capture: self) }

@@ -2,18 +2,17 @@ import Clocks
 import Foundation
 import PlaytraceCore
 import PlaytraceNetwork
-import Synchronization
 import Testing
 
 /// A courier that answers from a script, per attempt, and records what it was given.
 final class ScriptedCourier: OutboxCourier, Sendable {
     let name: String
-    private let state: Mutex<(script: [DeliveryOutcome], attempts: [(key: String, time: Double)])>
+    private let state: Locked<(script: [DeliveryOutcome], attempts: [(key: String, time: Double)])>
     private let wallClock: WallClock
 
     init(name: String = "test", script: [DeliveryOutcome], wallClock: WallClock) {
         self.name = name
-        state = Mutex((script, []))
+        state = Locked((script, []))
         self.wallClock = wallClock
     }
 

@@ -2,14 +2,14 @@ import Foundation
 import NIOCore
 import NIOPosix
 import PlaytraceNetwork
-import Synchronization
+import PlaytraceCore
 import Testing
 
 /// A plaintext line receiver on loopback that can fail the way a killed carbon does: it forgets what it had not
 /// processed yet and drops its connection.
 final class LineReceiver: Sendable {
-    private let state = Mutex<(kept: [String], connections: Int, forgetting: Bool)>(([], 0, false))
-    private let server = Mutex<(any Channel)?>(nil)
+    private let state = Locked<(kept: [String], connections: Int, forgetting: Bool)>(([], 0, false))
+    private let server = Locked<(any Channel)?>(nil)
 
     /// Lines kept, over every connection.
     var lines: [String] { state.withLock { $0.kept } }

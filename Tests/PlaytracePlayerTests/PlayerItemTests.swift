@@ -1,6 +1,5 @@
 import Foundation
 import Observation
-import Synchronization
 import PlaytraceCore
 import PlaytracePlayer
 import Testing
@@ -168,12 +167,12 @@ struct PlayerObservationTests {
         let log = TrackerLog()
         let harness = try await PlayerHarness { h in [h.item("A", log: log)] }
         let player = harness.player!
-        let stateChanged = Mutex(false)
+        let stateChanged = Locked(false)
         withObservationTracking { _ = player.playbackState } onChange: { stateChanged.withLock { $0 = true } }
         player.play()
         #expect(stateChanged.withLock { $0 })
         await harness.advance(by: .seconds(2))
-        let timeChanged = Mutex(false)
+        let timeChanged = Locked(false)
         withObservationTracking { _ = player.time } onChange: { timeChanged.withLock { $0 = true } }
         await harness.advance(by: .milliseconds(2500))
         #expect(player.time > MediaTime(seconds: 3))

@@ -2,12 +2,11 @@ import Foundation
 import PlaytraceCore
 import PlaytracePlayer
 import PlaytraceTelemetry
-import Synchronization
 import Testing
 
 /// Keeps the events and metrics an instrument sends.
 final class CollectingBackend: Backend, Sendable {
-    private let received = Mutex<([Event], [Metric])>(([], []))
+    private let received = Locked<([Event], [Metric])>(([], []))
     func sendEvent(_ event: Event) { received.withLock { $0.0.append(event) } }
     func sendMetric(_ metric: Metric) { received.withLock { $0.1.append(metric) } }
     var events: [Event] { received.withLock { $0.0 } }

@@ -2,13 +2,12 @@ import Clocks
 import PlaytraceBackends
 import PlaytraceCore
 import PlaytraceTelemetry
-import Synchronization
 import PlaytraceTestSupport
 import Testing
 
 /// A tracker whose context the test sets, and which can add its own attributes to the next events.
 final class ContextTracker: TelemetryTracker, Sendable {
-    private let state = Mutex<(context: AttributeList, own: AttributeList)>((AttributeList(), AttributeList()))
+    private let state = Locked<(context: AttributeList, own: AttributeList)>((AttributeList(), AttributeList()))
 
     func setContext(_ context: AttributeList) { state.withLock { $0.context = context } }
     func setOwn(_ own: AttributeList) { state.withLock { $0.own = own } }

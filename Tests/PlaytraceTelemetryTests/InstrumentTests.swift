@@ -62,7 +62,7 @@ struct InstrumentTests {
     @Test("Getters: registered per tracker and attribute, called by any component, used on events, removed with the tracker")
     func getters() {
         let harness = TelemetryHarness(hub: nil)
-        let position = Mutex(1_000)
+        let position = Locked(1_000)
         harness.instrument.registerGetter(.position, tracker: harness.tracker) { .int(position.withLock { $0 }) }
         #expect(harness.instrument.callGetter(.position, tracker: harness.tracker) == .int(1_000))
         #expect(harness.instrument.callGetter(.duration, tracker: harness.tracker) == nil)

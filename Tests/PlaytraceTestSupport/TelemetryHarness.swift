@@ -1,11 +1,10 @@
 public import Clocks
 public import PlaytraceCore
 public import PlaytraceTelemetry
-import Synchronization
 
 /// A backend that keeps what it receives.
 public final class RecordingBackend: Backend, Sendable {
-    private let storage = Mutex<(events: [Event], metrics: [Metric], ended: Bool, flushedAfter: [String])>(([], [], false, []))
+    private let storage = Locked<(events: [Event], metrics: [Metric], ended: Bool, flushedAfter: [String])>(([], [], false, []))
 
     public init() {}
 

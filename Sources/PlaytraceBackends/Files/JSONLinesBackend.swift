@@ -1,7 +1,7 @@
 import Foundation
 public import Logging
 public import PlaytraceTelemetry
-import Synchronization
+import PlaytraceCore
 
 /// Appends every event and metric to a file as one JSON object per line (JSON Lines), for tools that read
 /// files: `jq`, log shippers, notebooks. Lines are buffered and written every ``flushInterval`` and when the
@@ -13,7 +13,7 @@ import Synchronization
 /// ```
 public final class JSONLinesBackend: Backend, Sendable {
     private let handle: FileHandle
-    private let buffer = Mutex<[UInt8]>([])
+    private let buffer = Locked<[UInt8]>([])
     private let timer = FlushTimer()
     private let logger: Logger
     public let flushInterval: Duration

@@ -1,7 +1,6 @@
 public import PlaytraceNetwork
 public import PlaytraceTelemetry
 import PlaytraceCore
-import Synchronization
 
 /// Sends metrics, and counts of events, to Graphite (carbon) in its plaintext protocol (`path value seconds`)
 /// over TCP, through the `Outbox`.
@@ -45,7 +44,7 @@ public final class GraphiteBackend: Backend, Sendable {
 
     public let configuration: Configuration
     private let outbox: Outbox
-    private let state = Mutex(Aggregation())
+    private let state = Locked(Aggregation())
     private let timer = FlushTimer()
 
     public init(configuration: Configuration = Configuration(), outbox: Outbox) {

@@ -4,7 +4,7 @@ import OTel
 public import PlaytraceNetwork
 public import PlaytraceTelemetry
 import ServiceLifecycle
-import Synchronization
+import PlaytraceCore
 import Tracing
 
 /// Exports to any OpenTelemetry pipeline over OTLP/HTTP, through swift-otel: metrics, and playback sessions as
@@ -94,7 +94,7 @@ public final class OTLPBackend: Backend, Sendable {
     private let metrics: SwiftMetricsBackend
     private let traces: PlaybackTraces?
     private let services: ServiceGroup
-    private let running: Mutex<Task<Void, Never>?>
+    private let running: Locked<Task<Void, Never>?>
     private let logger: Logger
 
     /// Starts the relay and swift-otel's exporters.
@@ -144,7 +144,7 @@ public final class OTLPBackend: Backend, Sendable {
         let group = ServiceGroup(services: services, gracefulShutdownSignals: [], cancellationSignals: [],
                                  logger: logger)
         self.services = group
-        running = Mutex(Task {
+        running = Locked(Task {
             do {
                 try await group.run()
             } catch {

@@ -1,6 +1,5 @@
 import PlaytraceCore
 public import PlaytraceTelemetry
-import Synchronization
 public import Tracing
 
 /// Turns a playback's events into a trace: one `playback` span (kind `client`) from the playback's first event to
@@ -42,7 +41,7 @@ public final class PlaybackTraces: Sendable {
     private static let describingAds: [Attribute] = [.adId, .adTitle, .adCreativeId, .adSystem, .adDuration]
 
     private let tracer: any Tracer
-    private let playbacks = Mutex<[String: Playback]>([:])
+    private let playbacks = Locked<[String: Playback]>([:])
 
     /// - Parameter tracer: where spans go (swift-otel's tracer, or any swift-distributed-tracing tracer).
     public init(tracer: any Tracer) {

@@ -1,6 +1,5 @@
 public import Logging
 public import PlaytraceCore
-import Synchronization
 
 /// Durable, bounded, retrying delivery: what must reach a server (telemetry batches, ad beacons) goes through it.
 ///
@@ -444,7 +443,7 @@ private final class SubmissionQueue: Sendable {
         var lost = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Queues an item; `true` when the caller must start a storing task (none is running).
     func add(_ item: Item) -> Bool {

@@ -3,7 +3,7 @@ public import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
+import PlaytraceCore
 
 /// Accepts HTTP `POST`s on a loopback port and hands each one to the ``Outbox``: a library that makes its own
 /// HTTP requests (swift-otel's OTLP exporter) gets durable, retrying delivery by sending to the relay instead of
@@ -34,7 +34,7 @@ public final class OutboxRelay: Sendable {
     private let transform: (@Sendable (_ path: String, _ body: [UInt8]) -> [UInt8])?
     private let secret: String
     private let logger: Logger
-    private let channel = Mutex<(any Channel)?>(nil)
+    private let channel = Locked<(any Channel)?>(nil)
 
     /// - Parameters:
     ///   - outbox: where relayed messages are stored before the sender gets its answer.

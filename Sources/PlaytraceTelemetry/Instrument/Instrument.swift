@@ -48,11 +48,11 @@ public final class Instrument: Sendable {
     private let originDate: StreamDate
 
     /// Items waiting for the drainer, their count, and whether a caller is draining (see ``submit(_:)``).
-    private let queued = Mutex(Deque<WorkItem>())
+    private let queued = Locked(Deque<WorkItem>())
     private let queuedCount = Atomic<Int>(0)
     private let isDraining = Atomic<Bool>(false)
     private let store = ComponentStore()
-    private let getters = Mutex<[GetterKey: @Sendable () -> AttributeValue?]>([:])
+    private let getters = Locked<[GetterKey: @Sendable () -> AttributeValue?]>([:])
     private let lastTrackerID = Atomic<Int>(0)
 
     /// Creates an instrument.

@@ -1,4 +1,4 @@
-import Synchronization
+import PlaytraceCore
 
 /// A named property of an event: standard ones (OpenAVT's 46, the time-since attribute of each standard action,
 /// and Playtrace's dimensions) and custom ones, created by name.
@@ -72,7 +72,7 @@ final class AttributeRegistry: Sendable {
         var actionNames: [UInt32: String] = [:]
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private init() {
         var ids: [String: UInt32] = [:]
@@ -80,7 +80,7 @@ final class AttributeRegistry: Sendable {
             guard let name else { continue }
             ids[name] = slot < 64 ? UInt32(slot) : UInt32(slot) + 36
         }
-        state = Mutex(State(ids: ids))
+        state = Locked(State(ids: ids))
     }
 
     func id(for name: String) -> UInt32 {

@@ -1,6 +1,5 @@
 import Foundation
 import PlaytraceCore
-import Synchronization
 
 /// An ad as ``AdTelemetryTracker`` reports it (from VAST, SSAI metadata or an ad SDK).
 public struct TelemetryAd: Sendable, Hashable {
@@ -78,7 +77,7 @@ public final class AdTelemetryTracker: Sendable {
     private let component: AdTrackerComponent
     /// The tracker's identifier in the instrument.
     public let trackerID: TrackerID
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Adds an ads tracker to an instrument (removed when this object goes away).
     /// - Parameters:
@@ -213,7 +212,7 @@ final class AdTrackerComponent: TelemetryTracker, Sendable {
     }
 
     let sessionID: String?
-    private let snapshot = Mutex(Snapshot())
+    private let snapshot = Locked(Snapshot())
 
     init(sessionID: String?) {
         self.sessionID = sessionID

@@ -1,6 +1,5 @@
 import PlaytraceCore
 import PlaytracePlayer
-import Synchronization
 
 /// The instrument-side half of ``PlayerTelemetryTracker``: it completes every event with what the player last
 /// reported (playhead, duration, bit rate, resolution, audio, volume, title, dimensions) and answers getters.
@@ -20,7 +19,7 @@ final class PlayerTrackerComponent: TelemetryTracker, Sendable {
     let sessionID: String
     let engine: String
     let platform: String
-    private let snapshot = Mutex(Snapshot())
+    private let snapshot = Locked(Snapshot())
 
     init(sessionID: String, engine: String, platform: String) {
         self.sessionID = sessionID
