@@ -73,7 +73,9 @@ final class Batcher: Sendable {
 
     private func take(_ state: inout State) -> Batch? {
         guard state.batch.records > 0 else { return nil }
-        defer { state.batch = Batch() }
+        // The next batch starts with room for as much as this one held: no chain of reallocations on the emitting
+        // thread after each hand-over.
+        defer { state.batch = Batch(bytes: LineBuffer(capacity: state.batch.bytes.capacity), records: 0) }
         return state.batch
     }
 }

@@ -17,7 +17,7 @@ package struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
     }
 
     /// Calls `body` with the value, the lock held.
-    @inlinable
+    @inlinable @inline(__always)
     package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {

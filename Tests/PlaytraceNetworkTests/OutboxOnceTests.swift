@@ -10,7 +10,7 @@ import Testing
 /// made to hang until cancelled; it records every attempt.
 final class SlowCourier: OutboxCourier, Sendable {
     let name: String
-    private let attempts = Locked<[String]>([])
+    private let attempts = Locked<[(key: String, payload: [UInt8])]>([])
     private let hangs: Bool
     private let clock: any Clock<Duration>
 
@@ -21,7 +21,7 @@ final class SlowCourier: OutboxCourier, Sendable {
     }
 
     func deliver(_ message: OutboxMessage) async -> DeliveryOutcome {
-        attempts.withLock { $0.append(message.key) }
+        attempts.withLock { $0.append((message.key, message.payload)) }
         for _ in 0..<20 { await Task.yield() }
         if hangs {
             do { try await clock.sleep(for: .seconds(3_600)) } catch { return .retry("cancelled") }
@@ -29,7 +29,8 @@ final class SlowCourier: OutboxCourier, Sendable {
         return .delivered
     }
 
-    var keys: [String] { attempts.withLock { $0 } }
+    var keys: [String] { attempts.withLock { $0.map(\.key) } }
+    var payloads: [[UInt8]] { attempts.withLock { $0.map(\.payload) } }
 }
 
 @Suite("Outbox: once, in time, and safe with damaged files")
@@ -60,6 +61,20 @@ struct OutboxOnceTests {
         #expect(statistics.delivered == 20 && statistics.enqueued == 20 && statistics.pending == 0)
         #expect(drain == OutboxDrain(pending: 0, paused: [:], timedOut: false))
         await outbox.stop()
+    }
+
+    @Test("A message submitted with a payload to make gets it made, and a key of its own, off the caller's thread")
+    func lazySubmission() async throws {
+        let clock = TestClock<Duration>()
+        let courier = SlowCourier(clock: clock)
+        let outbox = try Outbox(path: nil, couriers: [courier], clock: clock, origin: Self.origin)
+        for index in 0..<3 {
+            outbox.submit(destination: "test", metadata: ["url": "http://127.0.0.1/"]) { Array("batch \(index)".utf8) }
+        }
+        let drain = await outbox.flush()
+        #expect(drain.pending == 0)
+        #expect(courier.payloads == (0..<3).map { Array("batch \($0)".utf8) }, "made, in order")
+        #expect(Set(courier.keys).count == 3 && courier.keys.allSatisfy { $0.count == 36 }, "a random key each")
     }
 
     @Test("Two outboxes sharing one file (two sessions) send each message once between them")

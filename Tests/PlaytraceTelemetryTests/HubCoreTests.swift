@@ -115,6 +115,45 @@ struct HubCoreTests {
         #expect(h.backend.last(.ping)?[.deltaPlayTime] == .int(30_000))
     }
 
+    @Test("Each playback's first heartbeat comes one interval after its own Start, the next playback's soon after an end or long after")
+    func heartbeatAcrossPlaybacks() async {
+        let h = TelemetryHarness(hub: HubCore(pingInterval: .seconds(30)))
+        func pings() -> Int { h.backend.actions.filter { $0 == "Ping" }.count }
+        h.emit(.mediaRequest)
+        h.emit(.start)
+        await h.settle()
+        await h.advance(.seconds(20))
+        h.emit(.end)
+        await h.advance(.seconds(5))
+        // The next playback starts while the first one's heartbeat still waits for its time (25 s from now).
+        h.emit(.mediaRequest)
+        h.emit(.start)
+        await h.settle()
+        await h.advance(.seconds(25))
+        await h.settle()
+        #expect(pings() == 0, "not at the first playback's time")
+        await h.advance(.seconds(5))
+        await h.settle()
+        #expect(pings() == 1, "30 s after the second Start")
+        await h.advance(.seconds(30))
+        await h.settle()
+        #expect(pings() == 2)
+        h.emit(.stop)
+        for _ in 0..<10 { await h.advance(.seconds(30)) }
+        await h.settle()
+        #expect(pings() == 2, "none after the end, however long")
+        // Long after: a new playback gets a heartbeat of its own.
+        h.emit(.mediaRequest)
+        h.emit(.start)
+        await h.settle()
+        await h.advance(.seconds(29))
+        await h.settle()
+        #expect(pings() == 2)
+        await h.advance(.seconds(1))
+        await h.settle()
+        #expect(pings() == 3)
+    }
+
     @Test("Emits from many threads at once all arrive, each event whole")
     func concurrentEmits() async {
         let h = TelemetryHarness(hub: nil)

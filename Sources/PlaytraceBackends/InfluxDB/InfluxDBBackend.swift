@@ -88,8 +88,8 @@ public final class InfluxDBBackend: Backend, Sendable {
         // emitted the event that closed the batch.
         batcher = Batcher(maximumBytes: configuration.maximumBatchBytes,
                           maximumRecords: configuration.maximumBatchPoints) { batch in
-            outbox.submit(OutboxMessage(destination: Self.destination, payload: batch.bytes.bytes, metadata: metadata),
-                          compressing: gzip)
+            // (Even the copy out of the batch's buffer is made there.)
+            outbox.submit(destination: Self.destination, metadata: metadata, compressing: gzip) { batch.bytes.bytes }
         }
     }
 

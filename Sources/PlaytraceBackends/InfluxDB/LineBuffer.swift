@@ -18,9 +18,9 @@ public struct LineBuffer: Sendable {
 
         init(capacity: Int) {
             self.capacity = capacity
+            // Not zeroed (a batch's buffer is tens of kilobytes): the writer that fills it zeroes the bytes just past
+            // what it wrote, which copies a word at a time may read (``LineWriter/finish(into:)``).
             bytes = .allocate(capacity: capacity)
-            // Zeroed, so that copies a word at a time may read past what was written (``copy(to:)``).
-            bytes.initialize(repeating: 0, count: capacity)
         }
 
         deinit { bytes.deallocate() }

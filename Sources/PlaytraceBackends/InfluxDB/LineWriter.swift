@@ -38,6 +38,10 @@ struct LineWriter: ~Copyable {
 
     /// Gives the memory back to the buffer, with what was written.
     consuming func finish(into buffer: inout LineBuffer) {
+        // The bytes just past the end are zeroed: copies a word at a time read up to ``overRead`` of them
+        // (``LineBuffer/copy(to:from:)``), and the memory is not zeroed when it is allocated.
+        let padding = min(Self.overRead, capacity - count)
+        if padding > 0 { (base + count).initialize(repeating: 0, count: padding) }
         buffer.count = count
         buffer.adopt(storage)
     }

@@ -129,11 +129,29 @@ public actor Outbox {
     /// one compression and one SQLite transaction); ``flush()`` and ``drain(within:)`` first wait for the messages
     /// submitted before them. A message that cannot be stored is logged and counted as lost.
     public nonisolated func submit(_ message: OutboxMessage, compressing: Bool = false) {
-        var message = message
-        message.createdAt = now
-        message.nextAttemptAt = now
-        message.attempts = 0
-        if submissions.add(SubmissionQueue.Item(message: message, compressing: compressing)) {
+        queue(SubmissionQueue.Item(message: message, compressing: compressing, payload: nil))
+    }
+
+    /// Hands a message over without blocking, as ``submit(_:compressing:)`` does, with less work still on the
+    /// caller's thread: the payload is made by `payload` on the background task (a copy out of the caller's buffer,
+    /// say), and the message's idempotency key is drawn there too.
+    /// - Parameters:
+    ///   - destination: the courier that delivers it.
+    ///   - metadata: what the courier needs (URL, method, headers).
+    ///   - compressing: gzip the payload (with its `Content-Encoding` header).
+    ///   - payload: makes the payload, once, off the caller's thread.
+    public nonisolated func submit(destination: String, metadata: [String: String] = [:], compressing: Bool = false,
+                                   payload: @escaping @Sendable () -> [UInt8]) {
+        let message = OutboxMessage(key: "", destination: destination, payload: [], metadata: metadata)
+        queue(SubmissionQueue.Item(message: message, compressing: compressing, payload: payload))
+    }
+
+    private nonisolated func queue(_ item: SubmissionQueue.Item) {
+        var item = item
+        item.message.createdAt = now
+        item.message.nextAttemptAt = item.message.createdAt
+        item.message.attempts = 0
+        if submissions.add(item) {
             Task { await self.storeSubmissions() }
         }
     }
@@ -143,6 +161,8 @@ public actor Outbox {
         while let items = submissions.take() {
             for item in items {
                 var message = item.message
+                if let payload = item.payload { message.payload = payload() }
+                if message.key.isEmpty { message.key = RandomUUID.lowercasedString() }
                 do {
                     if item.compressing {
                         message.payload = try Gzip.compress(message.payload)
@@ -433,6 +453,8 @@ private final class SubmissionQueue: Sendable {
     struct Item: Sendable {
         var message: OutboxMessage
         var compressing: Bool
+        /// Makes the payload on the storing task (`nil`: the message has it).
+        var payload: (@Sendable () -> [UInt8])?
     }
 
     private struct State {

@@ -25,7 +25,8 @@ import PlaytraceCore
 public class HubCore: Hub {
     /// The heartbeat interval (30 s by default, as New Relic's).
     public let pingInterval: Duration
-    private var pingTasks: [TrackerID: Task<Void, Never>] = [:]
+    /// Each tracker's heartbeat (kept while it runs, so that the next playback reuses it).
+    private var pingLoops: [TrackerID: PingLoop] = [:]
     /// Draws playback ids.
     private var random = FastRandom()
 
@@ -34,12 +35,12 @@ public class HubCore: Hub {
     }
 
     deinit {
-        for task in pingTasks.values { task.cancel() }
+        for loop in pingLoops.values { loop.end() }
     }
 
     public func endOfService() {
-        for task in pingTasks.values { task.cancel() }
-        pingTasks.removeAll()
+        for loop in pingLoops.values { loop.end() }
+        pingLoops.removeAll()
     }
 
     public func processEvent(_ event: inout Event, state: inout TrackerState, tracker: TrackerID,
@@ -201,21 +202,20 @@ public class HubCore: Hub {
     }
 
     private func startPing(for tracker: TrackerID, instrument: Instrument) {
-        stopPing(for: tracker)
         guard pingInterval > .zero else { return }
-        let clock = instrument.clock
-        let interval = pingInterval
-        pingTasks[tracker] = Task { [weak instrument] in
-            while !Task.isCancelled {
-                do { try await clock.sleep(for: interval) } catch { return }
-                guard let instrument, !Task.isCancelled else { return }
-                instrument.emit(.ping, tracker: tracker)
-            }
+        if let loop = pingLoops[tracker] {
+            loop.start(instrument: instrument)
+            return
         }
+        // A new loop: forget those that ended (trackers gone, or idle for an interval).
+        pingLoops = pingLoops.filter { $0.value.isRunning }
+        let loop = PingLoop(interval: pingInterval, tracker: tracker)
+        pingLoops[tracker] = loop
+        loop.start(instrument: instrument)
     }
 
     private func stopPing(for tracker: TrackerID) {
-        pingTasks.removeValue(forKey: tracker)?.cancel()
+        pingLoops[tracker]?.stop()
     }
 }
 
