@@ -137,6 +137,25 @@ struct SourceText {
         line(current)
     }
 
+    /// A documented array constant, after a blank line: `declaration = [items…]`.
+    mutating func array(_ documentation: String, _ declaration: String, _ items: [String]) {
+        line()
+        line("    /// \(documentation)")
+        line("    \(declaration) = [")
+        list(items, indent: "        ")
+        line("    ]")
+    }
+
+    /// A documented member, under its section's comment when it opens one.
+    mutating func member(section: String?, documentation: String, declaration: String) {
+        if let section {
+            line()
+            line("    // \(section).")
+        }
+        self.documentation(documentation, indent: "    ")
+        line("    " + declaration)
+    }
+
     /// A list of expressions wrapped at 120 columns.
     mutating func list(_ items: [String], indent: String) {
         var current = indent
@@ -171,30 +190,17 @@ func attributeFile(_ vocabulary: Vocabulary) -> String {
     }
     source.line("    }")
     for attribute in vocabulary.attributes {
-        if let section = attribute.section {
-            source.line()
-            source.line("    // \(section).")
-        }
-        source.documentation(attribute.documentation, indent: "    ")
-        source.line("    @inlinable static var \(attribute.name): Attribute { Attribute(standard: ID.\(attribute.name)) }")
+        source.member(section: attribute.section, documentation: attribute.documentation,
+                      declaration: "@inlinable static var \(attribute.name): Attribute { Attribute(standard: ID.\(attribute.name)) }")
     }
     let openAVT = vocabulary.attributes.filter { $0.origin == "openavt" }
     let own = vocabulary.attributes.filter { $0.origin == "playtrace" }
-    source.line()
-    source.line("    /// OpenAVT's \(openAVT.count) standard attributes.")
-    source.line("    static let openAVT: [Attribute] = [")
-    source.list(openAVT.map { "." + $0.name }, indent: "        ")
-    source.line("    ]")
-    source.line()
-    source.line("    /// Playtrace's own standard attributes (beyond OpenAVT's).")
-    source.line("    static let playtrace: [Attribute] = [")
-    source.list(own.map { "." + $0.name }, indent: "        ")
-    source.line("    ]")
-    source.line()
-    source.line("    /// Playtrace's dimension attributes: those metrics carry, in their order.")
-    source.line("    static let dimensions: [Attribute] = [")
-    source.list(vocabulary.dimensions.map { "." + $0 }, indent: "        ")
-    source.line("    ]")
+    source.array("OpenAVT's \(openAVT.count) standard attributes.", "static let openAVT: [Attribute]",
+                 openAVT.map { "." + $0.name })
+    source.array("Playtrace's own standard attributes (beyond OpenAVT's).", "static let playtrace: [Attribute]",
+                 own.map { "." + $0.name })
+    source.array("Playtrace's dimension attributes: those metrics carry, in their order.",
+                 "static let dimensions: [Attribute]", vocabulary.dimensions.map { "." + $0 })
     source.line("}")
     return source.text
 }
@@ -214,18 +220,11 @@ func actionFile(_ vocabulary: Vocabulary) -> String {
     }
     source.line("    ]")
     for action in vocabulary.actions {
-        if let section = action.section {
-            source.line()
-            source.line("    // \(section).")
-        }
-        source.documentation(action.documentation, indent: "    ")
-        source.line("    @inlinable static var \(action.constant): Action { Action(standard: \(action.index)) }")
+        source.member(section: action.section, documentation: action.documentation,
+                      declaration: "@inlinable static var \(action.constant): Action { Action(standard: \(action.index)) }")
     }
-    source.line()
-    source.line("    /// The \(vocabulary.actions.count) standard actions, in OpenAVT's order.")
-    source.line("    static let standard: [Action] = [")
-    source.list(vocabulary.actions.map { "." + $0.constant }, indent: "        ")
-    source.line("    ]")
+    source.array("The \(vocabulary.actions.count) standard actions, in OpenAVT's order.", "static let standard: [Action]",
+                 vocabulary.actions.map { "." + $0.constant })
     source.line()
     source.line("    /// The actions after which backends hand their batches over at once, as bits by standard index.")
     source.line("    internal static let flushingMask: UInt64 = \(mask("flushing"))")
