@@ -1,5 +1,6 @@
 import Clocks
 import Foundation
+import GRDB
 import PlaytraceCore
 import PlaytraceNetwork
 import Testing
@@ -108,6 +109,33 @@ struct OutboxTests {
         #expect(statistics.dropped == 3 && statistics.pending == 1, "b and c were too old")
         await outbox.flush()
         #expect(courier.attempts.map(\.key) == ["d"])
+    }
+
+    @Test("The size bound reads a total the file keeps itself, right through inserts, drops and deliveries")
+    func runningTotal() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let clock = TestClock<Duration>()
+        var configuration = OutboxConfiguration()
+        configuration.maximumBytes = 1_000
+        let courier = ScriptedCourier(script: [], wallClock: WallClock(clock: clock, origin: Self.origin))
+        let outbox = try Outbox(path: path, couriers: [courier], configuration: configuration, clock: clock,
+                                origin: Self.origin)
+        for index in 0..<40 { try outbox.enqueue(message("m\(index)", bytes: 30 + index * 7)) }
+        func totals() throws -> (kept: Int?, summed: Int) {
+            let database = try DatabaseQueue(path: path)
+            return try database.read { db in
+                (try Int.fetchOne(db, sql: "SELECT value FROM counter WHERE name = 'pendingBytes'"),
+                 try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(LENGTH(payload)), 0) FROM message") ?? 0)
+            }
+        }
+        var (kept, summed) = try totals()
+        #expect(kept == summed && summed <= 1_000 && summed > 0)
+        let statistics = try await outbox.statistics()
+        #expect(statistics.dropped > 0 && statistics.pendingBytes == summed)
+        await outbox.flush()
+        (kept, summed) = try totals()
+        #expect(kept == 0 && summed == 0, "delivered: nothing left")
     }
 
     @Test("Messages and counters survive a restart; delivery resumes")

@@ -76,6 +76,25 @@ struct OutboxStore: Sendable {
                 table.add(column: "quarantined", .boolean).notNull().defaults(to: false)
             }
         }
+        // The size bound is checked after every insert: the payloads' total is kept by the database itself (triggers,
+        // so that every process sharing the file keeps it right) instead of summed over every row each time, and the
+        // age bound finds the old rows through an index.
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO counter (name, value)
+                    VALUES ('pendingBytes', (SELECT COALESCE(SUM(LENGTH(payload)), 0) FROM message));
+                CREATE TRIGGER messageInserted AFTER INSERT ON message BEGIN
+                    UPDATE counter SET value = value + LENGTH(NEW.payload) WHERE name = 'pendingBytes';
+                END;
+                CREATE TRIGGER messageDeleted AFTER DELETE ON message BEGIN
+                    UPDATE counter SET value = value - LENGTH(OLD.payload) WHERE name = 'pendingBytes';
+                END;
+                CREATE TRIGGER messagePayloadChanged AFTER UPDATE OF payload ON message BEGIN
+                    UPDATE counter SET value = value - LENGTH(OLD.payload) + LENGTH(NEW.payload) WHERE name = 'pendingBytes';
+                END;
+                CREATE INDEX messageCreatedAt ON message (createdAt);
+                """)
+        }
         try migrator.migrate(database)
         return database
     }
@@ -231,7 +250,8 @@ struct OutboxStore: Sendable {
         try database.write { db in
             try db.cachedStatement(sql: "DELETE FROM message WHERE createdAt < ?").execute(arguments: [oldest])
             var dropped = db.changesCount
-            var total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(LENGTH(payload)), 0) FROM message")) ?? 0
+            var total = try Int.fetchOne(db.cachedStatement(sql: "SELECT value FROM counter WHERE name = 'pendingBytes'"))
+                ?? Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(LENGTH(payload)), 0) FROM message")) ?? 0
             while total > maximumBytes {
                 guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, LENGTH(payload) AS size FROM message ORDER BY id LIMIT 1"))
                 else { break }
