@@ -52,7 +52,7 @@ struct OutboxTests {
                                       wallClock: WallClock(clock: clock, origin: Self.origin))
         var configuration = OutboxConfiguration()
         configuration.initialBackoff = .seconds(2)
-        configuration.pollInterval = .milliseconds(100)
+        // The default poll interval (60 s): the retries wake the outbox at their own time.
         let outbox = try Outbox(path: nil, couriers: [courier], configuration: configuration, clock: clock,
                                 origin: Self.origin, random: { 1 })
         await outbox.start()

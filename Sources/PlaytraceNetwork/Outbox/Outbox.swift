@@ -44,12 +44,14 @@ public actor Outbox {
     /// Destinations left alone until a date: after a transient failure (backoff) or a pause.
     private var holds: [String: Hold] = [:]
     /// When each destination next has a message due, as far as this outbox knows (its own enqueues, and the store
-    /// read at the end of each pass): the background loop starts a pass only then, so that an idle outbox costs a
-    /// comparison per poll, not a query. Every ``fullScanPolls`` polls it looks anyway, for messages that other
-    /// processes sharing the file stored.
+    /// read at the end of each pass): the background loop wakes and starts a pass only then, so that an idle
+    /// outbox neither polls nor queries. Every ``OutboxConfiguration/pollInterval`` it looks in the file anyway,
+    /// for messages that other processes sharing it stored.
     private var nextDue: [String: Double] = [:]
-    private var pollsSinceFullScan = 0
-    private static let fullScanPolls = 60
+    /// When the background loop wakes next (seconds since 1970): the earliest of `nextDue` and `nextScan`.
+    private var alarm = Double.infinity
+    /// When the background loop next looks for every destination's messages in the file.
+    private var nextScan = -Double.infinity
     /// Flushes and drains waiting for delivery to settle, resumed whenever something changes.
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private var nextDrainID = 0
@@ -183,17 +185,10 @@ public actor Outbox {
     }
 
     /// Starts delivering in the background: what is due now, each message as it is enqueued, and retries as they
-    /// fall due (looked for every ``OutboxConfiguration/pollInterval``).
+    /// fall due (each at its own time; the file is looked through every ``OutboxConfiguration/pollInterval``).
     public func start() {
         guard loop == nil else { return }
-        let stopwatch = wallClock.stopwatch
-        let interval = configuration.pollInterval
-        loop = Task { [weak self] in
-            while !Task.isCancelled {
-                await self?.tick()
-                do { try await stopwatch.sleep(for: interval) } catch { return }
-            }
-        }
+        rearm()
     }
 
     /// Stops the background delivery. Attempts under way are abandoned; every message stays stored.
@@ -238,15 +233,40 @@ public actor Outbox {
 
     // MARK: - Delivery
 
-    private func tick() {
-        pollsSinceFullScan += 1
-        let fullScan = pollsSinceFullScan >= Self.fullScanPolls
-        if fullScan { pollsSinceFullScan = 0 }
+    /// (Re)starts the background loop, which wakes at the outbox's alarm: the loop sleeping now may be set for later
+    /// than a date that just became known.
+    private func rearm() {
+        loop?.cancel()
+        let stopwatch = wallClock.stopwatch
+        loop = Task { [weak self] in
+            while !Task.isCancelled {
+                guard let wait = await self?.tick() else { return }
+                do { try await stopwatch.sleep(for: wait) } catch { return }
+            }
+        }
+    }
+
+    /// Starts the passes that are due, and returns how long the loop may sleep before the next one.
+    private func tick() -> Duration {
         let moment = now
+        let fullScan = moment >= nextScan
+        if fullScan { nextScan = moment + configuration.pollInterval.seconds }
         for destination in destinations where fullScan || (nextDue[destination] ?? -.infinity) <= moment {
             kick(destination)
         }
         notifyWaiters()
+        // A destination whose pass runs sets its date when the pass ends (and wakes the loop if it is earlier).
+        alarm = destinations.reduce(nextScan) { earliest, destination in
+            guard passes[destination] == nil, let due = nextDue[destination], due > moment else { return earliest }
+            return min(earliest, due)
+        }
+        return .milliseconds(Int64(((alarm - moment) * 1_000).rounded(.up)))
+    }
+
+    /// Records when `destination` next has a message due, waking the background loop earlier when it sleeps past it.
+    private func setNextDue(_ destination: String, _ date: Double) {
+        nextDue[destination] = date
+        if date < alarm, loop != nil { rearm() }
     }
 
     /// Marks a destination as having a message due now (one was just stored for it).
@@ -273,9 +293,9 @@ public actor Outbox {
             // When the next pass is needed: the end of a hold, or the earliest message left (one query per pass,
             // none per idle poll).
             if let hold = holds[destination], hold.until > now {
-                nextDue[destination] = hold.until
+                setNextDue(destination, hold.until)
             } else {
-                nextDue[destination] = (try? store.nextDue(destinations: [destination])) ?? .infinity
+                setNextDue(destination, (try? store.nextDue(destinations: [destination])) ?? .infinity)
             }
             notifyWaiters()
         }
@@ -386,7 +406,8 @@ public actor Outbox {
         holds = holds.filter { $0.value.pause != nil }
         nextDue.removeAll()
         let startedHere = loop == nil
-        start()
+        // Started, or woken at once when it sleeps: every destination is due now.
+        rearm()
         let id = nextDrainID
         nextDrainID += 1
         let deadline = window.map { window in
@@ -395,7 +416,6 @@ public actor Outbox {
                 await self?.expire(id)
             }
         }
-        tick()
         while !expiredDrains.contains(id), !isSettled(horizon: horizon) {
             await withCheckedContinuation { waiters.append($0) }
         }

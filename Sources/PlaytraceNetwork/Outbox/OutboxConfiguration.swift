@@ -8,8 +8,10 @@ public struct OutboxConfiguration: Sendable {
     public var initialBackoff: Duration = .milliseconds(500)
     /// The longest wait between attempts.
     public var maximumBackoff: Duration = .seconds(60)
-    /// How often the delivery loop looks for due messages when it has nothing else to wake it.
-    public var pollInterval: Duration = .seconds(1)
+    /// How often the delivery loop looks through the file for due messages it was not told about (stored by other
+    /// processes sharing the file). Its own messages and retries wake it at their own time, so an idle outbox wakes
+    /// only this often.
+    public var pollInterval: Duration = .seconds(60)
     /// The most messages handled per pass.
     public var batchSize: Int = 64
     /// How long a delivery attempt holds its message against other processes sharing the file; longer than any
