@@ -228,6 +228,11 @@ let package = Package(
             swiftSettings: strictness
         ),
         .testTarget(
+            name: "PlaytraceAdsTests",
+            dependencies: ["PlaytraceAds", "PlaytraceCore"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
             name: "PlaytraceCLITests",
             dependencies: ["playtrace", "PlaytraceLab", "PlaytraceHLS", "PlaytraceCore", "PlaytraceNetwork", "PlaytraceTestSupport"],
             swiftSettings: strictness

@@ -1,0 +1,76 @@
+/// Ad metadata as one response gave it: the breaks, what the response covers, and what was wrong in it.
+public struct AdMetadata: Sendable, Hashable {
+    /// The breaks, in order of their start.
+    public var pods: [AdPod]
+    /// What the response covers (Harmonic's `dataRange`; `nil` for MediaTailor, which has none).
+    public var dataRange: DataRange?
+    /// What the times count from, as the values tell (see ``AdTimeline``).
+    public var timeline: AdTimeline
+    /// MediaTailor's paging token, when the response has one.
+    public var nextToken: String?
+    /// Non-linear avails listed by MediaTailor (overlays): counted and shown, never beaconed.
+    public var nonLinearAvailCount: Int
+    /// What was skipped or doubtful, each with where in the document it is. The other breaks, ads and events
+    /// were kept.
+    public var problems: [AdMetadataProblem]
+
+    public init(pods: [AdPod], dataRange: DataRange? = nil, timeline: AdTimeline, nextToken: String? = nil,
+                nonLinearAvailCount: Int = 0, problems: [AdMetadataProblem] = []) {
+        self.pods = pods
+        self.dataRange = dataRange
+        self.timeline = timeline
+        self.nextToken = nextToken
+        self.nonLinearAvailCount = nonLinearAvailCount
+        self.problems = problems
+    }
+}
+
+/// Something wrong in one element of ad metadata; the element was skipped (or a default used) and the rest kept.
+public struct AdMetadataProblem: Sendable, Hashable, CustomStringConvertible {
+    /// Where: a JSON path such as `adBreaks[2].ads[0].trackingEvents[3]`.
+    public var path: String
+    public var message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
+}
+
+/// Why a metadata response could not be used at all.
+public enum AdMetadataError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The body is larger than the limit (bytes).
+    case bodyTooLarge(size: Int, limit: Int)
+    /// The body is not JSON (the parser's message).
+    case invalidJSON(String)
+    /// The JSON is not an object at its root.
+    case notAnObject
+    /// A Harmonic response without a usable `dataRange`.
+    case missingDataRange
+    /// The metadata request failed with this HTTP status.
+    case httpStatus(Int)
+
+    public var description: String {
+        switch self {
+        case .bodyTooLarge(let size, let limit): "ad metadata of \(size) bytes is over the limit of \(limit) bytes"
+        case .invalidJSON(let message): "ad metadata is not valid JSON: \(message)"
+        case .notAnObject: "ad metadata is not a JSON object"
+        case .missingDataRange: "ad metadata has no dataRange with a start and an end"
+        case .httpStatus(let status): "the ad metadata request failed with HTTP \(status)"
+        }
+    }
+}
+
+/// Bounds on what one metadata response may hold. Beyond a count, the rest of the list is skipped and said once.
+public struct AdMetadataLimits: Sendable, Hashable {
+    public var maximumBodyBytes = 4 << 20
+    public var maximumPods = 1_000
+    public var maximumAdsPerPod = 200
+    public var maximumEventsPerAd = 500
+    public var maximumURLsPerEvent = 50
+    public var maximumURLLength = 8_192
+
+    public init() {}
+}

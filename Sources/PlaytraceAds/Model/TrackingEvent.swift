@@ -1,0 +1,56 @@
+/// What identifies a tracking event across metadata responses and process restarts: its pod, its ad (none for a
+/// break-level event), its type and its time when first seen. Never its URLs, which servers change (cache
+/// busters) without the event being another one.
+///
+/// The key is also the stem of the beacon's idempotency key in the ``Outbox``-backed delivery.
+public struct TrackingEventKey: Hashable, Sendable, Codable, CustomStringConvertible, Comparable {
+    public var podID: String
+    /// The ad's identifier; `nil` for an event of the break itself (breakStart, breakEnd).
+    public var adID: String?
+    public var event: TrackingEventType
+    /// The event's time when it was first seen, in whole milliseconds on the ad timeline.
+    public var time: Int64
+
+    public init(podID: String, adID: String?, event: TrackingEventType, time: Int64) {
+        self.podID = podID
+        self.adID = adID
+        self.event = event
+        self.time = time
+    }
+
+    /// `pod/ad/event@time`, with `-` for a break-level event's ad.
+    public var description: String { "\(podID)/\(adID ?? "-")/\(event.rawValue)@\(time)" }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        (lhs.time, lhs.podID, lhs.adID ?? "", lhs.event.rawValue) < (rhs.time, rhs.podID, rhs.adID ?? "", rhs.event.rawValue)
+    }
+}
+
+/// One tracking event of an ad (or of an ad break): when it happens on the ad timeline, and the URLs to request
+/// when it does.
+///
+/// Times are milliseconds on the metadata's ``AdTimeline``: since 1970 for program-date-time timelines, from the
+/// start of the content (or session) otherwise.
+public struct TrackingEvent: Sendable, Hashable, Identifiable {
+    /// The identity kept across merges and restarts.
+    public var id: TrackingEventKey
+    public var event: TrackingEventType
+    /// When the event happens, in milliseconds on the ad timeline.
+    public var startTime: Double
+    /// How long it spans, in milliseconds (the ad's duration for an impression; 0 for start, quartiles,
+    /// complete).
+    public var duration: Double
+    /// The beacon URLs, each requested when the event fires (macros filled).
+    public var signalingUrls: [String]
+    public var reportingState: ReportingState
+
+    public init(id: TrackingEventKey, event: TrackingEventType, startTime: Double, duration: Double = 0,
+                signalingUrls: [String], reportingState: ReportingState = .idle) {
+        self.id = id
+        self.event = event
+        self.startTime = startTime
+        self.duration = duration
+        self.signalingUrls = signalingUrls
+        self.reportingState = reportingState
+    }
+}

@@ -1,0 +1,195 @@
+/// Decides which tracking events fire, from the playhead's observed movements: crossings, never windows.
+///
+/// An automatic event fires when the playhead crosses its time while playing at normal speed, between two
+/// observations (`from < time ≤ to`), and is recorded at the interpolated instant of the crossing, so an event
+/// crossed during a late tick or across a stall still fires, on time. Entering an ad (or a break) anywhere but its
+/// start fires its impression and start (and breakStart). Quartiles, complete and breakEnd fire only when
+/// crossed while playing: what a seek jumps over never fires. A jump back into an ad that was played fires the
+/// ad's `rewind` events; automatic events never fire twice. Breaks that arrive after the playhead passed them
+/// are caught up (``catchUp(_:)``) for what was actually played, from the scheduler's own record of played
+/// intervals. Nothing fires at a rate outside ``playbackRates``.
+///
+/// The scheduler changes the events it fires to ``ReportingState/connecting``; delivery sets the final state.
+///
+/// ```swift
+/// var scheduler = BeaconScheduler()
+/// let firings = scheduler.observe(.played(from: 9_900, to: 10_000, rate: 1, at: .seconds(10)), pods: &pods)
+/// ```
+public struct BeaconScheduler: Sendable {
+    /// The rates at which automatic events fire (normal speed only, by default).
+    public var playbackRates: ClosedRange<Double> = 1...1
+    /// How long played intervals are remembered for catching up late metadata, in milliseconds of the ad timeline.
+    public var historySpan: Double = 2 * 3_600_000
+    /// The most played intervals remembered (the oldest are forgotten first).
+    public var historyLimit = 4_096
+
+    private struct PlayedInterval {
+        var from: Double
+        var to: Double
+        var rate: Double
+        /// When the playhead was at `to`.
+        var end: Duration
+
+        func instant(at time: Double) -> Duration { end - .milliseconds(Int64(((to - time) / rate).rounded())) }
+    }
+
+    private var history: [PlayedInterval] = []
+    /// Reports made of each player-initiated event, so that each has its own delivery key (kept across restarts
+    /// with the fired states).
+    public private(set) var occurrences: [TrackingEventKey: Int] = [:]
+
+    public init() {}
+
+    /// Restores the player-initiated report counts of an earlier run of the session.
+    public init(occurrences: [TrackingEventKey: Int]) { self.occurrences = occurrences }
+
+    private func firesAt(rate: Double) -> Bool {
+        rate > 0 && rate >= playbackRates.lowerBound - 1e-3 && rate <= playbackRates.upperBound + 1e-3
+    }
+
+    /// Takes one observation; returns the events it fires, in the order of their crossings.
+    public mutating func observe(_ observation: PlaybackObservation, pods: inout [AdPod]) -> [BeaconFiring] {
+        switch observation {
+        case .played(let from, let to, let rate, let instant):
+            guard to > from, firesAt(rate: rate) else { return [] }
+            let interval = PlayedInterval(from: from, to: to, rate: rate, end: instant)
+            record(interval)
+            var firings: [BeaconFiring] = []
+            for podIndex in overlapping(pods, from: from, to: to) {
+                fire(in: &pods[podIndex], during: interval, cause: .crossed, into: &firings)
+            }
+            return firings.sorted { $0.crossing < $1.crossing }
+        case .jumped(let from, let to, let instant):
+            guard let from, to < from else { return [] }
+            return rewind(to: to, at: instant, pods: &pods)
+        }
+    }
+
+    /// Fires, once, the events of breaks that arrived after the playhead passed them, for the parts played.
+    public mutating func catchUp(_ pods: inout [AdPod]) -> [BeaconFiring] {
+        guard !history.isEmpty else { return [] }
+        var firings: [BeaconFiring] = []
+        for interval in history {
+            for podIndex in overlapping(pods, from: interval.from, to: interval.to) {
+                fire(in: &pods[podIndex], during: interval, cause: .caughtUp, into: &firings)
+            }
+        }
+        return firings.sorted { $0.crossing < $1.crossing }
+    }
+
+    /// Fires every event of a player-initiated type (`pause`, `mute`…) of the ad under the playhead; none when no ad
+    /// plays there or the ad has no such event.
+    public mutating func report(_ type: TrackingEventType, at playhead: Double, instant: Duration,
+                                pods: inout [AdPod]) -> [BeaconFiring] {
+        guard let (podIndex, adIndex) = ad(at: playhead, in: pods) else { return [] }
+        return firePlayerInitiated(type, podIndex: podIndex, adIndex: adIndex, playhead: playhead, instant: instant, pods: &pods)
+    }
+
+    // MARK: - Crossings
+
+    private mutating func fire(in pod: inout AdPod, during interval: PlayedInterval, cause: BeaconFiring.Cause,
+                               into firings: inout [BeaconFiring]) {
+        for index in pod.trackingEvents.indices {
+            consider(&pod.trackingEvents[index], containerStart: pod.startTime, containerEnd: pod.endTime,
+                     ad: nil, pod: pod, during: interval, cause: cause, into: &firings)
+        }
+        for adIndex in pod.ads.indices where pod.ads[adIndex].startTime <= interval.to && pod.ads[adIndex].endTime >= interval.from {
+            let ad = pod.ads[adIndex]
+            for index in pod.ads[adIndex].trackingEvents.indices {
+                consider(&pod.ads[adIndex].trackingEvents[index], containerStart: ad.startTime, containerEnd: ad.endTime,
+                         ad: ad, pod: pod, during: interval, cause: cause, into: &firings)
+            }
+        }
+    }
+
+    private func consider(_ event: inout TrackingEvent, containerStart: Double, containerEnd: Double, ad: Ad?, pod: AdPod,
+                          during interval: PlayedInterval, cause: BeaconFiring.Cause, into firings: inout [BeaconFiring]) {
+        guard event.reportingState == .idle, event.event.kind == .automatic else { return }
+        let time = event.startTime
+        let crossing: Duration
+        var actualCause = cause
+        if interval.from < time, time <= interval.to {
+            crossing = interval.instant(at: time)
+        } else if event.event.firesOnEntry, time <= interval.from, containerStart < interval.to,
+                  interval.from < containerEnd {
+            crossing = interval.instant(at: interval.from)
+            if cause == .crossed { actualCause = .entered }
+        } else {
+            return
+        }
+        event.reportingState = .connecting
+        let moment = max(time, interval.from)
+        firings.append(BeaconFiring(key: event.id, occurrence: 0, event: event.event, mediaTime: time, crossing: crossing,
+                                    cause: actualCause, urls: event.signalingUrls,
+                                    adPlayhead: ad.map { max(0, moment - $0.startTime) }, adStart: ad?.startTime,
+                                    podStart: pod.startTime))
+    }
+
+    // MARK: - Player-initiated events
+
+    private mutating func rewind(to playhead: Double, at instant: Duration, pods: inout [AdPod]) -> [BeaconFiring] {
+        guard let (podIndex, adIndex) = ad(at: playhead, in: pods) else { return [] }
+        let played = pods[podIndex].ads[adIndex].trackingEvents.contains {
+            $0.event.kind == .automatic && $0.reportingState.hasFired
+        }
+        guard played else { return [] }
+        return firePlayerInitiated(.rewind, podIndex: podIndex, adIndex: adIndex, playhead: playhead, instant: instant,
+                                   pods: &pods)
+    }
+
+    private mutating func firePlayerInitiated(_ type: TrackingEventType, podIndex: Int, adIndex: Int, playhead: Double,
+                                              instant: Duration, pods: inout [AdPod]) -> [BeaconFiring] {
+        var firings: [BeaconFiring] = []
+        let ad = pods[podIndex].ads[adIndex]
+        for index in ad.trackingEvents.indices where ad.trackingEvents[index].event == type {
+            let event = ad.trackingEvents[index]
+            let occurrence = (occurrences[event.id] ?? 0) + 1
+            occurrences[event.id] = occurrence
+            pods[podIndex].ads[adIndex].trackingEvents[index].reportingState = .connecting
+            firings.append(BeaconFiring(key: event.id, occurrence: occurrence, event: type, mediaTime: playhead,
+                                        crossing: instant, cause: .playerAction, urls: event.signalingUrls,
+                                        adPlayhead: max(0, playhead - ad.startTime), adStart: ad.startTime,
+                                        podStart: pods[podIndex].startTime))
+        }
+        return firings
+    }
+
+    // MARK: - Lookup and history
+
+    /// The indices of the breaks (sorted by start) that overlap `from…to`.
+    private func overlapping(_ pods: [AdPod], from: Double, to: Double) -> [Int] {
+        // Breaks are sorted by start: those starting after `to` are skipped by a binary search.
+        var low = 0
+        var high = pods.count
+        while low < high {
+            let middle = (low + high) / 2
+            if pods[middle].startTime <= to { low = middle + 1 } else { high = middle }
+        }
+        return (0..<low).filter { pods[$0].endTime >= from }
+    }
+
+    private func ad(at playhead: Double, in pods: [AdPod]) -> (Int, Int)? {
+        for podIndex in overlapping(pods, from: playhead, to: playhead) {
+            if let adIndex = pods[podIndex].ads.firstIndex(where: { $0.startTime <= playhead && playhead < $0.endTime }) {
+                return (podIndex, adIndex)
+            }
+        }
+        return nil
+    }
+
+    private mutating func record(_ interval: PlayedInterval) {
+        // A continuation of the last interval (no stall or pause between: the instants follow) extends it.
+        if var last = history.last, last.to == interval.from, last.rate == interval.rate,
+           interval.instant(at: last.to) - last.end < .milliseconds(2),
+           last.end - interval.instant(at: last.to) < .milliseconds(2) {
+            last.to = interval.to
+            last.end = interval.end
+            history[history.count - 1] = last
+        } else {
+            history.append(interval)
+        }
+        if history.count > historyLimit { history.removeFirst(history.count - historyLimit / 2) }
+        let horizon = interval.to - historySpan
+        if let first = history.first, first.to < horizon { history.removeAll { $0.to < horizon } }
+    }
+}

@@ -1,0 +1,47 @@
+/// What the beacon scheduler learns about playback, on the ad timeline (milliseconds, like the metadata).
+///
+/// Observations come from the engine through the Player, one per movement of the playhead: never sampled on a
+/// timer, so that nothing between two of them is unseen.
+public enum PlaybackObservation: Sendable, Hashable {
+    /// The playhead moved continuously from `from` to `to` at `rate`, arriving at `to` at `instant` (on the
+    /// session's stopwatch). A stall is the absence of this between two observations; it hides nothing.
+    case played(from: Double, to: Double, rate: Double, at: Duration)
+    /// The playhead jumped from `from` (`nil` when playback had no position yet: a join) to `to` without playing
+    /// what lies between: a seek, a skipped range, a discontinuity.
+    case jumped(from: Double?, to: Double, at: Duration)
+}
+
+/// One beacon to send: an event whose moment came, with what the macros and the report need.
+public struct BeaconFiring: Sendable, Hashable {
+    /// Why the event fired.
+    public enum Cause: String, Sendable, Hashable, Codable {
+        /// The playhead crossed the event's time while playing at normal speed.
+        case crossed
+        /// Playback entered the ad (or break) past its start: its impression and start still count.
+        case entered
+        /// The metadata arrived after the playhead had played past the event: caught up once.
+        case caughtUp
+        /// The viewer did what the event names (pause, mute…) while the ad played.
+        case playerAction
+    }
+
+    public var key: TrackingEventKey
+    /// 0 for an automatic event (it fires once); 1, 2… for each report of a player-initiated one.
+    public var occurrence: Int
+    public var event: TrackingEventType
+    /// The event's time on the ad timeline (milliseconds).
+    public var mediaTime: Double
+    /// When the playhead was at the event's time (or entered the ad), on the session's stopwatch.
+    public var crossing: Duration
+    public var cause: Cause
+    /// The beacon URLs (macros not yet filled).
+    public var urls: [String]
+    /// Where in its ad the playhead was (milliseconds), for `[ADPLAYHEAD]`; `nil` for a break-level event.
+    public var adPlayhead: Double?
+    /// The ad's start and the break's start, on the ad timeline (milliseconds).
+    public var adStart: Double?
+    public var podStart: Double
+
+    /// The idempotency key of this occurrence: stable across restarts, distinct for each player-initiated report.
+    public var deliveryKey: String { occurrence == 0 ? "beacon:\(key)" : "beacon:\(key)#\(occurrence)" }
+}
