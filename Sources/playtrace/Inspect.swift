@@ -1,17 +1,18 @@
 import ArgumentParser
 import Foundation
+import PlaytraceAds
 import PlaytraceCore
 import PlaytraceHLS
 import PlaytraceNetwork
 
 struct Inspect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Parse a playlist and print what it holds: variants, segments, dates, date ranges, SCTE-35, ad breaks, problems.",
+        abstract: "Parse a playlist and print what it holds: variants, segments, dates, date ranges, SCTE-35, ad breaks, problems. Also reads Harmonic ad metadata and MediaTailor tracking JSON (detected by content).",
         discussion: discussionText)
 
     @OptionGroup var common: CommonOptions
 
-    @Argument(help: "A playlist URL (http or https) or a file path.")
+    @Argument(help: "A playlist, Harmonic ad metadata or MediaTailor tracking JSON: a URL (http or https) or a file path.")
     var location: String
 
     @Flag(help: "Print the report as JSON.")
@@ -22,7 +23,9 @@ struct Inspect: AsyncParsableCommand {
 
     static let discussionText = """
         Exits 0 when the playlist is usable, even with problems (each listed with its line); 1 when it is not \
-        (it cannot be read, or nothing playable is left); with --strict, 1 when anything at all is wrong.
+        (it cannot be read, or nothing playable is left); with --strict, 1 when anything at all is wrong. \
+        Ad metadata JSON: exits 0 when it decodes (its problems listed with their JSON paths), 1 when it does not; \
+        with --strict, 1 when it has any problem.
         """
 
     func run() async throws {
@@ -33,6 +36,10 @@ struct Inspect: AsyncParsableCommand {
             (bytes, baseURL) = try await load(location)
         } catch {
             throw CommandFailure(location, error: error)
+        }
+        if let format = AdMetadataFormat.detect(bytes) {
+            try inspectAdMetadata(bytes, format: format)
+            return
         }
         let outcome: PlaylistParser.Outcome
         do {
@@ -55,6 +62,25 @@ struct Inspect: AsyncParsableCommand {
         if let reason = report.unusable {
             FileHandle.standardError.write(Data(PlainText.safe("playtrace inspect: \(location): \(reason)\n").utf8))
             throw ExitCode.failure
+        }
+        if strict, !report.problems.isEmpty { throw ExitCode.failure }
+    }
+
+    /// Harmonic ad metadata or MediaTailor tracking JSON: its breaks, ads, events and problems.
+    private func inspectAdMetadata(_ bytes: [UInt8], format: AdMetadataFormat) throws {
+        let metadata: AdMetadata
+        do {
+            metadata = try format.decode(bytes)
+        } catch {
+            throw CommandFailure(location, error: error)
+        }
+        let report = AdMetadataReport(metadata, format: format, source: location, size: bytes.count)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            for line in report.lines { print(PlainText.safe(line)) }
         }
         if strict, !report.problems.isEmpty { throw ExitCode.failure }
     }

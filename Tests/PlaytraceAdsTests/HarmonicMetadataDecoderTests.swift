@@ -143,3 +143,26 @@ struct HarmonicMetadataDecoderTests {
         #expect(limited.problems.contains { $0.path == "adBreaks" && $0.message.contains("1200 elements") })
     }
 }
+
+@Suite("Ad metadata numbers out of range")
+struct AdMetadataRangeTests {
+    /// Found by the fuzzer: a time of 1.7e26 ms trapped when made whole milliseconds for the event's key.
+    @Test("Times too large for whole milliseconds are problems, not crashes")
+    func hugeTimes() throws {
+        let harmonic = """
+        {"adBreaks":[{"id":"p","startTime":0,"duration":1000,"ads":[{"id":"a","startTime":0,"duration":1000,"trackingEvents":[
+          {"event":"start","startTime":170888888888888888888888888,"signalingUrls":[]},
+          {"event":"complete","startTime":1000,"signalingUrls":[]}]}]},
+          {"id":"q","startTime":-1e300,"duration":1}],
+         "dataRange":{"start":0,"end":1000}}
+        """
+        let metadata = try HarmonicMetadataDecoder().decode(Array(harmonic.utf8))
+        #expect(metadata.pods.map(\.id) == ["p"])
+        #expect(metadata.pods[0].ads[0].trackingEvents.map(\.event) == [.complete])
+        #expect(metadata.problems.contains { $0.path == "adBreaks[0].ads[0].trackingEvents[0].startTime" && $0.message.contains("out of range") })
+        let mediaTailor = #"{"avails":[{"availId":"x","startTimeInSeconds":1e300,"ads":[]},{"availId":"y","startTime":"PT99999999999999999999S","ads":[]}]}"#
+        let tracking = try MediaTailorTrackingDecoder().decode(Array(mediaTailor.utf8))
+        #expect(tracking.pods.isEmpty)
+        #expect(tracking.problems.count == 4, "\(tracking.problems)")
+    }
+}

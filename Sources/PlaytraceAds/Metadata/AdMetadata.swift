@@ -74,3 +74,29 @@ public struct AdMetadataLimits: Sendable, Hashable {
 
     public init() {}
 }
+
+/// The two ad metadata formats, told apart by their content.
+public enum AdMetadataFormat: String, Sendable, Hashable, CaseIterable {
+    /// Harmonic's `{"adBreaks": [...], "dataRange": {...}}`.
+    case harmonic
+    /// MediaTailor's `{"avails": [...], "nextToken": ...}`.
+    case mediaTailor
+
+    /// The format of a body, from the keys of its root object; `nil` when it is neither (or not JSON).
+    public static func detect(_ body: some Collection<UInt8>) -> AdMetadataFormat? {
+        guard let first = body.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }),
+              first == UInt8(ascii: "{"),
+              let root = try? JSONReader.root(of: body, limits: AdMetadataLimits()) else { return nil }
+        if root.object["adBreaks"] != nil || root.object["dataRange"] != nil { return .harmonic }
+        if root.object["avails"] != nil || root.object["nonLinearAvails"] != nil { return .mediaTailor }
+        return nil
+    }
+
+    /// Decodes a body of this format.
+    public func decode(_ body: some Collection<UInt8>, limits: AdMetadataLimits = AdMetadataLimits()) throws(AdMetadataError) -> AdMetadata {
+        switch self {
+        case .harmonic: try HarmonicMetadataDecoder(limits: limits).decode(body)
+        case .mediaTailor: try MediaTailorTrackingDecoder(limits: limits).decode(body)
+        }
+    }
+}

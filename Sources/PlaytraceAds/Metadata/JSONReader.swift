@@ -6,6 +6,10 @@ struct JSONReader {
     let object: [String: Any]
     let path: String
 
+    /// The largest magnitude a time or duration may have: 1e15 (in milliseconds, some 31,000 years; in seconds, far
+    /// more), so that every value converts to whole milliseconds in 64 bits.
+    static let largestNumber = 1e15
+
     /// Parses a body into its root object, within the limits.
     static func root(of body: some Collection<UInt8>, limits: AdMetadataLimits) throws(AdMetadataError) -> JSONReader {
         guard body.count <= limits.maximumBodyBytes else {
@@ -39,7 +43,9 @@ struct JSONReader {
         guard let value = object[key], !(value is NSNull) else { return nil }
         if let number = value as? NSNumber, !Self.isBoolean(number) {
             let double = number.doubleValue
-            if double.isFinite { return double }
+            if double.isFinite, abs(double) <= Self.largestNumber { return double }
+            problems.append(AdMetadataProblem(path: path(of: key), message: "\(number) is out of range"))
+            return nil
         }
         problems.append(AdMetadataProblem(path: path(of: key), message: "\(Self.kind(of: value)) where a number was expected"))
         return nil

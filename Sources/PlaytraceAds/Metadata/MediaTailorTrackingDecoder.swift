@@ -138,14 +138,26 @@ public struct MediaTailorTrackingDecoder: Sendable {
     /// Seconds from a numeric field, or else from an ISO 8601 duration field (`PT17.8S`).
     private func seconds(_ reader: JSONReader, _ numeric: String, _ iso: String,
                          _ problems: inout [AdMetadataProblem]) -> Double? {
-        if let value = reader.number(numeric, problems: &problems) { return value }
+        if let value = reader.number(numeric, problems: &problems) {
+            // Seconds, made milliseconds by the caller: within the same range as Harmonic's milliseconds.
+            guard abs(value) <= JSONReader.largestNumber / 1000 else {
+                problems.append(AdMetadataProblem(path: reader.path(of: numeric), message: "\(value) s is out of range"))
+                return nil
+            }
+            return value
+        }
         guard reader.has(iso) else { return nil }
         if let text = reader.object[iso] as? String {
             if let value = ISO8601Duration.seconds(text) { return value }
             problems.append(AdMetadataProblem(path: reader.path(of: iso), message: "\"\(text.prefix(40))\" is not an ISO 8601 duration"))
             return nil
         }
-        return reader.number(iso, problems: &problems)
+        guard let value = reader.number(iso, problems: &problems) else { return nil }
+        guard abs(value) <= JSONReader.largestNumber / 1000 else {
+            problems.append(AdMetadataProblem(path: reader.path(of: iso), message: "\(value) s is out of range"))
+            return nil
+        }
+        return value
     }
 }
 
@@ -179,7 +191,7 @@ enum ISO8601Duration {
                 }
             }
         }
-        guard number.isEmpty, sawComponent else { return nil }
+        guard number.isEmpty, sawComponent, total <= JSONReader.largestNumber / 1000 else { return nil }
         return total
     }
 }

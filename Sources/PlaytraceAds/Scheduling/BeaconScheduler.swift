@@ -44,7 +44,7 @@ public struct BeaconScheduler: Sendable {
     public init(occurrences: [TrackingEventKey: Int]) { self.occurrences = occurrences }
 
     private func firesAt(rate: Double) -> Bool {
-        rate > 0 && rate >= playbackRates.lowerBound - 1e-3 && rate <= playbackRates.upperBound + 1e-3
+        rate >= 0.01 && rate >= playbackRates.lowerBound - 1e-3 && rate <= playbackRates.upperBound + 1e-3
     }
 
     /// Takes one observation; returns the events it fires, in the order of their crossings.
