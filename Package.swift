@@ -229,7 +229,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PlaytraceAdsTests",
-            dependencies: ["PlaytraceAds", "PlaytraceCore"],
+            dependencies: ["PlaytraceAds", "PlaytraceCore", "PlaytraceNetwork", "PlaytraceLab"],
             swiftSettings: strictness
         ),
         .testTarget(

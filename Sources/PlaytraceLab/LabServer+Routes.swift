@@ -49,6 +49,16 @@ extension LabServer {
             self.steering = steering
             return Response(status: .noContent)
         }
+        router.get("/lab/beacons") { _, _ -> Response in
+            Self.json(self.beacons.all)
+        }
+        router.delete("/lab/beacons") { _, _ -> Response in
+            self.beacons.clear()
+            return Response(status: .noContent)
+        }
+        router.get("/beacons/**") { request, context -> Response in
+            try await self.receiveBeacon(request, connection: context.channel)
+        }
         router.get("**") { request, context -> Response in
             try await self.serveMedia(request, connection: context.channel)
         }
@@ -66,7 +76,34 @@ extension LabServer {
         let body = try await request.body.collect(upTo: 16 << 20)
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
-        var status = 202
+        let (kinds, status, drop) = try await sinkFaults(for: path, answering: 202, connection: connection)
+        requests.append(LabRequest(method: request.method.rawValue, path: path, query: request.uri.query, status: status,
+                                   bytes: body.readableBytes, receivedAt: receivedAt, faults: kinds.map { "\($0)" },
+                                   idempotencyKey: headers["idempotency-key"]))
+        sink.append(SinkDelivery(path: path, query: request.uri.query, headers: headers,
+                                 body: Array(body.readableBytesView), status: drop ? 0 : status))
+        if drop { throw LabFaultError.droppedConnection }
+        return Response(status: HTTPResponse.Status(code: status))
+    }
+
+    /// The beacon sink: answers every `GET /beacons/...` with 200 and an empty body, or as the faults for its path
+    /// say, and records each hit with its query and arrival time.
+    private func receiveBeacon(_ request: Request, connection: any Channel) async throws -> Response {
+        let path = request.uri.path
+        let receivedAt = stopwatch.elapsed
+        let (kinds, status, drop) = try await sinkFaults(for: path, answering: 200, connection: connection)
+        requests.append(LabRequest(method: request.method.rawValue, path: path, query: request.uri.query, status: status,
+                                   bytes: 0, receivedAt: receivedAt, faults: kinds.map { "\($0)" }, idempotencyKey: nil))
+        beacons.append(BeaconHit(path: path, query: request.uri.query, receivedAt: receivedAt, status: drop ? 0 : status))
+        if drop { throw LabFaultError.droppedConnection }
+        return Response(status: HTTPResponse.Status(code: status))
+    }
+
+    /// The faults for a sink's path, applied: a delay is waited out; the status to answer and whether to drop the
+    /// connection instead are returned.
+    private func sinkFaults(for path: String, answering success: Int,
+                            connection: any Channel) async throws -> (kinds: [LabFault.Kind], status: Int, drop: Bool) {
+        var status = success
         var drop = false
         let kinds = faults.take(for: path)
         for kind in kinds {
@@ -77,13 +114,7 @@ extension LabServer {
             case .throttle: break
             }
         }
-        requests.append(LabRequest(method: request.method.rawValue, path: path, query: request.uri.query, status: status,
-                                   bytes: body.readableBytes, receivedAt: receivedAt, faults: kinds.map { "\($0)" },
-                                   idempotencyKey: headers["idempotency-key"]))
-        sink.append(SinkDelivery(path: path, query: request.uri.query, headers: headers,
-                                 body: Array(body.readableBytesView), status: drop ? 0 : status))
-        if drop { throw LabFaultError.droppedConnection }
-        return Response(status: HTTPResponse.Status(code: status))
+        return (kinds, status, drop)
     }
 
     private func serveMedia(_ request: Request, connection: any Channel) async throws -> Response {

@@ -25,6 +25,8 @@ public final class LabServer: Sendable {
     public let requests = RequestLog()
     /// What was posted to the sink (`POST /sink/...`).
     public let sink = SinkLog()
+    /// The hits on the beacon sink (`GET /beacons/...`), readable as JSON at `GET /lab/beacons`.
+    public let beacons = BeaconLog()
     /// The shape of the lab's streams.
     public let configuration: LabConfiguration
     let steeringState = SteeringState()

@@ -2,7 +2,7 @@
 /// break-level event), its type and its time when first seen. Never its URLs, which servers change (cache
 /// busters) without the event being another one.
 ///
-/// The key is also the stem of the beacon's idempotency key in the ``Outbox``-backed delivery.
+/// The key is also the stem of the beacon's idempotency key in the Outbox-backed delivery.
 public struct TrackingEventKey: Hashable, Sendable, Codable, CustomStringConvertible, Comparable {
     public var podID: String
     /// The ad's identifier; `nil` for an event of the break itself (breakStart, breakEnd).

@@ -1,0 +1,79 @@
+public import PlaytraceNetwork
+
+/// One delivery attempt of a beacon URL, as the ``BeaconCourier`` reports it.
+public struct BeaconAttempt: Sendable, Hashable {
+    /// The Outbox message's key: the firing's delivery key and the URL's index (`beacon:p/a/start@10000/0`).
+    public var key: String
+    public var url: String
+    /// 1 for the first attempt.
+    public var attempt: Int
+    /// The HTTP status, when a response came.
+    public var status: Int?
+    public var outcome: DeliveryOutcome
+}
+
+/// Delivers beacon URLs for the `Outbox`: a `GET` of the message's `url` (macros already filled) with a deadline,
+/// redirects followed by the transport.
+///
+/// A response from 200 to 399 delivers the beacon; a timeout, a refused connection, 408, 429 or a 5xx is tried
+/// again, until ``maximumAttempts`` (then the beacon failed for good); another status is a refusal. `about:blank`
+/// counts as delivered without a request; a URL whose scheme is not http or https is refused without one.
+/// Each attempt is reported to `report`, so that the session can move its events' reporting states.
+public struct BeaconCourier: OutboxCourier {
+    /// The Outbox destination of beacons.
+    public static let destination = "ad-beacons"
+    public var name: String { Self.destination }
+
+    private let transport: any HTTPTransport
+    private let timeout: Duration
+    /// The attempts a beacon gets before it fails for good (the retry budget).
+    public let maximumAttempts: Int
+    private let report: @Sendable (BeaconAttempt) -> Void
+
+    /// - Parameters:
+    ///   - transport: the HTTP client.
+    ///   - timeout: the deadline of each request.
+    ///   - maximumAttempts: the retry budget of each URL, first attempt included.
+    ///   - report: told of each attempt's outcome (on the Outbox's task).
+    public init(transport: any HTTPTransport, timeout: Duration = .seconds(5), maximumAttempts: Int = 8,
+                report: @escaping @Sendable (BeaconAttempt) -> Void = { _ in }) {
+        self.transport = transport
+        self.timeout = timeout
+        self.maximumAttempts = max(1, maximumAttempts)
+        self.report = report
+    }
+
+    public func deliver(_ message: OutboxMessage) async -> DeliveryOutcome {
+        let text = message.metadata["url"] ?? ""
+        let attempt = message.attempts + 1
+        var status: Int?
+        let outcome: DeliveryOutcome
+        switch BeaconURLPolicy.verdict(for: text) {
+        case .skip:
+            outcome = .delivered
+        case .refuse(let reason):
+            outcome = .reject(reason)
+        case .request(let url):
+            do {
+                let response = try await transport.send(HTTPRequest(url: url, timeout: timeout, maximumBodySize: 64 << 10))
+                status = response.status
+                switch response.status {
+                case 200..<400: outcome = .delivered
+                case 408, 429, 500...: outcome = retryOrGiveUp("HTTP \(response.status)", attempt: attempt)
+                default: outcome = .reject("HTTP \(response.status)")
+                }
+            } catch .bodyTooLarge, .decompressedBodyTooLarge {
+                // The server answered (with more than a pixel): the hit was counted.
+                outcome = .delivered
+            } catch {
+                outcome = retryOrGiveUp(error.description, attempt: attempt)
+            }
+        }
+        report(BeaconAttempt(key: message.key, url: text, attempt: attempt, status: status, outcome: outcome))
+        return outcome
+    }
+
+    private func retryOrGiveUp(_ reason: String, attempt: Int) -> DeliveryOutcome {
+        attempt >= maximumAttempts ? .reject("gave up after \(attempt) attempts: \(reason)") : .retry(reason)
+    }
+}

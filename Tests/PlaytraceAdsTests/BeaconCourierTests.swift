@@ -1,0 +1,90 @@
+import Foundation
+import PlaytraceAds
+import PlaytraceCore
+import PlaytraceLab
+import PlaytraceNetwork
+import Testing
+
+/// Beacons through the Outbox to the lab's beacon sink over real HTTP on loopback. The Outbox runs on the
+/// continuous clock with a 10 ms backoff: the waits are the lab's and the sockets', a few milliseconds each.
+@Suite("Beacon delivery to the lab's beacon sink", .serialized)
+struct BeaconCourierTests {
+    final class Attempts: Sendable {
+        private let list = Locked<[BeaconAttempt]>([])
+        func add(_ attempt: BeaconAttempt) { list.withLock { $0.append(attempt) } }
+        var all: [BeaconAttempt] { list.withLock { $0 } }
+    }
+
+    private func outbox(_ courier: BeaconCourier) throws -> Outbox {
+        var configuration = OutboxConfiguration()
+        configuration.initialBackoff = .milliseconds(10)
+        configuration.maximumBackoff = .milliseconds(20)
+        return try Outbox(path: nil, couriers: [courier], configuration: configuration)
+    }
+
+    private func message(_ key: String, _ url: String) -> OutboxMessage {
+        OutboxMessage(key: key, destination: BeaconCourier.destination, payload: [], metadata: ["url": url])
+    }
+
+    @Test("http is requested once; about:blank counts without a request; ftp: and javascript: are refused")
+    func schemes() async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
+        let attempts = Attempts()
+        let outbox = try outbox(BeaconCourier(transport: transport, report: attempts.add))
+        try outbox.enqueue(message("imp/0", "http://127.0.0.1:\(port)/beacons/p/a/impression?cb=12345678"))
+        try outbox.enqueue(message("imp/1", "about:blank"))
+        try outbox.enqueue(message("imp/2", "ftp://127.0.0.1:\(port)/beacons/x"))
+        try outbox.enqueue(message("imp/3", "javascript:alert(1)"))
+        let drain = await outbox.drain(within: .seconds(10))
+        #expect(drain.pending == 0)
+        #expect(lab.beacons.all.map(\.path) == ["/beacons/p/a/impression"])
+        #expect(lab.beacons.all.first?.query == "cb=12345678")
+        let outcomes = Dictionary(attempts.all.map { ($0.key, $0.outcome) }, uniquingKeysWith: { $1 })
+        #expect(outcomes["imp/0"] == .delivered && outcomes["imp/1"] == .delivered)
+        #expect(outcomes["imp/2"] == .reject("the ftp: scheme is never requested"))
+        #expect(outcomes["imp/3"] == .reject("the javascript: scheme is never requested"))
+        // The sink's record, as a script reads it.
+        let listing = try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/lab/beacons")!, timeout: .seconds(5)))
+        let hits = try JSONDecoder().decode([BeaconHit].self, from: Data(listing.body))
+        #expect(hits.map(\.path) == ["/beacons/p/a/impression"])
+        try await transport.shutdown()
+        await lab.stop()
+    }
+
+    @Test("The beacon server failing, then answering: retried until delivered, one accepted hit")
+    func serverDownThenUp() async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        lab.faults.add(LabFault(pathContains: "/beacons/", kind: .status(503), remaining: 2))
+        let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
+        let attempts = Attempts()
+        let outbox = try outbox(BeaconCourier(transport: transport, report: attempts.add))
+        try outbox.enqueue(message("q1/0", "http://127.0.0.1:\(port)/beacons/p/a/firstQuartile"))
+        let drain = await outbox.drain(within: .seconds(10))
+        #expect(drain.pending == 0)
+        #expect(attempts.all.map(\.attempt) == [1, 2, 3])
+        #expect(attempts.all.map(\.status) == [503, 503, 200])
+        #expect(lab.beacons.accepted().count == 1)
+        try await transport.shutdown()
+        await lab.stop()
+    }
+
+    @Test("A beacon that keeps failing fails for good after its retry budget")
+    func retryBudget() async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        lab.faults.add(LabFault(pathContains: "/beacons/", kind: .status(500), remaining: 100))
+        let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
+        let attempts = Attempts()
+        let outbox = try outbox(BeaconCourier(transport: transport, maximumAttempts: 3, report: attempts.add))
+        try outbox.enqueue(message("c/0", "http://127.0.0.1:\(port)/beacons/p/a/complete"))
+        _ = await outbox.drain(within: .seconds(10))
+        #expect(attempts.all.count == 3)
+        #expect(attempts.all.last?.outcome == .reject("gave up after 3 attempts: HTTP 500"))
+        #expect(try await outbox.statistics().rejected == 1)
+        try await transport.shutdown()
+        await lab.stop()
+    }
+}
