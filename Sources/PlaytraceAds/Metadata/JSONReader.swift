@@ -71,8 +71,9 @@ struct JSONReader {
         return nil
     }
 
-    /// The objects of an array, each with its path; other elements are problems. At most `limit` are read.
-    func objects(_ key: String, limit: Int, problems: inout [AdMetadataProblem]) -> [JSONReader]? {
+    /// The first `limit` elements of an array (`nil` when absent or null); another type, or more elements than
+    /// `limit`, is a problem.
+    private func array(_ key: String, limit: Int, problems: inout [AdMetadataProblem]) -> ArraySlice<Any>? {
         guard let value = object[key], !(value is NSNull) else { return nil }
         guard let array = value as? [Any] else {
             problems.append(AdMetadataProblem(path: path(of: key), message: "\(Self.kind(of: value)) where an array was expected"))
@@ -81,9 +82,15 @@ struct JSONReader {
         if array.count > limit {
             problems.append(AdMetadataProblem(path: path(of: key), message: "\(array.count) elements: only the first \(limit) are read"))
         }
+        return array.prefix(limit)
+    }
+
+    /// The objects of an array, each with its path; other elements are problems. At most `limit` are read.
+    func objects(_ key: String, limit: Int, problems: inout [AdMetadataProblem]) -> [JSONReader]? {
+        guard let array = array(key, limit: limit, problems: &problems) else { return nil }
         var readers: [JSONReader] = []
-        readers.reserveCapacity(min(array.count, limit))
-        for (index, element) in array.prefix(limit).enumerated() {
+        readers.reserveCapacity(array.count)
+        for (index, element) in array.enumerated() {
             let elementPath = "\(path(of: key))[\(index)]"
             if let object = element as? [String: Any] {
                 readers.append(JSONReader(object: object, path: elementPath))
@@ -96,16 +103,9 @@ struct JSONReader {
 
     /// The strings of an array (URLs); other elements, and strings over `maximumLength`, are problems.
     func strings(_ key: String, limit: Int, maximumLength: Int, problems: inout [AdMetadataProblem]) -> [String]? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        guard let array = value as? [Any] else {
-            problems.append(AdMetadataProblem(path: path(of: key), message: "\(Self.kind(of: value)) where an array was expected"))
-            return nil
-        }
-        if array.count > limit {
-            problems.append(AdMetadataProblem(path: path(of: key), message: "\(array.count) elements: only the first \(limit) are read"))
-        }
+        guard let array = array(key, limit: limit, problems: &problems) else { return nil }
         var strings: [String] = []
-        for (index, element) in array.prefix(limit).enumerated() {
+        for (index, element) in array.enumerated() {
             guard let string = element as? String else {
                 problems.append(AdMetadataProblem(path: "\(path(of: key))[\(index)]", message: "\(Self.kind(of: element)) where a URL string was expected"))
                 continue
