@@ -36,6 +36,8 @@ public struct AdPodMerger: Sendable {
 
     /// The breaks after a response: `incoming` merged into `current`.
     /// - Parameters:
+    ///   - incoming: the breaks of the new response.
+    ///   - current: the breaks known so far, with their events' states.
     ///   - playhead: where playback is on the ad timeline (milliseconds), to tell breaks that the live window left
     ///     behind from breaks that were withdrawn; `nil` when unknown.
     public mutating func merge(_ incoming: [AdPod], into current: [AdPod], playhead: Double?) -> [AdPod] {
