@@ -229,7 +229,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PlaytraceAdsTests",
-            dependencies: ["PlaytraceAds", "PlaytraceCore", "PlaytraceNetwork", "PlaytraceLab"],
+            dependencies: ["PlaytraceAds", "PlaytraceCore", "PlaytraceNetwork", "PlaytraceLab", "PlaytracePlayer"],
             swiftSettings: strictness
         ),
         .testTarget(

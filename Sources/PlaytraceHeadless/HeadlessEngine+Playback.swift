@@ -72,7 +72,13 @@ extension HeadlessEngine {
 
     private func advancePlayhead(to position: Double) {
         if position > playhead {
-            playedRanges.insert(MediaTimeRange(start: MediaTime(seconds: playhead), end: MediaTime(seconds: position)))
+            let from = MediaTime(seconds: playhead)
+            let to = MediaTime(seconds: position)
+            playedRanges.insert(MediaTimeRange(start: from, end: to))
+            if reportsProgress {
+                emit(.progressed(PlaybackProgress(from: from, to: to, fromDate: timeline.date(at: playhead),
+                                                  toDate: timeline.date(at: position), rate: rate)))
+            }
         }
         playhead = position
     }

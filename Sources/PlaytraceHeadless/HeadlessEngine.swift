@@ -110,6 +110,8 @@ public actor HeadlessEngine: PlaybackEngine {
     var seekIsSkip = false
     var skippedRanges = MediaTimeRangeSet()
     var playedRanges = MediaTimeRangeSet()
+    /// Whether each movement of the playhead is reported (``EngineEvent/progressed(_:)``).
+    var reportsProgress = false
     var volume = 1.0
     var isMuted = false
     var mediaOptions: [MediaOption] = []
@@ -227,6 +229,8 @@ public actor HeadlessEngine: PlaybackEngine {
         self.volume = volume.isFinite ? min(max(volume, 0), 1) : 1
         self.isMuted = isMuted
     }
+
+    public func setReportsProgress(_ enabled: Bool) { reportsProgress = enabled }
 
     public func stop() {
         cancelTasks()

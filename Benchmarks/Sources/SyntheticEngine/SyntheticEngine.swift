@@ -103,6 +103,8 @@ public actor SyntheticEngine: PlaybackEngine {
         snapshotValue.isMuted = isMuted
     }
     public func selectMediaOption(_ id: MediaOption.ID?, for kind: MediaOption.Kind) {}
+    /// Progress reports are not modelled: the benchmarks' trackers do not ask for them.
+    public func setReportsProgress(_ enabled: Bool) {}
 
     public func stop() {
         segmentTask?.cancel()

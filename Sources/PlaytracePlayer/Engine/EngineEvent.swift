@@ -32,6 +32,9 @@ public enum EngineEvent: Sendable, Hashable {
     case adBreaksChanged([SignalledAdBreak])
     /// A request finished (successfully or not).
     case request(RequestRecord)
+    /// The playhead moved continuously (reported only while progress reports are on: see
+    /// ``PlaybackEngine/setReportsProgress(_:)``).
+    case progressed(PlaybackProgress)
     /// An error; fatal ones stop playback.
     case error(EngineError)
     /// The end of an on-demand item was reached.

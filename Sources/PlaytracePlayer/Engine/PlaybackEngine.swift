@@ -56,6 +56,10 @@ public protocol PlaybackEngine: AnyObject, Sendable {
     func setVolume(_ volume: Double, isMuted: Bool) async
     /// Chooses the rendition of a kind of media (`nil`: the default audio, or no subtitles).
     func selectMediaOption(_ id: MediaOption.ID?, for kind: MediaOption.Kind) async
+    /// Turns progress reports on or off: while on, every movement of the playhead during playback is reported as
+    /// ``EngineEvent/progressed(_:)``, in order, each starting where the previous one ended unless a seek, a
+    /// skipped range or a discontinuity came between. Off by default: only trackers that need every instant ask.
+    func setReportsProgress(_ enabled: Bool) async
     /// Stops everything and releases the source; the engine returns to ``EngineStatus/idle``.
     func stop() async
 }

@@ -36,7 +36,7 @@ public struct MetricEventCollector: Sendable {
             kind = .failure(error)
         case .error(let error): kind = .warning(error)
         case .variantSwitched(nil, _, _), .statusChanged, .loaded, .playlistRefreshed, .request, .ended,
-             .rangeSkipped, .mediaOptionSelected, .adBreaksChanged:
+             .rangeSkipped, .mediaOptionSelected, .adBreaksChanged, .progressed:
             return nil
         }
         return append(MetricEvent(kind: kind, time: time, playhead: playhead))

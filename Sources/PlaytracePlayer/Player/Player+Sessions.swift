@@ -110,6 +110,12 @@ extension Player {
 
     /// Handles an engine event of a session (current or preloaded), in order.
     func handle(_ event: EngineEvent, in session: ItemSession) async {
+        // Progress reports come on every tick of playback: they go straight to the trackers that asked for them,
+        // without refreshing the snapshot (the periodic refresh and the other events keep it current).
+        if case .progressed(let progress) = event {
+            notifyProgress(progress, of: session)
+            return
+        }
         await session.refreshSnapshot(stopwatch: stopwatch)
         guard !session.isClosed else { return }
         let isCurrent = session === self.session

@@ -17,6 +17,19 @@ extension Player {
             box.enable(for: self)
         }
         if !session.collector.events.isEmpty { notifyMetricEvents(of: session) }
+        updateProgressReporting(of: session)
+    }
+
+    /// Asks the session's engine for progress reports when one of its enabled trackers needs them.
+    func updateProgressReporting(of session: ItemSession) {
+        let needed = session.item.trackers.contains { $0.needsProgress }
+        session.send { await $0.setReportsProgress(needed) }
+    }
+
+    /// Hands an engine's progress report to the current item's trackers.
+    func notifyProgress(_ progress: PlaybackProgress, of session: ItemSession) {
+        guard session === self.session else { return }
+        for box in session.item.trackers { box.updateProgress(progress) }
     }
 
     func endTracking(of session: ItemSession) {
@@ -53,5 +66,6 @@ extension Player {
                 box.disable(with: properties)
             }
         }
+        updateProgressReporting(of: session)
     }
 }

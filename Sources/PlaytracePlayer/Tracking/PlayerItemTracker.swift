@@ -47,6 +47,12 @@ public protocol PlayerItemTracker: AnyObject {
     func updateProperties(to properties: TrackerProperties)
     /// The session's metric events so far, oldest first (only while enabled).
     func updateMetricEvents(to events: [MetricEvent])
+    /// Each continuous movement of the playhead, in order (only while enabled, and only for a tracker whose
+    /// ``observesProgress`` is true: the engine reports progress only when a tracker asks).
+    func updateProgress(_ progress: PlaybackProgress)
+    /// Whether the tracker needs every movement of the playhead (``updateProgress(_:)``), as an ad tracker does to
+    /// see each crossing of a beacon's time; `false` by default.
+    var observesProgress: Bool { get }
     /// The playback session ends.
     func disable(with properties: TrackerProperties)
     /// Identifies the tracker's current session with its service, when it has one.
@@ -55,5 +61,7 @@ public protocol PlayerItemTracker: AnyObject {
 
 public extension PlayerItemTracker {
     func updateMetricEvents(to events: [MetricEvent]) {}
+    func updateProgress(_ progress: PlaybackProgress) {}
+    var observesProgress: Bool { false }
     var sessionIdentifier: String? { nil }
 }

@@ -34,6 +34,14 @@ final class TrackerBox {
         tracker.updateProperties(to: properties)
     }
 
+    func updateProgress(_ progress: PlaybackProgress) {
+        guard isEnabled else { return }
+        tracker.updateProgress(progress)
+    }
+
+    /// Whether the tracker, enabled, needs the engine's progress reports.
+    var needsProgress: Bool { isEnabled && tracker.observesProgress }
+
     func updateMetricEvents(_ events: [MetricEvent]) {
         guard isEnabled else { return }
         tracker.updateMetricEvents(to: events)
