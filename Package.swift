@@ -229,7 +229,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PlaytraceAdsTests",
-            dependencies: ["PlaytraceAds", "PlaytraceCore", "PlaytraceNetwork", "PlaytraceLab", "PlaytracePlayer"],
+            dependencies: [
+                "PlaytraceAds", "PlaytraceCore", "PlaytraceNetwork", "PlaytraceLab", "PlaytracePlayer", "PlaytraceHeadless",
+                "PlaytraceTestSupport", .product(name: "Clocks", package: "swift-clocks"),
+            ],
             swiftSettings: strictness
         ),
         .testTarget(

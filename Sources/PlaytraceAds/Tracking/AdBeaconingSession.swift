@@ -1,0 +1,199 @@
+import Foundation
+public import Observation
+public import PlaytraceCore
+public import PlaytraceNetwork
+public import PlaytracePlayer
+
+/// One message of the session's log (bounded: see ``AdBeaconingSession/logLimit``).
+public struct AdLogMessage: Sendable, Hashable, Identifiable {
+    public let id: Int
+    /// When it was logged, in seconds since 1970.
+    public var timeStamp: Double
+    public var message: String
+    public var isError: Bool
+}
+
+/// The observable state of client-side ad tracking for one playback: the breaks with each event's reporting state,
+/// what the metadata covers, the errors and a bounded log; and the machinery that fires and delivers the beacons.
+///
+/// Metadata arrives with ``apply(_:)`` (from a provider's poll); the playhead's movements with ``observe(_:)``
+/// (from ``AdTracker``, which follows a Player item); player-initiated events with ``report(_:)``. Each fired event
+/// becomes one `Outbox` message per signaling URL (macros filled, idempotency key per occurrence and URL),
+/// delivered by a ``BeaconCourier`` whose reports move the event to `done`, or to `failed` when a URL failed
+/// for good.
+@MainActor
+@Observable
+public final class AdBeaconingSession {
+    /// The breaks, in order, with every event's reporting state.
+    public private(set) var adPods: [AdPod] = []
+    /// What the latest metadata response covered.
+    public private(set) var latestDataRange: DataRange?
+    /// What the metadata's times count from.
+    public private(set) var timeline: AdTimeline = .programDateTime
+    /// The last error said, if any.
+    public private(set) var latestError: String?
+    /// The most recent log messages (at most ``logLimit``).
+    public private(set) var logMessages: [AdLogMessage] = []
+    /// How long a break stays listed after its end once the metadata no longer lists it, in milliseconds.
+    public var keepPodsForMs: Double = 2 * 3_600_000 { didSet { merger.retention = keepPodsForMs } }
+    /// `[LIMITADTRACKING]`.
+    public var limitAdTracking = false
+    /// Every beacon fired so far, in order, with its delivery: what a summary reports.
+    public private(set) var beacons: [BeaconRecord] = []
+
+    /// The most log messages kept.
+    public let logLimit = 500
+
+    @ObservationIgnored private var merger = AdPodMerger()
+    @ObservationIgnored private var scheduler = BeaconScheduler()
+    @ObservationIgnored private let outbox: Outbox
+    @ObservationIgnored private let wallClock: WallClock
+    @ObservationIgnored private let stopwatch: Stopwatch
+    @ObservationIgnored private var lastPosition: Double?
+    @ObservationIgnored private var nextLogID = 0
+    /// The beacon records by delivery key, and the URLs each still waits for.
+    @ObservationIgnored private var recordIndex: [String: Int] = [:]
+
+    /// - Parameters:
+    ///   - outbox: where beacons are stored and delivered (with a ``BeaconCourier`` made by ``makeCourier(transport:)``).
+    ///   - clock: the clock of crossing instants and send times (a test clock in tests).
+    ///   - origin: the date the clock's start stands for.
+    public init(outbox: Outbox, clock: any Clock<Duration> = ContinuousClock(), origin: StreamDate? = nil) {
+        self.outbox = outbox
+        wallClock = WallClock(clock: clock, origin: origin ?? StreamDate(Date()))
+        stopwatch = Stopwatch(clock: clock)
+    }
+
+    /// A courier for this session's outbox whose reports come back to the session.
+    public func makeCourier(transport: any HTTPTransport, timeout: Duration = .seconds(5),
+                            maximumAttempts: Int = 8) -> BeaconCourier {
+        BeaconCourier(transport: transport, timeout: timeout, maximumAttempts: maximumAttempts) { [weak self] attempt in
+            Task { @MainActor in self?.attemptFinished(attempt) }
+        }
+    }
+
+    /// Takes a metadata response: merges it (fired states kept) and catches up what was played before it came.
+    public func apply(_ metadata: AdMetadata) {
+        timeline = metadata.timeline
+        latestDataRange = metadata.dataRange ?? latestDataRange
+        for problem in metadata.problems { log("ad metadata: \(problem)", isError: true) }
+        adPods = merger.merge(metadata.pods, into: adPods, playhead: lastPosition)
+        dispatch(scheduler.catchUp(&adPods))
+    }
+
+    /// Takes a movement of the playhead.
+    public func observe(_ progress: PlaybackProgress) {
+        for observation in PlaybackObservation.observations(for: progress, on: timeline, at: stopwatch.elapsed) {
+            if case .played(_, let to, _, _) = observation { lastPosition = to }
+            dispatch(scheduler.observe(observation, pods: &adPods))
+        }
+    }
+
+    /// Fires the player-initiated events of a type for the ad under `position` (milliseconds on the ad timeline);
+    /// returns how many beacons were queued (0: no ad there, or the ad has no such event).
+    @discardableResult
+    public func report(_ type: TrackingEventType, at position: Double) -> Int {
+        let firings = scheduler.report(type, at: position, instant: stopwatch.elapsed, pods: &adPods)
+        dispatch(firings)
+        return firings.count
+    }
+
+    private func dispatch(_ firings: [BeaconFiring]) {
+        for firing in firings {
+            let sentAt = stopwatch.elapsed
+            var values = BeaconMacroValues(timestamp: wallClock.now, adPlayhead: firing.adPlayhead.map { $0 / 1000 },
+                                           limitAdTracking: limitAdTracking)
+            // A break at the very start of on-demand content is a pre-roll; otherwise the position is not known
+            // here (a mid-roll and a post-roll look alike without the content's duration): -1.
+            values.breakPosition = timeline == .mediaTime && firing.podStart <= 0 ? 1 : nil
+            var record = BeaconRecord(firing: firing, sentAt: sentAt, urls: [])
+            for (index, template) in firing.urls.enumerated() {
+                let url = BeaconMacros.fill(template, with: values)
+                record.urls.append(BeaconRecord.URLState(url: url))
+                let message = OutboxMessage(key: "\(firing.deliveryKey)/\(index)", destination: BeaconCourier.destination,
+                                            payload: [], metadata: ["url": url])
+                do {
+                    try outbox.enqueue(message)
+                } catch {
+                    record.urls[index].outcome = .failed("not stored: \(error)")
+                    log("beacon \(firing.deliveryKey) could not be queued: \(error)", isError: true)
+                }
+            }
+            recordIndex[firing.deliveryKey] = beacons.count
+            beacons.append(record)
+            log("fired \(firing.key) (\(firing.cause.rawValue)) to \(firing.urls.count) URL(s)", isError: false)
+            settle(firing.deliveryKey)
+        }
+    }
+
+    /// Takes a ``BeaconCourier``'s report of an attempt (``makeCourier(transport:timeout:maximumAttempts:)`` wires
+    /// it; a courier made before the session, as the Outbox needs its couriers first, calls this).
+    public func courierReport(_ attempt: BeaconAttempt) { attemptFinished(attempt) }
+
+    private func attemptFinished(_ attempt: BeaconAttempt) {
+        guard let slash = attempt.key.lastIndex(of: "/"), let index = Int(attempt.key[attempt.key.index(after: slash)...]),
+              let position = recordIndex[String(attempt.key[..<slash])], beacons[position].urls.indices.contains(index) else { return }
+        beacons[position].urls[index].attempts = attempt.attempt
+        switch attempt.outcome {
+        case .delivered: beacons[position].urls[index].outcome = .delivered(stopwatch.elapsed)
+        case .reject(let reason):
+            beacons[position].urls[index].outcome = .failed(reason)
+            log("beacon \(attempt.key) failed for good: \(reason)", isError: true)
+        case .retry, .pause: break
+        }
+        settle(String(attempt.key[..<slash]))
+    }
+
+    /// Moves a fired event to done or failed once every URL of its occurrence has an outcome.
+    private func settle(_ deliveryKey: String) {
+        guard let position = recordIndex[deliveryKey] else { return }
+        let record = beacons[position]
+        guard record.urls.allSatisfy({ $0.outcome != nil }) else { return }
+        let failed = record.urls.contains { if case .failed = $0.outcome { true } else { false } }
+        setState(failed ? .failed : .done, of: record.firing.key)
+    }
+
+    private func setState(_ state: ReportingState, of key: TrackingEventKey) {
+        for podIndex in adPods.indices where adPods[podIndex].id == key.podID {
+            if key.adID == nil {
+                if let index = adPods[podIndex].trackingEvents.firstIndex(where: { $0.id == key }) {
+                    adPods[podIndex].trackingEvents[index].reportingState = state
+                }
+            } else if let adIndex = adPods[podIndex].ads.firstIndex(where: { $0.id == key.adID }),
+                      let index = adPods[podIndex].ads[adIndex].trackingEvents.firstIndex(where: { $0.id == key }) {
+                adPods[podIndex].ads[adIndex].trackingEvents[index].reportingState = state
+            }
+        }
+    }
+
+    private func log(_ message: String, isError: Bool) {
+        logMessages.append(AdLogMessage(id: nextLogID, timeStamp: wallClock.now.secondsSince1970, message: message, isError: isError))
+        nextLogID += 1
+        if logMessages.count > logLimit { logMessages.removeFirst(logMessages.count - logLimit) }
+        if isError { latestError = message }
+    }
+}
+
+/// One fired beacon occurrence and what became of each of its URLs.
+public struct BeaconRecord: Sendable, Hashable {
+    public struct URLState: Sendable, Hashable {
+        public enum Outcome: Sendable, Hashable {
+            /// Delivered at this instant of the session's stopwatch.
+            case delivered(Duration)
+            case failed(String)
+        }
+        /// The URL requested, macros filled.
+        public var url: String
+        public var attempts = 0
+        /// `nil` while it waits.
+        public var outcome: Outcome?
+    }
+
+    public var firing: BeaconFiring
+    /// When it was handed to the Outbox, on the session's stopwatch.
+    public var sentAt: Duration
+    public var urls: [URLState]
+
+    /// How long after the crossing it was handed over.
+    public var lateness: Duration { sentAt - firing.crossing }
+}

@@ -1,0 +1,32 @@
+public import PlaytracePlayer
+
+/// The ad tracker of a Player item: it follows the item's life cycle and hands every movement of the playhead to
+/// its ``AdBeaconingSession``, with any engine that reports progress.
+///
+/// ```swift
+/// let session = AdBeaconingSession(outbox: outbox)
+/// let item = PlayerItem.simple(url: manifestURL, trackerAdapters: [AdTracker.adapter(configuration: session)])
+/// ```
+public final class AdTracker: PlayerItemTracker {
+    private let session: AdBeaconingSession
+    private var isStarted = true
+
+    public init(configuration: AdBeaconingSession) { session = configuration }
+
+    public func enable(for player: Player) { isStarted = true }
+    public func updateMetadata(to metadata: Void) {}
+    public func updateProperties(to properties: TrackerProperties) {}
+    public func disable(with properties: TrackerProperties) { isStarted = false }
+
+    /// Starts handing the playhead's movements to the session again (after ``stop()``).
+    public func start() { isStarted = true }
+    /// Stops handing them: nothing fires until ``start()``; what was fired is still delivered.
+    public func stop() { isStarted = false }
+
+    public var observesProgress: Bool { true }
+
+    public func updateProgress(_ progress: PlaybackProgress) {
+        guard isStarted else { return }
+        session.observe(progress)
+    }
+}
