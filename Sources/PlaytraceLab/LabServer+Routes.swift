@@ -198,6 +198,9 @@ extension LabServer {
             return (ByteBuffer(string: streams.steeringMultivariant()), playlistType)
         case 2 where parts[0] == "steering" && parts[1] == "manifest.json":
             return (ByteBuffer(string: steering.manifest), "application/json")
+        case 4 where parts[0] == "ssai" && parts[1] == "harmonic" && parts[2] == "vod" && parts[3] == "metadata":
+            return (ByteBuffer(string: LabSSAI(configuration: configuration).harmonicVOD(base: baseURL?.absoluteString ?? "")),
+                    "application/json")
         case 2 where parts[0] == "ads" && parts[1] == "assetlist.json":
             return (ByteBuffer(string: streams.assetList()), "application/json")
         case 2 where parts[1] == "master.m3u8":

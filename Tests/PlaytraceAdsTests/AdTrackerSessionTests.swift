@@ -9,84 +9,131 @@ import PlaytracePlayer
 import PlaytraceTestSupport
 import Testing
 
-/// The ad tracker on a real Player: the headless engine plays the lab's on-demand stream on a test clock, the
-/// session fires from the engine's progress reports, and the beacons go through an Outbox to the lab's beacon sink.
-@Suite("Ad tracker: a session end to end", .serialized)
+/// A Player with the ad tracker playing the lab's on-demand stream through the headless engine, everything on one
+/// test clock; beacons go through an Outbox to the lab's beacon sink over loopback.
 @MainActor
-struct AdTrackerSessionTests {
-    @Test("Every beacon of a break reaches the sink exactly once, on time; a pause in an ad is reported once per pause")
-    func vodSession() async throws {
-        let clock = TestClock<Duration>()
-        let lab = LabServer(clock: clock)
-        let port = try await lab.start()
-        let base = "http://127.0.0.1:\(port)"
-        let transport = AsyncHTTPClientTransport(clock: clock)
-        // The courier reports to the session, which the outbox needs first: a box closes the loop.
+final class AdSessionHarness {
+    let clock = TestClock<Duration>()
+    let lab: LabServer
+    let base: String
+    let transport: AsyncHTTPClientTransport
+    let outbox: Outbox
+    let session: AdBeaconingSession
+    let engines = EngineList()
+    private(set) var player: Player!
+
+    init() async throws {
+        lab = LabServer(clock: clock)
+        base = "http://127.0.0.1:\(try await lab.start())"
+        transport = AsyncHTTPClientTransport(clock: clock)
+        // The courier reports to the session, which needs the outbox first: a box closes the loop.
         let holder = SessionHolder()
-        let outbox = try Outbox(path: nil, couriers: [BeaconCourier(transport: transport) { attempt in
+        outbox = try Outbox(path: nil, couriers: [BeaconCourier(transport: transport) { attempt in
             Task { @MainActor in holder.session?.courierReport(attempt) }
         }], clock: clock)
         await outbox.start()
-        let session = AdBeaconingSession(outbox: outbox, clock: clock)
+        session = AdBeaconingSession(outbox: outbox, clock: clock)
         holder.session = session
-        let engines = EngineList()
         let item = PlayerItem.simple(url: URL(string: "\(base)/vod/master.m3u8")!,
                                      trackerAdapters: [AdTracker.adapter(configuration: session)])
-        let player = Player(item: item, clock: clock) {
+        let (clock, transport, engines) = (self.clock, self.transport, self.engines)
+        player = Player(item: item, clock: clock) {
             let engine = HeadlessEngine(clock: clock, transport: transport)
             engines.add(engine)
             return engine
         }
-        let stepper = ClockStepper(clock: clock)
-        func settle() async {
-            for _ in 0..<3 {
-                _ = await lab.settle(inFlight: { @Sendable in
-                    var count = 0
-                    for engine in engines.all { count += await engine.snapshot().requestsInFlight }
-                    return count
-                })
-                for _ in 0..<20 { await Task.yield() }
-            }
-        }
         await settle()
-        // The lab's stream has program-date-time: the metadata is on its dates (a break at 8 s of two 4 s ads).
-        let start = try #require(await engines.all.first?.snapshot().streamDate).secondsSince1970 * 1000
-        var pod = AdFixtures.pod("lab", start: start + 8_000, adDuration: 4_000)
-        for index in pod.ads.indices {
-            pod.ads[index].trackingEvents = pod.ads[index].trackingEvents.map { event in
-                var event = event
-                event.signalingUrls = ["\(base)/beacons/\(event.id.adID ?? "-")/\(event.event.rawValue)?cb=[CACHEBUSTING]&ap=[ADPLAYHEAD]"]
-                return event
-            }
+    }
+
+    func settle() async {
+        let engines = engines
+        for _ in 0..<3 {
+            _ = await lab.settle(inFlight: { @Sendable in
+                var count = 0
+                for engine in engines.all { count += await engine.snapshot().requestsInFlight }
+                return count
+            })
+            for _ in 0..<20 { await Task.yield() }
         }
-        pod.trackingEvents = pod.trackingEvents.map { event in
-            var event = event
-            event.signalingUrls = ["\(base)/beacons/-/\(event.event.rawValue)"]
-            return event
-        }
-        session.apply(AdMetadata(pods: [pod], timeline: .programDateTime))
-        player.play()
-        _ = await stepper.advance(until: { player.time.seconds >= 10 }, limit: .seconds(60), step: .milliseconds(100)) { await settle() }
-        #expect(session.report(.pause, at: start + 10_000) == 1)
-        _ = await stepper.advance(until: { player.time.seconds >= 20 }, limit: .seconds(60), step: .milliseconds(100)) { await settle() }
+    }
+
+    func play(until seconds: Double) async {
+        let player = player!
+        let met = await ClockStepper(clock: clock).advance(until: { player.time.seconds >= seconds }, limit: .seconds(60),
+                                                           step: .milliseconds(100)) { await self.settle() }
+        #expect(met, "the playhead did not reach \(seconds) s")
+    }
+
+    func shutdown() async throws {
         _ = await outbox.drain(within: .seconds(5))
         await settle()
-
-        let hits = lab.beacons.accepted().map(\.path)
-        let expected = ["/beacons/-/breakStart", "/beacons/-/breakEnd", "/beacons/a1/pause"]
-            + ["a1", "a2"].flatMap { ad in AdFixtures.automaticNames.map { "/beacons/\(ad)/\($0)" } }
-        #expect(hits.sorted() == expected.sorted(), "\(hits)")
-        #expect(session.beacons.count == expected.count)
-        #expect(session.beacons.allSatisfy { $0.lateness < .milliseconds(100) }, "a 100 ms tick at most")
-        let states = AdFixtures.states(session.adPods)
-        for name in AdFixtures.automaticNames { #expect(states["a1/\(name)"] == .done && states["a2/\(name)"] == .done) }
-        #expect(lab.beacons.all.first { $0.path == "/beacons/a1/midpoint" }?.query?.hasPrefix("cb=") == true)
-        #expect(lab.beacons.all.first { $0.path == "/beacons/a1/midpoint" }?.query?.hasSuffix("ap=00%3A00%3A02.000") == true)
         await outbox.stop()
         player.removeAllItems()
         for engine in engines.all { await engine.stop() }
         try await transport.shutdown()
         await lab.stop()
+    }
+}
+
+@Suite("Ad tracker: a session end to end", .serialized)
+@MainActor
+struct AdTrackerSessionTests {
+    @Test("Every beacon of a break reaches the sink exactly once, on time; a pause in an ad is reported once per pause")
+    func vodSession() async throws {
+        let h = try await AdSessionHarness()
+        // The lab's stream has program-date-time: the metadata is on its dates (a break at 8 s of two 4 s ads).
+        let start = try #require(await h.engines.all.first?.snapshot().streamDate).secondsSince1970 * 1000
+        var pod = AdFixtures.pod("lab", start: start + 8_000, adDuration: 4_000)
+        for index in pod.ads.indices {
+            pod.ads[index].trackingEvents = pod.ads[index].trackingEvents.map { event in
+                var event = event
+                event.signalingUrls = ["\(h.base)/beacons/\(event.id.adID ?? "-")/\(event.event.rawValue)?cb=[CACHEBUSTING]&ap=[ADPLAYHEAD]"]
+                return event
+            }
+        }
+        pod.trackingEvents = pod.trackingEvents.map { event in
+            var event = event
+            event.signalingUrls = ["\(h.base)/beacons/-/\(event.event.rawValue)"]
+            return event
+        }
+        h.session.apply(AdMetadata(pods: [pod], timeline: .programDateTime))
+        h.player.play()
+        await h.play(until: 10)
+        #expect(h.session.report(.pause, at: start + 10_000) == 1)
+        await h.play(until: 20)
+        try await h.shutdown()
+
+        let hits = h.lab.beacons.accepted().map(\.path)
+        let expected = ["/beacons/-/breakStart", "/beacons/-/breakEnd", "/beacons/a1/pause"]
+            + ["a1", "a2"].flatMap { ad in AdFixtures.automaticNames.map { "/beacons/\(ad)/\($0)" } }
+        #expect(hits.sorted() == expected.sorted(), "\(hits)")
+        #expect(h.session.beacons.count == expected.count)
+        #expect(h.session.beacons.allSatisfy { $0.lateness < .milliseconds(100) }, "a 100 ms tick at most")
+        let states = AdFixtures.states(h.session.adPods)
+        for name in AdFixtures.automaticNames { #expect(states["a1/\(name)"] == .done && states["a2/\(name)"] == .done) }
+        let midpoint = h.lab.beacons.all.first { $0.path == "/beacons/a1/midpoint" }
+        #expect(midpoint?.query?.hasPrefix("cb=") == true && midpoint?.query?.hasSuffix("ap=00%3A00%3A02.000") == true)
+    }
+
+    @Test("Harmonic metadata polled from the lab: a 500 is said and polling goes on; then every automatic beacon once")
+    func polledHarmonicMetadata() async throws {
+        let h = try await AdSessionHarness()
+        h.lab.faults.add(LabFault(pathContains: "/ssai/harmonic/vod/metadata", kind: .status(500), remaining: 1))
+        let poller = AdMetadataPoller(url: URL(string: "\(h.base)/ssai/harmonic/vod/metadata")!, format: .harmonic,
+                                      session: h.session, transport: h.transport, interval: .seconds(2), clock: h.clock)
+        poller.start()
+        await h.settle()
+        #expect(h.session.latestError == "the ad metadata request failed with HTTP 500")
+        #expect(h.session.adPods.isEmpty)
+        h.player.play()
+        await h.play(until: 20)
+        poller.stop()
+        #expect(poller.polls >= 5 && poller.failures == 1)
+        try await h.shutdown()
+        let hits = h.lab.beacons.accepted().map(\.path)
+        let expected = ["ad-1", "ad-2"].flatMap { ad in AdFixtures.automaticNames.map { "/beacons/harmonic/break-1/\(ad)/\($0)" } }
+        #expect(hits.sorted() == expected.sorted(), "\(hits)")
+        #expect(h.lab.beacons.all.allSatisfy { $0.query?.range(of: #"^cb=[0-9]{8}$"#, options: .regularExpression) != nil })
     }
 }
 

@@ -81,6 +81,9 @@ public final class AdBeaconingSession {
         dispatch(scheduler.catchUp(&adPods))
     }
 
+    /// Says a failure of the ad tracking (a metadata poll, a session set-up) in the log and ``latestError``.
+    public func note(_ error: any Error) { log("\(error)", isError: true) }
+
     /// Takes a movement of the playhead.
     public func observe(_ progress: PlaybackProgress) {
         for observation in PlaybackObservation.observations(for: progress, on: timeline, at: stopwatch.elapsed) {
