@@ -59,6 +59,14 @@ extension LabServer {
         router.get("/beacons/**") { request, context -> Response in
             try await self.receiveBeacon(request, connection: context.channel)
         }
+        // SSAI: the session's stream and metadata (GET), and Harmonic's session initialisation (POST).
+        router.post("/ssai/**") { request, context -> Response in
+            guard request.uri.path == "/ssai/harmonic/vod/master.m3u8" else { return Response(status: .notFound) }
+            return try await self.harmonicSessionInit(request, connection: context.channel)
+        }
+        router.get("/ssai/**") { request, context -> Response in
+            try await self.serveMedia(request, connection: context.channel)
+        }
         router.get("**") { request, context -> Response in
             try await self.serveMedia(request, connection: context.channel)
         }
@@ -117,8 +125,27 @@ extension LabServer {
         return (kinds, status, drop)
     }
 
+    /// Harmonic's session initialisation for the lab's SSAI stream: a `GET` with `initSession=true`, or a `POST`, is
+    /// answered with the session's manifest and tracking URLs (relative, with a `sessid`), unless a fault for the
+    /// path says otherwise.
+    private func harmonicSessionInit(_ request: Request, connection: any Channel) async throws -> Response {
+        let path = request.uri.path
+        let (kinds, status, drop) = try await sinkFaults(for: path, answering: 200, connection: connection)
+        requests.append(LabRequest(method: request.method.rawValue, path: path, query: request.uri.query, status: status,
+                                   bytes: 0, receivedAt: stopwatch.elapsed, faults: kinds.map { "\($0)" }, idempotencyKey: nil))
+        if drop { throw LabFaultError.droppedConnection }
+        guard status == 200 else { return Response(status: HTTPResponse.Status(code: status)) }
+        let body = #"{"manifestUrl":"./master.m3u8?sessid=lab-1","trackingUrl":"./metadata?sessid=lab-1"}"#
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
     private func serveMedia(_ request: Request, connection: any Channel) async throws -> Response {
         let path = request.uri.path
+        if path == "/ssai/harmonic/vod/master.m3u8", request.uri.queryParameters["initSession"] == "true" {
+            return try await harmonicSessionInit(request, connection: connection)
+        }
         let receivedAt = stopwatch.elapsed
         let kinds = faults.take(for: path)
         var log = LabRequest(method: request.method.rawValue, path: path, query: request.uri.query, status: 200,
@@ -193,6 +220,10 @@ extension LabServer {
         let playlistType = "application/vnd.apple.mpegurl"
         // A content-steering pathway serves the on-demand stream under its own prefix.
         if parts.count > 2, LabSteering.pathways.contains(parts[0]), parts[1] == "vod" { parts.removeFirst() }
+        // The SSAI session's stream is the on-demand stream under `/ssai/harmonic/` (its metadata aside).
+        if parts.count > 3, parts[0] == "ssai", parts[1] == "harmonic", parts[2] == "vod", parts.last != "metadata" {
+            parts.removeFirst(2)
+        }
         switch parts.count {
         case 2 where parts[0] == "steering" && parts[1] == "master.m3u8":
             return (ByteBuffer(string: streams.steeringMultivariant()), playlistType)

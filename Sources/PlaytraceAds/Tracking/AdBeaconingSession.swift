@@ -17,7 +17,7 @@ public struct AdLogMessage: Sendable, Hashable, Identifiable {
 /// what the metadata covers, the errors and a bounded log; and the machinery that fires and delivers the beacons.
 ///
 /// Metadata arrives with ``apply(_:)`` (from a provider's poll); the playhead's movements with ``observe(_:)``
-/// (from ``AdTracker``, which follows a Player item); player-initiated events with ``report(_:)``. Each fired event
+/// (from ``AdTracker``, which follows a Player item); player-initiated events with ``report(_:at:)``. Each fired event
 /// becomes one `Outbox` message per signaling URL (macros filled, idempotency key per occurrence and URL),
 /// delivered by a ``BeaconCourier`` whose reports move the event to `done`, or to `failed` when a URL failed
 /// for good.
@@ -55,7 +55,7 @@ public final class AdBeaconingSession {
     @ObservationIgnored private var recordIndex: [String: Int] = [:]
 
     /// - Parameters:
-    ///   - outbox: where beacons are stored and delivered (with a ``BeaconCourier`` made by ``makeCourier(transport:)``).
+    ///   - outbox: where beacons are stored and delivered (with a ``BeaconCourier`` made by ``makeCourier(transport:timeout:maximumAttempts:)``).
     ///   - clock: the clock of crossing instants and send times (a test clock in tests).
     ///   - origin: the date the clock's start stands for.
     public init(outbox: Outbox, clock: any Clock<Duration> = ContinuousClock(), origin: StreamDate? = nil) {
