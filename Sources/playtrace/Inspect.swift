@@ -49,13 +49,7 @@ struct Inspect: AsyncParsableCommand {
             throw CommandFailure(location, error: error)
         }
         let report = InspectionReport(outcome, source: location, size: bytes.count, includesSegments: json)
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
-        } else {
-            for line in report.lines { print(PlainText.safe(line)) }
-        }
+        try printReport(json: report, lines: report.lines)
         // The playlist and its report are left to the process's exit rather than freed one object at a time:
         // for 100,000 segments, freeing them costs about as much as printing them.
         ProcessExit.keep((bytes, outcome, report))
@@ -75,14 +69,19 @@ struct Inspect: AsyncParsableCommand {
             throw CommandFailure(location, error: error)
         }
         let report = AdMetadataReport(metadata, format: format, source: location, size: bytes.count)
+        try printReport(json: report, lines: report.lines)
+        if strict, !report.problems.isEmpty { throw ExitCode.failure }
+    }
+
+    /// Prints a report: as JSON with `--json`, else its lines (made safe for a terminal).
+    private func printReport(json report: some Encodable, lines: @autoclosure () -> [String]) throws {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
-            for line in report.lines { print(PlainText.safe(line)) }
+            for line in lines() { print(PlainText.safe(line)) }
         }
-        if strict, !report.problems.isEmpty { throw ExitCode.failure }
     }
 
     private func load(_ location: String) async throws -> ([UInt8], URL) {
