@@ -45,16 +45,20 @@ final class AdSessionHarness {
         await settle()
     }
 
+    /// Waits until the lab, the engines and the Player are quiescent: every request parked on the lab's clock or
+    /// done, and the Player's handled-event count stable with no command waiting (so that each progress report of
+    /// this instant reached the session before the clock moves on).
     func settle() async {
         let engines = engines
-        for _ in 0..<3 {
-            _ = await lab.settle(inFlight: { @Sendable in
+        let settled = await waitForQuiescence(
+            inFlight: {
                 var count = 0
                 for engine in engines.all { count += await engine.snapshot().requestsInFlight }
                 return count
-            })
-            for _ in 0..<20 { await Task.yield() }
-        }
+            },
+            parked: { lab.parkedResponses }, handledEvents: { player?.handledEventCount ?? 0 },
+            hasPendingWork: { player?.hasPendingWork ?? false })
+        if !settled { Issue.record("the player, its engines and the lab did not settle") }
     }
 
     func play(until seconds: Double) async {
@@ -121,10 +125,11 @@ struct AdTrackerSessionTests {
         h.lab.faults.add(LabFault(pathContains: "/ssai/harmonic/vod/metadata", kind: .status(500), remaining: 1))
         let poller = AdMetadataPoller(url: URL(string: "\(h.base)/ssai/harmonic/vod/metadata")!, format: .harmonic,
                                       session: h.session, transport: h.transport, interval: .seconds(2), clock: h.clock)
-        poller.start()
-        await h.settle()
+        // The first poll, made here so that its end is awaited: the 500 is said, nothing is listed.
+        #expect(await poller.poll() == .metadata(.httpStatus(500)))
         #expect(h.session.latestError == "the ad metadata request failed with HTTP 500")
         #expect(h.session.adPods.isEmpty)
+        poller.start()
         h.player.play()
         await h.play(until: 20)
         poller.stop()

@@ -52,24 +52,15 @@ final class PlayerHarness {
 
     /// Waits until the engines, the lab and the player are quiescent.
     func settle(sourceLocation: SourceLocation = #_sourceLocation) async {
-        let deadline = ContinuousClock.now + .seconds(20)
-        var stableChecks = 0
-        var lastHandled = -1
-        while ContinuousClock.now < deadline {
-            for _ in 0..<5 { await Task.yield() }
-            var inFlight = 0
-            for engine in engines { inFlight += await engine.snapshot().requestsInFlight }
-            let handled = player?.handledEventCount ?? 0
-            if inFlight == lab.parkedResponses, !(player?.hasPendingWork ?? false), handled == lastHandled {
-                stableChecks += 1
-                if stableChecks >= 3 { return }
-            } else {
-                stableChecks = 0
-            }
-            lastHandled = handled
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-        Issue.record("the player, its engines and the lab did not settle", sourceLocation: sourceLocation)
+        let settled = await waitForQuiescence(
+            inFlight: {
+                var count = 0
+                for engine in engines { count += await engine.snapshot().requestsInFlight }
+                return count
+            },
+            parked: { lab.parkedResponses }, handledEvents: { player?.handledEventCount ?? 0 },
+            hasPendingWork: { player?.hasPendingWork ?? false })
+        if !settled { Issue.record("the player, its engines and the lab did not settle", sourceLocation: sourceLocation) }
     }
 
     /// Advances the clock step by step, settling after each step.
