@@ -37,8 +37,14 @@ struct Inspect: AsyncParsableCommand {
         } catch {
             throw CommandFailure(location, error: error)
         }
-        if let format = AdMetadataFormat.detect(bytes) {
-            try inspectAdMetadata(bytes, format: format)
+        let adMetadata: (format: AdMetadataFormat, metadata: AdMetadata)?
+        do {
+            adMetadata = try AdMetadataFormat.detectAndDecode(bytes)
+        } catch {
+            throw CommandFailure(location, error: error)
+        }
+        if let adMetadata {
+            try inspectAdMetadata(adMetadata.metadata, format: adMetadata.format, size: bytes.count)
             return
         }
         let outcome: PlaylistParser.Outcome
@@ -61,14 +67,8 @@ struct Inspect: AsyncParsableCommand {
     }
 
     /// Harmonic ad metadata or MediaTailor tracking JSON: its breaks, ads, events and problems.
-    private func inspectAdMetadata(_ bytes: [UInt8], format: AdMetadataFormat) throws {
-        let metadata: AdMetadata
-        do {
-            metadata = try format.decode(bytes)
-        } catch {
-            throw CommandFailure(location, error: error)
-        }
-        let report = AdMetadataReport(metadata, format: format, source: location, size: bytes.count)
+    private func inspectAdMetadata(_ metadata: AdMetadata, format: AdMetadataFormat, size: Int) throws {
+        let report = AdMetadataReport(metadata, format: format, source: location, size: size)
         try printReport(json: report, lines: report.lines)
         if strict, !report.problems.isEmpty { throw ExitCode.failure }
     }

@@ -84,11 +84,29 @@ public enum AdMetadataFormat: String, Sendable, Hashable, CaseIterable {
 
     /// The format of a body, from the keys of its root object; `nil` when it is neither (or not JSON).
     public static func detect(_ body: some Collection<UInt8>) -> AdMetadataFormat? {
+        parsed(body)?.format
+    }
+
+    /// A body's format and its decoding, from one parse; `nil` when the body is not ad metadata of either format
+    /// (not a JSON object, or an object with neither format's keys).
+    /// - Throws: ``AdMetadataError`` when it is ad metadata that cannot be used (a Harmonic response without a
+    ///   `dataRange`).
+    public static func detectAndDecode(_ body: some Collection<UInt8>, limits: AdMetadataLimits = AdMetadataLimits())
+        throws(AdMetadataError) -> (format: AdMetadataFormat, metadata: AdMetadata)? {
+        guard let (format, root) = parsed(body, limits: limits) else { return nil }
+        switch format {
+        case .harmonic: return (format, try HarmonicMetadataDecoder(limits: limits).decode(root: root))
+        case .mediaTailor: return (format, try MediaTailorTrackingDecoder(limits: limits).decode(root: root))
+        }
+    }
+
+    private static func parsed(_ body: some Collection<UInt8>,
+                               limits: AdMetadataLimits = AdMetadataLimits()) -> (format: AdMetadataFormat, root: JSONReader)? {
         guard let first = body.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }),
               first == UInt8(ascii: "{"),
-              let root = try? JSONReader.root(of: body, limits: AdMetadataLimits()) else { return nil }
-        if root.object["adBreaks"] != nil || root.object["dataRange"] != nil { return .harmonic }
-        if root.object["avails"] != nil || root.object["nonLinearAvails"] != nil { return .mediaTailor }
+              let root = try? JSONReader.root(of: body, limits: limits) else { return nil }
+        if root.object["adBreaks"] != nil || root.object["dataRange"] != nil { return (.harmonic, root) }
+        if root.object["avails"] != nil || root.object["nonLinearAvails"] != nil { return (.mediaTailor, root) }
         return nil
     }
 

@@ -21,7 +21,11 @@ public struct HarmonicMetadataDecoder: Sendable {
     /// Decodes one response body.
     /// - Throws: ``AdMetadataError`` when the body is not JSON, too large, not an object, or has no `dataRange`.
     public func decode(_ body: some Collection<UInt8>) throws(AdMetadataError) -> AdMetadata {
-        let root = try JSONReader.root(of: body, limits: limits)
+        try decode(root: JSONReader.root(of: body, limits: limits))
+    }
+
+    /// Decodes a parsed response.
+    func decode(root: JSONReader) throws(AdMetadataError) -> AdMetadata {
         var problems: [AdMetadataProblem] = []
         guard let range = root.object("dataRange")?.first,
               let start = range.number("start", problems: &problems),

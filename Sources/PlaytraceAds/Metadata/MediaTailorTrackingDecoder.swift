@@ -20,7 +20,11 @@ public struct MediaTailorTrackingDecoder: Sendable {
     /// Decodes one response body.
     /// - Throws: ``AdMetadataError`` when the body is not JSON, too large or not an object.
     public func decode(_ body: some Collection<UInt8>) throws(AdMetadataError) -> AdMetadata {
-        let root = try JSONReader.root(of: body, limits: limits)
+        try decode(root: JSONReader.root(of: body, limits: limits))
+    }
+
+    /// Decodes a parsed response.
+    func decode(root: JSONReader) throws(AdMetadataError) -> AdMetadata {
         var problems: [AdMetadataProblem] = []
         var pods: [AdPod] = []
         var podIDs = IdentifierDeduplicator()

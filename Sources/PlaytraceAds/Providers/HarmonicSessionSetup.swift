@@ -95,8 +95,8 @@ public struct HarmonicSessionSetup: Sendable {
             return .failure(.transport(step: step, reason: error.description))
         }
         guard response.status == 200 else { return .failure(.httpStatus(step: step, status: response.status)) }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
-              let manifest = object["manifestUrl"] as? String, let tracking = object["trackingUrl"] as? String else {
+        guard let root = try? JSONReader.root(of: response.body, limits: AdMetadataLimits()),
+              let manifest = root.object["manifestUrl"] as? String, let tracking = root.object["trackingUrl"] as? String else {
             return .failure(.malformedResponse(step: step, reason: "no manifestUrl and trackingUrl strings in the answer"))
         }
         guard let manifestURL = URL(string: manifest, relativeTo: response.url)?.absoluteURL,
