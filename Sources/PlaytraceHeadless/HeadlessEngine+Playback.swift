@@ -2,16 +2,59 @@ public import PlaytraceCore
 import PlaytracePlayer
 
 extension HeadlessEngine {
-    /// Advances the playhead every tick by the time elapsed on the clock times the rate.
+    /// Advances the playhead every tick by the time elapsed on the clock times the rate; a tick is brought forward
+    /// to the instant the playhead reaches a progress boundary.
     func playbackLoop(generation expected: Int) async {
         var last = stopwatch.elapsed
         while !Task.isCancelled, generation == expected {
-            do { try await stopwatch.sleep(for: configuration.tickInterval) } catch { return }
+            do { try await stopwatch.sleep(for: nextTickDelay()) } catch { return }
             guard generation == expected else { return }
             let now = stopwatch.elapsed
             tick(elapsed: (now - last).seconds)
             last = now
         }
+    }
+
+    /// How far past a boundary a tick timed for it stops, so that the boundary is inside the movement reported
+    /// whatever the rounding of the times (seconds).
+    static let boundaryOvershoot = 1e-6
+
+    /// The tick interval, or less when the playhead, playing, reaches a progress boundary sooner; remembers that
+    /// boundary (``aimedBoundary``) for the tick.
+    private func nextTickDelay() -> Duration {
+        aimedBoundary = nil
+        let interval = configuration.tickInterval
+        guard reportsProgress, phase == .ready, firstFrameShown, wantsToPlay, !isSeeking, stallStartedAt == nil,
+              rate > 0, let boundary = nextBoundary(after: playhead) else { return interval }
+        let target = boundary + Self.boundaryOvershoot
+        let delay = (target - playhead) / rate
+        guard delay < interval.seconds else { return interval }
+        aimedBoundary = target
+        return .seconds(max(delay, 0))
+    }
+
+    /// The first progress boundary after a position: the next boundary time, or the position where the stream's
+    /// dates, counted on from the position's date, reach the next boundary date.
+    func nextBoundary(after position: Double) -> Double? {
+        var next: Double?
+        if let index = Self.firstIndex(in: boundaryTimes, after: position) { next = boundaryTimes[index] }
+        if !boundaryDates.isEmpty, let date = timeline.date(at: position)?.secondsSince1970,
+           let index = Self.firstIndex(in: boundaryDates, after: date) {
+            let byDate = position + (boundaryDates[index] - date)
+            next = min(next ?? byDate, byDate)
+        }
+        return next
+    }
+
+    /// The index of the first value greater than `value` in a sorted array.
+    private static func firstIndex(in sorted: [Double], after value: Double) -> Int? {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] <= value { low = middle + 1 } else { high = middle }
+        }
+        return low < sorted.count ? low : nil
     }
 
     /// Seconds that must be buffered to start, resume or complete a seek: the startup amount, or what is left.
@@ -45,7 +88,12 @@ extension HeadlessEngine {
             updateStatus()
         }
         guard wantsToPlay else { return }
-        let move = elapsed * rate
+        var move = elapsed * rate
+        // A tick timed to reach a boundary reaches it, whatever the rounding of the clock's durations.
+        if let aimed = aimedBoundary, playhead + move < aimed, aimed - (playhead + move) < Self.boundaryOvershoot {
+            move = aimed - playhead
+        }
+        aimedBoundary = nil
         // A skipped range the playhead reaches during this tick: play up to its start, then jump over it.
         let skip = skippedRanges.ranges.first { $0.end.seconds > playhead && $0.start.seconds <= playhead + move }
         let step = skip.map { max(0, $0.start.seconds - playhead) } ?? move

@@ -112,6 +112,11 @@ public actor HeadlessEngine: PlaybackEngine {
     var playedRanges = MediaTimeRangeSet()
     /// Whether each movement of the playhead is reported (``EngineEvent/progressed(_:)``).
     var reportsProgress = false
+    /// The progress boundaries, as sorted media times and sorted stream dates (seconds).
+    var boundaryTimes: [Double] = []
+    var boundaryDates: [Double] = []
+    /// The boundary the playback loop's current sleep was timed to reach, if any.
+    var aimedBoundary: Double?
     var volume = 1.0
     var isMuted = false
     var mediaOptions: [MediaOption] = []
@@ -184,7 +189,9 @@ public actor HeadlessEngine: PlaybackEngine {
             streamDate: timeline.date(at: playhead),
             loadedRange: MediaTimeRange(start: MediaTime(seconds: playhead), end: MediaTime(seconds: max(playhead, bufferedEnd))),
             seekableRange: seekableRange(), duration: streamType == .onDemand ? timeline.range.end : nil,
-            streamType: streamType, isSeeking: isSeeking, variants: variants,
+            streamType: streamType,
+            targetDuration: timeline.targetDuration > 0 ? MediaTime(seconds: timeline.targetDuration) : nil,
+            isSeeking: isSeeking, variants: variants,
             currentVariant: currentVariant.flatMap(variant(at:)), downloadingVariant: downloadVariant.flatMap(variant(at:)),
             estimatedThroughput: throughput.estimate, stallCount: stallCount,
             stallDuration: stallDuration + (stallStartedAt.map { stopwatch.elapsed - $0 } ?? .zero),
@@ -231,6 +238,20 @@ public actor HeadlessEngine: PlaybackEngine {
     }
 
     public func setReportsProgress(_ enabled: Bool) { reportsProgress = enabled }
+
+    public func setProgressBoundaries(_ boundaries: [PlaybackBoundary]) {
+        var times: [Double] = []
+        var dates: [Double] = []
+        for boundary in boundaries {
+            switch boundary {
+            case .time(let time) where time.seconds.isFinite: times.append(time.seconds)
+            case .date(let date) where date.secondsSince1970.isFinite: dates.append(date.secondsSince1970)
+            default: break
+            }
+        }
+        boundaryTimes = times.sorted()
+        boundaryDates = dates.sorted()
+    }
 
     public func stop() {
         cancelTasks()

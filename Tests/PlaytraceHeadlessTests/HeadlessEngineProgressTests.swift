@@ -52,3 +52,37 @@ struct HeadlessEngineProgressTests {
         await harness.shutdown()
     }
 }
+
+/// Progress boundaries: a report ends at each boundary the playhead reaches, by time or by stream date.
+@Suite("Headless engine: progress boundaries", .serialized)
+struct HeadlessEngineBoundaryTests {
+    private func ends(_ events: [EngineEvent]) -> [Double] {
+        events.compactMap { if case .progressed(let progress) = $0 { progress.to.seconds } else { nil } }
+    }
+
+    @Test("A report ends just past each boundary time and date, between two regular ticks; playback is unchanged")
+    func boundaries() async throws {
+        let harness = try await EngineHarness()
+        await harness.engine.setReportsProgress(true)
+        await harness.start("vod/master.m3u8")
+        await harness.advance(until: { $0.playhead.seconds > 0 }, limit: .seconds(30))
+        let origin = try #require(await harness.engine.snapshot().streamDate)
+        let position = await harness.engine.snapshot().playhead.seconds
+        let start = origin.secondsSince1970 - position
+        // Times and dates that regular 100 ms ticks would pass without stopping on, one date between two times.
+        await harness.engine.setProgressBoundaries([
+            .time(MediaTime(seconds: 2.0437)), .date(StreamDate(secondsSince1970: start + 3.2111)),
+            .time(MediaTime(seconds: 4.9999)), .time(MediaTime(seconds: 1.0)),
+        ])
+        let snapshot = await harness.advance(until: { $0.playhead.seconds >= 6 }, limit: .seconds(30))
+        let reportEnds = ends(await harness.recorder.events)
+        for boundary in [2.0437, 3.2111, 4.9999] {
+            let end = reportEnds.first { $0 >= boundary }
+            #expect(end.map { $0 - boundary < 1e-5 } == true, "a report ends at \(boundary): \(String(describing: end))")
+        }
+        #expect(snapshot.playhead.seconds < 6.1, "the playhead keeps its pace")
+        // Boundaries add reports; they do not move the regular ticks' pace (about 10 per second).
+        #expect(reportEnds.count <= 6 * 10 + 3 + 2)
+        await harness.shutdown()
+    }
+}

@@ -105,6 +105,7 @@ public actor SyntheticEngine: PlaybackEngine {
     public func selectMediaOption(_ id: MediaOption.ID?, for kind: MediaOption.Kind) {}
     /// Progress reports are not modelled: the benchmarks' trackers do not ask for them.
     public func setReportsProgress(_ enabled: Bool) {}
+    public func setProgressBoundaries(_ boundaries: [PlaybackBoundary]) {}
 
     public func stop() {
         segmentTask?.cancel()

@@ -2,38 +2,6 @@ public import Foundation
 public import PlaytraceCore
 public import PlaytraceNetwork
 
-/// The URLs of an SSAI session (Harmonic's `SessionInfo`).
-public struct SessionInfo: Sendable, Hashable {
-    /// When the session was set up, ISO 8601.
-    public var localSessionId: String
-    /// The URL the app gave.
-    public var mediaUrl: URL
-    /// The playlist to play, with the session's identifier.
-    public var manifestUrl: URL
-    /// Where the ad metadata is polled.
-    public var adTrackingMetadataUrl: URL
-    /// Which step gave them: `initSession GET`, `initSession POST` or `playlist`.
-    public var obtainedBy: String
-}
-
-/// Why a session could not be set up.
-public enum AdSessionError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The step's request failed.
-    case transport(step: String, reason: String)
-    /// The step's answer had another status than the one it needs.
-    case httpStatus(step: String, status: Int)
-    /// The step's answer was not the JSON it needs.
-    case malformedResponse(step: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .transport(let step, let reason): "\(step): \(reason)"
-        case .httpStatus(let step, let status): "\(step): HTTP \(status)"
-        case .malformedResponse(let step, let reason): "\(step): \(reason)"
-        }
-    }
-}
-
 /// Harmonic's session set-up, in its three steps: `GET <mediaUrl>?initSession=true` (accepted only with status 200
 /// and `{"manifestUrl", "trackingUrl"}`), then a `POST` with an empty body (same rule), then — or at once when init
 /// requests are off — the playlist itself: the manifest URL is the media URL with the query of the playlist's first
@@ -62,7 +30,7 @@ public struct HarmonicSessionSetup: Sendable {
                                                                       maximumBodySize: 1 << 20)),
                                     ("initSession POST", HTTPRequest(method: "POST", url: mediaUrl, body: [], timeout: timeout,
                                                                        maximumBodySize: 1 << 20))] {
-                switch await initialise(step: step, request: request) {
+                switch await SessionAnswer.request(request, step: step, transport: transport) {
                 case .success(let urls):
                     return (SessionInfo(localSessionId: stamp, mediaUrl: mediaUrl, manifestUrl: urls.manifest,
                                         adTrackingMetadataUrl: urls.tracking, obtainedBy: step), failures)
@@ -85,25 +53,6 @@ public struct HarmonicSessionSetup: Sendable {
             failures.append(.transport(step: step, reason: error.description))
             return (nil, failures)
         }
-    }
-
-    private func initialise(step: String, request: HTTPRequest) async -> Result<(manifest: URL, tracking: URL), AdSessionError> {
-        let response: HTTPResponse
-        do {
-            response = try await transport.send(request)
-        } catch {
-            return .failure(.transport(step: step, reason: error.description))
-        }
-        guard response.status == 200 else { return .failure(.httpStatus(step: step, status: response.status)) }
-        guard let root = try? JSONReader.root(of: response.body, limits: AdMetadataLimits()),
-              let manifest = root.object["manifestUrl"] as? String, let tracking = root.object["trackingUrl"] as? String else {
-            return .failure(.malformedResponse(step: step, reason: "no manifestUrl and trackingUrl strings in the answer"))
-        }
-        guard let manifestURL = URL(string: manifest, relativeTo: response.url)?.absoluteURL,
-              let trackingURL = URL(string: tracking, relativeTo: response.url)?.absoluteURL else {
-            return .failure(.malformedResponse(step: step, reason: "manifestUrl or trackingUrl is not a URL"))
-        }
-        return .success((manifestURL, trackingURL))
     }
 
     /// The media URL with the query of the playlist's first URI line (less `isstream`); the URL itself when the

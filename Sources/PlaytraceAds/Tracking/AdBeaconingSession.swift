@@ -79,7 +79,29 @@ public final class AdBeaconingSession {
         for problem in metadata.problems { log("ad metadata: \(problem)", isError: true) }
         adPods = merger.merge(metadata.pods, into: adPods, playhead: lastPosition)
         dispatch(scheduler.catchUp(&adPods))
+        boundariesChanged?()
     }
+
+    /// The times of the automatic events still to fire, as boundaries at which the engine ends a progress report
+    /// so that each crossing is seen when it happens (``AdTracker`` hands them to the Player).
+    public var progressBoundaries: [PlaybackBoundary] {
+        var boundaries: [PlaybackBoundary] = []
+        let timeline = timeline
+        func add(_ events: [TrackingEvent]) {
+            for event in events where event.reportingState == .idle && event.event.kind == .automatic {
+                boundaries.append(timeline == .mediaTime ? .time(MediaTime(seconds: event.startTime / 1000))
+                                                         : .date(StreamDate(millisecondsSince1970: event.startTime)))
+            }
+        }
+        for pod in adPods {
+            add(pod.trackingEvents)
+            for ad in pod.ads { add(ad.trackingEvents) }
+        }
+        return boundaries
+    }
+
+    /// Called when ``progressBoundaries`` may have changed (new metadata).
+    @ObservationIgnored var boundariesChanged: (@MainActor () -> Void)?
 
     /// Says a failure of the ad tracking (a metadata poll, a session set-up) in the log and ``latestError``.
     public func note(_ error: any Error) { log("\(error)", isError: true) }

@@ -13,10 +13,18 @@ public final class AdTracker: PlayerItemTracker {
 
     public init(configuration: AdBeaconingSession) { session = configuration }
 
-    public func enable(for player: Player) { isStarted = true }
+    public func enable(for player: Player) {
+        isStarted = true
+        session.boundariesChanged = { [weak player] in player?.updateProgressBoundaries() }
+    }
+
     public func updateMetadata(to metadata: Void) {}
     public func updateProperties(to properties: TrackerProperties) {}
-    public func disable(with properties: TrackerProperties) { isStarted = false }
+
+    public func disable(with properties: TrackerProperties) {
+        isStarted = false
+        session.boundariesChanged = nil
+    }
 
     /// Starts handing the playhead's movements to the session again (after ``stop()``).
     public func start() { isStarted = true }
@@ -24,6 +32,8 @@ public final class AdTracker: PlayerItemTracker {
     public func stop() { isStarted = false }
 
     public var observesProgress: Bool { true }
+    /// The session's events still to fire: the engine reports each crossing when it happens.
+    public var progressBoundaries: [PlaybackBoundary] { session.progressBoundaries }
 
     public func updateProgress(_ progress: PlaybackProgress) {
         guard isStarted else { return }

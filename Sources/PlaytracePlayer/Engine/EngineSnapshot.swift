@@ -20,6 +20,9 @@ public struct EngineSnapshot: Sendable, Hashable {
     public var duration: MediaTime?
     /// On-demand, live or DVR, once loaded.
     public var streamType: StreamType
+    /// The media playlists' target duration, when the engine knows it: how often a live playlist changes (what
+    /// clients that follow a live stream's side data, such as ad tracking metadata, poll at).
+    public var targetDuration: MediaTime?
     /// Whether a seek is in progress.
     public var isSeeking: Bool
     /// The variants on offer.
@@ -65,7 +68,8 @@ public struct EngineSnapshot: Sendable, Hashable {
     public init(
         status: EngineStatus = .idle, wantsToPlay: Bool = false, rate: Double = 1, playhead: MediaTime = .zero,
         streamDate: StreamDate? = nil, loadedRange: MediaTimeRange = .empty, seekableRange: MediaTimeRange = .empty,
-        duration: MediaTime? = nil, streamType: StreamType = .unknown, isSeeking: Bool = false,
+        duration: MediaTime? = nil, streamType: StreamType = .unknown, targetDuration: MediaTime? = nil,
+        isSeeking: Bool = false,
         variants: [VariantInfo] = [], currentVariant: VariantInfo? = nil, downloadingVariant: VariantInfo? = nil,
         estimatedThroughput: Double? = nil, stallCount: Int = 0, stallDuration: Duration = .zero,
         variantSwitchCount: Int = 0, bytesReceived: Int = 0, requestCount: Int = 0, requestsInFlight: Int = 0,
@@ -83,6 +87,7 @@ public struct EngineSnapshot: Sendable, Hashable {
         self.seekableRange = seekableRange
         self.duration = duration
         self.streamType = streamType
+        self.targetDuration = targetDuration
         self.isSeeking = isSeeking
         self.variants = variants
         self.currentVariant = currentVariant

@@ -60,6 +60,12 @@ public protocol PlaybackEngine: AnyObject, Sendable {
     /// ``EngineEvent/progressed(_:)``, in order, each starting where the previous one ended unless a seek, a
     /// skipped range or a discontinuity came between. Off by default: only trackers that need every instant ask.
     func setReportsProgress(_ enabled: Bool) async
+    /// Sets the points at which progress reports end exactly (replacing the previous ones): while reports are on,
+    /// the engine advances the playhead to a boundary it would otherwise pass between two reports, reports that
+    /// movement, then goes on, so that a tracker sees the crossing within a fraction of a millisecond rather than
+    /// up to a report interval late. Boundaries never change where playback goes; engines that cannot stop at a
+    /// point report as usual.
+    func setProgressBoundaries(_ boundaries: [PlaybackBoundary]) async
     /// Stops everything and releases the source; the engine returns to ``EngineStatus/idle``.
     func stop() async
 }

@@ -20,10 +20,27 @@ extension Player {
         updateProgressReporting(of: session)
     }
 
-    /// Asks the session's engine for progress reports when one of its enabled trackers needs them.
+    /// Asks the session's engine for progress reports when one of its enabled trackers needs them, ending at
+    /// their boundaries.
     func updateProgressReporting(of session: ItemSession) {
         let needed = session.item.trackers.contains { $0.needsProgress }
-        session.send { await $0.setReportsProgress(needed) }
+        let boundaries = progressBoundaries(of: session)
+        session.send { engine in
+            await engine.setReportsProgress(needed)
+            await engine.setProgressBoundaries(boundaries)
+        }
+    }
+
+    /// Hands the current item's trackers' progress boundaries to its engine again: a tracker whose
+    /// ``PlayerItemTracker/progressBoundaries`` changed calls it.
+    public func updateProgressBoundaries() {
+        guard let session else { return }
+        let boundaries = progressBoundaries(of: session)
+        session.send { await $0.setProgressBoundaries(boundaries) }
+    }
+
+    private func progressBoundaries(of session: ItemSession) -> [PlaybackBoundary] {
+        session.item.trackers.flatMap(\.progressBoundaries)
     }
 
     /// Hands an engine's progress report to the current item's trackers.

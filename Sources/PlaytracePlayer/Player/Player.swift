@@ -197,7 +197,7 @@ public final class Player {
             time: time, date: date, playbackState: playbackState,
             rate: snapshot.status == .playing ? snapshot.rate : 0, isSeeking: isSeeking, isBuffering: isBuffering,
             seekableTimeRange: snapshot.seekableRange, loadedTimeRange: snapshot.loadedRange, buffer: buffer,
-            streamType: streamType, mediaType: session?.mediaType ?? .unknown, presentationSize: size,
+            streamType: streamType, targetDuration: snapshot.targetDuration, mediaType: session?.mediaType ?? .unknown, presentationSize: size,
             isMuted: isMuted, volume: volume, mediaSelection: selection, metrics: PlaybackMetrics(snapshot))
     }
 

@@ -53,6 +53,10 @@ public protocol PlayerItemTracker: AnyObject {
     /// Whether the tracker needs every movement of the playhead (``updateProgress(_:)``), as an ad tracker does to
     /// see each crossing of a beacon's time; `false` by default.
     var observesProgress: Bool { get }
+    /// The points at which the tracker needs a progress report to end exactly (empty by default): the engine then
+    /// reports the crossing of each when it happens. A tracker whose points change calls
+    /// ``Player/updateProgressBoundaries()``.
+    var progressBoundaries: [PlaybackBoundary] { get }
     /// The playback session ends.
     func disable(with properties: TrackerProperties)
     /// Identifies the tracker's current session with its service, when it has one.
@@ -63,5 +67,6 @@ public extension PlayerItemTracker {
     func updateMetricEvents(to events: [MetricEvent]) {}
     func updateProgress(_ progress: PlaybackProgress) {}
     var observesProgress: Bool { false }
+    var progressBoundaries: [PlaybackBoundary] { [] }
     var sessionIdentifier: String? { nil }
 }

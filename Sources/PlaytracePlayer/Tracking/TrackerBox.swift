@@ -42,6 +42,9 @@ final class TrackerBox {
     /// Whether the tracker, enabled, needs the engine's progress reports.
     var needsProgress: Bool { isEnabled && tracker.observesProgress }
 
+    /// The tracker's progress boundaries, while it is enabled and observes progress.
+    var progressBoundaries: [PlaybackBoundary] { needsProgress ? tracker.progressBoundaries : [] }
+
     func updateMetricEvents(_ events: [MetricEvent]) {
         guard isEnabled else { return }
         tracker.updateMetricEvents(to: events)

@@ -17,6 +17,8 @@ public struct TrackerProperties: Sendable, Hashable {
     /// How far the buffer reaches, as a fraction of the seekable range (0…1).
     public var buffer: Double
     public var streamType: StreamType
+    /// The media playlists' target duration, when the engine knows it.
+    public var targetDuration: MediaTime?
     public var mediaType: MediaType
     /// The size of the video under the playhead, when known.
     public var presentationSize: PresentationSize?
@@ -31,7 +33,7 @@ public struct TrackerProperties: Sendable, Hashable {
     public init(time: MediaTime = .zero, date: StreamDate? = nil, playbackState: PlaybackState = .idle,
                 rate: Double = 0, isSeeking: Bool = false, isBuffering: Bool = false,
                 seekableTimeRange: MediaTimeRange = .empty, loadedTimeRange: MediaTimeRange = .empty,
-                buffer: Double = 0, streamType: StreamType = .unknown, mediaType: MediaType = .unknown,
+                buffer: Double = 0, streamType: StreamType = .unknown, targetDuration: MediaTime? = nil, mediaType: MediaType = .unknown,
                 presentationSize: PresentationSize? = nil, isMuted: Bool = false, volume: Double = 1,
                 mediaSelection: [MediaOption.Kind: MediaOption] = [:], metrics: PlaybackMetrics = PlaybackMetrics()) {
         self.time = time
@@ -44,6 +46,7 @@ public struct TrackerProperties: Sendable, Hashable {
         self.loadedTimeRange = loadedTimeRange
         self.buffer = buffer
         self.streamType = streamType
+        self.targetDuration = targetDuration
         self.mediaType = mediaType
         self.presentationSize = presentationSize
         self.isMuted = isMuted
