@@ -10,7 +10,8 @@ public import PlaytraceCore
 /// - Each message is sent once, and again only after an attempt failed. A message being sent is claimed in the
 ///   file, so that processes sharing one file (and a flush racing the background delivery) never send it twice;
 ///   each message keeps a stable key (its `Idempotency-Key`) across retries and restarts, and a message enqueued
-///   twice with the same key is stored once.
+///   twice with the same key is stored once — also after its delivery, for a message that asks its key to be
+///   remembered (``OutboxMessage/remembersKey``: ad beacons, which a restarted session may fire anew).
 /// - Transient failures (no response, 5xx, 429) hold the destination back with exponential backoff and jitter;
 ///   a refusal of the destination's own set-up (401, 403, 404) pauses it and keeps its messages; a refusal of one
 ///   message (400) drops that message, counted and logged with the server's message.
@@ -92,6 +93,8 @@ public actor Outbox {
     deinit { loop?.cancel() }
 
     private nonisolated var now: Double { wallClock.now.secondsSince1970 }
+    /// The date before which stored messages and remembered keys are too old to keep.
+    private nonisolated var oldestKept: Double { now - configuration.maximumAge.seconds }
 
     /// Persists a message for delivery, synchronously (it is on disk when this returns); returns `false` when a
     /// message with its key is already stored. Once the outbox is started, delivery begins at once.
@@ -101,7 +104,7 @@ public actor Outbox {
         message.createdAt = now
         message.nextAttemptAt = now
         message.attempts = 0
-        let inserted = try store.insert(message)
+        let inserted = try store.insert(message, rememberedSince: oldestKept)
         try enforceBounds()
         if inserted { Task { await self.noteDue(message.destination) } }
         return inserted
@@ -116,7 +119,7 @@ public actor Outbox {
         message.createdAt = now
         message.nextAttemptAt = now
         message.attempts = 0
-        let inserted = try await store.insertInBackground(message)
+        let inserted = try await store.insertInBackground(message, rememberedSince: oldestKept)
         if inserted {
             try enforceBounds()
             await noteDue(message.destination)
@@ -170,7 +173,7 @@ public actor Outbox {
                         message.payload = try Gzip.compress(message.payload)
                         message.metadata["header.Content-Encoding"] = "gzip"
                     }
-                    if try await store.insertInBackground(message) { try enforceBounds() }
+                    if try await store.insertInBackground(message, rememberedSince: oldestKept) { try enforceBounds() }
                 } catch {
                     submissions.countLost()
                     logger.error("a message could not be stored for delivery, and is lost", metadata: [
@@ -213,6 +216,13 @@ public actor Outbox {
     @discardableResult
     public func drain(within timeout: Duration) async -> OutboxDrain {
         await settle(within: timeout)
+    }
+
+    /// What became of the messages whose key starts with `prefix`: those stored, and those delivered or refused
+    /// whose key is remembered (``OutboxMessage/remembersKey``). A producer resuming after a restart reads what
+    /// it had already handed over.
+    public nonisolated func keyStates(withPrefix prefix: String) throws -> [String: OutboxKeyState] {
+        try store.keyStates(withPrefix: prefix)
     }
 
     /// What the outbox did so far, and what waits.
@@ -342,7 +352,7 @@ public actor Outbox {
         do {
             switch outcome {
             case .delivered:
-                try store.remove(id, counting: "delivered")
+                try store.remove(id, counting: "delivered", at: now)
                 if let pause = holds[destination]?.pause {
                     logger.notice("destination delivers again", metadata: ["destination": "\(destination)", "was": "\(pause)"])
                 }
@@ -352,7 +362,7 @@ public actor Outbox {
                 logger.error("message refused for good, dropped", metadata: [
                     "destination": "\(destination)", "key": "\(message.key)", "reason": "\(reason)",
                 ])
-                try store.remove(id, counting: "rejected")
+                try store.remove(id, counting: "rejected", at: now)
                 return true
             case .retry(let reason):
                 let attempts = message.attempts + 1
@@ -460,7 +470,7 @@ public actor Outbox {
     }
 
     private nonisolated func enforceBounds() throws {
-        let dropped = try store.enforceBounds(oldest: now - configuration.maximumAge.seconds,
+        let dropped = try store.enforceBounds(oldest: oldestKept,
                                               maximumBytes: configuration.maximumBytes)
         if dropped > 0 {
             logger.warning("outbox bounds reached: oldest messages dropped", metadata: ["dropped": "\(dropped)"])

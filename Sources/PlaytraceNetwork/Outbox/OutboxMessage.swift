@@ -22,10 +22,14 @@ public struct OutboxMessage: Sendable, Hashable {
     public var nextAttemptAt: Double
     /// Why the last attempt failed, if it did.
     public var lastError: String?
+    /// Whether the outbox remembers the key once the message is delivered or refused (for
+    /// ``OutboxConfiguration/maximumAge``), so that enqueuing the same key again — a restarted producer firing the
+    /// same beacon anew — is a duplicate, and ``Outbox/keyStates(withPrefix:)`` can tell what became of it.
+    public var remembersKey: Bool
 
     public init(id: Int64? = nil, key: String = RandomUUID.lowercasedString(), destination: String, payload: [UInt8],
                 metadata: [String: String] = [:], createdAt: Double = 0, attempts: Int = 0, nextAttemptAt: Double = 0,
-                lastError: String? = nil) {
+                lastError: String? = nil, remembersKey: Bool = false) {
         self.id = id
         self.key = key
         self.destination = destination
@@ -35,7 +39,18 @@ public struct OutboxMessage: Sendable, Hashable {
         self.attempts = attempts
         self.nextAttemptAt = nextAttemptAt
         self.lastError = lastError
+        self.remembersKey = remembersKey
     }
+}
+
+/// What became of a message, by its key (``Outbox/keyStates(withPrefix:)``).
+public enum OutboxKeyState: Sendable, Hashable {
+    /// Stored, not delivered yet, after this many attempts.
+    case pending(attempts: Int)
+    /// Delivered.
+    case delivered
+    /// Refused for good by its destination.
+    case rejected
 }
 
 /// What became of a delivery attempt.

@@ -24,7 +24,7 @@ struct OutboxStore: Sendable {
     }
 
     /// The tables an outbox file has; a database with other tables is someone else's and is not written to.
-    private static let ownTables: Set<String> = ["message", "counter", "grdb_migrations"]
+    private static let ownTables: Set<String> = ["message", "counter", "settled", "grdb_migrations"]
 
     private static func open(path: String?) throws -> DatabaseQueue {
         let database: DatabaseQueue
@@ -95,32 +95,51 @@ struct OutboxStore: Sendable {
                 CREATE INDEX messageCreatedAt ON message (createdAt);
                 """)
         }
+        // Keys remembered after delivery, so that a producer that fires the same message again after a restart is
+        // told it is a duplicate (ad beacons), for as long as messages are kept.
+        migrator.registerMigration("v4") { db in
+            try db.alter(table: "message") { table in
+                table.add(column: "remembersKey", .boolean).notNull().defaults(to: false)
+            }
+            try db.create(table: "settled") { table in
+                table.primaryKey("key", .text)
+                table.column("outcome", .text).notNull()
+                table.column("settledAt", .double).notNull().indexed()
+            }
+        }
         try migrator.migrate(database)
         return database
     }
 
-    /// Inserts a message; `false` when one with the same key is already there.
-    func insert(_ message: OutboxMessage) throws -> Bool {
+    /// Inserts a message; `false` when one with the same key is already there, or was delivered or refused and is
+    /// remembered.
+    /// Keys settled before `rememberedSince` (seconds since 1970) are forgotten.
+    func insert(_ message: OutboxMessage, rememberedSince: Double) throws -> Bool {
         let metadata = try Self.metadataText(message)
-        return try database.write { db in try Self.insert(message, metadata: metadata, in: db) }
+        return try database.write { db in try Self.insert(message, metadata: metadata, rememberedSince: rememberedSince, in: db) }
     }
 
     /// Inserts a message without blocking the caller's thread: SQLite runs on the store's own serial queue.
-    func insertInBackground(_ message: OutboxMessage) async throws -> Bool {
+    func insertInBackground(_ message: OutboxMessage, rememberedSince: Double) async throws -> Bool {
         let metadata = try Self.metadataText(message)
-        return try await database.write { db in try Self.insert(message, metadata: metadata, in: db) }
+        return try await database.write { db in
+            try Self.insert(message, metadata: metadata, rememberedSince: rememberedSince, in: db)
+        }
     }
 
     private static func metadataText(_ message: OutboxMessage) throws -> String {
         String(decoding: try JSONEncoder().encode(message.metadata), as: UTF8.self)
     }
 
-    private static func insert(_ message: OutboxMessage, metadata: String, in db: Database) throws -> Bool {
+    private static func insert(_ message: OutboxMessage, metadata: String, rememberedSince: Double,
+                               in db: Database) throws -> Bool {
         try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO message (key, destination, payload, metadata, createdAt, attempts, nextAttemptAt, lastError)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR IGNORE INTO message
+                (key, destination, payload, metadata, createdAt, attempts, nextAttemptAt, lastError, remembersKey)
+            SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM settled WHERE key = ? AND settledAt >= ?)
             """).execute(arguments: [message.key, message.destination, Data(message.payload), metadata, message.createdAt,
-                             message.attempts, message.nextAttemptAt, message.lastError])
+                             message.attempts, message.nextAttemptAt, message.lastError, message.remembersKey,
+                             message.key, rememberedSince])
         let inserted = db.changesCount > 0
         try increment(inserted ? "enqueued" : "duplicates", in: db)
         return inserted
@@ -227,9 +246,13 @@ struct OutboxStore: Sendable {
         }
     }
 
-    /// Removes a delivered or rejected message and counts it.
-    func remove(_ id: Int64, counting counter: String) throws {
+    /// Removes a delivered or rejected message and counts it; remembers its key when the message asks.
+    func remove(_ id: Int64, counting counter: String, at now: Double) throws {
         try database.write { db in
+            try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO settled (key, outcome, settledAt)
+                SELECT key, ?, ? FROM message WHERE id = ? AND remembersKey = 1
+                """).execute(arguments: [counter, now, id])
             try db.cachedStatement(sql: "DELETE FROM message WHERE id = ?").execute(arguments: [id])
             // Counted once, even if the bounds removed it meanwhile.
             if db.changesCount > 0 { try Self.increment(counter, in: db) }
@@ -248,6 +271,7 @@ struct OutboxStore: Sendable {
     /// how many were dropped.
     func enforceBounds(oldest: Double, maximumBytes: Int) throws -> Int {
         try database.write { db in
+            try db.cachedStatement(sql: "DELETE FROM settled WHERE settledAt < ?").execute(arguments: [oldest])
             try db.cachedStatement(sql: "DELETE FROM message WHERE createdAt < ?").execute(arguments: [oldest])
             var dropped = db.changesCount
             var total = try Int.fetchOne(db.cachedStatement(sql: "SELECT value FROM counter WHERE name = 'pendingBytes'"))
@@ -263,6 +287,29 @@ struct OutboxStore: Sendable {
             }
             if dropped > 0 { try Self.increment("dropped", by: dropped, in: db) }
             return dropped
+        }
+    }
+
+    /// What became of the messages whose key starts with `prefix`: stored ones, and remembered settled ones.
+    func keyStates(withPrefix prefix: String) throws -> [String: OutboxKeyState] {
+        // Keys compare as bytes: every key with the prefix sorts between it and the prefix followed by the highest
+        // code point, so both lookups use the key indexes.
+        let upper = prefix + "\u{10FFFF}"
+        return try database.read { db in
+            var states: [String: OutboxKeyState] = [:]
+            let settled = try Row.fetchAll(db.cachedStatement(sql: "SELECT key, outcome FROM settled WHERE key >= ? AND key < ?"),
+                                           arguments: [prefix, upper])
+            for row in settled {
+                let key: String = try row.decode(forColumn: "key")
+                let outcome: String = try row.decode(forColumn: "outcome")
+                states[key] = outcome == "delivered" ? .delivered : .rejected
+            }
+            let stored = try Row.fetchAll(db.cachedStatement(sql: "SELECT key, attempts FROM message WHERE key >= ? AND key < ?"),
+                                          arguments: [prefix, upper])
+            for row in stored {
+                states[try row.decode(forColumn: "key")] = .pending(attempts: try row.decode(forColumn: "attempts"))
+            }
+            return states
         }
     }
 
@@ -310,7 +357,8 @@ struct OutboxStore: Sendable {
             id: try row.decode(forColumn: "id"), key: try row.decode(forColumn: "key"),
             destination: try row.decode(forColumn: "destination"), payload: Array(payload), metadata: metadata,
             createdAt: try row.decode(forColumn: "createdAt"), attempts: try row.decode(forColumn: "attempts"),
-            nextAttemptAt: try row.decode(forColumn: "nextAttemptAt"), lastError: try row.decode(forColumn: "lastError"))
+            nextAttemptAt: try row.decode(forColumn: "nextAttemptAt"), lastError: try row.decode(forColumn: "lastError"),
+            remembersKey: try row.decode(Bool?.self, forColumn: "remembersKey") ?? false)
     }
 }
 
