@@ -22,7 +22,8 @@ final class AdSessionHarness {
     let engines = EngineList()
     private(set) var player: Player!
 
-    init() async throws {
+    /// - Parameter path: the lab path the Player plays at once; `nil` to make the Player later (``makePlayer(url:)``).
+    init(playing path: String? = "vod/master.m3u8") async throws {
         lab = LabServer(clock: clock)
         base = "http://127.0.0.1:\(try await lab.start())"
         transport = AsyncHTTPClientTransport(clock: clock)
@@ -34,8 +35,12 @@ final class AdSessionHarness {
         await outbox.start()
         session = AdBeaconingSession(outbox: outbox, clock: clock)
         holder.session = session
-        let item = PlayerItem.simple(url: URL(string: "\(base)/vod/master.m3u8")!,
-                                     trackerAdapters: [AdTracker.adapter(configuration: session)])
+        if let path { await makePlayer(url: URL(string: "\(base)/\(path)")!) }
+    }
+
+    /// Makes the Player, its item tracked by the session's ad tracker.
+    func makePlayer(url: URL) async {
+        let item = PlayerItem.simple(url: url, trackerAdapters: [AdTracker.adapter(configuration: session)])
         let (clock, transport, engines) = (self.clock, self.transport, self.engines)
         player = Player(item: item, clock: clock) {
             let engine = HeadlessEngine(clock: clock, transport: transport)
@@ -52,12 +57,12 @@ final class AdSessionHarness {
         let engines = engines
         let settled = await waitForQuiescence(
             inFlight: {
-                var count = 0
+                var count = self.session.metadataRequestsInFlight
                 for engine in engines.all { count += await engine.snapshot().requestsInFlight }
                 return count
             },
-            parked: { lab.parkedResponses }, handledEvents: { player?.handledEventCount ?? 0 },
-            hasPendingWork: { player?.hasPendingWork ?? false })
+            parked: { self.lab.parkedResponses }, handledEvents: { self.player?.handledEventCount ?? 0 },
+            hasPendingWork: { self.player?.hasPendingWork ?? false })
         if !settled { Issue.record("the player, its engines and the lab did not settle") }
     }
 
@@ -122,21 +127,25 @@ struct AdTrackerSessionTests {
         #expect(midpoint?.query?.hasPrefix("cb=") == true && midpoint?.query?.hasSuffix("ap=00%3A00%3A01.985") == true)
     }
 
-    @Test("Harmonic metadata polled from the lab: a 500 is said and polling goes on; then every automatic beacon once")
+    @Test("A Harmonic session set up with the lab, metadata polled: a 500 is said and polling goes on; every automatic beacon once")
     func polledHarmonicMetadata() async throws {
-        let h = try await AdSessionHarness()
+        let h = try await AdSessionHarness(playing: nil)
         h.lab.faults.add(LabFault(pathContains: "/ssai/harmonic/vod/metadata", kind: .status(500), remaining: 1))
-        let poller = AdMetadataPoller(url: URL(string: "\(h.base)/ssai/harmonic/vod/metadata")!, format: .harmonic,
-                                      session: h.session, transport: h.transport, interval: .seconds(2), clock: h.clock)
-        // The first poll, made here so that its end is awaited: the 500 is said, nothing is listed.
-        #expect(await poller.poll() == .metadata(.httpStatus(500)))
+        h.session.metadataUpdateInterval = .seconds(2)
+        let provider = HarmonicAdProvider(transport: h.transport, clock: h.clock)
+        // start() returns once the first poll (made at once) is answered: here the 500, said; nothing is listed.
+        let info = try #require(await h.session.start(mediaUrl: URL(string: "\(h.base)/ssai/harmonic/vod/master.m3u8")!,
+                                                      provider: provider))
+        #expect(info.obtainedBy == "initSession GET")
+        #expect(info.manifestUrl.absoluteString == "\(h.base)/ssai/harmonic/vod/master.m3u8?sessid=lab-1")
         #expect(h.session.latestError == "the ad metadata request failed with HTTP 500")
-        #expect(h.session.adPods.isEmpty)
-        poller.start()
+        #expect(h.session.adPods.isEmpty && h.session.metadataAttempts == 1)
+        await h.makePlayer(url: info.manifestUrl)
         h.player.play()
         await h.play(until: 20)
-        poller.stop()
-        #expect(poller.polls >= 5 && poller.failures == 1)
+        h.session.stop()
+        #expect(h.session.metadataAttempts >= 5 && h.session.metadataFailures == 1)
+        #expect(h.session.playerObserver.streamType == .onDemand)
         try await h.shutdown()
         let hits = h.lab.beacons.accepted().map(\.path)
         let expected = ["ad-1", "ad-2"].flatMap { ad in AdFixtures.automaticNames.map { "/beacons/harmonic/break-1/\(ad)/\($0)" } }

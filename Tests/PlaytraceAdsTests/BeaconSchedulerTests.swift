@@ -1,4 +1,5 @@
 import PlaytraceAds
+import PlaytraceCore
 import Testing
 
 @Suite("Beacon scheduler: crossings, not windows")
@@ -89,7 +90,7 @@ struct BeaconSchedulerTests {
     }
 
     @Test("Player-initiated reports fire every event of that type in the ad under the playhead, each with its own key")
-    func playerInitiated() {
+    func playerInitiated() throws {
         var pods = [AdFixtures.pod()]
         pods[0].ads[0].trackingEvents.append(AdFixtures.event(.pause, pod: "p", ad: "a1", at: 10_001, url: "https://second.example/pause"))
         var scheduler = BeaconScheduler()
@@ -97,7 +98,20 @@ struct BeaconSchedulerTests {
         #expect(first.count == 2 && first.allSatisfy { $0.occurrence == 1 })
         let second = scheduler.report(.pause, at: 14_000, instant: .seconds(20), pods: &pods)
         #expect(second.allSatisfy { $0.occurrence == 2 })
-        #expect(Set((first + second).map(\.deliveryKey)).count == 4)
+        let date = StreamDate(secondsSince1970: 1_800_000_000)
+        #expect(Set((first + second).map { $0.deliveryKey(session: "s", reportedAt: date) }).count == 4)
+        // After a restart the counts begin again: the report's date keeps the keys apart.
+        var restarted = BeaconScheduler()
+        let afterRestart = restarted.report(.pause, at: 13_000, instant: .seconds(1), pods: &pods)[0]
+        #expect(afterRestart.occurrence == 1)
+        #expect(afterRestart.deliveryKey(session: "s", reportedAt: date + MediaTime(seconds: 60))
+                != first[0].deliveryKey(session: "s", reportedAt: date))
+        // An automatic event has one key in every run of the session, and another in another session.
+        var fresh = [AdFixtures.pod()]
+        var another = BeaconScheduler()
+        let automatic = try #require(another.play(&fresh, from: 9_900, to: 10_100).first)
+        #expect(automatic.deliveryKey(session: "s", reportedAt: date) == "beacon:s:p/-/breakStart@10000")
+        #expect(automatic.deliveryKey(session: "t", reportedAt: date + MediaTime(seconds: 9)) == "beacon:t:p/-/breakStart@10000")
         #expect(scheduler.report(.pause, at: 5_000, instant: .seconds(5), pods: &pods).isEmpty, "no ad under the playhead")
         #expect(scheduler.report(.skip, at: 13_000, instant: .seconds(5), pods: &pods).isEmpty, "the ad has no skip event")
         #expect(AdFixtures.states(pods)["a1/impression"] == .idle, "a report fires no automatic event")

@@ -46,7 +46,7 @@ struct ProgressObservationTests {
             }
         }
         #expect(fired.count == 14)
-        #expect(Set(fired.map(\.deliveryKey)).count == 14)
+        #expect(Set(fired.map { $0.deliveryKey(session: "s", reportedAt: base) }).count == 14)
         for firing in fired {
             let expected = Duration.milliseconds(Int64((firing.mediaTime - base.secondsSince1970 * 1000).rounded()))
             #expect(abs((firing.crossing - expected).seconds) < 0.002, "\(firing.key): \(firing.crossing) vs \(expected)")

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// The URLs of an SSAI session (Harmonic's `SessionInfo`).
-public struct SessionInfo: Sendable, Hashable {
+public struct SessionInfo: Sendable, Hashable, Codable {
     /// When the session was set up, ISO 8601.
     public var localSessionId: String
     /// The URL the app gave.
@@ -10,8 +10,31 @@ public struct SessionInfo: Sendable, Hashable {
     public var manifestUrl: URL
     /// Where the ad metadata is polled.
     public var adTrackingMetadataUrl: URL
-    /// Which step gave them: `initSession GET`, `initSession POST` or `playlist`.
+    /// Which step gave them: `initSession GET`, `initSession POST` or `playlist` (Harmonic), `session POST`
+    /// (MediaTailor).
     public var obtainedBy: String
+
+    public init(localSessionId: String, mediaUrl: URL, manifestUrl: URL, adTrackingMetadataUrl: URL, obtainedBy: String) {
+        self.localSessionId = localSessionId
+        self.mediaUrl = mediaUrl
+        self.manifestUrl = manifestUrl
+        self.adTrackingMetadataUrl = adTrackingMetadataUrl
+        self.obtainedBy = obtainedBy
+    }
+
+    /// Identifies the ad session in its beacons' delivery keys: a digest of the metadata URL, which carries the
+    /// server's session identifier (Harmonic's `sessid`, MediaTailor's session path). Every run of one session — a
+    /// restarted app resuming it — has the same, so that nothing it fired is fired again; two sessions never share
+    /// one unless their servers give them the same metadata URL.
+    public var id: String {
+        // FNV-1a, 64 bits: stable across runs and platforms (Swift's hashing is seeded per process).
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in adTrackingMetadataUrl.absoluteString.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
 }
 
 /// Why a session could not be set up.

@@ -34,14 +34,10 @@ public struct BeaconScheduler: Sendable {
     }
 
     private var history: [PlayedInterval] = []
-    /// Reports made of each player-initiated event, so that each has its own delivery key (kept across restarts
-    /// with the fired states).
+    /// Reports made of each player-initiated event, so that each has its own delivery key.
     public private(set) var occurrences: [TrackingEventKey: Int] = [:]
 
     public init() {}
-
-    /// Restores the player-initiated report counts of an earlier run of the session.
-    public init(occurrences: [TrackingEventKey: Int]) { self.occurrences = occurrences }
 
     private func firesAt(rate: Double) -> Bool {
         rate >= 0.01 && rate >= playbackRates.lowerBound - 1e-3 && rate <= playbackRates.upperBound + 1e-3

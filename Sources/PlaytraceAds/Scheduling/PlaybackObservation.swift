@@ -1,3 +1,5 @@
+public import PlaytraceCore
+
 /// What the beacon scheduler learns about playback, on the ad timeline (milliseconds, like the metadata).
 ///
 /// Observations come from the engine through the Player, one per movement of the playhead: never sampled on a
@@ -42,6 +44,15 @@ public struct BeaconFiring: Sendable, Hashable {
     public var adStart: Double?
     public var podStart: Double
 
-    /// The idempotency key of this occurrence: stable across restarts, distinct for each player-initiated report.
-    public var deliveryKey: String { occurrence == 0 ? "beacon:\(key)" : "beacon:\(key)#\(occurrence)" }
+    /// The idempotency key of this occurrence in an ad session (``SessionInfo/id``): the same in every run of the
+    /// session for an automatic event (it fires once, even after a restart), and distinct for each report of a
+    /// player-initiated one (the report's date in milliseconds makes it so across restarts).
+    public func deliveryKey(session: String, reportedAt date: StreamDate) -> String {
+        let prefix = Self.keyPrefix(session: session)
+        guard occurrence > 0 else { return "\(prefix)\(key)" }
+        return "\(prefix)\(key)#\(occurrence)@\(Int64(date.millisecondsSince1970.rounded()))"
+    }
+
+    /// What every delivery key of an ad session starts with.
+    public static func keyPrefix(session: String) -> String { "beacon:\(session):" }
 }

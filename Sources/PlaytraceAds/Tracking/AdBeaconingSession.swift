@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import Observation
 public import PlaytraceCore
 public import PlaytraceNetwork
@@ -16,11 +16,23 @@ public struct AdLogMessage: Sendable, Hashable, Identifiable {
 /// The observable state of client-side ad tracking for one playback: the breaks with each event's reporting state,
 /// what the metadata covers, the errors and a bounded log; and the machinery that fires and delivers the beacons.
 ///
-/// Metadata arrives with ``apply(_:)`` (from a provider's poll); the playhead's movements with ``observe(_:)``
-/// (from ``AdTracker``, which follows a Player item); player-initiated events with ``report(_:at:)``. Each fired event
-/// becomes one `Outbox` message per signaling URL (macros filled, idempotency key per occurrence and URL),
-/// delivered by a ``BeaconCourier`` whose reports move the event to `done`, or to `failed` when a URL failed
-/// for good.
+/// ``start(mediaUrl:provider:)`` sets the ad session up with a provider (``HarmonicAdProvider``,
+/// ``MediaTailorAdProvider``), which then delivers metadata (``apply(_:)``) for as long as the session runs; the
+/// playhead's movements arrive with ``observe(_:)`` (from ``AdTracker``, which follows a Player item);
+/// player-initiated events with ``report(_:at:)``. Each fired event becomes one `Outbox` message per signaling URL
+/// (macros filled, an idempotency key per occurrence and URL that the outbox remembers after delivery), delivered by
+/// a ``BeaconCourier`` whose reports move the event to `done`, or to `failed` when a URL failed for good. A session
+/// started again after the app was killed reads back from the outbox what it had fired: nothing is fired twice,
+/// and what was still waiting is delivered.
+///
+/// ```swift
+/// let session = AdBeaconingSession(outbox: outbox)
+/// guard let info = await session.start(mediaUrl: url, provider: HarmonicAdProvider(transport: transport)) else {
+///     print(session.latestError ?? "")
+///     return
+/// }
+/// player.append(.simple(url: info.manifestUrl, trackerAdapters: [AdTracker.adapter(configuration: session)]))
+/// ```
 @MainActor
 @Observable
 public final class AdBeaconingSession {
@@ -40,15 +52,40 @@ public final class AdBeaconingSession {
     public var limitAdTracking = false
     /// Every beacon fired so far, in order, with its delivery: what a summary reports.
     public private(set) var beacons: [BeaconRecord] = []
+    /// The URL given to ``start(mediaUrl:provider:)``.
+    public internal(set) var mediaUrl: URL?
+    /// Whether the provider may ask the server to initialise the session (Harmonic's `isInitRequest`; on by
+    /// default).
+    public var isInitRequest = true
+    /// The session's URLs, once set up.
+    public internal(set) var sessionInfo: SessionInfo?
+    /// The time between two metadata polls (Harmonic's `metadataUpdateInterval`).
+    public var metadataUpdateInterval: Duration = .seconds(4)
+    /// What the ad tracking knows of the player.
+    public internal(set) var playerObserver = AdPlayerObserver()
+    /// Metadata requests under way, and those that failed so far.
+    public internal(set) var metadataRequestsInFlight = 0
+    public internal(set) var metadataFailures = 0
+    /// Metadata requests answered or failed so far.
+    public internal(set) var metadataAttempts = 0
+    /// Events found already handed over to the outbox by an earlier run of the session (``resume(_:)``).
+    public internal(set) var restoredBeaconCount = 0
 
     /// The most log messages kept.
     public let logLimit = 500
 
     @ObservationIgnored private var merger = AdPodMerger()
     @ObservationIgnored private var scheduler = BeaconScheduler()
-    @ObservationIgnored private let outbox: Outbox
-    @ObservationIgnored private let wallClock: WallClock
-    @ObservationIgnored private let stopwatch: Stopwatch
+    @ObservationIgnored let outbox: Outbox
+    @ObservationIgnored let wallClock: WallClock
+    /// The ad session's identifier in delivery keys: ``SessionInfo/id`` once set up, a random one before.
+    @ObservationIgnored var identity = "local-\(RandomUUID.lowercasedString())"
+    /// Beacons an earlier run handed over, by delivery key (``resume(_:)``).
+    @ObservationIgnored var restored: [String: RestoredBeacon] = [:]
+    @ObservationIgnored var metadataTask: Task<Void, Never>?
+    @ObservationIgnored var streamTypeWaiters: [CheckedContinuation<StreamType, Never>] = []
+    @ObservationIgnored var attemptWaiters: [CheckedContinuation<Void, Never>] = []
+    @ObservationIgnored let stopwatch: Stopwatch
     @ObservationIgnored private var lastPosition: Double?
     @ObservationIgnored private var nextLogID = 0
     /// The beacon records by delivery key, and the URLs each still waits for.
@@ -78,6 +115,7 @@ public final class AdBeaconingSession {
         latestDataRange = metadata.dataRange ?? latestDataRange
         for problem in metadata.problems { log("ad metadata: \(problem)", isError: true) }
         adPods = merger.merge(metadata.pods, into: adPods, playhead: lastPosition)
+        markRestored()
         dispatch(scheduler.catchUp(&adPods))
         boundariesChanged?()
     }
@@ -126,6 +164,7 @@ public final class AdBeaconingSession {
     private func dispatch(_ firings: [BeaconFiring]) {
         for firing in firings {
             let sentAt = stopwatch.elapsed
+            let deliveryKey = firing.deliveryKey(session: identity, reportedAt: wallClock.now)
             var values = BeaconMacroValues(timestamp: wallClock.now, adPlayhead: firing.adPlayhead.map { $0 / 1000 },
                                            limitAdTracking: limitAdTracking)
             // A break at the very start of on-demand content is a pre-roll; otherwise the position is not known
@@ -135,19 +174,23 @@ public final class AdBeaconingSession {
             for (index, template) in firing.urls.enumerated() {
                 let url = BeaconMacros.fill(template, with: values)
                 record.urls.append(BeaconRecord.URLState(url: url))
-                let message = OutboxMessage(key: "\(firing.deliveryKey)/\(index)", destination: BeaconCourier.destination,
-                                            payload: [], metadata: ["url": url])
+                let message = OutboxMessage(key: "\(deliveryKey)/\(index)", destination: BeaconCourier.destination,
+                                            payload: [], metadata: ["url": url], remembersKey: true)
                 do {
-                    try outbox.enqueue(message)
+                    if try !outbox.enqueue(message) {
+                        // An earlier run of the session handed this one over already: it is not sent again.
+                        record.urls[index].outcome = try earlierOutcome(of: message.key, at: sentAt)
+                        log("beacon \(message.key) was handed over by an earlier run: not sent again", isError: false)
+                    }
                 } catch {
                     record.urls[index].outcome = .failed("not stored: \(error)")
-                    log("beacon \(firing.deliveryKey) could not be queued: \(error)", isError: true)
+                    log("beacon \(deliveryKey) could not be queued: \(error)", isError: true)
                 }
             }
-            recordIndex[firing.deliveryKey] = beacons.count
+            recordIndex[deliveryKey] = beacons.count
             beacons.append(record)
             log("fired \(firing.key) (\(firing.cause.rawValue)) to \(firing.urls.count) URL(s)", isError: false)
-            settle(firing.deliveryKey)
+            settle(deliveryKey)
         }
     }
 
@@ -156,8 +199,14 @@ public final class AdBeaconingSession {
     public func courierReport(_ attempt: BeaconAttempt) { attemptFinished(attempt) }
 
     private func attemptFinished(_ attempt: BeaconAttempt) {
-        guard let slash = attempt.key.lastIndex(of: "/"), let index = Int(attempt.key[attempt.key.index(after: slash)...]),
-              let position = recordIndex[String(attempt.key[..<slash])], beacons[position].urls.indices.contains(index) else { return }
+        guard let slash = attempt.key.lastIndex(of: "/"), let index = Int(attempt.key[attempt.key.index(after: slash)...])
+        else { return }
+        let deliveryKey = String(attempt.key[..<slash])
+        if restored[deliveryKey] != nil {
+            restoredAttemptFinished(attempt, deliveryKey: deliveryKey, index: index)
+            return
+        }
+        guard let position = recordIndex[deliveryKey], beacons[position].urls.indices.contains(index) else { return }
         beacons[position].urls[index].attempts = attempt.attempt
         switch attempt.outcome {
         case .delivered: beacons[position].urls[index].outcome = .delivered(stopwatch.elapsed)
@@ -178,7 +227,7 @@ public final class AdBeaconingSession {
         setState(failed ? .failed : .done, of: record.firing.key)
     }
 
-    private func setState(_ state: ReportingState, of key: TrackingEventKey) {
+    func setState(_ state: ReportingState, of key: TrackingEventKey) {
         for podIndex in adPods.indices where adPods[podIndex].id == key.podID {
             if key.adID == nil {
                 if let index = adPods[podIndex].trackingEvents.firstIndex(where: { $0.id == key }) {
@@ -191,7 +240,7 @@ public final class AdBeaconingSession {
         }
     }
 
-    private func log(_ message: String, isError: Bool) {
+    func log(_ message: String, isError: Bool) {
         logMessages.append(AdLogMessage(id: nextLogID, timeStamp: wallClock.now.secondsSince1970, message: message, isError: isError))
         nextLogID += 1
         if logMessages.count > logLimit { logMessages.removeFirst(logMessages.count - logLimit) }

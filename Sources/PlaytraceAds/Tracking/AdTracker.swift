@@ -19,7 +19,7 @@ public final class AdTracker: PlayerItemTracker {
     }
 
     public func updateMetadata(to metadata: Void) {}
-    public func updateProperties(to properties: TrackerProperties) {}
+    public func updateProperties(to properties: TrackerProperties) { session.updatePlayer(properties) }
 
     public func disable(with properties: TrackerProperties) {
         isStarted = false

@@ -1,0 +1,68 @@
+public import Foundation
+public import PlaytracePlayer
+
+extension AdBeaconingSession {
+    /// Sets the ad session up for a media URL with a provider, then has it deliver metadata until ``stop()``.
+    /// Returns once the first metadata request was answered (or failed), so that playback starts with the breaks
+    /// known; `nil` when the session could not be set up (every failed step is in the log and ``latestError``).
+    /// Beacons an earlier run of the same session handed over are read back from the outbox (``resume(_:)``).
+    @discardableResult
+    public func start(mediaUrl: URL, provider: any AdMetadataProvider) async -> SessionInfo? {
+        stop()
+        self.mediaUrl = mediaUrl
+        let (info, failures) = await provider.setUp(mediaUrl: mediaUrl, isInitRequest: isInitRequest, now: wallClock.now)
+        for failure in failures { log("ad session set-up, \(failure)", isError: true) }
+        guard let info else { return nil }
+        log("ad session set up by \(info.obtainedBy): playlist \(info.manifestUrl.absoluteString)", isError: false)
+        resume(info)
+        let attemptsBefore = metadataAttempts
+        metadataTask = Task { [weak self] in
+            guard let self else { return }
+            await provider.deliverMetadata(of: info, to: self)
+            self.resumeAttemptWaiters()
+        }
+        if metadataAttempts == attemptsBefore, metadataTask != nil {
+            await withCheckedContinuation { attemptWaiters.append($0) }
+        }
+        return info
+    }
+
+    /// Stops fetching metadata. The breaks, their states and what was fired stay (the reference clears them):
+    /// beacons already handed over are still delivered.
+    public func stop() {
+        metadataTask?.cancel()
+        metadataTask = nil
+        resumeAttemptWaiters()
+        let waiters = streamTypeWaiters
+        streamTypeWaiters.removeAll()
+        for waiter in waiters { waiter.resume(returning: playerObserver.streamType) }
+    }
+
+    /// Takes the player's properties (from ``AdTracker``).
+    public func updatePlayer(_ properties: TrackerProperties) {
+        let observer = AdPlayerObserver(properties)
+        if observer != playerObserver { playerObserver = observer }
+        guard observer.streamType != .unknown, !streamTypeWaiters.isEmpty else { return }
+        let waiters = streamTypeWaiters
+        streamTypeWaiters.removeAll()
+        for waiter in waiters { waiter.resume(returning: observer.streamType) }
+    }
+
+    /// The stream's type once the player knows it (at once when it does; ``stop()`` ends the wait).
+    func knownStreamType() async -> StreamType {
+        if playerObserver.streamType != .unknown || metadataTask == nil { return playerObserver.streamType }
+        return await withCheckedContinuation { streamTypeWaiters.append($0) }
+    }
+
+    /// A metadata request was answered or failed.
+    func metadataAttemptFinished() {
+        metadataAttempts += 1
+        resumeAttemptWaiters()
+    }
+
+    private func resumeAttemptWaiters() {
+        let waiters = attemptWaiters
+        attemptWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
+    }
+}
