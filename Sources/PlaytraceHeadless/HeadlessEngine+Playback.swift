@@ -19,13 +19,19 @@ extension HeadlessEngine {
     /// whatever the rounding of the times (seconds).
     static let boundaryOvershoot = 1e-6
 
-    /// The tick interval, or less when the playhead, playing, reaches a progress boundary sooner; remembers that
-    /// boundary (``aimedBoundary``) for the tick.
+    /// How soon the first movement after a stop (the first frame, the end of a stall or a seek) is reported, when
+    /// progress is reported: a tracker sees playback enter an ad within this of it happening.
+    static let movementStartDelay = Duration.microseconds(500)
+
+    /// The tick interval, or less when the playhead, playing, reaches a progress boundary sooner (remembered in
+    /// ``aimedBoundary`` for the tick) or has just begun to move.
     private func nextTickDelay() -> Duration {
         aimedBoundary = nil
         let interval = configuration.tickInterval
         guard reportsProgress, phase == .ready, firstFrameShown, wantsToPlay, !isSeeking, stallStartedAt == nil,
-              rate > 0, let boundary = nextBoundary(after: playhead) else { return interval }
+              rate > 0 else { return interval }
+        if !movedLastTick { return Self.movementStartDelay }
+        guard let boundary = nextBoundary(after: playhead) else { return interval }
         let target = boundary + Self.boundaryOvershoot
         let delay = (target - playhead) / rate
         guard delay < interval.seconds else { return interval }
@@ -64,6 +70,8 @@ extension HeadlessEngine {
     }
 
     func tick(elapsed: Double) {
+        let before = playhead
+        defer { movedLastTick = playhead > before }
         guard phase == .ready else { return }
         let bufferedEnd = buffer.last?.end ?? playhead
         let ahead = bufferedEnd - playhead

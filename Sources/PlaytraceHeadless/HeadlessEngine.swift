@@ -117,6 +117,8 @@ public actor HeadlessEngine: PlaybackEngine {
     var boundaryDates: [Double] = []
     /// The boundary the playback loop's current sleep was timed to reach, if any.
     var aimedBoundary: Double?
+    /// Whether the last tick moved the playhead (a first movement after a stop is reported at once).
+    var movedLastTick = false
     var volume = 1.0
     var isMuted = false
     var mediaOptions: [MediaOption] = []
@@ -209,6 +211,12 @@ public actor HeadlessEngine: PlaybackEngine {
         if streamType == .live || streamType == .dvr, MediaTime(seconds: playhead) < seekable.start {
             // The window slid past the playhead while paused: resume at the oldest position still available.
             seek(to: seekable.start)
+        }
+        // Playback resumes now, not at the next tick of a period that began while paused: the loop starts again.
+        if playbackTask != nil, firstFrameShown {
+            playbackTask?.cancel()
+            let expected = generation
+            playbackTask = Task { await self.playbackLoop(generation: expected) }
         }
         updateStatus()
     }

@@ -1,16 +1,90 @@
 import Foundation
 import PlaytraceCore
 
-/// The lab's SSAI ad metadata: what the breaks of its streams hold, in the formats client-side ad trackers poll.
+/// The lab's SSAI sessions and ad metadata: what the breaks of its streams hold, in the two formats client-side ad
+/// trackers read — Harmonic's metadata JSON and AWS MediaTailor's tracking JSON — for the on-demand stream and the
+/// live one.
 ///
-/// `GET /ssai/harmonic/vod/metadata` gives Harmonic's JSON for the on-demand stream's break: one ad per segment of
-/// the break, each with impression, start, the quartiles, complete and the player-initiated events, on the
-/// stream's program-date-time (milliseconds). Every beacon URL points at the lab's beacon sink
-/// (`/beacons/harmonic/<break>/<ad>/<event>`), with a `[CACHEBUSTING]` macro.
+/// Each ad fills one segment of a break that the stream signals (SCTE-35 DATERANGE and CUE tags). On-demand: the
+/// break of ``LabConfiguration/vodBreakStartSegment``. Live: every break whose segments are in the playlist's window
+/// at the lab's current time, and only the ads whose segment is already published, so that ads appear while their
+/// break is under way, as real servers add them. Every beacon URL points at the lab's beacon sink
+/// (`/beacons/<format>/<break>/<ad>/<event>`).
+///
+/// Paths:
+/// - Harmonic: `GET /ssai/harmonic/<vod|live>/master.m3u8?initSession=true` or `POST` of it → the session's URLs;
+///   `GET /ssai/harmonic/<vod|live>/metadata` → the metadata; the stream itself under the same prefix.
+/// - MediaTailor: `POST /ssai/mediatailor/v1/session/lab/origin/<vod|live>/master.m3u8` → the session's URLs (its
+///   `manifestParams` echoed as their query); `GET /ssai/mediatailor/v1/tracking/lab/origin/<session>` → the
+///   tracking JSON, times in seconds from the first segment of the session's first playlist;
+///   the stream under `/ssai/mediatailor/v1/master/lab/origin/<vod|live>/`.
 struct LabSSAI {
     let configuration: LabConfiguration
 
-    private struct Metadata: Encodable {
+    /// A stream the SSAI endpoints front.
+    enum Stream: String {
+        case vod, live
+    }
+
+    /// One ad of a break: the segment it fills.
+    struct Slot {
+        var id: String
+        var segment: Int
+    }
+
+    /// One break: its segments and the ads listed so far.
+    struct Break {
+        var id: String
+        var firstSegment: Int
+        var length: Int
+        var ads: [Slot]
+    }
+
+    private var segmentSeconds: Double { Double(configuration.segmentDuration) }
+
+    private func date(ofSegment index: Int) -> StreamDate {
+        configuration.startDate + MediaTime(seconds: Double(index) * segmentSeconds)
+    }
+
+    // MARK: - Breaks
+
+    /// The live playlist's window at `elapsed` seconds of lab time: its first and latest segments (as the live
+    /// playlist lists them).
+    func liveWindow(elapsed: Double) -> (first: Int, latest: Int) {
+        let latest = max(0, Int((elapsed / segmentSeconds).rounded(.down)) + configuration.liveHistorySegments - 1)
+        return (max(0, latest - configuration.liveWindowSegments + 1), latest)
+    }
+
+    /// The breaks of a stream at `elapsed` seconds of lab time.
+    func breaks(_ stream: Stream, elapsed: Double) -> [Break] {
+        switch stream {
+        case .vod:
+            let first = configuration.vodBreakStartSegment
+            let length = configuration.vodBreakLengthSegments
+            return [Break(id: "break-1", firstSegment: first, length: length,
+                          ads: (0..<length).map { Slot(id: "ad-\($0 + 1)", segment: first + $0) })]
+        case .live:
+            let (first, latest) = liveWindow(elapsed: elapsed)
+            let interval = max(1, configuration.liveAdBreakInterval)
+            let length = max(1, min(configuration.liveAdBreakLength, interval - 1))
+            var breaks: [Break] = []
+            var number = max(0, (first - interval) / interval)
+            while number * interval + interval - length <= latest {
+                let start = number * interval + interval - length
+                if start + length > first {
+                    let published = (0..<length).filter { start + $0 <= latest }
+                    breaks.append(Break(id: "live-break-\(number)", firstSegment: start, length: length,
+                                        ads: published.map { Slot(id: "ad-\($0 + 1)", segment: start + $0) }))
+                }
+                number += 1
+            }
+            return breaks
+        }
+    }
+
+    // MARK: - Harmonic
+
+    private struct HarmonicMetadata: Encodable {
         struct Range: Encodable { var start: Double; var end: Double }
         struct Event: Encodable { var event: String; var startTime: Double; var duration: Double; var signalingUrls: [String] }
         struct Ad: Encodable { var id: String; var startTime: Double; var duration: Double; var trackingEvents: [Event] }
@@ -19,30 +93,144 @@ struct LabSSAI {
         var dataRange: Range
     }
 
-    /// The on-demand stream's break in Harmonic's format, its beacons sent to `base` (the lab's own address).
-    func harmonicVOD(base: String) -> String {
-        let segment = Double(configuration.segmentDuration) * 1000
-        let origin = configuration.startDate.secondsSince1970 * 1000
-        let breakStart = origin + Double(configuration.vodBreakStartSegment) * segment
-        let podID = "break-1"
-        let ads = (0..<configuration.vodBreakLengthSegments).map { index -> Metadata.Ad in
-            let adID = "ad-\(index + 1)"
-            let start = breakStart + Double(index) * segment
-            func event(_ name: String, _ fraction: Double, spans: Bool = false) -> Metadata.Event {
-                Metadata.Event(event: name, startTime: start + fraction * segment, duration: spans ? segment : 0,
-                               signalingUrls: ["\(base)/beacons/harmonic/\(podID)/\(adID)/\(name)?cb=[CACHEBUSTING]"])
+    /// Harmonic's metadata of a stream at `elapsed` seconds of lab time, on the stream's program-date-time
+    /// (milliseconds), its beacons sent to `base` (the lab's own address).
+    func harmonic(_ stream: Stream, elapsed: Double, base: String) -> String {
+        let segment = segmentSeconds * 1000
+        let adBreaks = breaks(stream, elapsed: elapsed).map { adBreak in
+            let ads = adBreak.ads.map { slot -> HarmonicMetadata.Ad in
+                let start = date(ofSegment: slot.segment).millisecondsSince1970
+                func event(_ name: String, _ fraction: Double, spans: Bool = false) -> HarmonicMetadata.Event {
+                    HarmonicMetadata.Event(
+                        event: name, startTime: start + fraction * segment, duration: spans ? segment : 0,
+                        signalingUrls: ["\(base)/beacons/harmonic/\(adBreak.id)/\(slot.id)/\(name)?cb=[CACHEBUSTING]"])
+                }
+                var events = [event("impression", 0, spans: true), event("start", 0), event("firstQuartile", 0.25),
+                              event("midpoint", 0.5), event("thirdQuartile", 0.75), event("complete", 1)]
+                events += ["pause", "resume", "mute", "unmute", "rewind"].map { event($0, 0, spans: true) }
+                return HarmonicMetadata.Ad(id: slot.id, startTime: start, duration: segment, trackingEvents: events)
             }
-            var events = [event("impression", 0, spans: true), event("start", 0), event("firstQuartile", 0.25),
-                          event("midpoint", 0.5), event("thirdQuartile", 0.75), event("complete", 1)]
-            events += ["pause", "resume", "mute", "unmute", "rewind"].map { event($0, 0, spans: true) }
-            return Metadata.Ad(id: adID, startTime: start, duration: segment, trackingEvents: events)
+            return HarmonicMetadata.Break(id: adBreak.id, startTime: date(ofSegment: adBreak.firstSegment).millisecondsSince1970,
+                                          duration: segment * Double(adBreak.length), ads: ads)
         }
-        let metadata = Metadata(
-            adBreaks: [Metadata.Break(id: podID, startTime: breakStart,
-                                      duration: segment * Double(configuration.vodBreakLengthSegments), ads: ads)],
-            dataRange: Metadata.Range(start: origin, end: origin + segment * Double(configuration.vodSegmentCount)))
+        let (first, last): (Int, Int) = switch stream {
+        case .vod: (0, configuration.vodSegmentCount - 1)
+        case .live: liveWindow(elapsed: elapsed)
+        }
+        let range = HarmonicMetadata.Range(start: date(ofSegment: first).millisecondsSince1970,
+                                           end: date(ofSegment: last + 1).millisecondsSince1970)
+        return Self.encode(HarmonicMetadata(adBreaks: adBreaks, dataRange: range))
+    }
+
+    /// Harmonic's answer to a session initialisation: the session's URLs, relative to the request.
+    static let harmonicSession = #"{"manifestUrl":"./master.m3u8?sessid=lab-1","trackingUrl":"./metadata?sessid=lab-1"}"#
+
+    // MARK: - MediaTailor
+
+    private struct MediaTailorTracking: Encodable {
+        struct Event: Encodable {
+            var eventId: String
+            var eventType: String
+            var beaconUrls: [String]
+            var startTimeInSeconds: Double
+            var durationInSeconds: Double
+            var eventProgramDateTime: String?
+        }
+        struct BreakEvent: Encodable { var eventType: String; var beaconUrls: [String] }
+        struct Ad: Encodable {
+            var adId: String
+            var adTitle: String
+            var creativeId: String
+            var adProgramDateTime: String?
+            var startTimeInSeconds: Double
+            var durationInSeconds: Double
+            var skipOffset: String?
+            var trackingEvents: [Event]
+        }
+        struct Avail: Encodable {
+            var availId: String
+            var availProgramDateTime: String?
+            var startTimeInSeconds: Double
+            var durationInSeconds: Double
+            var adBreakTrackingEvents: [BreakEvent]
+            var ads: [Ad]
+            var nonLinearAdsList: [String] = []
+        }
+        var avails: [Avail]
+        var nonLinearAvails: [String] = []
+        var nextToken: String
+        var dashAvailabilityStartTime: String?
+        var hlsAnchorMediaSequenceNumber: Int?
+    }
+
+    /// A MediaTailor session's path component: the stream and the segment its time zero is at (the first segment of
+    /// the live window when the session began), so that the lab keeps no session state.
+    func mediaTailorSession(_ stream: Stream, elapsed: Double) -> String {
+        switch stream {
+        case .vod: "vod-0"
+        case .live: "live-\(liveWindow(elapsed: elapsed).first)"
+        }
+    }
+
+    /// MediaTailor's tracking JSON for a session (``mediaTailorSession(_:elapsed:)``), `nil` for an unknown one.
+    /// Times are seconds from the session's time zero; each ad's impression has a second, `about:blank` URL, and a
+    /// `clickThrough` (a page to open, never a beacon) points at the sink too.
+    func mediaTailor(session: String, elapsed: Double, base: String) -> String? {
+        let parts = session.split(separator: "-")
+        guard parts.count == 2, let stream = Stream(rawValue: String(parts[0])), let zero = Int(parts[1]), zero >= 0 else {
+            return nil
+        }
+        func seconds(_ segment: Int) -> Double { Double(segment - zero) * segmentSeconds }
+        let avails = breaks(stream, elapsed: elapsed).filter { $0.firstSegment >= zero }.map { adBreak in
+            let sink = "\(base)/beacons/mediatailor/\(adBreak.id)"
+            let ads = adBreak.ads.map { slot -> MediaTailorTracking.Ad in
+                let start = seconds(slot.segment)
+                func event(_ name: String, _ fraction: Double, urls: [String]? = nil) -> MediaTailorTracking.Event {
+                    MediaTailorTracking.Event(
+                        eventId: "\(slot.segment)", eventType: name,
+                        beaconUrls: urls ?? ["\(sink)/\(slot.id)/\(name)"],
+                        startTimeInSeconds: start + fraction * segmentSeconds,
+                        durationInSeconds: name == "impression" ? segmentSeconds : 0)
+                }
+                var events = [event("impression", 0, urls: ["\(sink)/\(slot.id)/impression", "about:blank"]),
+                              event("start", 0), event("firstQuartile", 0.25), event("midpoint", 0.5),
+                              event("thirdQuartile", 0.75), event("complete", 1)]
+                events += ["pause", "resume", "mute", "unmute"].map { event($0, 0) }
+                events.append(event("clickThrough", 0, urls: ["\(base)/beacons/mediatailor/click-through"]))
+                return MediaTailorTracking.Ad(
+                    adId: "\(slot.segment)", adTitle: "Lab ad \(slot.id)", creativeId: "creative-\(slot.id)",
+                    adProgramDateTime: date(ofSegment: slot.segment).iso8601Milliseconds, startTimeInSeconds: start,
+                    durationInSeconds: segmentSeconds, skipOffset: nil, trackingEvents: events)
+            }
+            return MediaTailorTracking.Avail(
+                availId: adBreak.id, availProgramDateTime: date(ofSegment: adBreak.firstSegment).iso8601Milliseconds,
+                startTimeInSeconds: seconds(adBreak.firstSegment), durationInSeconds: Double(adBreak.length) * segmentSeconds,
+                adBreakTrackingEvents: ["breakStart", "breakEnd"].map {
+                    MediaTailorTracking.BreakEvent(eventType: $0, beaconUrls: ["\(sink)/-/\($0)"])
+                },
+                ads: ads)
+        }
+        return Self.encode(MediaTailorTracking(avails: avails, nextToken: "lab-\(Int(elapsed))",
+                                               hlsAnchorMediaSequenceNumber: nil))
+    }
+
+    /// MediaTailor's answer to a session initialisation: the manifest and tracking paths of the session, with the
+    /// request's `manifestParams` as their query.
+    func mediaTailorSessionAnswer(_ stream: Stream, elapsed: Double, manifestParams: [String: String]) -> String {
+        var query = URLComponents()
+        query.queryItems = manifestParams.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        let session = mediaTailorSession(stream, elapsed: elapsed)
+        let extra = query.percentEncodedQuery.map { "&\($0)" } ?? ""
+        let trackingQuery = query.percentEncodedQuery.map { "?\($0)" } ?? ""
+        return Self.encode([
+            "manifestUrl": "/ssai/mediatailor/v1/master/lab/origin/\(stream.rawValue)/master.m3u8?aws.sessionId=\(session)\(extra)",
+            "trackingUrl": "/ssai/mediatailor/v1/tracking/lab/origin/\(session)\(trackingQuery)",
+        ])
+    }
+
+    private static func encode(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(metadata)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 }

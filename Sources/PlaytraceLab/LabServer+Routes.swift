@@ -61,8 +61,21 @@ extension LabServer {
         }
         // SSAI: the session's stream and metadata (GET), and Harmonic's session initialisation (POST).
         router.post("/ssai/**") { request, context -> Response in
-            guard request.uri.path == "/ssai/harmonic/vod/master.m3u8" else { return Response(status: .notFound) }
-            return try await self.harmonicSessionInit(request, connection: context.channel)
+            let path = request.uri.path
+            if Self.harmonicSessionStream(path) != nil {
+                return try await self.sessionInit(request, connection: context.channel) { _ in LabSSAI.harmonicSession }
+            }
+            if let stream = Self.mediaTailorSessionStream(path) {
+                let body = try await request.body.collect(upTo: 1 << 20)
+                guard let params = Self.mediaTailorManifestParams(Array(body.readableBytesView)) else {
+                    return Response(status: .badRequest, body: .init(byteBuffer: ByteBuffer(string: "a JSON object is expected\n")))
+                }
+                return try await self.sessionInit(request, connection: context.channel) { elapsed in
+                    LabSSAI(configuration: self.configuration).mediaTailorSessionAnswer(stream, elapsed: elapsed,
+                                                                                        manifestParams: params)
+                }
+            }
+            return Response(status: .notFound)
         }
         router.get("/ssai/**") { request, context -> Response in
             try await self.serveMedia(request, connection: context.channel)
@@ -125,26 +138,49 @@ extension LabServer {
         return (kinds, status, drop)
     }
 
-    /// Harmonic's session initialisation for the lab's SSAI stream: a `GET` with `initSession=true`, or a `POST`, is
-    /// answered with the session's manifest and tracking URLs (relative, with a `sessid`), unless a fault for the
-    /// path says otherwise.
-    private func harmonicSessionInit(_ request: Request, connection: any Channel) async throws -> Response {
+    /// An SSAI session initialisation (Harmonic's `GET …?initSession=true` or `POST`, MediaTailor's `POST`): answered
+    /// with the session's URLs as JSON, unless a fault for the path says otherwise.
+    private func sessionInit(_ request: Request, connection: any Channel,
+                             answer: (Double) -> String) async throws -> Response {
         let path = request.uri.path
         let (kinds, status, drop) = try await sinkFaults(for: path, answering: 200, connection: connection)
         requests.append(LabRequest(method: request.method.rawValue, path: path, query: request.uri.query, status: status,
                                    bytes: 0, receivedAt: stopwatch.elapsed, faults: kinds.map { "\($0)" }, idempotencyKey: nil))
         if drop { throw LabFaultError.droppedConnection }
         guard status == 200 else { return Response(status: HTTPResponse.Status(code: status)) }
-        let body = #"{"manifestUrl":"./master.m3u8?sessid=lab-1","trackingUrl":"./metadata?sessid=lab-1"}"#
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+        return Response(status: .ok, headers: headers,
+                        body: .init(byteBuffer: ByteBuffer(string: answer(stopwatch.elapsedSeconds))))
+    }
+
+    /// The stream of a Harmonic session path (`/ssai/harmonic/<vod|live>/master.m3u8`).
+    static func harmonicSessionStream(_ path: String) -> LabSSAI.Stream? {
+        let parts = path.split(separator: "/")
+        guard parts.count == 4, parts[0] == "ssai", parts[1] == "harmonic", parts[3] == "master.m3u8" else { return nil }
+        return LabSSAI.Stream(rawValue: String(parts[2]))
+    }
+
+    /// The stream of a MediaTailor session path (`/ssai/mediatailor/v1/session/lab/origin/<vod|live>/master.m3u8`).
+    static func mediaTailorSessionStream(_ path: String) -> LabSSAI.Stream? {
+        let parts = path.split(separator: "/")
+        guard parts.count == 8, parts[..<6].elementsEqual(["ssai", "mediatailor", "v1", "session", "lab", "origin"]),
+              parts[7] == "master.m3u8" else { return nil }
+        return LabSSAI.Stream(rawValue: String(parts[6]))
+    }
+
+    /// The `manifestParams` of a MediaTailor session request (strings only); `nil` when the body is not a JSON
+    /// object. An empty body is an empty request.
+    static func mediaTailorManifestParams(_ body: [UInt8]) -> [String: String]? {
+        guard !body.isEmpty else { return [:] }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else { return nil }
+        return (object["manifestParams"] as? [String: Any] ?? [:]).compactMapValues { $0 as? String }
     }
 
     private func serveMedia(_ request: Request, connection: any Channel) async throws -> Response {
         let path = request.uri.path
-        if path == "/ssai/harmonic/vod/master.m3u8", request.uri.queryParameters["initSession"] == "true" {
-            return try await harmonicSessionInit(request, connection: connection)
+        if Self.harmonicSessionStream(path) != nil, request.uri.queryParameters["initSession"] == "true" {
+            return try await sessionInit(request, connection: connection) { _ in LabSSAI.harmonicSession }
         }
         let receivedAt = stopwatch.elapsed
         let kinds = faults.take(for: path)
@@ -220,18 +256,29 @@ extension LabServer {
         let playlistType = "application/vnd.apple.mpegurl"
         // A content-steering pathway serves the on-demand stream under its own prefix.
         if parts.count > 2, LabSteering.pathways.contains(parts[0]), parts[1] == "vod" { parts.removeFirst() }
-        // The SSAI session's stream is the on-demand stream under `/ssai/harmonic/` (its metadata aside).
-        if parts.count > 3, parts[0] == "ssai", parts[1] == "harmonic", parts[2] == "vod", parts.last != "metadata" {
+        // The SSAI sessions' streams are the lab's on-demand and live streams under the sessions' prefixes.
+        if parts.count > 3, parts[0] == "ssai", parts[1] == "harmonic", LabSSAI.Stream(rawValue: parts[2]) != nil {
+            if parts.count == 4, parts[3] == "metadata" {
+                let ssai = LabSSAI(configuration: configuration)
+                return (ByteBuffer(string: ssai.harmonic(LabSSAI.Stream(rawValue: parts[2])!, elapsed: stopwatch.elapsedSeconds,
+                                                         base: baseURL?.absoluteString ?? "")), "application/json")
+            }
             parts.removeFirst(2)
+        }
+        if parts.count > 7, parts[..<6].elementsEqual(["ssai", "mediatailor", "v1", "master", "lab", "origin"]),
+           LabSSAI.Stream(rawValue: parts[6]) != nil {
+            parts.removeFirst(6)
+        }
+        if parts.count == 7, parts[..<6].elementsEqual(["ssai", "mediatailor", "v1", "tracking", "lab", "origin"]) {
+            return LabSSAI(configuration: configuration)
+                .mediaTailor(session: parts[6], elapsed: stopwatch.elapsedSeconds, base: baseURL?.absoluteString ?? "")
+                .map { (ByteBuffer(string: $0), "application/json") }
         }
         switch parts.count {
         case 2 where parts[0] == "steering" && parts[1] == "master.m3u8":
             return (ByteBuffer(string: streams.steeringMultivariant()), playlistType)
         case 2 where parts[0] == "steering" && parts[1] == "manifest.json":
             return (ByteBuffer(string: steering.manifest), "application/json")
-        case 4 where parts[0] == "ssai" && parts[1] == "harmonic" && parts[2] == "vod" && parts[3] == "metadata":
-            return (ByteBuffer(string: LabSSAI(configuration: configuration).harmonicVOD(base: baseURL?.absoluteString ?? "")),
-                    "application/json")
         case 2 where parts[0] == "ads" && parts[1] == "assetlist.json":
             return (ByteBuffer(string: streams.assetList()), "application/json")
         case 2 where parts[1] == "master.m3u8":
