@@ -87,7 +87,7 @@ final class AdSessionHarness {
 @Suite("Ad tracker: a session end to end", .serialized)
 @MainActor
 struct AdTrackerSessionTests {
-    @Test("Every beacon of a break reaches the sink exactly once, on time; a pause in an ad is reported once per pause")
+    @Test("Every beacon of a break reaches the sink exactly once, on time; a pause and a mute in an ad are reported once per change")
     func vodSession() async throws {
         let h = try await AdSessionHarness()
         // The lab's stream has program-date-time: the metadata is on its dates (a break at 8.037 s of two 3.97 s ads:
@@ -109,12 +109,24 @@ struct AdTrackerSessionTests {
         h.session.apply(AdMetadata(pods: [pod], timeline: .programDateTime))
         h.player.play()
         await h.play(until: 10)
-        #expect(h.session.report(.pause, at: start + 10_000) == 1)
+        // The viewer pauses for a second and mutes while the first ad plays: one pause and one mute, from the
+        // Player's own state; the resume and the unmute have no event in this ad.
+        h.player.pause()
+        await h.play(for: .seconds(1))
+        h.player.play()
+        h.player.isMuted = true
+        await h.play(for: .milliseconds(300))
+        h.player.isMuted = false
+        await h.play(for: .milliseconds(300))
+        // The app reports too: a second pause, delivered; a skip the ad has no event for.
+        #expect(await h.session.reportPause() == .delivered)
+        #expect(await h.session.reportSkip() == .nothingToReport)
         await h.play(until: 20)
+        #expect(await h.session.reportPause() == .nothingToReport, "no ad plays at 20 s")
         try await h.shutdown()
 
         let hits = h.lab.beacons.accepted().map(\.path)
-        let expected = ["/beacons/-/breakStart", "/beacons/-/breakEnd", "/beacons/a1/pause"]
+        let expected = ["/beacons/-/breakStart", "/beacons/-/breakEnd", "/beacons/a1/pause", "/beacons/a1/pause", "/beacons/a1/mute"]
             + ["a1", "a2"].flatMap { ad in AdFixtures.automaticNames.map { "/beacons/\(ad)/\($0)" } }
         #expect(hits.sorted() == expected.sorted(), "\(hits)")
         #expect(h.session.beacons.count == expected.count)

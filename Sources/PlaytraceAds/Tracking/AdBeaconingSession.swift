@@ -71,6 +71,9 @@ public final class AdBeaconingSession {
     /// Events found already handed over to the outbox by an earlier run of the session (``resume(_:)``).
     public internal(set) var restoredBeaconCount = 0
 
+    /// How long ``report(_:)`` waits for the first attempt at its beacons before answering ``AdReportOutcome/queued``.
+    public var reportTimeout: Duration = .seconds(10)
+
     /// The most log messages kept.
     public let logLimit = 500
 
@@ -86,10 +89,14 @@ public final class AdBeaconingSession {
     @ObservationIgnored var streamTypeWaiters: [CheckedContinuation<StreamType, Never>] = []
     @ObservationIgnored var attemptWaiters: [CheckedContinuation<Void, Never>] = []
     @ObservationIgnored let stopwatch: Stopwatch
-    @ObservationIgnored private var lastPosition: Double?
+    /// Where the playhead was last seen on the ad timeline (milliseconds).
+    @ObservationIgnored private(set) var lastPosition: Double?
+    /// Reports waiting for the first attempts at their beacons (``report(_:)``).
+    @ObservationIgnored var reportWaiters: [Int: ReportWaiter] = [:]
+    @ObservationIgnored var nextReportWaiterID = 0
     @ObservationIgnored private var nextLogID = 0
     /// The beacon records by delivery key, and the URLs each still waits for.
-    @ObservationIgnored private var recordIndex: [String: Int] = [:]
+    @ObservationIgnored private(set) var recordIndex: [String: Int] = [:]
 
     /// - Parameters:
     ///   - outbox: where beacons are stored and delivered (with a ``BeaconCourier`` made by ``makeCourier(transport:timeout:maximumAttempts:)``).
@@ -146,22 +153,34 @@ public final class AdBeaconingSession {
 
     /// Takes a movement of the playhead.
     public func observe(_ progress: PlaybackProgress) {
-        for observation in PlaybackObservation.observations(for: progress, on: timeline, at: stopwatch.elapsed) {
-            if case .played(_, let to, _, _) = observation { lastPosition = to }
+        let instant = stopwatch.elapsed
+        for observation in PlaybackObservation.observations(for: progress, on: timeline, at: instant) {
+            switch observation {
+            case .played(let from, let to, _, _):
+                // A movement that does not begin where the last one ended follows a seek: a jump back into a
+                // played ad is a rewind.
+                if let last = lastPosition, abs(from - last) > 1 {
+                    dispatch(scheduler.observe(.jumped(from: last, to: from, at: instant), pods: &adPods))
+                }
+                lastPosition = to
+            case .jumped(_, let to, _):
+                lastPosition = to
+            }
             dispatch(scheduler.observe(observation, pods: &adPods))
         }
     }
 
     /// Fires the player-initiated events of a type for the ad under `position` (milliseconds on the ad timeline);
-    /// returns how many beacons were queued (0: no ad there, or the ad has no such event).
+    /// returns their delivery keys (none: no ad there, or the ad has no such event).
     @discardableResult
-    public func report(_ type: TrackingEventType, at position: Double) -> Int {
-        let firings = scheduler.report(type, at: position, instant: stopwatch.elapsed, pods: &adPods)
-        dispatch(firings)
-        return firings.count
+    public func report(_ type: TrackingEventType, at position: Double) -> [String] {
+        dispatch(scheduler.report(type, at: position, instant: stopwatch.elapsed, pods: &adPods))
     }
 
-    private func dispatch(_ firings: [BeaconFiring]) {
+    /// Fills each firing's URLs and hands them to the outbox; returns their delivery keys.
+    @discardableResult
+    private func dispatch(_ firings: [BeaconFiring]) -> [String] {
+        var keys: [String] = []
         for firing in firings {
             let sentAt = stopwatch.elapsed
             let deliveryKey = firing.deliveryKey(session: identity, reportedAt: wallClock.now)
@@ -191,7 +210,9 @@ public final class AdBeaconingSession {
             beacons.append(record)
             log("fired \(firing.key) (\(firing.cause.rawValue)) to \(firing.urls.count) URL(s)", isError: false)
             settle(deliveryKey)
+            keys.append(deliveryKey)
         }
+        return keys
     }
 
     /// Takes a ``BeaconCourier``'s report of an attempt (``makeCourier(transport:timeout:maximumAttempts:)`` wires
@@ -215,7 +236,8 @@ public final class AdBeaconingSession {
             log("beacon \(attempt.key) failed for good: \(reason)", isError: true)
         case .retry, .pause: break
         }
-        settle(String(attempt.key[..<slash]))
+        settle(deliveryKey)
+        resumeReportWaiters()
     }
 
     /// Moves a fired event to done or failed once every URL of its occurrence has an outcome.

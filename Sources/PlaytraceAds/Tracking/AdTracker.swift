@@ -10,16 +10,35 @@ public import PlaytracePlayer
 public final class AdTracker: PlayerItemTracker {
     private let session: AdBeaconingSession
     private var isStarted = true
+    private var lastState: PlaybackState?
+    private var lastMuted: Bool?
 
     public init(configuration: AdBeaconingSession) { session = configuration }
 
     public func enable(for player: Player) {
         isStarted = true
+        lastState = nil
+        lastMuted = nil
         session.boundariesChanged = { [weak player] in player?.updateProgressBoundaries() }
     }
 
     public func updateMetadata(to metadata: Void) {}
-    public func updateProperties(to properties: TrackerProperties) { session.updatePlayer(properties) }
+    /// Follows the player's state: a pause, a resume, a mute or an unmute while an ad plays is reported once per
+    /// change (every event of that type in the ad).
+    public func updateProperties(to properties: TrackerProperties) {
+        session.updatePlayer(properties)
+        defer {
+            lastState = properties.playbackState
+            lastMuted = properties.isMuted
+        }
+        guard isStarted else { return }
+        if let lastMuted, lastMuted != properties.isMuted { session.playerDid(properties.isMuted ? .mute : .unmute) }
+        switch (lastState, properties.playbackState) {
+        case (.playing, .paused): session.playerDid(.pause)
+        case (.paused, .playing): session.playerDid(.resume)
+        default: break
+        }
+    }
 
     public func disable(with properties: TrackerProperties) {
         isStarted = false

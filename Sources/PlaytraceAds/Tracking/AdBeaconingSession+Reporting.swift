@@ -1,0 +1,82 @@
+import PlaytraceCore
+
+/// What became of a player-initiated report (``AdBeaconingSession/reportPause()`` …).
+public enum AdReportOutcome: Sendable, Hashable {
+    /// Every URL of the event's beacons was delivered.
+    case delivered
+    /// Handed to the outbox, which keeps trying: a URL failed for now, or its first attempt did not end within
+    /// ``AdBeaconingSession/reportTimeout``.
+    case queued
+    /// A URL was refused for good.
+    case failed
+    /// No ad plays under the playhead, or the ad has no event of this type: nothing was sent.
+    case nothingToReport
+}
+
+/// A report waiting for the first attempt at each URL of its beacons.
+struct ReportWaiter {
+    var keys: [String]
+    var continuation: CheckedContinuation<Void, Never>
+}
+
+extension AdBeaconingSession {
+    /// Reports that the viewer did what `type` names (`pause`, `mute`…) while the ad under the playhead plays:
+    /// every event of that type of the ad is sent, each report a new occurrence. Returns once the first attempt at
+    /// each URL ended (at most ``reportTimeout``): delivered, still queued, failed, or nothing to report.
+    public func report(_ type: TrackingEventType) async -> AdReportOutcome {
+        guard let position = lastPosition else { return .nothingToReport }
+        let keys = report(type, at: position)
+        guard !keys.isEmpty else { return .nothingToReport }
+        if !firstAttemptsEnded(keys) {
+            let id = nextReportWaiterID
+            nextReportWaiterID += 1
+            let timeout = reportTimeout
+            let stopwatch = stopwatch
+            Task { [weak self] in
+                try? await stopwatch.sleep(for: timeout)
+                self?.resumeReportWaiter(id)
+            }
+            await withCheckedContinuation { reportWaiters[id] = ReportWaiter(keys: keys, continuation: $0) }
+        }
+        return outcome(of: keys)
+    }
+
+    public func reportMute() async -> AdReportOutcome { await report(.mute) }
+    public func reportUnmute() async -> AdReportOutcome { await report(.unmute) }
+    public func reportPause() async -> AdReportOutcome { await report(.pause) }
+    public func reportResume() async -> AdReportOutcome { await report(.resume) }
+    public func reportRewind() async -> AdReportOutcome { await report(.rewind) }
+    public func reportSkip() async -> AdReportOutcome { await report(.skip) }
+    public func reportPlayerExpand() async -> AdReportOutcome { await report(.playerExpand) }
+    public func reportPlayerCollapse() async -> AdReportOutcome { await report(.playerCollapse) }
+
+    /// Sends a player-initiated event the Player's own state change implies (from ``AdTracker``), without waiting.
+    func playerDid(_ type: TrackingEventType) {
+        guard let position = lastPosition else { return }
+        report(type, at: position)
+    }
+
+    private func records(of keys: [String]) -> [BeaconRecord] {
+        keys.compactMap { recordIndex[$0].map { beacons[$0] } }
+    }
+
+    private func firstAttemptsEnded(_ keys: [String]) -> Bool {
+        records(of: keys).allSatisfy { $0.urls.allSatisfy { $0.attempts > 0 || $0.outcome != nil } }
+    }
+
+    private func outcome(of keys: [String]) -> AdReportOutcome {
+        let urls = records(of: keys).flatMap(\.urls)
+        if urls.contains(where: { if case .failed = $0.outcome { true } else { false } }) { return .failed }
+        if urls.allSatisfy({ if case .delivered = $0.outcome { true } else { false } }) { return .delivered }
+        return .queued
+    }
+
+    /// Resumes the reports whose beacons all had their first attempt.
+    func resumeReportWaiters() {
+        for (id, waiter) in reportWaiters where firstAttemptsEnded(waiter.keys) { resumeReportWaiter(id) }
+    }
+
+    private func resumeReportWaiter(_ id: Int) {
+        reportWaiters.removeValue(forKey: id)?.continuation.resume()
+    }
+}

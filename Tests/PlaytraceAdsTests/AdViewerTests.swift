@@ -1,0 +1,134 @@
+import Foundation
+import PlaytraceAds
+import PlaytraceCore
+import PlaytraceLab
+import PlaytraceNetwork
+import PlaytracePlayer
+import PlaytraceTestSupport
+import Testing
+
+extension AdSessionHarness {
+    /// Sets up the lab's on-demand Harmonic session (break-1 from 8 s: ad-1 8–12 s, ad-2 12–16 s) and makes the
+    /// Player for it.
+    func startHarmonicVOD(interval: Duration = .seconds(2)) async throws {
+        session.metadataUpdateInterval = interval
+        let provider = HarmonicAdProvider(transport: transport, clock: clock)
+        let info = try #require(await session.start(mediaUrl: URL(string: "\(base)/ssai/harmonic/vod/master.m3u8")!,
+                                                    provider: provider))
+        await makePlayer(url: info.manifestUrl)
+    }
+
+    /// Seeks and waits for the seek to complete.
+    func seek(to seconds: Double) async {
+        var done = false
+        player.seek(.at(MediaTime(seconds: seconds))) { _ in done = true }
+        let met = await ClockStepper(clock: clock).advance(until: { done && !self.player.isSeeking }, limit: .seconds(30),
+                                                           step: .milliseconds(100)) { await self.settle() }
+        #expect(met, "the seek to \(seconds) s did not complete")
+    }
+
+    /// The sink's Harmonic hits, as `ad/event`.
+    var harmonicHits: [String] {
+        lab.beacons.accepted(under: "/beacons/harmonic/break-1/").map { String($0.path.dropFirst("/beacons/harmonic/break-1/".count)) }
+    }
+}
+
+/// What viewers do, against the lab's on-demand Harmonic session: seeks, rewinds, stalls, late metadata, a beacon
+/// server that is down for a while.
+@Suite("Ad sessions: viewers and failures", .serialized)
+@MainActor
+struct AdViewerTests {
+    private let automatic = AdFixtures.automaticNames
+
+    @Test("A seek over the break fires nothing of it")
+    func seekOverBreak() async throws {
+        let h = try await AdSessionHarness(playing: nil)
+        try await h.startHarmonicVOD()
+        h.player.play()
+        await h.play(until: 2)
+        await h.seek(to: 20)
+        await h.play(until: 24)
+        try await h.shutdown()
+        #expect(h.harmonicHits.isEmpty, "\(h.harmonicHits)")
+        #expect(h.session.beacons.isEmpty)
+    }
+
+    @Test("A seek into the middle of an ad fires its impression and start, then only what is crossed")
+    func seekIntoAd() async throws {
+        let h = try await AdSessionHarness(playing: nil)
+        try await h.startHarmonicVOD()
+        h.player.play()
+        await h.play(until: 2)
+        await h.seek(to: 14.5)
+        await h.play(until: 18)
+        try await h.shutdown()
+        #expect(h.harmonicHits.sorted() == ["ad-2/complete", "ad-2/impression", "ad-2/start", "ad-2/thirdQuartile"],
+                "\(h.harmonicHits)")
+        let entered = h.session.beacons.filter { $0.firing.cause == .entered }.map(\.firing.event)
+        #expect(Set(entered) == [.impression, .start])
+    }
+
+    @Test("A rewind into a played ad sends its rewind event once and never an automatic event again")
+    func rewindIntoPlayedAd() async throws {
+        let h = try await AdSessionHarness(playing: nil)
+        try await h.startHarmonicVOD()
+        h.player.play()
+        await h.play(until: 13)
+        await h.seek(to: 9)
+        await h.play(until: 17)
+        try await h.shutdown()
+        let expected = automatic.map { "ad-1/\($0)" } + automatic.map { "ad-2/\($0)" } + ["ad-1/rewind"]
+        #expect(h.harmonicHits.sorted() == expected.sorted(), "\(h.harmonicHits)")
+    }
+
+    @Test("A stall at the start of an ad: its events fire once each, at their crossings, after playback resumes")
+    func stallAcrossEvents() async throws {
+        let h = try await AdSessionHarness(playing: nil)
+        // The segment of the second ad, asked for at once, arrives after 15 s: playback stalls at 12 s, where ad-1
+        // completes and ad-2 starts, for about 3 s.
+        h.lab.faults.add(LabFault(pathContains: "seg3.ts", kind: .delay(milliseconds: 15_000)))
+        try await h.startHarmonicVOD()
+        h.player.play()
+        await h.play(until: 19)
+        let stalls = h.player.properties.metrics.stallCount
+        try await h.shutdown()
+        #expect(stalls >= 1, "the delayed segment made playback stall")
+        let expected = automatic.map { "ad-1/\($0)" } + automatic.map { "ad-2/\($0)" }
+        #expect(h.harmonicHits.sorted() == expected.sorted(), "\(h.harmonicHits)")
+        #expect(h.session.beacons.allSatisfy { $0.lateness <= .milliseconds(1) }, "\(h.session.beacons.map(\.lateness))")
+    }
+
+    @Test("Metadata that arrives after the break started: what was played is caught up once, the rest fires live")
+    func lateMetadata() async throws {
+        let h = try await AdSessionHarness(playing: nil)
+        // The first six polls (every 2 s) fail: the metadata arrives at about 12 s, in the middle of the break.
+        h.lab.faults.add(LabFault(pathContains: "/ssai/harmonic/vod/metadata", kind: .status(503), remaining: 6))
+        try await h.startHarmonicVOD()
+        #expect(h.session.adPods.isEmpty)
+        h.player.play()
+        await h.play(until: 17)
+        try await h.shutdown()
+        let expected = automatic.map { "ad-1/\($0)" } + automatic.map { "ad-2/\($0)" }
+        #expect(h.harmonicHits.sorted() == expected.sorted(), "\(h.harmonicHits)")
+        let caughtUp = h.session.beacons.filter { $0.firing.cause == .caughtUp }
+        #expect(!caughtUp.isEmpty && caughtUp.allSatisfy { $0.firing.key.adID == "ad-1" || $0.firing.event == .impression || $0.firing.event == .start })
+        #expect(h.session.metadataFailures == 6)
+    }
+
+    @Test("The beacon server down, then up: every beacon is retried until delivered, once, and ends done")
+    func beaconServerDown() async throws {
+        let h = try await AdSessionHarness(playing: nil)
+        // Five failures in a row (within each URL's budget of eight attempts): the outbox backs off and retries.
+        h.lab.faults.add(LabFault(pathContains: "/beacons/", kind: .status(503), remaining: 5))
+        try await h.startHarmonicVOD()
+        h.player.play()
+        await h.play(until: 17)
+        await h.play(for: .seconds(20))
+        try await h.shutdown()
+        let expected = automatic.map { "ad-1/\($0)" } + automatic.map { "ad-2/\($0)" }
+        #expect(h.harmonicHits.sorted() == expected.sorted(), "\(h.harmonicHits)")
+        #expect(h.lab.beacons.all.filter { $0.status == 503 }.count == 5)
+        #expect(h.session.adPods.flatMap(\.allTrackingEvents).filter { $0.event.kind == .automatic }
+            .allSatisfy { $0.reportingState == .done })
+    }
+}
