@@ -13,8 +13,10 @@ import Testing
 /// test clock; beacons go through an Outbox to the lab's beacon sink over loopback.
 @MainActor
 final class AdSessionHarness {
-    let clock = TestClock<Duration>()
+    let clock: TestClock<Duration>
     let lab: LabServer
+    /// Whether the lab is this harness's own (stopped with it), not one shared with an earlier harness.
+    private let ownsLab: Bool
     let base: String
     let transport: AsyncHTTPClientTransport
     let outbox: Outbox
@@ -22,14 +24,24 @@ final class AdSessionHarness {
     let engines = EngineList()
     private(set) var player: Player!
 
-    /// - Parameter path: the lab path the Player plays at once; `nil` to make the Player later (``makePlayer(url:)``).
-    init(playing path: String? = "vod/master.m3u8") async throws {
-        lab = LabServer(clock: clock)
-        base = "http://127.0.0.1:\(try await lab.start())"
+    /// - Parameters:
+    ///   - path: the lab path the Player plays at once; `nil` to make the Player later (``makePlayer(url:)``).
+    ///   - earlier: a harness whose lab and clock this one uses (an app started again against the same servers).
+    ///   - outboxPath: the outbox's file; `nil` keeps it in memory.
+    init(playing path: String? = "vod/master.m3u8", after earlier: AdSessionHarness? = nil,
+         outboxPath: String? = nil) async throws {
+        if let earlier {
+            (clock, lab, base, ownsLab) = (earlier.clock, earlier.lab, earlier.base, false)
+        } else {
+            clock = TestClock<Duration>()
+            lab = LabServer(clock: clock)
+            base = "http://127.0.0.1:\(try await lab.start())"
+            ownsLab = true
+        }
         transport = AsyncHTTPClientTransport(clock: clock)
         // The courier reports to the session, which needs the outbox first: a box closes the loop.
         let holder = SessionHolder()
-        outbox = try Outbox(path: nil, couriers: [BeaconCourier(transport: transport) { attempt in
+        outbox = try Outbox(path: outboxPath, couriers: [BeaconCourier(transport: transport) { attempt in
             Task { @MainActor in holder.session?.courierReport(attempt) }
         }], clock: clock)
         await outbox.start()
@@ -80,7 +92,17 @@ final class AdSessionHarness {
         player.removeAllItems()
         for engine in engines.all { await engine.stop() }
         try await transport.shutdown()
-        await lab.stop()
+        if ownsLab { await lab.stop() }
+    }
+
+    /// Ends abruptly, as a process killed with `kill -9` does: nothing is drained or flushed; what the outbox's file
+    /// holds is all that remains.
+    func kill() async throws {
+        session.stop()
+        await outbox.stop()
+        player.removeAllItems()
+        for engine in engines.all { await engine.stop() }
+        try await transport.shutdown()
     }
 }
 

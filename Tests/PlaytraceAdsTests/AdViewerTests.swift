@@ -132,3 +132,46 @@ struct AdViewerTests {
             .allSatisfy { $0.reportingState == .done })
     }
 }
+
+/// A session killed mid-break and started again: nothing fired twice, nothing lost.
+@Suite("Ad sessions: resumed after a kill", .serialized)
+@MainActor
+struct AdResumeTests {
+    @Test("Killed mid-break with a beacon waiting: the next run marks what was sent, delivers what waited, fires the rest once")
+    func killedMidBreak() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ads-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let first = try await AdSessionHarness(playing: nil, outboxPath: path)
+        try await first.startHarmonicVOD()
+        first.player.play()
+        await first.play(until: 9.5)
+        // The beacon server goes down: ad-1's midpoint (10 s) is fired and waits in the outbox when the app dies.
+        first.lab.faults.add(LabFault(pathContains: "/beacons/", kind: .status(503)))
+        await first.play(until: 10.5)
+        #expect(first.session.beacons.map(\.firing.event) == [.impression, .start, .firstQuartile, .midpoint])
+        try await first.kill()
+        first.lab.faults.clear()
+
+        // The app starts again on the same session, resumes at 10.5 s (inside ad-1) and plays the break out.
+        let second = try await AdSessionHarness(playing: nil, after: first, outboxPath: path)
+        try await second.startHarmonicVOD()
+        #expect(second.session.restoredBeaconCount == 4)
+        let states = AdFixtures.states(second.session.adPods)
+        #expect(states["ad-1/impression"] == .done && states["ad-1/firstQuartile"] == .done)
+        #expect(states["ad-1/midpoint"] == .connecting, "handed over, waiting in the outbox")
+        second.player.seek(.at(MediaTime(seconds: 10.5)))
+        second.player.play()
+        await second.play(until: 17)
+        try await second.shutdown()
+        await first.lab.stop()
+
+        let hits = first.lab.beacons.accepted(under: "/beacons/harmonic/break-1/")
+            .map { String($0.path.dropFirst("/beacons/harmonic/break-1/".count)) }
+        let expected = AdFixtures.automaticNames.map { "ad-1/\($0)" } + AdFixtures.automaticNames.map { "ad-2/\($0)" }
+        #expect(hits.sorted() == expected.sorted(), "each once across both runs: \(hits)")
+        #expect(second.session.beacons.allSatisfy { $0.firing.key.adID == "ad-2" || $0.firing.event == .thirdQuartile
+            || $0.firing.event == .complete }, "the second run fired none of what the first had")
+        let finalStates = AdFixtures.states(second.session.adPods)
+        #expect(AdFixtures.automaticNames.allSatisfy { finalStates["ad-1/\($0)"] == .done && finalStates["ad-2/\($0)"] == .done })
+    }
+}
