@@ -1,0 +1,113 @@
+/// A scripted viewer: what a viewer does, and when, as a list of actions — `at 10 pause 2; at 14 seek 30; at 31 mute`.
+///
+/// Each action runs when the playhead is at or past its time (seconds of the item's media time), after the one
+/// before it is done (a pause is done when playback resumes, a seek when it completes): actions run in order, each
+/// at most once. ``ViewerScriptRunner`` performs them on a ``Player``.
+///
+/// ```swift
+/// let script = try ViewerScript(parsing: "at 10 pause 2; at 12 seek 30; at 40 stop")
+/// script.steps.count   // 3
+/// ```
+public struct ViewerScript: Sendable, Hashable {
+    /// What the viewer does.
+    public enum Action: Sendable, Hashable {
+        /// Pauses for this many seconds of session time, then plays.
+        case pause(seconds: Double)
+        /// Seeks to this position (seconds).
+        case seek(to: Double)
+        case mute
+        case unmute
+        /// Asks for this playback speed.
+        case rate(Double)
+        /// Ends the session.
+        case stop
+    }
+
+    /// One action and the playhead position it waits for.
+    public struct Step: Sendable, Hashable {
+        /// Seconds of media time.
+        public var time: Double
+        public var action: Action
+
+        public init(time: Double, action: Action) {
+            self.time = time
+            self.action = action
+        }
+    }
+
+    public var steps: [Step]
+
+    public init(steps: [Step]) { self.steps = steps }
+
+    /// The longest script text read (a script is typed by a person: a few hundred bytes).
+    public static let maximumLength = 64 << 10
+
+    /// Reads a script: actions separated by `;`, each `at T VERB [ARGUMENT]` with VERB one of `pause D`, `seek S`,
+    /// `mute`, `unmute`, `rate R`, `stop` (times and durations in seconds).
+    /// - Throws: ``ViewerScriptError`` naming the action and what is wrong with it.
+    public init(parsing text: String) throws(ViewerScriptError) {
+        guard text.utf8.count <= Self.maximumLength else {
+            throw ViewerScriptError(action: 0, text: "", reason: "the script is longer than \(Self.maximumLength) bytes")
+        }
+        var steps: [Step] = []
+        let actions = text.split(separator: ";", omittingEmptySubsequences: false)
+        for (index, raw) in actions.enumerated() {
+            let words = raw.split(whereSeparator: \.isWhitespace)
+            if words.isEmpty {
+                // A trailing `;` (or a doubled one) is harmless; an empty script is not a script.
+                continue
+            }
+            steps.append(try Self.step(words, number: index + 1, text: raw.trimmingCharacters(in: .whitespaces)))
+        }
+        guard !steps.isEmpty else { throw ViewerScriptError(action: 0, text: "", reason: "the script has no action") }
+        self.steps = steps
+    }
+
+    private static func step(_ words: [Substring], number: Int, text: String) throws(ViewerScriptError) -> Step {
+        func fail(_ reason: String) -> ViewerScriptError { ViewerScriptError(action: number, text: text, reason: reason) }
+        func seconds(_ word: Substring, _ what: String, allowsZero: Bool = true) throws(ViewerScriptError) -> Double {
+            guard let value = Double(word), value.isFinite, value >= 0, value <= 1e9, allowsZero || value > 0 else {
+                throw fail("'\(word)' is not \(what)")
+            }
+            return value
+        }
+        guard words[0].lowercased() == "at" else { throw fail("an action begins with 'at T'") }
+        guard words.count >= 3 else { throw fail("an action is 'at T' then pause D, seek S, mute, unmute, rate R or stop") }
+        let time = try seconds(words[1], "a number of seconds")
+        let verb = words[2].lowercased()
+        let argument = words.count > 3 ? words[3] : nil
+        let expectsArgument = ["pause", "seek", "rate"].contains(verb)
+        guard words.count <= (expectsArgument ? 4 : 3) else { throw fail("'\(words.dropFirst(expectsArgument ? 4 : 3).joined(separator: " "))' is extra") }
+        let action: Action
+        switch verb {
+        case "pause":
+            guard let argument else { throw fail("pause needs its duration in seconds: pause D") }
+            action = .pause(seconds: try seconds(argument, "a positive number of seconds", allowsZero: false))
+        case "seek":
+            guard let argument else { throw fail("seek needs a position in seconds: seek S") }
+            action = .seek(to: try seconds(argument, "a position in seconds"))
+        case "rate":
+            guard let argument else { throw fail("rate needs a speed: rate R") }
+            guard let rate = Double(argument), rate.isFinite, rate > 0, rate <= 16 else {
+                throw fail("'\(argument)' is not a speed between 0 and 16")
+            }
+            action = .rate(rate)
+        case "mute": action = .mute
+        case "unmute": action = .unmute
+        case "stop": action = .stop
+        default: throw fail("'\(words[2])' is not an action (pause, seek, mute, unmute, rate, stop)")
+        }
+        return Step(time: time, action: action)
+    }
+}
+
+/// What is wrong with a viewer script: the action (1 for the first; 0 for the script as a whole), its text, why.
+public struct ViewerScriptError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var action: Int
+    public var text: String
+    public var reason: String
+
+    public var description: String {
+        action == 0 ? "the script: \(reason)" : "action \(action) ('\(text)'): \(reason)"
+    }
+}

@@ -1,0 +1,102 @@
+public import PlaytraceCore
+
+/// Performs a ``ViewerScript`` on a Player: each action when the playhead is at or past its time, after the one
+/// before it is done. Its ``ViewerScriptTracker`` (one per item) sees the playhead through progress reports that end
+/// exactly at the next action's time, so that actions happen when the playhead gets there, not at the next check.
+///
+/// ```swift
+/// let runner = ViewerScriptRunner(script: try ViewerScript(parsing: "at 10 pause 2"), clock: clock)
+/// let item = PlayerItem.simple(url: url, trackerAdapters: [ViewerScriptTracker.adapter(configuration: runner)])
+/// ```
+@MainActor
+public final class ViewerScriptRunner {
+    public let script: ViewerScript
+    /// The next step to perform (`script.steps.count` once all are done).
+    public private(set) var nextStep = 0
+    /// Whether a `stop` action ran: the session should end.
+    public private(set) var stopRequested = false
+    /// Told of each action as it is performed, with the playhead then.
+    public var onAction: (@MainActor (ViewerScript.Step, MediaTime) -> Void)?
+    private let stopwatch: Stopwatch
+    /// Whether the step before the next one is still under way (a pause not over, a seek not completed).
+    private var isBusy = false
+    private var resumeTask: Task<Void, Never>?
+
+    public init(script: ViewerScript, clock: any Clock<Duration> = ContinuousClock()) {
+        self.script = script
+        stopwatch = Stopwatch(clock: clock)
+    }
+
+    /// The next action's time, while it waits for the playhead.
+    var pendingTime: MediaTime? {
+        guard !isBusy, !stopRequested, nextStep < script.steps.count else { return nil }
+        return MediaTime(seconds: script.steps[nextStep].time)
+    }
+
+    /// The playhead is at `time`: performs the steps whose time has come.
+    func playhead(at time: MediaTime, on player: Player) {
+        while let pending = pendingTime, time >= pending {
+            let step = script.steps[nextStep]
+            nextStep += 1
+            perform(step, at: time, on: player)
+        }
+    }
+
+    private func perform(_ step: ViewerScript.Step, at time: MediaTime, on player: Player) {
+        onAction?(step, time)
+        switch step.action {
+        case .pause(let seconds):
+            isBusy = true
+            player.pause()
+            let stopwatch = stopwatch
+            resumeTask = Task { [weak self, weak player] in
+                do { try await stopwatch.sleep(for: .milliseconds(Int64((seconds * 1000).rounded()))) } catch { return }
+                guard let self else { return }
+                player?.play()
+                self.stepDone(player)
+            }
+        case .seek(let position):
+            isBusy = true
+            player.seek(.at(MediaTime(seconds: position))) { [weak self, weak player] _ in self?.stepDone(player) }
+        case .mute: player.isMuted = true
+        case .unmute: player.isMuted = false
+        case .rate(let rate): player.setDesiredPlaybackSpeed(rate)
+        case .stop:
+            stopRequested = true
+            resumeTask?.cancel()
+        }
+        player.updateProgressBoundaries()
+    }
+
+    private func stepDone(_ player: Player?) {
+        isBusy = false
+        player?.updateProgressBoundaries()
+        if let player { playhead(at: player.time, on: player) }
+    }
+}
+
+/// The tracker that lets a ``ViewerScriptRunner`` follow an item's playhead.
+public final class ViewerScriptTracker: PlayerItemTracker {
+    private let runner: ViewerScriptRunner
+    private weak var player: Player?
+    private var isEnabled = false
+
+    public init(configuration: ViewerScriptRunner) { runner = configuration }
+
+    public func enable(for player: Player) {
+        self.player = player
+        isEnabled = true
+    }
+
+    public func updateMetadata(to metadata: Void) {}
+    public func updateProperties(to properties: TrackerProperties) {}
+    public func disable(with properties: TrackerProperties) { isEnabled = false }
+
+    public var observesProgress: Bool { true }
+    public var progressBoundaries: [PlaybackBoundary] { runner.pendingTime.map { [.time($0)] } ?? [] }
+
+    public func updateProgress(_ progress: PlaybackProgress) {
+        guard isEnabled, let player else { return }
+        runner.playhead(at: progress.to, on: player)
+    }
+}
