@@ -13,6 +13,7 @@ struct Demo: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
     @OptionGroup var telemetryOptions: TelemetryOptions
+    @OptionGroup var sessionOptions: SessionOptions
 
     @Option(help: "How many times faster than real time the demo runs (the lab and the engine share the clock).")
     var speed: Double = 4
@@ -23,6 +24,9 @@ struct Demo: AsyncParsableCommand {
     @Option(help: "For live streams, how many seconds of media time to play.")
     var duration: Double = 60
 
+    @Option(help: "The ad tracking of the lab's SSAI session: harmonic, mediatailor or none (vod and live streams).")
+    var ads: String = "harmonic"
+
     /// The fastest the demo may run: the lab and the engine still have to do a second's work in real time.
     static let speedRange = 0.01...1_000.0
 
@@ -32,6 +36,7 @@ struct Demo: AsyncParsableCommand {
         }
         guard ["vod", "live", "dvr"].contains(stream) else { throw ValidationError("--stream is vod, live or dvr") }
         guard duration > 0, duration <= 1e9 else { throw ValidationError("--duration must be a positive number of seconds") }
+        guard ["harmonic", "mediatailor", "none"].contains(ads) else { throw ValidationError("--ads is harmonic, mediatailor or none") }
     }
 
     @MainActor
@@ -64,26 +69,41 @@ struct Demo: AsyncParsableCommand {
         let output = ConsoleOutput()
         let telemetry = try await TelemetrySetup(options: telemetryOptions, clock: clock, transport: transport, output: output)
         var entries: [PlayerDemo.Entry] = []
+        // The first item is the lab's SSAI session on the stream, its ads tracked (the DVR stream has no session).
+        var adSetup: AdSetup?
+        if let format = AdSetup.AdFormat(rawValue: ads), stream != "dvr" {
+            let setup = try await AdSetup(settings: AdSetup.Settings(format: format, outboxPath: telemetryOptions.outboxPath),
+                                          clock: clock, transport: transport)
+            let session = format == .harmonic ? "\(base)/ssai/harmonic/\(stream)/master.m3u8"
+                : "\(base)/ssai/mediatailor/v1/session/lab/origin/\(stream)/master.m3u8"
+            _ = try await setup.start(mediaUrl: URL(string: session)!)
+            adSetup = setup
+        }
+        let adNote = adSetup.map { " — SSAI session, \($0.settings.format.rawValue) ad tracking" } ?? ""
         if stream == "vod" {
-            let first = URL(string: "\(base)/vod/master.m3u8")!
+            let first = adSetup?.session.sessionInfo?.manifestUrl ?? URL(string: "\(base)/vod/master.m3u8")!
             entries.append(PlayerDemo.Entry(url: first, metadata: DemoMetadata(
-                title: "Lab VOD", subtitle: "three variants, SCTE-35 and CUE ad breaks, an interstitial",
+                title: "Lab VOD", subtitle: "three variants, SCTE-35 and CUE ad breaks, an interstitial" + adNote,
                 chapters: [Chapter(id: "1", title: "Opening", timeRange: MediaTimeRange(start: 0, end: 12)),
                            Chapter(id: "2", title: "Main", timeRange: MediaTimeRange(start: 12, end: 40))],
-                timeRanges: [TimeRange(kind: .blocked, range: MediaTimeRange(start: 30, end: 33))])))
+                timeRanges: [TimeRange(kind: .blocked, range: MediaTimeRange(start: 30, end: 33))]), tracksAds: adSetup != nil))
             entries.append(PlayerDemo.Entry(url: URL(string: "\(base)/fmp4/master.m3u8")!, metadata: DemoMetadata(
                 title: "Lab fMP4", subtitle: "byte ranges, initialization section, AES-128 key",
                 chapters: [], timeRanges: [])))
         } else {
-            let url = URL(string: "\(base)/\(stream)/master.m3u8")!
+            let url = adSetup?.session.sessionInfo?.manifestUrl ?? URL(string: "\(base)/\(stream)/master.m3u8")!
             entries.append(PlayerDemo.Entry(url: url, metadata: DemoMetadata(
-                title: "Lab \(stream)", subtitle: "played for \(Int(duration)) s", chapters: [], timeRanges: [])))
+                title: "Lab \(stream)", subtitle: "played for \(Int(duration)) s" + adNote, chapters: [], timeRanges: []),
+                tracksAds: adSetup != nil))
         }
         print("Playtrace demo — lab on \(base), playing \(entries.count) item(s) through the Player at \(speed)× real time")
         let limit = stream == "vod" ? nil : duration
         let demo = PlayerDemo(clock: clock, transport: transport, output: output)
         demo.interruption = interruption
         demo.telemetry = telemetry
+        demo.ads = adSetup
+        demo.script = sessionOptions.viewerScript.map { ViewerScriptRunner(script: $0, clock: clock) }
+        demo.summaryJSONPath = sessionOptions.summaryJSON
         return await demo.run(entries, limit: limit)
     }
 }

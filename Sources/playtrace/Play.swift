@@ -11,8 +11,10 @@ struct Play: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
     @OptionGroup var telemetryOptions: TelemetryOptions
+    @OptionGroup var adOptions: AdOptions
+    @OptionGroup var sessionOptions: SessionOptions
 
-    @Argument(help: "The multivariant or media playlist URL.")
+    @Argument(help: "The multivariant or media playlist URL (with --ads, the SSAI session URL).")
     var url: String
 
     @Option(help: "Stop after this many seconds of media time (live streams play until stopped otherwise).")
@@ -48,11 +50,23 @@ struct Play: AsyncParsableCommand {
             let title = target.deletingLastPathComponent().lastPathComponent.isEmpty
                 ? target.lastPathComponent : target.deletingLastPathComponent().lastPathComponent + "/" + target.lastPathComponent
             let telemetry = try await TelemetrySetup(options: telemetryOptions, clock: clock, transport: transport, output: output)
-            let entry = PlayerDemo.Entry(url: target, metadata: DemoMetadata(
-                title: title, subtitle: target.absoluteString, chapters: [], timeRanges: [], source: target.absoluteString))
+            var playlist = target
+            var ads: AdSetup?
+            if let settings = adOptions.settings(outboxPath: telemetryOptions.outboxPath) {
+                let setup = try await AdSetup(settings: settings, clock: clock, transport: transport)
+                playlist = try await setup.start(mediaUrl: target)
+                output.message("ad session (\(settings.format.rawValue)): playing \(playlist.absoluteString)")
+                ads = setup
+            }
+            let entry = PlayerDemo.Entry(url: playlist, metadata: DemoMetadata(
+                title: title, subtitle: target.absoluteString, chapters: [], timeRanges: [], source: target.absoluteString),
+                tracksAds: ads != nil)
             let demo = PlayerDemo(clock: clock, transport: transport, output: output)
             demo.interruption = interruption
             demo.telemetry = telemetry
+            demo.ads = ads
+            demo.script = sessionOptions.viewerScript.map { ViewerScriptRunner(script: $0, clock: clock) }
+            demo.summaryJSONPath = sessionOptions.summaryJSON
             if let maxBandwidth { demo.variantLimits = VariantLimits(maximumBandwidth: maxBandwidth) }
             return await demo.run([entry], limit: duration)
         }

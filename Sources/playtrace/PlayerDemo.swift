@@ -1,4 +1,5 @@
 import Foundation
+import PlaytraceAds
 import PlaytraceCore
 import PlaytraceHeadless
 import PlaytraceHLS
@@ -12,6 +13,8 @@ final class PlayerDemo {
     struct Entry {
         let url: URL
         let metadata: DemoMetadata
+        /// Whether the item is the ad session's stream (``PlayerDemo/ads``).
+        var tracksAds = false
     }
 
     private let clock: any Clock<Duration>
@@ -23,6 +26,12 @@ final class PlayerDemo {
     var variantLimits = VariantLimits.none
     /// Ctrl-C and SIGTERM: the session ends as it normally does when one arrives.
     var interruption: SessionInterruption?
+    /// The ad tracking of the entries that track ads.
+    var ads: AdSetup?
+    /// A scripted viewer.
+    var script: ViewerScriptRunner?
+    /// Where the summary for machines goes.
+    var summaryJSONPath: String?
     private let report = DemoReport()
     /// The ad breaks announced, as they were when announced (a break is announced again when it changes: its end
     /// signalled, its duration known), and those entered.
@@ -48,10 +57,15 @@ final class PlayerDemo {
                 },
             ]
             if let telemetry { adapters.append(telemetry.adapter(sessionID: viewer)) }
+            if entry.tracksAds, let ads { adapters.append(AdTracker.adapter(configuration: ads.session)) }
+            if let script { adapters.append(ViewerScriptTracker.adapter(configuration: script)) }
             return PlayerItem.simple(url: entry.url, metadata: entry.metadata, trackerAdapters: adapters)
         }
         let player = Player(items: items, clock: clock) { HeadlessEngine(clock: clock, transport: transport) }
         player.variantLimits = variantLimits
+        script?.onAction = { [output] step, time in
+            output.message("script: at \(time.timecode) \(Self.describe(step.action))")
+        }
         player.play()
         let interval: Duration = .milliseconds(250)
         let statusEvery = output.isTerminal ? 1 : 20
@@ -71,6 +85,11 @@ final class PlayerDemo {
                 break
             }
             if let item = lastItem { announceBreaks(of: item, player.engineSnapshot.adBreaks, at: player.time) }
+            if script?.stopRequested == true {
+                output.endStatus()
+                output.message("stopped by the script at \(player.time.timecode)")
+                break
+            }
             ticks += 1
             if ticks % statusEvery == 0 { output.status(statusLine(player)) }
             if player.error != nil, player.currentItem === items.last { failures += 1; break }
@@ -82,6 +101,7 @@ final class PlayerDemo {
         }
         output.endStatus()
         failures += items.filter { $0.error != nil }.count
+        let lastSnapshot = player.engineSnapshot
         player.removeAllItems()
         // Let the engines stop before the transport shuts down.
         try? await clock.sleep(for: .milliseconds(100))
@@ -94,7 +114,50 @@ final class PlayerDemo {
                 failures += 1
             }
         }
+        if let ads {
+            let (lines, problems) = await ads.finish(played: lastSnapshot)
+            for line in lines { output.message(line) }
+            for problem in problems {
+                output.message("ads: " + problem)
+                failures += 1
+            }
+        }
+        if let summaryJSONPath {
+            do {
+                try writeSummary(to: summaryJSONPath, failed: failures > 0)
+            } catch {
+                output.message(CommandFailure("--summary-json \(summaryJSONPath)", error: error).description)
+                failures += 1
+            }
+        }
         return failures == 0
+    }
+
+    /// The summary for machines: the items' outcomes, the QoE metrics, and the ad beacons with their delivery.
+    private func writeSummary(to path: String, failed: Bool) throws {
+        var summary: [String: Any] = ["succeeded": !failed]
+        if let telemetry {
+            var qoe: [String: [String: Double]] = [:]
+            for (content, name, value) in telemetry.metricValues { qoe[content, default: [:]][name] = value }
+            summary["qoe"] = qoe
+        }
+        if let ads {
+            summary["ads"] = ads.countsJSON()
+            summary["beacons"] = ads.beaconsJSON()
+        }
+        let data = try JSONSerialization.data(withJSONObject: summary, options: [.prettyPrinted, .sortedKeys])
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+
+    private static func describe(_ action: ViewerScript.Action) -> String {
+        switch action {
+        case .pause(let seconds): "pause for \(Format.seconds(seconds))"
+        case .seek(let position): "seek to \(MediaTime(seconds: position).timecode)"
+        case .mute: "mute"
+        case .unmute: "unmute"
+        case .rate(let rate): "rate \(rate)"
+        case .stop: "stop"
+        }
     }
 
     /// Names each ad break when the engine first reports it (a live stream's as they appear) and when it changes,
@@ -124,6 +187,7 @@ final class PlayerDemo {
         if let variant = snapshot.currentVariant {
             parts.append("variant \(variant.index) " + Format.bitrate(Double(variant.bandwidth)))
         }
+        if let ad = ads?.status { parts.append(ad) }
         return parts.joined(separator: "  ")
     }
 }

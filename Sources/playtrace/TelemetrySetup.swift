@@ -116,6 +116,9 @@ final class TelemetrySetup: Sendable {
     /// What went wrong with delivery, once ``finish()`` has run.
     var problems: [String] { deliveryProblems.withLock { $0 } }
 
+    /// The session metrics kept for the summary: content, metric name, value.
+    var metricValues: [(content: String, name: String, value: Double)] { summary.values }
+
     /// Ends the instrument, delivers what is left (within the drain timeout), and returns the summary lines.
     func finish() async -> [String] {
         instrument.shutdown()
@@ -169,6 +172,8 @@ final class SummaryBackend: Backend, Sendable {
         let content = metric.dimensions[.contentId]?.description ?? "?"
         metrics.withLock { $0.append((content, metric.name, metric.value)) }
     }
+
+    var values: [(content: String, name: String, value: Double)] { metrics.withLock { $0 } }
 
     func lines() -> [String] {
         let all = metrics.withLock { $0 }

@@ -175,3 +175,55 @@ struct AdResumeTests {
         #expect(AdFixtures.automaticNames.allSatisfy { finalStates["ad-1/\($0)"] == .done && finalStates["ad-2/\($0)"] == .done })
     }
 }
+
+@Suite("Ad sessions: scripted viewers and refused URLs", .serialized)
+@MainActor
+struct AdScriptedViewerTests {
+    @Test("A scripted viewer pauses, mutes and unmutes in an ad: one beacon per change, at the script's times")
+    func scriptedViewer() async throws {
+        let h = try await AdSessionHarness(playing: nil)
+        try await h.startHarmonicVOD()
+        let runner = ViewerScriptRunner(script: try ViewerScript(parsing: "at 9.5 pause 1; at 10 mute; at 10.3 unmute; at 13 stop"),
+                                        clock: h.clock)
+        let item = PlayerItem.simple(url: try #require(h.session.sessionInfo?.manifestUrl), trackerAdapters: [
+            AdTracker.adapter(configuration: h.session), ViewerScriptTracker.adapter(configuration: runner),
+        ])
+        h.player.removeAllItems()
+        h.player.append(item)
+        h.player.play()
+        let stopped = await ClockStepper(clock: h.clock).advance(until: { runner.stopRequested }, limit: .seconds(60),
+                                                                 step: .milliseconds(100)) { await h.settle() }
+        #expect(stopped)
+        try await h.shutdown()
+        let actions = h.harmonicHits.filter { !AdFixtures.automaticNames.contains(String($0.split(separator: "/")[1])) }
+        #expect(actions.sorted() == ["ad-1/mute", "ad-1/pause", "ad-1/resume", "ad-1/unmute"], "\(h.harmonicHits)")
+        let reported = h.session.beacons.filter { $0.firing.cause == .playerAction }
+        #expect(reported.map { $0.firing.mediaTime.rounded() - 1_767_225_600_000 } == [9_500, 9_500, 10_000, 10_300])
+    }
+
+    @Test("ftp: and javascript: beacon URLs are refused and said; the event's http URL is still sent")
+    func refusedSchemes() async throws {
+        let h = try await AdSessionHarness()
+        let start = try #require(await h.engines.all.first?.snapshot().streamDate).millisecondsSince1970
+        var pod = AdFixtures.pod("p", start: start + 2_000, adDuration: 2_000, ads: 1)
+        for index in pod.ads[0].trackingEvents.indices where pod.ads[0].trackingEvents[index].event == .impression {
+            pod.ads[0].trackingEvents[index].signalingUrls = ["ftp://tracker.example/imp", "javascript:alert(1)",
+                                                              "\(h.base)/beacons/p/a1/impression", "about:blank"]
+        }
+        for index in pod.ads[0].trackingEvents.indices where pod.ads[0].trackingEvents[index].event != .impression {
+            pod.ads[0].trackingEvents[index].signalingUrls = []
+        }
+        pod.trackingEvents = []
+        h.session.apply(AdMetadata(pods: [pod], timeline: .programDateTime))
+        h.player.play()
+        await h.play(until: 3)
+        try await h.shutdown()
+        #expect(h.lab.beacons.all.map(\.path) == ["/beacons/p/a1/impression"], "only the http URL was requested")
+        let record = try #require(h.session.beacons.first { $0.firing.event == .impression })
+        #expect(record.urls.map(\.outcome) == [.failed("refused: the ftp: scheme is never requested"),
+                                               .failed("refused: the javascript: scheme is never requested"),
+                                               record.urls[2].outcome, .skipped])
+        #expect(AdFixtures.states(h.session.adPods)["a1/impression"] == .failed)
+        #expect(h.session.logMessages.contains { $0.isError && $0.message.contains("javascript: scheme") })
+    }
+}

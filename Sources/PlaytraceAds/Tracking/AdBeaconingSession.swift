@@ -127,6 +127,17 @@ public final class AdBeaconingSession {
         boundariesChanged?()
     }
 
+    /// The break and the ad under the playhead (its 0-based place in the break), when an ad plays.
+    public var adAtPlayhead: (pod: AdPod, ad: Ad, index: Int)? {
+        guard let position = lastPosition else { return nil }
+        for pod in adPods where pod.startTime <= position && position < pod.endTime {
+            if let index = pod.ads.firstIndex(where: { $0.startTime <= position && position < $0.endTime }) {
+                return (pod, pod.ads[index], index)
+            }
+        }
+        return nil
+    }
+
     /// The times of the automatic events still to fire, as boundaries at which the engine ends a progress report
     /// so that each crossing is seen when it happens (``AdTracker`` hands them to the Player).
     public var progressBoundaries: [PlaybackBoundary] {
@@ -193,6 +204,17 @@ public final class AdBeaconingSession {
             for (index, template) in firing.urls.enumerated() {
                 let url = BeaconMacros.fill(template, with: values)
                 record.urls.append(BeaconRecord.URLState(url: url))
+                // Only http(s) URLs are ever requested: `about:blank` is nothing to send, anything else is refused.
+                switch BeaconURLPolicy.verdict(for: url) {
+                case .request: break
+                case .skip:
+                    record.urls[index].outcome = .skipped
+                    continue
+                case .refuse(let reason):
+                    record.urls[index].outcome = .failed("refused: \(reason)")
+                    log("beacon \(deliveryKey) URL \(index + 1) refused: \(reason)", isError: true)
+                    continue
+                }
                 let message = OutboxMessage(key: "\(deliveryKey)/\(index)", destination: BeaconCourier.destination,
                                             payload: [], metadata: ["url": url], remembersKey: true)
                 do {
@@ -276,6 +298,8 @@ public struct BeaconRecord: Sendable, Hashable {
         public enum Outcome: Sendable, Hashable {
             /// Delivered at this instant of the session's stopwatch.
             case delivered(Duration)
+            /// Nothing to request (`about:blank`).
+            case skipped
             case failed(String)
         }
         /// The URL requested, macros filled.

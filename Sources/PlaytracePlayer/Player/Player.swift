@@ -87,9 +87,13 @@ public final class Player {
     /// The playback speed in effect (the desired one, limited by the stream: see ``playbackSpeedRange``).
     public internal(set) var playbackSpeed = 1.0
 
-    /// Whether audio is muted.
+    /// Whether audio is muted. Trackers are told at once (an ad tracker reports each mute and unmute).
     public var isMuted = false {
-        didSet { if isMuted != oldValue { sendVolume() } }
+        didSet {
+            guard isMuted != oldValue else { return }
+            sendVolume()
+            notifyProperties()
+        }
     }
     /// Limits on the variants adaptive bit rate may choose (a data-saving mode, a cap for a small screen).
     public var variantLimits = VariantLimits.none {

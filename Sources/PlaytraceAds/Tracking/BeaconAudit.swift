@@ -1,0 +1,39 @@
+public import PlaytracePlayer
+
+/// What a session's beacons should have been, from what the engine says was played — the yardstick a summary
+/// measures the fired beacons against, independent of the scheduler's own record.
+public enum BeaconAudit {
+    /// The automatic events the played media called for: those whose time a played range reached past its start,
+    /// and the impression and start (and breakStart) of every ad (and break) a played range overlaps.
+    /// - Parameter played: the played ranges on the ad timeline (milliseconds), in order.
+    public static func expectedEvents(in pods: [AdPod], played: [ClosedRange<Double>]) -> Set<TrackingEventKey> {
+        func expected(_ event: TrackingEvent, start: Double, end: Double) -> Bool {
+            guard event.event.kind == .automatic else { return false }
+            let time = event.startTime
+            if played.contains(where: { $0.lowerBound < time && time <= $0.upperBound }) { return true }
+            return event.event.firesOnEntry && played.contains { $0.lowerBound < end && start < $0.upperBound }
+        }
+        var keys: Set<TrackingEventKey> = []
+        for pod in pods {
+            for event in pod.trackingEvents where expected(event, start: pod.startTime, end: pod.endTime) { keys.insert(event.id) }
+            for ad in pod.ads {
+                for event in ad.trackingEvents where expected(event, start: ad.startTime, end: ad.endTime) { keys.insert(event.id) }
+            }
+        }
+        return keys
+    }
+
+    /// An engine's played ranges on an ad timeline (milliseconds): media time as it is, or the stream dates at the
+    /// ranges' ends for a ``AdTimeline/programDateTime`` timeline (from the date at the playhead; empty when the
+    /// stream has none).
+    public static func playedIntervals(of snapshot: EngineSnapshot, on timeline: AdTimeline) -> [ClosedRange<Double>] {
+        let offset: Double
+        switch timeline {
+        case .mediaTime: offset = 0
+        case .programDateTime:
+            guard let date = snapshot.streamDate else { return [] }
+            offset = date.millisecondsSince1970 - snapshot.playhead.seconds * 1000
+        }
+        return snapshot.playedRanges.ranges.map { ($0.start.seconds * 1000 + offset)...($0.end.seconds * 1000 + offset) }
+    }
+}

@@ -1,0 +1,280 @@
+import ArgumentParser
+import Foundation
+import PlaytraceAds
+import PlaytraceCore
+import PlaytraceNetwork
+import PlaytracePlayer
+
+/// The client-side ad tracking options of `play`.
+struct AdOptions: ParsableArguments {
+    @Option(help: "Track the ads of an SSAI session: harmonic or mediatailor (the URL is then the session URL).")
+    var ads: String?
+
+    @Option(name: .customLong("ads-param"), help: "A MediaTailor adsParams entry, key=value (repeatable).")
+    var adsParams: [String] = []
+
+    @Option(name: .customLong("ads-interval"), help: "Seconds between two Harmonic metadata polls.")
+    var metadataInterval: Double = 4
+
+    @Flag(name: .customLong("no-init-session"),
+          help: "Harmonic: read the session from the playlist instead of asking the server to initialise one.")
+    var noInitSession = false
+
+    @Option(name: .customLong("beacon-attempts"), help: "Attempts at each beacon URL before it counts as failed.")
+    var beaconAttempts = 8
+
+    @Option(name: .customLong("beacon-wait"), help: "At the end, the most seconds spent waiting for queued beacons.")
+    var beaconWait: Double = 10
+
+    func validate() throws {
+        if let ads, AdSetup.AdFormat(rawValue: ads) == nil { throw ValidationError("--ads is harmonic or mediatailor") }
+        if !adsParams.isEmpty, ads != AdSetup.AdFormat.mediaTailor.rawValue {
+            throw ValidationError("--ads-param is for --ads mediatailor")
+        }
+        if let bad = adsParams.first(where: { !$0.contains("=") || $0.hasPrefix("=") }) {
+            throw ValidationError(PlainText.safe("--ads-param \(bad): expected key=value"))
+        }
+        guard metadataInterval >= 0.1, metadataInterval <= 3_600 else {
+            throw ValidationError("--ads-interval must be between 0.1 and 3600 seconds")
+        }
+        guard (1...100).contains(beaconAttempts) else { throw ValidationError("--beacon-attempts must be between 1 and 100") }
+        guard beaconWait >= 0, beaconWait <= 3_600 else { throw ValidationError("--beacon-wait must be between 0 and 3600 seconds") }
+    }
+
+    /// The settings, when ad tracking is asked for.
+    func settings(outboxPath: String?) -> AdSetup.Settings? {
+        guard let format = ads.flatMap(AdSetup.AdFormat.init(rawValue:)) else { return nil }
+        var params: [String: String] = [:]
+        for entry in adsParams {
+            let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            params[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return AdSetup.Settings(format: format, adsParams: params, metadataInterval: .milliseconds(Int64(metadataInterval * 1000)),
+                                isInitRequest: !noInitSession, beaconAttempts: beaconAttempts,
+                                beaconWait: .milliseconds(Int64(beaconWait * 1000)), outboxPath: outboxPath)
+    }
+}
+
+/// The ad tracking of a `play` or demo run: the SSAI session, its beacons' outbox, the status fragment and the
+/// summary (the terminal counterpart of the seed's pod list).
+@MainActor
+final class AdSetup {
+    enum AdFormat: String {
+        case harmonic
+        case mediaTailor = "mediatailor"
+    }
+
+    struct Settings {
+        var format: AdFormat
+        var adsParams: [String: String] = [:]
+        var metadataInterval: Duration = .seconds(4)
+        var isInitRequest = true
+        var beaconAttempts = 8
+        var beaconWait: Duration = .seconds(10)
+        /// The outbox file (shared with telemetry): beacons waiting at exit are kept there.
+        var outboxPath: String?
+    }
+
+    let settings: Settings
+    let session: AdBeaconingSession
+    private let outbox: Outbox
+    private let provider: any AdMetadataProvider
+
+    /// A beacon is late when it is handed over more than this after its crossing.
+    static let lateness = Duration.milliseconds(100)
+
+    init(settings: Settings, clock: any Clock<Duration>, transport: any HTTPTransport) async throws {
+        self.settings = settings
+        // The courier reports to the session, which needs the outbox first: a box closes the loop.
+        let holder = SessionBox()
+        let courier = BeaconCourier(transport: transport, maximumAttempts: settings.beaconAttempts) { attempt in
+            Task { @MainActor in holder.session?.courierReport(attempt) }
+        }
+        do {
+            // Delivery is real network traffic: backoffs and the final wait run on real time.
+            outbox = try Outbox(path: settings.outboxPath, couriers: [courier], clock: ContinuousClock())
+        } catch {
+            throw CommandFailure("--outbox \(settings.outboxPath ?? "")", error: error)
+        }
+        await outbox.start()
+        session = AdBeaconingSession(outbox: outbox, clock: clock)
+        session.metadataUpdateInterval = settings.metadataInterval
+        session.isInitRequest = settings.isInitRequest
+        holder.session = session
+        switch settings.format {
+        case .harmonic: provider = HarmonicAdProvider(transport: transport, clock: clock)
+        case .mediaTailor: provider = MediaTailorAdProvider(transport: transport, adsParams: settings.adsParams, clock: clock)
+        }
+    }
+
+    /// Sets the session up; returns the playlist to play.
+    func start(mediaUrl: URL) async throws -> URL {
+        guard let info = await session.start(mediaUrl: mediaUrl, provider: provider) else {
+            let failures = session.logMessages.filter(\.isError).map(\.message)
+            throw CommandFailure("--ads \(settings.format.rawValue) \(mediaUrl.absoluteString)",
+                                 "the ad session could not be set up (" + failures.joined(separator: "; ") + ")")
+        }
+        return info.manifestUrl
+    }
+
+    /// The status line's fragment: the break and ad under the playhead.
+    var status: String? {
+        guard let (pod, ad, index) = session.adAtPlayhead else { return nil }
+        return "ad \(pod.id) \(index + 1)/\(pod.ads.count) \(ad.id)"
+    }
+
+    /// The beacon figures of the session.
+    struct Counts {
+        var expected = 0
+        var fired = 0
+        var playerInitiated = 0
+        var delivered = 0
+        var failed = 0
+        var waiting = 0
+        var late = 0
+        var missed = 0
+        var unexpected = 0
+        var restored = 0
+        var worstLateness: Duration = .zero
+    }
+
+    private(set) var counts = Counts()
+
+    /// Stops the metadata, waits (at most ``Settings/beaconWait``) for the queued beacons, and returns the summary
+    /// lines and the problems (a beacon failed for good, or waiting when the run ends).
+    /// - Parameter played: what the engine played, for the expected beacons.
+    func finish(played snapshot: EngineSnapshot?) async -> (lines: [String], problems: [String]) {
+        session.stop()
+        let drain = await outbox.drain(within: settings.beaconWait)
+        await outbox.stop()
+        // The couriers' last reports reach the session on the main actor.
+        for _ in 0..<10 { await Task.yield() }
+        counts = count(played: snapshot)
+        var problems: [String] = []
+        if counts.failed > 0 { problems.append("\(counts.failed) ad beacon(s) failed for good (see the list above)") }
+        if drain.pending > 0 {
+            problems.append("\(drain.pending) ad beacon URL(s) still waiting at exit"
+                + (settings.outboxPath.map { " (kept in \($0))" } ?? " and lost (no --outbox file)"))
+        }
+        return (podList() + [countsLine()], problems)
+    }
+
+    private func count(played snapshot: EngineSnapshot?) -> Counts {
+        var counts = Counts()
+        let played = snapshot.map { BeaconAudit.playedIntervals(of: $0, on: session.timeline) } ?? []
+        let expected = BeaconAudit.expectedEvents(in: session.adPods, played: played)
+        counts.expected = expected.count
+        var firedAutomatic: Set<TrackingEventKey> = []
+        for record in session.beacons {
+            if record.firing.event.kind == .automatic {
+                counts.fired += 1
+                firedAutomatic.insert(record.firing.key)
+            } else {
+                counts.playerInitiated += 1
+            }
+            let outcomes = record.urls.map(\.outcome)
+            if outcomes.contains(where: { if case .failed = $0 { true } else { false } }) {
+                counts.failed += 1
+            } else if outcomes.allSatisfy({ $0 != nil }) {
+                counts.delivered += 1
+            } else {
+                counts.waiting += 1
+            }
+            if record.lateness > Self.lateness { counts.late += 1 }
+            counts.worstLateness = max(counts.worstLateness, record.lateness)
+        }
+        counts.restored = session.restoredBeaconCount
+        let restored = Set(session.adPods.flatMap(\.allTrackingEvents).filter { $0.reportingState != .idle }.map(\.id))
+            .subtracting(firedAutomatic)
+        counts.missed = expected.subtracting(firedAutomatic).subtracting(restored).count
+        counts.unexpected = firedAutomatic.subtracting(expected).count
+        return counts
+    }
+
+    private func countsLine() -> String {
+        var line = "  beacons           \(counts.expected) expected, \(counts.fired) fired"
+        if counts.playerInitiated > 0 { line += " (+\(counts.playerInitiated) player-initiated)" }
+        if counts.restored > 0 { line += " (+\(counts.restored) from an earlier run)" }
+        line += ", \(counts.delivered) delivered, \(counts.failed) failed"
+        if counts.waiting > 0 { line += ", \(counts.waiting) waiting" }
+        line += ", \(counts.late) late (> \(Int(Self.lateness.seconds * 1000)) ms); worst lateness "
+            + String(format: "%.1f ms", counts.worstLateness.seconds * 1000)
+        if counts.missed > 0 { line += "; \(counts.missed) MISSED" }
+        if counts.unexpected > 0 { line += "; \(counts.unexpected) not called for by what was played" }
+        return line
+    }
+
+    /// Each break, ad and event with its state: the terminal counterpart of the seed's pod list.
+    private func podList() -> [String] {
+        let info = session.sessionInfo
+        var lines = ["Ads (\(settings.format.rawValue)" + (info.map { ", session \($0.id) by \($0.obtainedBy)" } ?? "")
+            + ", \(session.metadataAttempts) metadata request(s), \(session.metadataFailures) failed)"]
+        if session.adPods.isEmpty { lines.append("  no ad break listed") }
+        for pod in session.adPods {
+            lines.append("  \(pod.id)  \(time(pod.startTime))  \(Format.seconds(pod.duration / 1000)), \(pod.ads.count) ad(s)")
+            for event in pod.trackingEvents { lines.append(eventLine(event, indent: 4)) }
+            for ad in pod.ads {
+                lines.append("    \(ad.id)  \(time(ad.startTime))  \(Format.seconds(ad.duration / 1000))")
+                for event in ad.trackingEvents { lines.append(eventLine(event, indent: 6)) }
+            }
+        }
+        if let error = session.latestError { lines.append("  latest error: \(PlainText.safe(error))") }
+        return lines
+    }
+
+    private func eventLine(_ event: TrackingEvent, indent: Int) -> String {
+        let name = event.event.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)
+        let when = event.event.kind == .automatic ? time(event.startTime) : "(player)"
+        return String(repeating: " ", count: indent) + name + " " + when.padding(toLength: 24, withPad: " ", startingAt: 0)
+            + " " + event.reportingState.rawValue
+    }
+
+    /// A time of the ad timeline as the user reads it: a stream date's time of day (UTC), or a media position.
+    private func time(_ milliseconds: Double) -> String {
+        switch session.timeline {
+        case .mediaTime: return MediaTime(seconds: milliseconds / 1000).timecode
+        case .programDateTime:
+            let text = StreamDate(millisecondsSince1970: milliseconds).iso8601Milliseconds
+            return text.split(separator: "T").last.map(String.init) ?? text
+        }
+    }
+
+    /// Every beacon with its delivery, for `--summary-json`.
+    func beaconsJSON() -> [[String: Any]] {
+        session.beacons.flatMap { record in
+            record.urls.map { url -> [String: Any] in
+                var entry: [String: Any] = [
+                    "event": record.firing.event.rawValue, "key": record.firing.key.description, "url": url.url,
+                    "cause": record.firing.cause.rawValue, "mediaTime": record.firing.mediaTime,
+                    "crossing": record.firing.crossing.seconds, "sent": record.sentAt.seconds,
+                    "latenessMs": record.lateness.seconds * 1000, "attempts": url.attempts,
+                ]
+                switch url.outcome {
+                case .delivered(let at):
+                    entry["state"] = "delivered"
+                    entry["delivered"] = at.seconds
+                case .skipped: entry["state"] = "skipped"
+                case .failed(let reason):
+                    entry["state"] = "failed"
+                    entry["reason"] = reason
+                case nil: entry["state"] = "waiting"
+                }
+                return entry
+            }
+        }
+    }
+
+    /// The counts, for `--summary-json`.
+    func countsJSON() -> [String: Any] {
+        ["format": settings.format.rawValue, "session": session.sessionInfo?.id ?? NSNull(),
+         "expected": counts.expected, "fired": counts.fired, "playerInitiated": counts.playerInitiated,
+         "delivered": counts.delivered, "failed": counts.failed, "waiting": counts.waiting, "late": counts.late,
+         "missed": counts.missed, "restored": counts.restored, "worstLatenessMs": counts.worstLateness.seconds * 1000]
+    }
+}
+
+/// Holds the session for the courier made before it.
+@MainActor
+private final class SessionBox {
+    var session: AdBeaconingSession?
+}

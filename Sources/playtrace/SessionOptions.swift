@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import PlaytracePlayer
+
+/// What `play` and the demo share besides telemetry: a scripted viewer and the summary for machines.
+struct SessionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "A scripted viewer: actions separated by ';', each run when the playhead reaches its time (seconds), in order.",
+        discussion: "at T pause D | at T seek S | at T mute | at T unmute | at T rate R | at T stop"))
+    var script: String?
+
+    @Option(name: .customLong("summary-json"),
+            help: "Write the session's summary for machines to this file: QoE metrics, and every ad beacon with its delivery.")
+    var summaryJSON: String?
+
+    func validate() throws {
+        if let script {
+            do {
+                _ = try ViewerScript(parsing: script)
+            } catch {
+                throw ValidationError(PlainText.safe("--script: \(error)"))
+            }
+        }
+        if let summaryJSON, summaryJSON.isEmpty { throw ValidationError("--summary-json needs a file path") }
+    }
+
+    /// The script, parsed (validated already).
+    var viewerScript: ViewerScript? { script.flatMap { try? ViewerScript(parsing: $0) } }
+}
