@@ -61,6 +61,13 @@ final class PlayerDemo {
             if let script { adapters.append(ViewerScriptTracker.adapter(configuration: script)) }
             return PlayerItem.simple(url: entry.url, metadata: entry.metadata, trackerAdapters: adapters)
         }
+        var adTelemetry: AdTelemetryBridge?
+        if let telemetry, let ads {
+            let bridge = AdTelemetryBridge(instrument: telemetry.instrument, sessionID: viewer)
+            ads.session.adPlaybackObserver = { bridge.handle($0) }
+            adTelemetry = bridge
+        }
+        defer { withExtendedLifetime(adTelemetry) {} }
         let player = Player(items: items, clock: clock) { HeadlessEngine(clock: clock, transport: transport) }
         player.variantLimits = variantLimits
         script?.onAction = { [output] step, time in

@@ -87,7 +87,8 @@ final class TelemetrySetup: Sendable {
             }
         }
         if options.console { backends.append(ConsoleBackend { line in output.message("[telemetry] " + line) }) }
-        instrument = Instrument(hub: HubCore(), metricalc: MetricalcCore(), backends: backends, clock: clock)
+        // HubCoreAds: the content's rules, plus the ad rules (ad time is not content time) for the ad tracking's events.
+        instrument = Instrument(hub: HubCoreAds(), metricalc: MetricalcCore(), backends: backends, clock: clock)
         instrument.ready()
         // Batches leave while the session plays, as each is closed.
         await outbox.start()

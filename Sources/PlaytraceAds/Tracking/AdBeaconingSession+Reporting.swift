@@ -46,14 +46,27 @@ extension AdBeaconingSession {
     public func reportPause() async -> AdReportOutcome { await report(.pause) }
     public func reportResume() async -> AdReportOutcome { await report(.resume) }
     public func reportRewind() async -> AdReportOutcome { await report(.rewind) }
-    public func reportSkip() async -> AdReportOutcome { await report(.skip) }
+    public func reportSkip() async -> AdReportOutcome {
+        playerStateChanged { .adSkipped($0) }
+        return await report(.skip)
+    }
     public func reportPlayerExpand() async -> AdReportOutcome { await report(.playerExpand) }
     public func reportPlayerCollapse() async -> AdReportOutcome { await report(.playerCollapse) }
 
     /// Sends a player-initiated event the Player's own state change implies (from ``AdTracker``), without waiting.
     func playerDid(_ type: TrackingEventType) {
+        switch type {
+        case .pause: playerStateChanged { .adPaused($0) }
+        case .resume: playerStateChanged { .adResumed($0) }
+        default: break
+        }
         guard let position = lastPosition else { return }
         report(type, at: position)
+    }
+
+    /// Playback began or stopped waiting for data (from ``AdTracker``).
+    func bufferingChanged(_ isBuffering: Bool) {
+        playerStateChanged { isBuffering ? .adBufferBegan($0) : .adBufferEnded($0) }
     }
 
     private func records(of keys: [String]) -> [BeaconRecord] {

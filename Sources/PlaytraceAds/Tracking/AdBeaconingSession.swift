@@ -156,6 +156,11 @@ public final class AdBeaconingSession {
         return boundaries
     }
 
+    /// Told of each ad playback event (entering and leaving breaks and ads, progress, pauses): what telemetry reports.
+    @ObservationIgnored public var adPlaybackObserver: (@MainActor (AdPlaybackEvent) -> Void)?
+    /// The break and ad the playhead is in, as last said to ``adPlaybackObserver``.
+    @ObservationIgnored var placement: AdPlacement?
+
     /// Called when ``progressBoundaries`` may have changed (new metadata).
     @ObservationIgnored var boundariesChanged: (@MainActor () -> Void)?
 
@@ -178,6 +183,7 @@ public final class AdBeaconingSession {
                 lastPosition = to
             }
             dispatch(scheduler.observe(observation, pods: &adPods))
+            if let lastPosition { updatePlacement(at: lastPosition) }
         }
     }
 
@@ -197,9 +203,8 @@ public final class AdBeaconingSession {
             let deliveryKey = firing.deliveryKey(session: identity, reportedAt: wallClock.now)
             var values = BeaconMacroValues(timestamp: wallClock.now, adPlayhead: firing.adPlayhead.map { $0 / 1000 },
                                            limitAdTracking: limitAdTracking)
-            // A break at the very start of on-demand content is a pre-roll; otherwise the position is not known
-            // here (a mid-roll and a post-roll look alike without the content's duration): -1.
-            values.breakPosition = timeline == .mediaTime && firing.podStart <= 0 ? 1 : nil
+            if let pod = adPods.first(where: { $0.id == firing.key.podID }) { values.breakPosition = breakPosition(of: pod).rawValue }
+            values.mediaPlayhead = contentSeconds(of: max(firing.mediaTime, firing.adStart ?? firing.mediaTime))
             var record = BeaconRecord(firing: firing, sentAt: sentAt, urls: [])
             for (index, template) in firing.urls.enumerated() {
                 let url = BeaconMacros.fill(template, with: values)

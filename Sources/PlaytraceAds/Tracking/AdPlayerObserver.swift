@@ -16,6 +16,10 @@ public struct AdPlayerObserver: Sendable, Hashable {
     public var targetDuration: MediaTime?
     /// Whether audio is muted.
     public var isMuted = false
+    /// Whether playback waits for data.
+    public var isBuffering = false
+    /// The content's duration, for an on-demand stream.
+    public var duration: MediaTime?
 
     public init() {}
 
@@ -26,5 +30,7 @@ public struct AdPlayerObserver: Sendable, Hashable {
         streamType = properties.streamType
         targetDuration = properties.targetDuration
         isMuted = properties.isMuted
+        isBuffering = properties.isBuffering
+        duration = properties.streamType == .onDemand ? properties.seekableTimeRange.end : nil
     }
 }

@@ -12,6 +12,7 @@ public final class AdTracker: PlayerItemTracker {
     private var isStarted = true
     private var lastState: PlaybackState?
     private var lastMuted: Bool?
+    private var lastBuffering: Bool?
 
     public init(configuration: AdBeaconingSession) { session = configuration }
 
@@ -19,6 +20,7 @@ public final class AdTracker: PlayerItemTracker {
         isStarted = true
         lastState = nil
         lastMuted = nil
+        lastBuffering = nil
         session.boundariesChanged = { [weak player] in player?.updateProgressBoundaries() }
     }
 
@@ -30,8 +32,10 @@ public final class AdTracker: PlayerItemTracker {
         defer {
             lastState = properties.playbackState
             lastMuted = properties.isMuted
+            lastBuffering = properties.isBuffering
         }
         guard isStarted else { return }
+        if let lastBuffering, lastBuffering != properties.isBuffering { session.bufferingChanged(properties.isBuffering) }
         if let lastMuted, lastMuted != properties.isMuted { session.playerDid(properties.isMuted ? .mute : .unmute) }
         switch (lastState, properties.playbackState) {
         case (.playing, .paused): session.playerDid(.pause)

@@ -1,0 +1,72 @@
+import PlaytraceCore
+import PlaytracePlayer
+
+/// The break and ad the playhead is in, as the ad playback events last said.
+struct AdPlacement: Equatable {
+    var podID: String
+    var adID: String?
+}
+
+extension AdBeaconingSession {
+    /// The content position (seconds) of a time of the ad timeline, when known: the media time itself, or the date
+    /// less the date the content starts at (from the player's date at its playhead).
+    func contentSeconds(of value: Double) -> Double? {
+        switch timeline {
+        case .mediaTime: return value / 1000
+        case .programDateTime:
+            guard let date = playerObserver.currentDate else { return nil }
+            return (value - (date.millisecondsSince1970 - playerObserver.playhead.seconds * 1000)) / 1000
+        }
+    }
+
+    /// Where a break plays: live breaks are mid-rolls; on demand, a break at the start is a pre-roll and one that
+    /// reaches the end a post-roll.
+    func breakPosition(of pod: AdPod) -> AdBreakPosition {
+        guard playerObserver.streamType == .onDemand || playerObserver.streamType == .unknown else { return .midRoll }
+        if let start = contentSeconds(of: pod.startTime), start <= 0.5 { return .preRoll }
+        if let end = contentSeconds(of: pod.endTime), let duration = playerObserver.duration, end >= duration.seconds - 0.5 {
+            return .postRoll
+        }
+        return .midRoll
+    }
+
+    /// Follows the playhead through breaks and ads: says each entry, exit and movement (``adPlaybackObserver``).
+    func updatePlacement(at position: Double) {
+        guard let observer = adPlaybackObserver else { return }
+        let pod = adPods.first { $0.startTime <= position && position < $0.endTime }
+        let ad = pod?.ads.firstIndex { $0.startTime <= position && position < $0.endTime }
+        let next = pod.map { AdPlacement(podID: $0.id, adID: ad.map { pod!.ads[$0].id }) }
+        if next != placement {
+            if let previous = placement {
+                if let adID = previous.adID, let left = self.ad(previous.podID, adID) {
+                    let completed = position >= left.endTime - 1 && position - left.endTime < 1_000
+                    if completed { observer(.adProgressed(left, position: left.duration)) }
+                    observer(.adEnded(left, completed: completed))
+                }
+                if previous.podID != next?.podID, let left = adPods.first(where: { $0.id == previous.podID }) {
+                    observer(.breakEnded(left))
+                }
+            }
+            if let pod, placement?.podID != pod.id { observer(.breakBegan(pod, position: breakPosition(of: pod))) }
+            if let pod, let ad { observer(.adBegan(pod.ads[ad], index: ad, pod: pod)) }
+            placement = next
+        }
+        if let pod, let ad { observer(.adProgressed(pod.ads[ad], position: position - pod.ads[ad].startTime)) }
+    }
+
+    private func ad(_ podID: String, _ adID: String) -> Ad? {
+        adPods.first { $0.id == podID }?.ads.first { $0.id == adID }
+    }
+
+    /// The ad under the playhead, as the placement last said.
+    var placedAd: Ad? {
+        guard let placement, let adID = placement.adID else { return nil }
+        return ad(placement.podID, adID)
+    }
+
+    /// The player paused, resumed, waited for data or failed: said for the ad that plays, if any.
+    func playerStateChanged(_ make: (Ad) -> AdPlaybackEvent) {
+        guard let observer = adPlaybackObserver, let ad = placedAd else { return }
+        observer(make(ad))
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import PlaytraceCore
+import PlaytraceLab
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `play --ads` as a user runs it, against an in-process lab, in real time.
+@Suite("play --ads", .serialized)
+struct PlayAdsTests {
+    private static func temporary(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
+    }
+
+    private static func harmonicHits(_ lab: LabServer) -> [String] {
+        lab.beacons.accepted(under: "/beacons/harmonic/break-1/").map { String($0.path.dropFirst("/beacons/harmonic/break-1/".count)) }
+    }
+
+    private static let expected = ["ad-1", "ad-2"].flatMap { ad in
+        ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"].map { "\(ad)/\($0)" }
+    }
+
+    /// Wall time, for a reason: the command plays in real time (17 s of the lab's on-demand stream).
+    @Test("A Harmonic session played through its break: every beacon once, the pod list and counts, telemetry with ad time apart")
+    func harmonicSession() async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        let jsonl = Self.temporary("ads.jsonl")
+        let summary = Self.temporary("ads-summary.json")
+        defer { for path in [jsonl, summary] { try? FileManager.default.removeItem(atPath: path) } }
+        let run = try await CLITests.run(["play", "http://127.0.0.1:\(port)/ssai/harmonic/vod/master.m3u8", "--ads", "harmonic",
+                                          "--ads-interval", "2", "--script", "at 9.5 pause 0.5; at 17 stop",
+                                          "--jsonl", jsonl, "--summary-json", summary])
+        await lab.stop()
+        #expect(run.status == 0, "stderr: \(run.error)")
+        #expect(Self.harmonicHits(lab).filter { !$0.hasSuffix("pause") && !$0.hasSuffix("resume") }.sorted() == Self.expected.sorted())
+        #expect(Self.harmonicHits(lab).filter { $0.hasSuffix("pause") || $0.hasSuffix("resume") }.sorted() == ["ad-1/pause", "ad-1/resume"])
+        #expect(run.output.contains("beacons           12 expected, 12 fired (+2 player-initiated), 14 delivered, 0 failed"))
+        #expect(run.output.contains("  break-1  00:00:08.000Z  8.00 s, 2 ad(s)"))
+        #expect(run.output.contains("script: at 00:00:09.500 pause for 0.50 s"))
+
+        let lines = try String(contentsOfFile: jsonl, encoding: .utf8).split(separator: "\n")
+        let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let actions = objects.compactMap { $0["action"] as? String }
+        #expect(actions.filter { $0 == "AdBegin" }.count == 2 && actions.filter { $0 == "AdFinish" }.count == 2)
+        #expect(actions.filter { $0 == "AdBreakBegin" }.count == 1 && actions.filter { $0 == "AdBreakFinish" }.count == 1)
+        func metric(_ name: String) -> Double? {
+            objects.last { $0["name"] as? String == name }.flatMap { $0["value"] as? Double }
+        }
+        let watched = try #require(metric("WatchedTime")), content = try #require(metric("ContentPlaybackTime"))
+        #expect(watched - content > 7_500 && watched - content < 8_600, "the 8 s of ads are not content time: \(watched) \(content)")
+
+        let json = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summary))) as? [String: Any])
+        let beacons = try #require(json["beacons"] as? [[String: Any]])
+        #expect(beacons.count == 14 && beacons.allSatisfy { $0["state"] as? String == "delivered" })
+        #expect(beacons.allSatisfy { ($0["latenessMs"] as? Double ?? 1e9) < 100 && $0["attempts"] as? Int == 1 })
+        #expect((json["ads"] as? [String: Any])?["expected"] as? Int == 12)
+        #expect(json["qoe"] != nil)
+    }
+
+    /// Wall time, for a reason: a real process is killed with SIGKILL in the middle of an ad break.
+    @Test("play --ads killed with SIGKILL mid-break, then run again on the same outbox: every beacon once, none lost")
+    func killedMidBreak() async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        let outbox = Self.temporary("ads-kill.sqlite")
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: outbox + suffix) } }
+        let url = "http://127.0.0.1:\(port)/ssai/harmonic/vod/master.m3u8"
+        // The beacon server answers the midpoint with 503 while the first run plays: it waits in the outbox.
+        lab.faults.add(LabFault(pathContains: "/ad-1/midpoint", kind: .status(503)))
+        let process = Process()
+        process.executableURL = CLITests.executable
+        process.arguments = ["play", url, "--ads", "harmonic", "--outbox", outbox]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !lab.beacons.all.contains(where: { $0.path.hasSuffix("/ad-1/midpoint") }), ContinuousClock.now < deadline,
+              process.isRunning {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        let first = Self.harmonicHits(lab)
+        #expect(first.sorted() == ["ad-1/firstQuartile", "ad-1/impression", "ad-1/start"], "\(first)")
+        lab.faults.clear()
+
+        let resumed = try await CLITests.run(["play", url, "--ads", "harmonic", "--outbox", outbox, "--script", "at 17 stop"])
+        await lab.stop()
+        #expect(resumed.status == 0, "stderr: \(resumed.error)")
+        #expect(Self.harmonicHits(lab).sorted() == Self.expected.sorted(), "each once across both runs")
+        #expect(resumed.output.contains("(+4 from an earlier run)"), "\(resumed.output)")
+    }
+
+    @Test("Mistakes are one line that names the culprit, and a non-zero exit", arguments: [
+        (["--ads", "freewheel"], "--ads is harmonic or mediatailor"),
+        (["--ads", "harmonic", "--ads-param", "a=b"], "--ads-param is for --ads mediatailor"),
+        (["--ads", "mediatailor", "--ads-param", "novalue"], "--ads-param novalue: expected key=value"),
+        (["--script", "at 4 jump"], "--script: action 1 ('at 4 jump'): 'jump' is not an action"),
+    ])
+    func mistakes(arguments: [String], message: String) async throws {
+        let run = try await CLITests.run(["play", "http://127.0.0.1:9/x.m3u8"] + arguments)
+        #expect(run.status != 0)
+        #expect(run.error.contains(message), "\(run.error)")
+        #expect(!run.error.contains("Fatal error") && !run.error.contains("backtrace"))
+    }
+
+    @Test("A session that cannot be set up: one line naming the URL and each failed step")
+    func setUpFails() async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        let url = "http://127.0.0.1:\(port)/ssai/mediatailor/v1/session/lab/origin/nothing/master.m3u8"
+        let run = try await CLITests.run(["play", url, "--ads", "mediatailor"])
+        await lab.stop()
+        #expect(run.status != 0)
+        #expect(run.error.contains("--ads mediatailor \(url): the ad session could not be set up (ad session set-up, session POST: HTTP 404)"),
+                "\(run.error)")
+        #expect(run.error.split(separator: "\n").count <= 2)
+    }
+}
