@@ -127,8 +127,23 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "AdBeaconLateness",
+            dependencies: [
+                .product(name: "PlaytraceAds", package: "Playtrace"),
+                .product(name: "PlaytraceHeadless", package: "Playtrace"),
+                .product(name: "PlaytraceLab", package: "Playtrace"),
+                .product(name: "PlaytraceNetwork", package: "Playtrace"),
+                .product(name: "PlaytracePlayer", package: "Playtrace"),
+                .product(name: "PlaytraceCore", package: "Playtrace"),
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "PlayerCost",
             dependencies: [
+                .product(name: "PlaytraceAds", package: "Playtrace"),
                 .product(name: "PlaytracePlayer", package: "Playtrace"),
                 .product(name: "PlaytraceCore", package: "Playtrace"),
                 .product(name: "PlaytraceTelemetry", package: "Playtrace"),

@@ -12,6 +12,19 @@ public struct LabFault: Sendable, Hashable, Codable {
         case dropConnection
         /// Send the body at this many bytes per second (lab time).
         case throttle(bytesPerSecond: Int)
+        /// Answer 200 with this body instead of the resource's (malformed metadata, an oversized answer).
+        case body(String)
+
+        /// The kind without its value: one fault of each applies to a request.
+        var category: Int {
+            switch self {
+            case .delay: 0
+            case .status: 1
+            case .dropConnection: 2
+            case .throttle: 3
+            case .body: 4
+            }
+        }
     }
 
     /// Requests whose path contains this text are affected (empty: every request).
@@ -45,14 +58,16 @@ public final class FaultInjector: Sendable {
     /// The active faults.
     public var active: [LabFault] { faults.withLock { $0 } }
 
-    /// The faults that apply to a request for `path`, consuming one use of each counted fault.
+    /// The faults that apply to a request for `path` — the first matching one of each kind, so that faults of one
+    /// kind added in a row apply to successive requests — consuming one use of each counted fault applied.
     func take(for path: String) -> [LabFault.Kind] {
         faults.withLock { faults in
             var kinds: [LabFault.Kind] = []
             var index = 0
             while index < faults.count {
                 let fault = faults[index]
-                if fault.pathContains.isEmpty || path.contains(fault.pathContains) {
+                if fault.pathContains.isEmpty || path.contains(fault.pathContains),
+                   !kinds.contains(where: { $0.category == fault.kind.category }) {
                     kinds.append(fault.kind)
                     if let remaining = fault.remaining {
                         if remaining <= 1 {

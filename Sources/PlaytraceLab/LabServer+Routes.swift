@@ -132,7 +132,7 @@ extension LabServer {
             case .delay(let milliseconds): try await park(for: .milliseconds(milliseconds), connection: connection)
             case .status(let code): status = code
             case .dropConnection: drop = true
-            case .throttle: break
+            case .throttle, .body: break
             }
         }
         return (kinds, status, drop)
@@ -197,7 +197,9 @@ extension LabServer {
                 return Response(status: HTTPResponse.Status(code: code))
             }
         }
-        guard let (content, contentType) = content(for: path) else {
+        let replacement = kinds.lazy.compactMap { kind -> String? in if case .body(let text) = kind { text } else { nil } }.first
+        guard let (content, contentType) = replacement.map({ (ByteBuffer(string: $0), "application/octet-stream") })
+                ?? content(for: path) else {
             log.status = 404
             return Response(status: .notFound, body: .init(byteBuffer: ByteBuffer(string: "no such lab resource\n")))
         }
@@ -376,12 +378,13 @@ enum LabFaultError: Error {
 
 /// The JSON form of a fault in the lab's API:
 /// `{"path": "/vod/2/", "type": "status", "value": 404, "count": 3}`; types: `delay` (value in ms), `status`,
-/// `drop`, `throttle` (value in bytes per second).
+/// `drop`, `throttle` (value in bytes per second), `body` (`"body": "…"`: answered instead of the resource).
 struct FaultDescription: Codable, Sendable {
     var path: String?
     var type: String
     var value: Int?
     var count: Int?
+    var body: String?
 
     init(_ fault: LabFault) {
         path = fault.pathContains
@@ -391,6 +394,7 @@ struct FaultDescription: Codable, Sendable {
         case .status(let code): type = "status"; value = code
         case .dropConnection: type = "drop"; value = nil
         case .throttle(let rate): type = "throttle"; value = rate
+        case .body(let text): type = "body"; body = text
         }
     }
 
@@ -401,6 +405,9 @@ struct FaultDescription: Codable, Sendable {
         case ("status", let code?) where (100...599).contains(code): kind = .status(code)
         case ("drop", _): kind = .dropConnection
         case ("throttle", let rate?) where rate > 0: kind = .throttle(bytesPerSecond: rate)
+        case ("body", _):
+            guard let body else { return nil }
+            kind = .body(body)
         default: return nil
         }
         return LabFault(pathContains: path ?? "", kind: kind, remaining: count)

@@ -37,7 +37,7 @@ struct Lab: AsyncParsableCommand {
                 Self.write("""
                     Playtrace lab on \(url)
                       streams:  /vod/master.m3u8  /live/master.m3u8  /dvr/master.m3u8  /fmp4/master.m3u8
-                      faults:   POST /lab/faults {"path": "/vod/2/", "type": "status|delay|drop|throttle", "value": N, "count": N}
+                      faults:   POST /lab/faults {"path": "/vod/2/", "type": "status|delay|drop|throttle|body", "value": N, "count": N}
                                 GET /lab/faults, DELETE /lab/faults
                       requests: GET /lab/requests
                     Press Ctrl-C to stop.

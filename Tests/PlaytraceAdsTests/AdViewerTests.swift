@@ -227,3 +227,60 @@ struct AdScriptedViewerTests {
         #expect(h.session.logMessages.contains { $0.isError && $0.message.contains("javascript: scheme") })
     }
 }
+
+@Suite("Ad sessions: malformed metadata", .serialized)
+@MainActor
+struct AdMalformedMetadataTests {
+    @Test("Invalid JSON, a 5 MB body, then a response with a broken break: each said, the good break still beaconed")
+    func malformed() async throws {
+        let h = try await AdSessionHarness(playing: nil)
+        // The real metadata with a broken break before the good one (a start time that is text, no ads).
+        let good = try await h.transport.send(HTTPRequest(url: URL(string: "\(h.base)/ssai/harmonic/vod/metadata")!, timeout: .seconds(5)))
+        var root = try #require(JSONSerialization.jsonObject(with: Data(good.body)) as? [String: Any])
+        var breaks = try #require(root["adBreaks"] as? [[String: Any]])
+        breaks.insert(["id": "broken", "startTime": "soon", "duration": 4_000], at: 0)
+        root["adBreaks"] = breaks
+        let partlyBroken = String(decoding: try JSONSerialization.data(withJSONObject: root), as: UTF8.self)
+        let path = "/ssai/harmonic/vod/metadata"
+        h.lab.faults.add(LabFault(pathContains: path, kind: .body("{\"adBreaks\": [ {"), remaining: 1))
+        h.lab.faults.add(LabFault(pathContains: path, kind: .body(String(repeating: " ", count: 5 << 20)), remaining: 1))
+        h.lab.faults.add(LabFault(pathContains: path, kind: .body(partlyBroken)))
+        try await h.startHarmonicVOD(interval: .seconds(2))
+        h.player.play()
+        await h.play(until: 17)
+        try await h.shutdown()
+
+        let errors = h.session.logMessages.filter(\.isError).map(\.message)
+        #expect(errors.contains { $0.hasPrefix("ad metadata is not valid JSON") }, "\(errors)")
+        #expect(errors.contains("ad metadata of 4194305 bytes is over the limit of 4194304 bytes"), "\(errors)")
+        #expect(errors.contains { $0.hasPrefix("ad metadata: ") && $0.contains("adBreaks[0]") }, "the broken break, named: \(errors)")
+        #expect(errors.filter { $0.contains("adBreaks[0]") }.count == 2, "said when it appeared, not at every poll: \(errors)")
+        #expect(h.session.adPods.map(\.id) == ["break-1"])
+        let expected = AdFixtures.automaticNames.map { "ad-1/\($0)" } + AdFixtures.automaticNames.map { "ad-2/\($0)" }
+        #expect(h.harmonicHits.sorted() == expected.sorted(), "\(h.harmonicHits)")
+    }
+}
+
+@Suite("Ad sessions: late metadata on another timeline", .serialized)
+@MainActor
+struct AdLateTimelineTests {
+    @Test("MediaTailor tracking that arrives mid-break (offsets, not dates): what was played before it is caught up once")
+    func lateMediaTailor() async throws {
+        let h = try await AdSessionHarness(playing: nil)
+        // Four failures: attempts at 0, 1, 3 and 7 s fail, the one at 15 s succeeds — near the end of the 8–16 s break.
+        h.lab.faults.add(LabFault(pathContains: "/v1/tracking/", kind: .status(503), remaining: 4))
+        let provider = MediaTailorAdProvider(transport: h.transport, clock: h.clock)
+        let url = URL(string: "\(h.base)/ssai/mediatailor/v1/session/lab/origin/vod/master.m3u8")!
+        let info = try #require(await h.session.start(mediaUrl: url, provider: provider))
+        await h.makePlayer(url: info.manifestUrl)
+        h.player.play()
+        await h.play(until: 18)
+        try await h.shutdown()
+        let hits = h.lab.beacons.accepted(under: "/beacons/mediatailor/").map(\.path)
+        var expected = ["/beacons/mediatailor/break-1/-/breakStart", "/beacons/mediatailor/break-1/-/breakEnd"]
+        expected += ["ad-1", "ad-2"].flatMap { ad in AdFixtures.automaticNames.map { "/beacons/mediatailor/break-1/\(ad)/\($0)" } }
+        #expect(hits.sorted() == expected.sorted(), "\(hits)")
+        #expect(h.session.beacons.filter { $0.firing.cause == .caughtUp }.count >= 10)
+        #expect(h.session.metadataFailures == 4)
+    }
+}

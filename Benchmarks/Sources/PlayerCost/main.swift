@@ -6,10 +6,14 @@
 // consumed by a plain loop): the difference is the Player's cost. `--telemetry` adds what a playing session
 // carries in production: the PlayerTelemetryTracker, an Instrument with HubCore (30 s heartbeat) and MetricalcCore,
 // the InfluxDB backend (batches every 5 s) and an Outbox on an SQLite file delivering them (to a courier that
-// accepts each batch without a network: the HTTP client's own work is left out). scripts/bench runs the modes under
-// `valgrind --tool=callgrind` (instruction counts, repeatable).
+// accepts each batch without a network: the HTTP client's own work is left out). `--ads` adds the ad tracker of an
+// SSAI session instead: an AdBeaconingSession whose metadata lists a 30 s break of three ads every 5 minutes (12
+// breaks, 36 ads, 264 beacons an hour), the engine's progress report every 100 ms that it asks for, and its beacons
+// handed to an Outbox on an SQLite file (a courier that takes each without a network). scripts/bench runs the modes
+// under `valgrind --tool=callgrind` (instruction counts, repeatable).
 import Clocks
 import Foundation
+import PlaytraceAds
 import PlaytraceBackends
 import PlaytraceCore
 import PlaytraceNetwork
@@ -19,8 +23,35 @@ import SyntheticEngine
 
 /// Takes every batch as delivered, without a network.
 struct AcceptingCourier: OutboxCourier {
-    let name = InfluxDBBackend.destination
+    var name = InfluxDBBackend.destination
     func deliver(_ message: OutboxMessage) async -> DeliveryOutcome { .delivered }
+}
+
+/// A break of three 10 s ads every 5 minutes, on the media timeline, each ad with its six automatic events and four
+/// player-initiated ones; a break-level breakStart and breakEnd.
+func adMetadata(hours: Double) -> AdMetadata {
+    var pods: [AdPod] = []
+    var start = 120_000.0
+    while start + 30_000 < hours * 3_600_000 {
+        let podID = "break-\(pods.count + 1)"
+        func event(_ type: TrackingEventType, ad: String?, at time: Double, duration: Double = 0) -> TrackingEvent {
+            TrackingEvent(id: TrackingEventKey(podID: podID, adID: ad, event: type, time: Int64(time)), event: type,
+                          startTime: time, duration: duration,
+                          signalingUrls: ["https://beacons.example/\(podID)/\(ad ?? "-")/\(type.rawValue)?cb=[CACHEBUSTING]"])
+        }
+        let ads = (0..<3).map { index -> Ad in
+            let adStart = start + Double(index) * 10_000
+            let id = "ad-\(index + 1)"
+            var events = [(TrackingEventType.impression, 0.0), (.start, 0), (.firstQuartile, 0.25), (.midpoint, 0.5),
+                          (.thirdQuartile, 0.75), (.complete, 1)].map { event($0.0, ad: id, at: adStart + $0.1 * 10_000) }
+            events += [TrackingEventType.pause, .resume, .mute, .unmute].map { event($0, ad: id, at: adStart, duration: 10_000) }
+            return Ad(id: id, startTime: adStart, duration: 10_000, trackingEvents: events)
+        }
+        pods.append(AdPod(id: podID, startTime: start, duration: 30_000, ads: ads,
+                          trackingEvents: [event(.breakStart, ad: nil, at: start), event(.breakEnd, ad: nil, at: start + 30_000)]))
+        start += 300_000
+    }
+    return AdMetadata(pods: pods, timeline: .mediaTime)
 }
 
 final class CountingTracker: PlayerItemTracker {
@@ -34,7 +65,7 @@ final class CountingTracker: PlayerItemTracker {
 }
 
 @MainActor
-func run(hours: Double, baseline: Bool, telemetry: Bool) async {
+func run(hours: Double, baseline: Bool, telemetry: Bool, ads: Bool) async {
     let clock = TestClock<Duration>()
     var instrument: Instrument?
     var outbox: Outbox?
@@ -54,6 +85,21 @@ func run(hours: Double, baseline: Bool, telemetry: Bool) async {
                 TelemetryMetadata(contentID: "urn:synthetic", title: "Synthetic", source: "synthetic://stream.m3u8")
             })
             instrument = made
+            outbox = store
+        } catch {
+            print("PlayerCost: the outbox could not be opened: \(error)")
+            exit(1)
+        }
+    }
+    var adSession: AdBeaconingSession?
+    if ads {
+        do {
+            let store = try Outbox(path: outboxPath, couriers: [AcceptingCourier(name: BeaconCourier.destination)], clock: clock)
+            await store.start()
+            let session = AdBeaconingSession(outbox: store, clock: clock)
+            session.apply(adMetadata(hours: hours))
+            adapters.append(AdTracker.adapter(configuration: session))
+            adSession = session
             outbox = store
         } catch {
             print("PlayerCost: the outbox could not be opened: \(error)")
@@ -81,20 +127,22 @@ func run(hours: Double, baseline: Bool, telemetry: Bool) async {
         for _ in 0..<4 { await Task.yield() }
     }
     var delivered = 0
-    if let outbox, let instrument {
-        instrument.shutdown()
+    instrument?.shutdown()
+    if let outbox {
         await outbox.flush()
         delivered = (try? await outbox.statistics().delivered) ?? 0
         await outbox.stop()
     }
+    let beacons = adSession?.beacons.count ?? 0
     var time = player?.time.seconds ?? 0
     if let engine { time = await engine.snapshot().playhead.seconds }
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
         + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    print("mode=\(baseline ? "baseline" : telemetry ? "player+telemetry" : "player") hours=\(hours) playhead=\(Int(time)) "
-        + "tracker_updates=\(CountingTracker.updates) batches_delivered=\(delivered) cpu_seconds=\(String(format: "%.3f", cpu))")
+    let mode = baseline ? "baseline" : telemetry ? "player+telemetry" : ads ? "player+ads" : "player"
+    print("mode=\(mode) hours=\(hours) playhead=\(Int(time)) tracker_updates=\(CountingTracker.updates) "
+        + "messages_delivered=\(delivered) beacons=\(beacons) cpu_seconds=\(String(format: "%.3f", cpu))")
     consumer?.cancel()
 }
 
@@ -103,7 +151,8 @@ let hours = arguments.first.flatMap(Double.init) ?? 1
 // A run loop drives the main actor rather than an async main: valgrind 3.19 crashes on the async main's
 // dispatch_main() here, and the instruction counts need valgrind.
 Task { @MainActor in
-    await run(hours: hours, baseline: arguments.contains("--baseline"), telemetry: arguments.contains("--telemetry"))
+    await run(hours: hours, baseline: arguments.contains("--baseline"), telemetry: arguments.contains("--telemetry"),
+              ads: arguments.contains("--ads"))
     exit(0)
 }
 RunLoop.main.run()

@@ -13,6 +13,9 @@ public actor SyntheticEngine: PlaybackEngine {
     private var playStartedAt: Duration?
     private var playheadAtStart = MediaTime.zero
     private var segmentTask: Task<Void, Never>?
+    private var progressTask: Task<Void, Never>?
+    private var reportsProgress = false
+    private var lastReported = MediaTime.zero
     private let variant = VariantInfo(index: 0, bandwidth: 3_000_000, width: 1280, height: 720, codecs: ["avc1.64001f"],
                                       url: "synthetic://variant0.m3u8")
 
@@ -61,6 +64,33 @@ public actor SyntheticEngine: PlaybackEngine {
                 await self?.segmentDownloaded()
             }
         }
+        startProgress()
+    }
+
+    /// While playing, a tick every 100 ms, as the headless engine's playback loop makes them; with progress reports
+    /// on, each tick reports the playhead's movement (progress boundaries are not modelled: a few more reports per
+    /// ad). The tick runs either way, as the headless engine's does, so that the reports are all that they add.
+    private func startProgress() {
+        progressTask?.cancel()
+        guard playStartedAt != nil else { return }
+        lastReported = playhead()
+        let stopwatch = self.stopwatch
+        progressTask = Task { [weak self] in
+            while !Task.isCancelled {
+                do { try await stopwatch.sleep(for: .milliseconds(100)) } catch { return }
+                await self?.reportProgress()
+            }
+        }
+    }
+
+    private func reportProgress() {
+        let now = playhead()
+        guard reportsProgress, now > lastReported else {
+            lastReported = now
+            return
+        }
+        broadcaster.yield(.progressed(PlaybackProgress(from: lastReported, to: now, rate: snapshotValue.rate)))
+        lastReported = now
     }
 
     private func segmentDownloaded() {
@@ -72,6 +102,7 @@ public actor SyntheticEngine: PlaybackEngine {
         if playhead() >= duration {
             snapshotValue.status = .ended
             segmentTask?.cancel()
+            progressTask?.cancel()
             broadcaster.yield(.ended)
         }
     }
@@ -81,6 +112,7 @@ public actor SyntheticEngine: PlaybackEngine {
         playStartedAt = nil
         snapshotValue.status = .paused
         segmentTask?.cancel()
+        progressTask?.cancel()
         broadcaster.yield(.statusChanged(.paused))
     }
 
@@ -103,12 +135,16 @@ public actor SyntheticEngine: PlaybackEngine {
         snapshotValue.isMuted = isMuted
     }
     public func selectMediaOption(_ id: MediaOption.ID?, for kind: MediaOption.Kind) {}
-    /// Progress reports are not modelled: the benchmarks' trackers do not ask for them.
-    public func setReportsProgress(_ enabled: Bool) {}
+    public func setReportsProgress(_ enabled: Bool) {
+        guard enabled != reportsProgress else { return }
+        reportsProgress = enabled
+        lastReported = playhead()
+    }
     public func setProgressBoundaries(_ boundaries: [PlaybackBoundary]) {}
 
     public func stop() {
         segmentTask?.cancel()
+        progressTask?.cancel()
         snapshotValue = EngineSnapshot()
         broadcaster.yield(.statusChanged(.idle))
     }

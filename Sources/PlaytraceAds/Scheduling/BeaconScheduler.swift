@@ -61,6 +61,15 @@ public struct BeaconScheduler: Sendable {
         }
     }
 
+    /// Replaces the record of played intervals with these observations' (only what was played at a rate that
+    /// fires): the timeline the metadata counts on changed, and what was played is told again on the new one.
+    public mutating func replaceHistory(with observations: [PlaybackObservation]) {
+        history.removeAll()
+        for case .played(let from, let to, let rate, let instant) in observations where to > from && firesAt(rate: rate) {
+            record(PlayedInterval(from: from, to: to, rate: rate, end: instant))
+        }
+    }
+
     /// Fires, once, the events of breaks that arrived after the playhead passed them, for the parts played.
     public mutating func catchUp(_ pods: inout [AdPod]) -> [BeaconFiring] {
         guard !history.isEmpty else { return [] }

@@ -64,6 +64,13 @@ extension AdBeaconingSession {
         report(type, at: position)
     }
 
+    /// Playback failed (from ``AdTracker``): said for the ad that played, if any, and in the log.
+    func playbackFailed(_ description: String) {
+        guard placedAd != nil else { return }
+        playerStateChanged { .adFailed($0, description) }
+        log("playback failed during an ad: \(description)", isError: true)
+    }
+
     /// Playback began or stopped waiting for data (from ``AdTracker``).
     func bufferingChanged(_ isBuffering: Bool) {
         playerStateChanged { isBuffering ? .adBufferBegan($0) : .adBufferEnded($0) }

@@ -118,9 +118,19 @@ public final class AdBeaconingSession {
 
     /// Takes a metadata response: merges it (fired states kept) and catches up what was played before it came.
     public func apply(_ metadata: AdMetadata) {
-        timeline = metadata.timeline
+        if metadata.timeline != timeline {
+            // What was played before is told again on the metadata's timeline, so that it is caught up.
+            timeline = metadata.timeline
+            let timeline = timeline
+            scheduler.replaceHistory(with: playedSpans.flatMap {
+                PlaybackObservation.observations(for: $0.progress, on: timeline, at: $0.end)
+            })
+        }
         latestDataRange = metadata.dataRange ?? latestDataRange
-        for problem in metadata.problems { log("ad metadata: \(problem)", isError: true) }
+        // A problem is said when it appears, not again at every poll that repeats it.
+        let problems = metadata.problems.map { "ad metadata: \($0)" }
+        for problem in problems where !lastProblems.contains(problem) { log(problem, isError: true) }
+        lastProblems = Set(problems)
         adPods = merger.merge(metadata.pods, into: adPods, playhead: lastPosition)
         markRestored()
         dispatch(scheduler.catchUp(&adPods))
@@ -160,6 +170,12 @@ public final class AdBeaconingSession {
     @ObservationIgnored public var adPlaybackObserver: (@MainActor (AdPlaybackEvent) -> Void)?
     /// The break and ad the playhead is in, as last said to ``adPlaybackObserver``.
     @ObservationIgnored var placement: AdPlacement?
+    /// What was played, as the engine reported it (contiguous reports merged; at most ``playedSpanLimit``): told
+    /// again to the scheduler when the metadata's timeline turns out to be another than assumed.
+    @ObservationIgnored private var playedSpans: [(progress: PlaybackProgress, end: Duration)] = []
+    private let playedSpanLimit = 4_096
+    /// The problems of the last metadata response.
+    @ObservationIgnored private var lastProblems: Set<String> = []
 
     /// Called when ``progressBoundaries`` may have changed (new metadata).
     @ObservationIgnored var boundariesChanged: (@MainActor () -> Void)?
@@ -170,6 +186,7 @@ public final class AdBeaconingSession {
     /// Takes a movement of the playhead.
     public func observe(_ progress: PlaybackProgress) {
         let instant = stopwatch.elapsed
+        remember(progress, at: instant)
         for observation in PlaybackObservation.observations(for: progress, on: timeline, at: instant) {
             switch observation {
             case .played(let from, let to, _, _):
@@ -184,6 +201,23 @@ public final class AdBeaconingSession {
             }
             dispatch(scheduler.observe(observation, pods: &adPods))
             if let lastPosition { updatePlacement(at: lastPosition) }
+        }
+    }
+
+    private func remember(_ progress: PlaybackProgress, at instant: Duration) {
+        // A report that continues the last span (same rate, dates that follow, no pause between) extends it.
+        let began = instant - .milliseconds(Int64(((progress.to.seconds - progress.from.seconds) / progress.rate * 1000).rounded()))
+        if var last = playedSpans.last, last.progress.to == progress.from, last.progress.rate == progress.rate,
+           abs((last.progress.toDate?.secondsSince1970 ?? 0) - (progress.fromDate?.secondsSince1970 ?? 0)) < 0.001,
+           (last.progress.toDate == nil) == (progress.fromDate == nil), began - last.end < .milliseconds(2),
+           last.end - began < .milliseconds(2) {
+            last.progress.to = progress.to
+            last.progress.toDate = progress.toDate
+            last.end = instant
+            playedSpans[playedSpans.count - 1] = last
+        } else {
+            playedSpans.append((progress, instant))
+            if playedSpans.count > playedSpanLimit { playedSpans.removeFirst(playedSpanLimit / 2) }
         }
     }
 

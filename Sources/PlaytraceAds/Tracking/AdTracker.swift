@@ -13,6 +13,7 @@ public final class AdTracker: PlayerItemTracker {
     private var lastState: PlaybackState?
     private var lastMuted: Bool?
     private var lastBuffering: Bool?
+    private var seenMetricEvents = 0
 
     public init(configuration: AdBeaconingSession) { session = configuration }
 
@@ -21,10 +22,20 @@ public final class AdTracker: PlayerItemTracker {
         lastState = nil
         lastMuted = nil
         lastBuffering = nil
+        seenMetricEvents = 0
         session.boundariesChanged = { [weak player] in player?.updateProgressBoundaries() }
     }
 
     public func updateMetadata(to metadata: Void) {}
+
+    /// A playback failure while an ad plays is the ad's error too (``AdPlaybackEvent/adFailed(_:_:)``).
+    public func updateMetricEvents(to events: [MetricEvent]) {
+        defer { seenMetricEvents = events.count }
+        guard isStarted, events.count > seenMetricEvents else { return }
+        for event in events[seenMetricEvents...] {
+            if case .failure(let error) = event.kind { session.playbackFailed("\(error)") }
+        }
+    }
     /// Follows the player's state: a pause, a resume, a mute or an unmute while an ad plays is reported once per
     /// change (every event of that type in the ad).
     public func updateProperties(to properties: TrackerProperties) {
