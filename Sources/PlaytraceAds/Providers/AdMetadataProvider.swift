@@ -11,6 +11,7 @@ public protocol AdMetadataProvider: AnyObject {
     /// Sets an ad session up for a media URL: the playlist to play and where its metadata is. Returns the failures
     /// met on the way too, also when a later step succeeded (each is said in the session).
     /// - Parameters:
+    ///   - mediaUrl: the URL the app was given (a session URL, or the stream's own).
     ///   - isInitRequest: whether the provider may ask the server to initialise a session (Harmonic's first two
     ///     steps); a provider whose format has no other way ignores it.
     ///   - now: the date of the set-up (``SessionInfo/localSessionId``).

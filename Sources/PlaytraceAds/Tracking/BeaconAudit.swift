@@ -5,7 +5,9 @@ public import PlaytracePlayer
 public enum BeaconAudit {
     /// The automatic events the played media called for: those whose time a played range reached past its start,
     /// and the impression and start (and breakStart) of every ad (and break) a played range overlaps.
-    /// - Parameter played: the played ranges on the ad timeline (milliseconds), in order.
+    /// - Parameters:
+    ///   - pods: the breaks, on an ad timeline.
+    ///   - played: the played ranges on the same timeline (milliseconds), in order.
     public static func expectedEvents(in pods: [AdPod], played: [ClosedRange<Double>]) -> Set<TrackingEventKey> {
         func expected(_ event: TrackingEvent, start: Double, end: Double) -> Bool {
             guard event.event.kind == .automatic else { return false }
