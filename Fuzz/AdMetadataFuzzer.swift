@@ -3,6 +3,7 @@
 // checked: breaks sorted, identities unique, a merge of a response into itself keeps every break, and the
 // scheduler, playing through every break in uneven ticks, never fires an event twice.
 import PlaytraceAds
+import PlaytraceCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAdMetadata(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -38,12 +39,14 @@ private func check(_ metadata: AdMetadata) {
         for tick in 0..<37 {
             let next = position + step * (tick % 3 == 0 ? 0.5 : 1.25)
             for firing in scheduler.observe(.played(from: position, to: next, rate: 1, at: .milliseconds(Int64(tick))), pods: &playing) {
-                precondition(fired.insert(firing.deliveryKey).inserted, "\(firing.deliveryKey) fired twice")
+                let key = firing.deliveryKey(session: "fuzz", reportedAt: StreamDate(secondsSince1970: 0))
+                precondition(fired.insert(key).inserted, "\(key) fired twice")
             }
             position = next
         }
     }
     for firing in scheduler.catchUp(&playing) {
-        precondition(fired.insert(firing.deliveryKey).inserted, "\(firing.deliveryKey) fired twice (catch-up)")
+        let key = firing.deliveryKey(session: "fuzz", reportedAt: StreamDate(secondsSince1970: 0))
+        precondition(fired.insert(key).inserted, "\(key) fired twice (catch-up)")
     }
 }
