@@ -66,6 +66,7 @@ extension HeadlessEngine {
             pendingSwitchReason = .initial
             timeline.merge(media, variant: downloadVariant ?? 0, baseURL: mediaURL)
             noteAdBreaks(of: media)
+            noteInterstitials(of: media, baseURL: mediaURL)
             guard !timeline.segments.isEmpty else {
                 throw EngineError(kind: .playlist, message: "the media playlist has no segment", isFatal: true,
                                   url: mediaURL.absoluteString)
@@ -145,6 +146,7 @@ extension HeadlessEngine {
         let (media, url) = try await fetchMediaPlaylist(variant: index, policy: policy)
         let changed = timeline.merge(media, variant: index, baseURL: url)
         noteAdBreaks(of: media)
+        noteInterstitials(of: media, baseURL: url)
         return changed
     }
 

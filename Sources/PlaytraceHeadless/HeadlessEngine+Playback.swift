@@ -29,7 +29,7 @@ extension HeadlessEngine {
         aimedBoundary = nil
         let interval = configuration.tickInterval
         guard reportsProgress, phase == .ready, firstFrameShown, wantsToPlay, !isSeeking, stallStartedAt == nil,
-              rate > 0 else { return interval }
+              rate > 0, activeInterstitial == nil else { return interval }
         if !movedLastTick { return Self.movementStartDelay }
         guard let boundary = nextBoundary(after: playhead) else { return interval }
         let target = boundary + Self.boundaryOvershoot
@@ -96,12 +96,23 @@ extension HeadlessEngine {
             updateStatus()
         }
         guard wantsToPlay else { return }
+        if activeInterstitial != nil {
+            advanceInterstitial(elapsed: elapsed)
+            return
+        }
         var move = elapsed * rate
         // A tick timed to reach a boundary reaches it, whatever the rounding of the clock's durations.
         if let aimed = aimedBoundary, playhead + move < aimed, aimed - (playhead + move) < Self.boundaryOvershoot {
             move = aimed - playhead
         }
         aimedBoundary = nil
+        // An interstitial the playhead reaches during this tick: play up to its start, then play it.
+        if let interstitial = interstitial(from: playhead, to: playhead + move),
+           interstitial.event.start.seconds - playhead <= ahead {
+            advancePlayhead(to: interstitial.event.start.seconds)
+            beginInterstitial(interstitial)
+            return
+        }
         // A skipped range the playhead reaches during this tick: play up to its start, then jump over it.
         let skip = skippedRanges.ranges.first { $0.end.seconds > playhead && $0.start.seconds <= playhead + move }
         let step = skip.map { max(0, $0.start.seconds - playhead) } ?? move
@@ -160,6 +171,13 @@ extension HeadlessEngine {
             seekTarget = target
             updateStatus()
         }
+    }
+
+    /// The primary resumes after an interstitial at `target`: from the buffer when it holds it, otherwise
+    /// downloading from there.
+    func resumePrimary(at target: Double) {
+        let end = streamType == .onDemand ? timeline.range.end.seconds : target
+        moveBuffer(to: min(target, end))
     }
 
     /// Moves the playhead within the buffer when it holds `target`; otherwise flushes it and downloads from there

@@ -52,6 +52,8 @@ public actor HeadlessEngine: PlaybackEngine {
         /// Segments in a row that no variant could deliver before playback fails: one or two are played past as
         /// gaps (reported as warnings); more means nothing playable remains.
         public var maximumConsecutiveGaps: Int = 3
+        /// Whether interstitials (`CLASS="com.apple.hls.interstitial"` date ranges) are played.
+        public var playsInterstitials = true
         /// Live playback starts this many target durations from the live edge.
         public var liveEdgeTargetDurations: Double = 3
         /// A live window at least this long (seconds) makes the stream DVR.
@@ -119,6 +121,11 @@ public actor HeadlessEngine: PlaybackEngine {
     var aimedBoundary: Double?
     /// Whether the last tick moved the playhead (a first movement after a stop is reported at once).
     var movedLastTick = false
+    /// The interstitials the playlists announce, by ID, and the one that plays.
+    var scheduledInterstitials: [String: ScheduledInterstitial] = [:]
+    var activeInterstitial: ActiveInterstitial?
+    /// Identifies this playback of the primary to interstitial servers (`_HLS_primary_id`).
+    var primaryID = RandomUUID.lowercasedString()
     var volume = 1.0
     var isMuted = false
     var mediaOptions: [MediaOption] = []
@@ -200,7 +207,7 @@ public actor HeadlessEngine: PlaybackEngine {
             variantSwitchCount: variantSwitchCount, bytesReceived: bytesReceived, requestCount: requestCount,
             requestsInFlight: requestsInFlight, startupTime: startupTime, playedRanges: playedRanges,
             mediaOptions: mediaOptions, selectedMediaOptions: selectedMediaOptions, volume: volume, isMuted: isMuted,
-            error: fatalError ?? lastError, gaps: gaps, adBreaks: signalledAdBreaks)
+            error: fatalError ?? lastError, gaps: gaps, adBreaks: signalledAdBreaks, interstitial: interstitialStatus)
     }
 
     public func play() {
@@ -288,6 +295,10 @@ public actor HeadlessEngine: PlaybackEngine {
 
     func resetState() {
         source = nil
+        activeInterstitial?.task?.cancel()
+        activeInterstitial = nil
+        scheduledInterstitials = [:]
+        primaryID = RandomUUID.lowercasedString()
         steering = PathwaySteering()
         adBreaks = [:]
         variants = []

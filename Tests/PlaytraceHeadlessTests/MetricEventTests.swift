@@ -43,6 +43,8 @@ struct MetricEventTests {
     @Test func aSessionWithAWarningASeekARateChangeAndAStall() async throws {
         var configuration = HeadlessEngine.Configuration()
         configuration.forwardBufferDuration = 8
+        // The primary's own events: the lab's interstitial at 24 s would make the throttled stretch an interstitial's.
+        configuration.playsInterstitials = false
         let harness = try await EngineHarness(lab: LabConfiguration(vodSegmentCount: 12), engine: configuration)
         let (collector, feeding) = Self.collect(harness)
         await harness.engine.setVariantLimits(VariantLimits(maximumBandwidth: 400_000))

@@ -141,6 +141,7 @@ public actor SyntheticEngine: PlaybackEngine {
         lastReported = playhead()
     }
     public func setProgressBoundaries(_ boundaries: [PlaybackBoundary]) {}
+    public func skipInterstitial() {}
 
     public func stop() {
         segmentTask?.cancel()

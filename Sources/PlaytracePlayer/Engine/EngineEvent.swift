@@ -30,6 +30,14 @@ public enum EngineEvent: Sendable, Hashable {
     /// The ad breaks the stream signals changed (a playlist brought a new one, or the end of one): all of them,
     /// in order of their start.
     case adBreaksChanged([SignalledAdBreak])
+    /// An interstitial began: the primary waits at its start.
+    case interstitialBegan(InterstitialEvent)
+    /// One of its assets began to play (its place in the list).
+    case interstitialAssetBegan(InterstitialEvent, index: Int, asset: InterstitialAsset)
+    /// That asset ended.
+    case interstitialAssetEnded(InterstitialEvent, index: Int, outcome: InterstitialOutcome)
+    /// The interstitial ended; the primary resumes.
+    case interstitialEnded(InterstitialEvent, outcome: InterstitialOutcome)
     /// A request finished (successfully or not).
     case request(RequestRecord)
     /// The playhead moved continuously (reported only while progress reports are on: see

@@ -64,6 +64,8 @@ public struct EngineSnapshot: Sendable, Hashable {
     public var gaps: MediaTimeRangeSet
     /// The ad breaks the stream signals, as read so far, in order of their start (``SignalledAdBreak``).
     public var adBreaks: [SignalledAdBreak]
+    /// The interstitial that plays now, if one does.
+    public var interstitial: InterstitialStatus?
 
     public init(
         status: EngineStatus = .idle, wantsToPlay: Bool = false, rate: Double = 1, playhead: MediaTime = .zero,
@@ -76,7 +78,7 @@ public struct EngineSnapshot: Sendable, Hashable {
         startupTime: Duration? = nil, playedRanges: MediaTimeRangeSet = MediaTimeRangeSet(),
         mediaOptions: [MediaOption] = [], selectedMediaOptions: [MediaOption.Kind: MediaOption.ID] = [:],
         volume: Double = 1, isMuted: Bool = false, error: EngineError? = nil, gaps: MediaTimeRangeSet = MediaTimeRangeSet(),
-        adBreaks: [SignalledAdBreak] = []
+        adBreaks: [SignalledAdBreak] = [], interstitial: InterstitialStatus? = nil
     ) {
         self.status = status
         self.wantsToPlay = wantsToPlay
@@ -108,6 +110,7 @@ public struct EngineSnapshot: Sendable, Hashable {
         self.error = error
         self.gaps = gaps
         self.adBreaks = adBreaks
+        self.interstitial = interstitial
     }
 
     /// Seconds buffered ahead of the playhead.

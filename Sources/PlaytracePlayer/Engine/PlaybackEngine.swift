@@ -66,6 +66,8 @@ public protocol PlaybackEngine: AnyObject, Sendable {
     /// up to a report interval late. Boundaries never change where playback goes; engines that cannot stop at a
     /// point report as usual.
     func setProgressBoundaries(_ boundaries: [PlaybackBoundary]) async
+    /// Skips the interstitial that plays, unless it is restricted (`X-RESTRICT=SKIP`); nothing when none plays.
+    func skipInterstitial() async
     /// Stops everything and releases the source; the engine returns to ``EngineStatus/idle``.
     func stop() async
 }

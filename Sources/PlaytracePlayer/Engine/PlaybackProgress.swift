@@ -16,12 +16,17 @@ public struct PlaybackProgress: Sendable, Hashable {
     public var toDate: StreamDate?
     /// The playback rate of the movement (1 is normal speed).
     public var rate: Double
+    /// While an interstitial plays: its playhead's movement (`from` and `to` are then the primary's position, which
+    /// does not move).
+    public var interstitial: InterstitialProgress?
 
-    public init(from: MediaTime, to: MediaTime, fromDate: StreamDate? = nil, toDate: StreamDate? = nil, rate: Double) {
+    public init(from: MediaTime, to: MediaTime, fromDate: StreamDate? = nil, toDate: StreamDate? = nil, rate: Double,
+                interstitial: InterstitialProgress? = nil) {
         self.from = from
         self.to = to
         self.fromDate = fromDate
         self.toDate = toDate
         self.rate = rate
+        self.interstitial = interstitial
     }
 }

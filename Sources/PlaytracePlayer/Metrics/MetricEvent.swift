@@ -29,6 +29,9 @@ public struct MetricEvent: Sendable, Hashable {
         case itemTransition
         /// The first fatal error.
         case failure(EngineError)
+        /// An interstitial began (the primary waits), or ended.
+        case interstitialBegan(InterstitialEvent)
+        case interstitialEnded(InterstitialEvent, outcome: InterstitialOutcome)
         /// A non-fatal error.
         case warning(EngineError)
     }

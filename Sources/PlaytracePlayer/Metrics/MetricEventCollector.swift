@@ -35,8 +35,11 @@ public struct MetricEventCollector: Sendable {
             hasFailed = true
             kind = .failure(error)
         case .error(let error): kind = .warning(error)
+        case .interstitialBegan(let event): kind = .interstitialBegan(event)
+        case .interstitialEnded(let event, let outcome): kind = .interstitialEnded(event, outcome: outcome)
         case .variantSwitched(nil, _, _), .statusChanged, .loaded, .playlistRefreshed, .request, .ended,
-             .rangeSkipped, .mediaOptionSelected, .adBreaksChanged, .progressed:
+             .rangeSkipped, .mediaOptionSelected, .adBreaksChanged, .progressed, .interstitialAssetBegan,
+             .interstitialAssetEnded:
             return nil
         }
         return append(MetricEvent(kind: kind, time: time, playhead: playhead))

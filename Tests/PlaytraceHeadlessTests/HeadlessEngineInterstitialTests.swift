@@ -1,0 +1,95 @@
+import Foundation
+import PlaytraceCore
+import PlaytraceHeadless
+import PlaytraceLab
+import PlaytracePlayer
+import Testing
+
+/// HLS interstitials played by the headless engine: the lab's on-demand stream has one at 24 s (`pod-2`: an asset
+/// list of an 8 s and a 4 s asset, `X-RESUME-OFFSET=0`, `X-RESTRICT="SKIP,JUMP"`).
+@Suite("Headless engine: interstitials", .serialized)
+struct HeadlessEngineInterstitialTests {
+    private func interstitialEvents(_ events: [EngineEvent]) -> [String] {
+        events.compactMap { event in
+            switch event {
+            case .interstitialBegan(let info): "began \(info.id) at \(info.start.seconds)"
+            case .interstitialAssetBegan(_, let index, let asset): "asset \(index) \(URL(string: asset.url)?.path ?? "?") "
+                + "\(asset.duration?.seconds ?? -1)"
+            case .interstitialAssetEnded(_, let index, let outcome): "asset \(index) \(outcome)"
+            case .interstitialEnded(let info, let outcome): "ended \(info.id) \(outcome)"
+            default: nil
+            }
+        }
+    }
+
+    @Test("At its date the primary waits; the asset list (with the _HLS_ parameters) and each asset play; the primary resumes, once")
+    func midRoll() async throws {
+        let harness = try await EngineHarness()
+        await harness.engine.setReportsProgress(true)
+        await harness.start("vod/master.m3u8")
+        await harness.advance(until: { $0.interstitial != nil }, limit: .seconds(40))
+        var snapshot = await harness.engine.snapshot()
+        #expect(snapshot.playhead.seconds == 24 && snapshot.interstitial?.event.id == "pod-2")
+        #expect(snapshot.interstitial?.event.isSkipRestricted == true && snapshot.interstitial?.event.isJumpRestricted == true)
+        await harness.advance(by: .seconds(6))
+        snapshot = await harness.engine.snapshot()
+        #expect(snapshot.playhead.seconds == 24, "the primary waits")
+        #expect(snapshot.interstitial?.assetIndex == 0 && abs((snapshot.interstitial?.elapsed.seconds ?? 0) - 6) < 0.15)
+        await harness.engine.skipInterstitial()
+        #expect(await harness.engine.snapshot().interstitial != nil, "X-RESTRICT=SKIP: it cannot be skipped")
+        await harness.advance(until: { $0.status == .ended }, limit: .seconds(60))
+
+        let events = await harness.recorder.events
+        #expect(interstitialEvents(events) == [
+            "began pod-2 at 24.0", "asset 0 /ads/0/index.m3u8 8.0", "asset 0 played", "asset 1 /ads/1/index.m3u8 4.0",
+            "asset 1 played", "ended pod-2 played",
+        ])
+        let list = try #require(harness.lab.requests.all.first { $0.path == "/ads/assetlist.json" })
+        #expect(list.query?.contains("_HLS_interstitial_id=pod-2") == true && list.query?.contains("_HLS_primary_id=") == true)
+        #expect(harness.lab.requests.all.filter { $0.path.hasPrefix("/ads/0/seg") }.count == 2)
+        // The interstitial's progress reports cover its 12 s without a hole; the primary's cover all of its 40 s.
+        let progress = events.compactMap { if case .progressed(let progress) = $0 { progress } else { nil } }
+        let inside = progress.compactMap(\.interstitial)
+        #expect(inside.first?.from == .zero && abs((inside.last?.to.seconds ?? 0) - 12) < 1e-6)
+        #expect(zip(inside, inside.dropFirst()).allSatisfy { $0.to == $1.from })
+        let primary = progress.filter { $0.interstitial == nil }
+        #expect(primary.reduce(0) { $0 + $1.to.seconds - $1.from.seconds } > 39.9)
+        await harness.shutdown()
+    }
+
+    @Test("An asset-list error cancels the interstitial: the primary goes on from its start")
+    func assetListError() async throws {
+        let harness = try await EngineHarness()
+        harness.lab.faults.add(LabFault(pathContains: "/ads/assetlist.json", kind: .status(500)))
+        await harness.start("vod/master.m3u8")
+        await harness.advance(until: { $0.playhead.seconds >= 27 }, limit: .seconds(60))
+        let events = interstitialEvents(await harness.recorder.events)
+        #expect(events.count == 2 && events.first == "began pod-2 at 24.0")
+        #expect(events.last?.hasPrefix("ended pod-2 failed(\"the asset list:") == true, "\(events)")
+        await harness.shutdown()
+    }
+
+    @Test("An asset's error skips that asset; the next one plays")
+    func assetError() async throws {
+        let harness = try await EngineHarness()
+        harness.lab.faults.add(LabFault(pathContains: "/ads/0/index.m3u8", kind: .status(404)))
+        await harness.start("vod/master.m3u8")
+        await harness.advance(until: { $0.status == .ended }, limit: .seconds(80))
+        let events = interstitialEvents(await harness.recorder.events)
+        #expect(events.count == 6)
+        #expect(events[2].hasPrefix("asset 0 failed("), "\(events)")
+        #expect(Array(events[3...]) == ["asset 1 /ads/1/index.m3u8 4.0", "asset 1 played", "ended pod-2 played"])
+        await harness.shutdown()
+    }
+
+    @Test("Off in the configuration, interstitials are not played")
+    func off() async throws {
+        var configuration = HeadlessEngine.Configuration()
+        configuration.playsInterstitials = false
+        let harness = try await EngineHarness(engine: configuration)
+        await harness.start("vod/master.m3u8")
+        await harness.advance(until: { $0.status == .ended }, limit: .seconds(60))
+        #expect(interstitialEvents(await harness.recorder.events).isEmpty)
+        await harness.shutdown()
+    }
+}
