@@ -1,4 +1,5 @@
 public import PlaytraceCore
+public import PlaytraceHLS
 
 /// The shape of the lab's streams.
 public struct LabConfiguration: Sendable {
@@ -28,6 +29,8 @@ public struct LabConfiguration: Sendable {
     public var dvrWindowSegments: Int
     /// Segments that already exist when the lab starts (so that a live window is full at once).
     public var liveHistorySegments: Int
+    /// The on-demand interstitial's `X-RESTRICT` (skip and jump restricted by default).
+    public var vodInterstitialRestrictions: Interstitial.Restrictions = [.skip, .jump]
     /// On live streams, an ad break starts every this many segments…
     public var liveAdBreakInterval: Int
     /// …and lasts this many segments.

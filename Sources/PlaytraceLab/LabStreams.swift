@@ -148,7 +148,8 @@ struct LabStreams: Sendable {
             if index == configuration.vodInterstitialSegment {
                 let assetsDuration = configuration.interstitialAssetDurations.reduce(0, +)
                 let interstitial = Interstitial(
-                    assetList: "/ads/assetlist.json?pod=2", resumeOffset: .zero, restrictions: [.skip, .jump],
+                    assetList: "/ads/assetlist.json?pod=2", resumeOffset: .zero,
+                    restrictions: configuration.vodInterstitialRestrictions,
                     timelineOccupies: "POINT")
                 tags.dateRanges.append(DateRange(
                     id: "pod-2", classIdentifier: DateRange.interstitialClass, startDate: date,

@@ -163,6 +163,7 @@ final class PlayerDemo {
         case .mute: "mute"
         case .unmute: "unmute"
         case .rate(let rate): "rate \(rate)"
+        case .skip: "skip the interstitial"
         case .stop: "stop"
         }
     }
@@ -195,6 +196,10 @@ final class PlayerDemo {
             parts.append("variant \(variant.index) " + Format.bitrate(Double(variant.bandwidth)))
         }
         if let ad = ads?.status { parts.append(ad) }
+        if let interstitial = player.currentInterstitial {
+            let asset = interstitial.assetIndex.map { " asset \($0 + 1)/\(interstitial.assets.count)" } ?? " (asset list)"
+            parts.append("interstitial \(interstitial.event.id)\(asset) \(interstitial.elapsed.timecode)")
+        }
         return parts.joined(separator: "  ")
     }
 }

@@ -6,7 +6,7 @@ import PlaytracePlayer
 struct SessionOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "A scripted viewer: actions separated by ';', each run when the playhead reaches its time (seconds), in order.",
-        discussion: "at T pause D | at T seek S | at T mute | at T unmute | at T rate R | at T stop"))
+        discussion: "at T pause D | at T seek S | at T mute | at T unmute | at T rate R | at T skip | at T stop"))
     var script: String?
 
     @Option(name: .customLong("summary-json"),

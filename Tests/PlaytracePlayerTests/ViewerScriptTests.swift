@@ -17,7 +17,7 @@ struct ViewerScriptParsingTests {
 
     @Test("Each mistake is named with its action and what is wrong", arguments: [
         ("", "the script: the script has no action"),
-        ("at 10 dance", "action 1 ('at 10 dance'): 'dance' is not an action (pause, seek, mute, unmute, rate, stop)"),
+        ("at 10 dance", "action 1 ('at 10 dance'): 'dance' is not an action (pause, seek, mute, unmute, rate, skip, stop)"),
         ("at 1 mute; when 5 mute", "action 2 ('when 5 mute'): an action begins with 'at T'"),
         ("at x mute", "action 1 ('at x mute'): 'x' is not a number of seconds"),
         ("at -3 mute", "action 1 ('at -3 mute'): '-3' is not a number of seconds"),
@@ -26,7 +26,7 @@ struct ViewerScriptParsingTests {
         ("at 4 seek nan", "action 1 ('at 4 seek nan'): 'nan' is not a position in seconds"),
         ("at 4 rate 0", "action 1 ('at 4 rate 0'): '0' is not a speed between 0 and 16"),
         ("at 4 mute now", "action 1 ('at 4 mute now'): 'now' is extra"),
-        ("at 4", "action 1 ('at 4'): an action is 'at T' then pause D, seek S, mute, unmute, rate R or stop"),
+        ("at 4", "action 1 ('at 4'): an action is 'at T' then pause D, seek S, mute, unmute, rate R, skip or stop"),
     ])
     func errors(text: String, message: String) {
         #expect(throws: ViewerScriptError.self) { try ViewerScript(parsing: text) }

@@ -202,7 +202,8 @@ public final class Player {
             rate: snapshot.status == .playing ? snapshot.rate : 0, isSeeking: isSeeking, isBuffering: isBuffering,
             seekableTimeRange: snapshot.seekableRange, loadedTimeRange: snapshot.loadedRange, buffer: buffer,
             streamType: streamType, targetDuration: snapshot.targetDuration, mediaType: session?.mediaType ?? .unknown, presentationSize: size,
-            isMuted: isMuted, volume: volume, mediaSelection: selection, metrics: PlaybackMetrics(snapshot))
+            isMuted: isMuted, volume: volume, mediaSelection: selection, metrics: PlaybackMetrics(snapshot),
+            interstitial: snapshot.interstitial)
     }
 
     /// Whether the player is idle: no command waits for its engines and no event is being handled. Tests use it to

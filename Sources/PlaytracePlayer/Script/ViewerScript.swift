@@ -1,4 +1,5 @@
-/// A scripted viewer: what a viewer does, and when, as a list of actions — `at 10 pause 2; at 14 seek 30; at 31 mute`.
+/// A scripted viewer: what a viewer does, and when, as a list of actions — `at 10 pause 2; at 14 seek 30; at 31 mute`
+/// (and `skip`, which skips the interstitial that plays where it is allowed).
 ///
 /// Each action runs when the playhead is at or past its time (seconds of the item's media time), after the one
 /// before it is done (a pause is done when playback resumes, a seek when it completes): actions run in order, each
@@ -19,6 +20,8 @@ public struct ViewerScript: Sendable, Hashable {
         case unmute
         /// Asks for this playback speed.
         case rate(Double)
+        /// Skips the interstitial that plays, where it is allowed.
+        case skip
         /// Ends the session.
         case stop
     }
@@ -43,7 +46,7 @@ public struct ViewerScript: Sendable, Hashable {
     public static let maximumLength = 64 << 10
 
     /// Reads a script: actions separated by `;`, each `at T VERB [ARGUMENT]` with VERB one of `pause D`, `seek S`,
-    /// `mute`, `unmute`, `rate R`, `stop` (times and durations in seconds).
+    /// `mute`, `unmute`, `rate R`, `skip`, `stop` (times and durations in seconds).
     /// - Throws: ``ViewerScriptError`` naming the action and what is wrong with it.
     public init(parsing text: String) throws(ViewerScriptError) {
         guard text.utf8.count <= Self.maximumLength else {
@@ -72,7 +75,9 @@ public struct ViewerScript: Sendable, Hashable {
             return value
         }
         guard words[0].lowercased() == "at" else { throw fail("an action begins with 'at T'") }
-        guard words.count >= 3 else { throw fail("an action is 'at T' then pause D, seek S, mute, unmute, rate R or stop") }
+        guard words.count >= 3 else {
+            throw fail("an action is 'at T' then pause D, seek S, mute, unmute, rate R, skip or stop")
+        }
         let time = try seconds(words[1], "a number of seconds")
         let verb = words[2].lowercased()
         let argument = words.count > 3 ? words[3] : nil
@@ -94,8 +99,9 @@ public struct ViewerScript: Sendable, Hashable {
             action = .rate(rate)
         case "mute": action = .mute
         case "unmute": action = .unmute
+        case "skip": action = .skip
         case "stop": action = .stop
-        default: throw fail("'\(words[2])' is not an action (pause, seek, mute, unmute, rate, stop)")
+        default: throw fail("'\(words[2])' is not an action (pause, seek, mute, unmute, rate, skip, stop)")
         }
         return Step(time: time, action: action)
     }

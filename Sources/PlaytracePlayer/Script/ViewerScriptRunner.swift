@@ -61,6 +61,7 @@ public final class ViewerScriptRunner {
         case .mute: player.isMuted = true
         case .unmute: player.isMuted = false
         case .rate(let rate): player.setDesiredPlaybackSpeed(rate)
+        case .skip: player.skipInterstitial()
         case .stop:
             stopRequested = true
             resumeTask?.cancel()

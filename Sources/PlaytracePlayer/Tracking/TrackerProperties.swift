@@ -29,13 +29,16 @@ public struct TrackerProperties: Sendable, Hashable {
     public var mediaSelection: [MediaOption.Kind: MediaOption]
     /// Quality-of-service figures of the session so far.
     public var metrics: PlaybackMetrics
+    /// The interstitial that plays, if one does (the primary waits at its start meanwhile).
+    public var interstitial: InterstitialStatus?
 
     public init(time: MediaTime = .zero, date: StreamDate? = nil, playbackState: PlaybackState = .idle,
                 rate: Double = 0, isSeeking: Bool = false, isBuffering: Bool = false,
                 seekableTimeRange: MediaTimeRange = .empty, loadedTimeRange: MediaTimeRange = .empty,
                 buffer: Double = 0, streamType: StreamType = .unknown, targetDuration: MediaTime? = nil, mediaType: MediaType = .unknown,
                 presentationSize: PresentationSize? = nil, isMuted: Bool = false, volume: Double = 1,
-                mediaSelection: [MediaOption.Kind: MediaOption] = [:], metrics: PlaybackMetrics = PlaybackMetrics()) {
+                mediaSelection: [MediaOption.Kind: MediaOption] = [:], metrics: PlaybackMetrics = PlaybackMetrics(),
+                interstitial: InterstitialStatus? = nil) {
         self.time = time
         self.date = date
         self.playbackState = playbackState
@@ -53,6 +56,7 @@ public struct TrackerProperties: Sendable, Hashable {
         self.volume = volume
         self.mediaSelection = mediaSelection
         self.metrics = metrics
+        self.interstitial = interstitial
     }
 }
 
