@@ -168,6 +168,17 @@ extension HeadlessEngine {
             limit = min(limit, active.assetElapsed + max(0, playout - active.elapsed))
         }
         let move = max(0, min(elapsed, limit - active.assetElapsed))
+        // An asset that has not downloaded far enough keeps the viewer waiting: a stall, as in the primary.
+        if move == 0, !active.assetLoaded, active.assetElapsed < duration {
+            if stallStartedAt == nil {
+                beginStall()
+            }
+            return
+        }
+        if stallStartedAt != nil {
+            endStall()
+            updateStatus()
+        }
         if move > 0 {
             let from = active.elapsed
             active.assetElapsed += move
@@ -206,6 +217,7 @@ extension HeadlessEngine {
         guard let active = activeInterstitial else { return }
         active.task?.cancel()
         activeInterstitial = nil
+        if stallStartedAt != nil { endStall() }
         emit(.interstitialEnded(active.scheduled.event, outcome: outcome))
         let offset = resumeAtStart ? 0 : (active.scheduled.event.resumeOffset?.seconds ?? active.elapsed)
         let target = active.scheduled.event.start.seconds + offset

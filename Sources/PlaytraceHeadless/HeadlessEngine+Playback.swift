@@ -90,16 +90,17 @@ extension HeadlessEngine {
             updateStatus()
             return
         }
+        // While an interstitial plays the primary waits: the interstitial's own data decides stalls.
+        if activeInterstitial != nil {
+            if wantsToPlay { advanceInterstitial(elapsed: elapsed) }
+            return
+        }
         if stallStartedAt != nil {
             guard ready else { return }
             endStall()
             updateStatus()
         }
         guard wantsToPlay else { return }
-        if activeInterstitial != nil {
-            advanceInterstitial(elapsed: elapsed)
-            return
-        }
         var move = elapsed * rate
         // A tick timed to reach a boundary reaches it, whatever the rounding of the clock's durations.
         if let aimed = aimedBoundary, playhead + move < aimed, aimed - (playhead + move) < Self.boundaryOvershoot {
@@ -139,15 +140,26 @@ extension HeadlessEngine {
 
     private func advancePlayhead(to position: Double) {
         if position > playhead {
-            let from = MediaTime(seconds: playhead)
-            let to = MediaTime(seconds: position)
-            playedRanges.insert(MediaTimeRange(start: from, end: to))
+            playedRanges.insert(MediaTimeRange(start: MediaTime(seconds: playhead), end: MediaTime(seconds: position)))
             if reportsProgress {
-                emit(.progressed(PlaybackProgress(from: from, to: to, fromDate: timeline.date(at: playhead),
-                                                  toDate: timeline.date(at: position), rate: rate)))
+                // A movement that crosses a progress boundary before its end (a tick that came late) is reported in
+                // parts that end at each boundary, each saying how long ago the playhead was there.
+                var from = playhead
+                while let boundary = nextBoundary(after: from), boundary + Self.boundaryOvershoot < position - 1e-9 {
+                    let split = boundary + Self.boundaryOvershoot
+                    reportProgress(from: from, to: split, lag: .seconds((position - split) / max(rate, 1e-9)))
+                    from = split
+                }
+                reportProgress(from: from, to: position, lag: .zero)
             }
         }
         playhead = position
+    }
+
+    private func reportProgress(from: Double, to: Double, lag: Duration) {
+        emit(.progressed(PlaybackProgress(from: MediaTime(seconds: from), to: MediaTime(seconds: to),
+                                          fromDate: timeline.date(at: from), toDate: timeline.date(at: to), rate: rate,
+                                          lag: lag)))
     }
 
     /// Continues playback from the end of a skipped range; a range that reaches the end of an on-demand item ends
@@ -212,7 +224,7 @@ extension HeadlessEngine {
         emit(.variantSwitched(from: previous, to: next, reason: reason))
     }
 
-    private func beginStall() {
+    func beginStall() {
         guard stallStartedAt == nil else { return }
         stallStartedAt = stopwatch.elapsed
         stallCount += 1

@@ -33,6 +33,8 @@ struct HeadlessEngineABRTests {
         // 250 kB/s is 2 Mbit/s: the 1.2 Mbit/s variant fits within the margins, the 3 Mbit/s one does not.
         var configuration = HeadlessEngine.Configuration()
         configuration.forwardBufferDuration = 16
+        // The primary's adaptation only: the lab's interstitial would download its assets through the same throttle.
+        configuration.playsInterstitials = false
         let harness = try await EngineHarness(lab: LabConfiguration(vodSegmentCount: 24), engine: configuration)
         harness.lab.faults.add(LabFault(pathContains: ".ts", kind: .throttle(bytesPerSecond: 250_000)))
         await harness.start("/vod/master.m3u8")

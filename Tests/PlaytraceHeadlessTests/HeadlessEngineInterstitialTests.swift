@@ -82,6 +82,21 @@ struct HeadlessEngineInterstitialTests {
         await harness.shutdown()
     }
 
+    @Test("An asset segment that comes late keeps the viewer waiting: a stall inside the interstitial, then it plays on")
+    func stallInAsset() async throws {
+        let harness = try await EngineHarness()
+        harness.lab.faults.add(LabFault(pathContains: "/ads/0/seg1.ts", kind: .delay(milliseconds: 7_000)))
+        await harness.start("vod/master.m3u8")
+        await harness.advance(until: { $0.status == .ended }, limit: .seconds(80))
+        let events = await harness.recorder.events
+        let stalls = events.compactMap { if case .stallBegan(let at) = $0 { at.seconds } else { nil } }
+        #expect(stalls == [24], "one stall, the primary waiting at the interstitial: \(stalls)")
+        let ended = events.compactMap { if case .stallEnded(let after) = $0 { after } else { nil } }
+        #expect(ended.count == 1 && ended[0] >= .seconds(2) && ended[0] <= .seconds(3.2), "\(ended)")
+        #expect(interstitialEvents(events).last == "ended pod-2 played")
+        await harness.shutdown()
+    }
+
     @Test("Off in the configuration, interstitials are not played")
     func off() async throws {
         var configuration = HeadlessEngine.Configuration()

@@ -119,7 +119,7 @@ final class CrossingRecorder: PlayerItemTracker {
     var observesProgress: Bool { true }
 
     func updateProgress(_ progress: PlaybackProgress) {
-        let now = log.stopwatch.elapsed
+        let now = log.stopwatch.elapsed - progress.lag
         let from = progress.from.seconds * 1000, to = progress.to.seconds * 1000
         guard abs(progress.rate - 1) < 1e-3 else { return }
         for pod in log.pods {

@@ -185,7 +185,8 @@ public final class AdBeaconingSession {
 
     /// Takes a movement of the playhead.
     public func observe(_ progress: PlaybackProgress) {
-        let instant = stopwatch.elapsed
+        // When the playhead was at the report's end (a late tick's report says how long ago).
+        let instant = stopwatch.elapsed - progress.lag
         remember(progress, at: instant)
         for observation in PlaybackObservation.observations(for: progress, on: timeline, at: instant) {
             switch observation {

@@ -19,14 +19,18 @@ public struct PlaybackProgress: Sendable, Hashable {
     /// While an interstitial plays: its playhead's movement (`from` and `to` are then the primary's position, which
     /// does not move).
     public var interstitial: InterstitialProgress?
+    /// How long before the report the playhead was at `to`: zero, except for the first parts of a movement that
+    /// crossed a progress boundary when a tick came late (the engine reports it in parts that end at the boundaries).
+    public var lag: Duration
 
     public init(from: MediaTime, to: MediaTime, fromDate: StreamDate? = nil, toDate: StreamDate? = nil, rate: Double,
-                interstitial: InterstitialProgress? = nil) {
+                interstitial: InterstitialProgress? = nil, lag: Duration = .zero) {
         self.from = from
         self.to = to
         self.fromDate = fromDate
         self.toDate = toDate
         self.rate = rate
         self.interstitial = interstitial
+        self.lag = lag
     }
 }
