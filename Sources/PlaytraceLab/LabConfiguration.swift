@@ -29,6 +29,8 @@ public struct LabConfiguration: Sendable {
     public var dvrWindowSegments: Int
     /// Segments that already exist when the lab starts (so that a live window is full at once).
     public var liveHistorySegments: Int
+    /// Whether the on-demand stream has its interstitial (tests of the primary alone leave it out).
+    public var vodHasInterstitial = true
     /// The on-demand interstitial's `X-RESTRICT` (skip and jump restricted by default).
     public var vodInterstitialRestrictions: Interstitial.Restrictions = [.skip, .jump]
     /// On live streams, an ad break starts every this many segments…

@@ -145,7 +145,7 @@ struct LabStreams: Sendable {
                     id: "break-1", startDate: date - breakDuration, duration: breakDuration,
                     scte35In: inSignal(eventID: 1, at: Double(index) * duration)))
             }
-            if index == configuration.vodInterstitialSegment {
+            if configuration.vodHasInterstitial, index == configuration.vodInterstitialSegment {
                 let assetsDuration = configuration.interstitialAssetDurations.reduce(0, +)
                 let interstitial = Interstitial(
                     assetList: "/ads/assetlist.json?pod=2", resumeOffset: .zero,

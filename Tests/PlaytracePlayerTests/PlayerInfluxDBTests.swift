@@ -20,7 +20,10 @@ struct PlayerInfluxDBTests {
         configuration.flushInterval = .seconds(3_600)
         let collected = CollectingBackend()
         var instrument: Instrument?
-        let harness = try await PlayerHarness(lab: LabConfiguration(vodSegmentCount: 40)) { h in
+        // The primary's events: the lab's interstitial would take the delayed stretch and the stall.
+        var lab = LabConfiguration(vodSegmentCount: 40)
+        lab.vodHasInterstitial = false
+        let harness = try await PlayerHarness(lab: lab) { h in
             let influx = InfluxDBBackend(configuration: configuration, outbox: outbox)
             let created = Instrument(hub: HubCore(), metricalc: MetricalcCore(), backends: [influx, collected], clock: h.clock)
             created.ready()
