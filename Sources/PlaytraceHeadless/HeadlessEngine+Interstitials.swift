@@ -24,6 +24,10 @@ struct ActiveInterstitial {
     var assetElapsed = 0.0
     /// Whether the current asset's segments are all downloaded.
     var assetLoaded = false
+    /// Whether it plays: `false` while it is preloaded, before the playhead reaches it.
+    var isStarted = false
+    /// The current asset's failure met while it was preloaded, said when the interstitial starts.
+    var preloadFailure: String?
     /// Seconds played in the whole interstitial.
     var elapsed = 0.0
     var task: Task<Void, Never>?
@@ -61,22 +65,51 @@ extension HeadlessEngine {
             .min { $0.event.start < $1.event.start }
     }
 
-    /// The primary reached an interstitial: it waits there while the interstitial plays.
+    /// The primary reached an interstitial: it waits there while the interstitial plays (from what was preloaded,
+    /// when it was).
     func beginInterstitial(_ scheduled: ScheduledInterstitial) {
-        var active = ActiveInterstitial(scheduled: scheduled)
         scheduledInterstitials[scheduled.event.id]?.hasPlayed = true
+        if activeInterstitial?.scheduled.event.id != scheduled.event.id { discardPreload() }
+        if activeInterstitial == nil { startLoading(scheduled) }
+        activeInterstitial?.isStarted = true
         emit(.interstitialBegan(scheduled.event))
+        if let active = activeInterstitial, let assets = active.assets, assets.indices.contains(active.index) {
+            emit(.interstitialAssetBegan(scheduled.event, index: active.index, asset: assets[active.index]))
+            if let failure = active.preloadFailure { finishAsset(.failed(failure)) }
+        }
+        updateStatus()
+    }
+
+    private func startLoading(_ scheduled: ScheduledInterstitial) {
+        var active = ActiveInterstitial(scheduled: scheduled)
         let expected = generation
         active.task = Task { await self.loadAssets(of: scheduled, generation: expected) }
         activeInterstitial = active
-        updateStatus()
     }
+
+    /// Starts downloading the next interstitial's asset list and first asset when the playhead is within
+    /// ``Configuration/interstitialPreloadLead`` of it, as players do, so that it starts without waiting.
+    func preloadInterstitial(near position: Double) {
+        guard activeInterstitial == nil,
+              let next = interstitial(from: position, to: position + configuration.interstitialPreloadLead) else { return }
+        startLoading(next)
+    }
+
+    /// Forgets an interstitial preloaded but not started (a seek went elsewhere, another one came first).
+    func discardPreload() {
+        guard let active = activeInterstitial, !active.isStarted else { return }
+        active.task?.cancel()
+        activeInterstitial = nil
+    }
+
+    /// The interstitial that plays (not one only preloaded).
+    var playingInterstitial: ActiveInterstitial? { activeInterstitial?.isStarted == true ? activeInterstitial : nil }
 
     /// The asset URLs: the asset list's, or the single asset URI.
     private func loadAssets(of scheduled: ScheduledInterstitial, generation expected: Int) async {
         if let uri = scheduled.attributes.assetURI {
             guard let url = URL(string: uri, relativeTo: scheduled.baseURL)?.absoluteURL else {
-                return endInterstitial(.failed("X-ASSET-URI is not a URL: \(uri)"), resumeAtStart: true)
+                return failLoading(.failed("X-ASSET-URI is not a URL: \(uri)"), of: scheduled)
             }
             return assetsKnown([InterstitialAsset(url: url.absoluteString, duration: nil)], generation: expected)
         }
@@ -84,13 +117,13 @@ extension HeadlessEngine {
               var components = URL(string: list, relativeTo: scheduled.baseURL).flatMap({
                   URLComponents(url: $0.absoluteURL, resolvingAgainstBaseURL: true)
               }) else {
-            return endInterstitial(.failed("no usable X-ASSET-LIST or X-ASSET-URI"), resumeAtStart: true)
+            return failLoading(.failed("no usable X-ASSET-LIST or X-ASSET-URI"), of: scheduled)
         }
         components.queryItems = (components.queryItems ?? []) + [
             URLQueryItem(name: "_HLS_interstitial_id", value: scheduled.event.id),
             URLQueryItem(name: "_HLS_primary_id", value: primaryID),
         ]
-        guard let url = components.url else { return endInterstitial(.failed("the asset list URL"), resumeAtStart: true) }
+        guard let url = components.url else { return failLoading(.failed("the asset list URL"), of: scheduled) }
         do {
             let response = try await fetch(url, kind: .other, variant: nil)
             guard generation == expected, activeInterstitial?.scheduled.event.id == scheduled.event.id else { return }
@@ -105,14 +138,29 @@ extension HeadlessEngine {
         } catch {
             guard generation == expected, activeInterstitial?.scheduled.event.id == scheduled.event.id else { return }
             // An asset-list error cancels the interstitial: the primary resumes at its start.
-            endInterstitial(.failed("the asset list: \(error)"), resumeAtStart: true)
+            failLoading(.failed("the asset list: \(error)"), of: scheduled)
+        }
+    }
+
+    /// The asset list could not be had: a started interstitial is cancelled (the primary resumes at its start); a
+    /// preloaded one is forgotten, and tried again when the playhead gets there.
+    private func failLoading(_ outcome: InterstitialOutcome, of scheduled: ScheduledInterstitial) {
+        guard activeInterstitial?.scheduled.event.id == scheduled.event.id else { return }
+        if activeInterstitial?.isStarted == true {
+            endInterstitial(outcome, resumeAtStart: true)
+        } else {
+            logger.warning("an interstitial could not be preloaded", metadata: ["id": "\(scheduled.event.id)", "reason": "\(outcome)"])
+            discardPreload()
         }
     }
 
     private func assetsKnown(_ assets: [InterstitialAsset], generation expected: Int) {
         guard generation == expected, activeInterstitial != nil else { return }
         activeInterstitial?.assets = assets
-        if assets.isEmpty { return endInterstitial(.played, resumeAtStart: false) }
+        if assets.isEmpty {
+            if activeInterstitial?.isStarted == true { endInterstitial(.played, resumeAtStart: false) }
+            return
+        }
         beginAsset(0)
     }
 
@@ -126,7 +174,7 @@ extension HeadlessEngine {
         let expected = generation
         active.task = Task { await self.downloadAsset(asset, index: index, generation: expected) }
         activeInterstitial = active
-        emit(.interstitialAssetBegan(active.scheduled.event, index: index, asset: asset))
+        if active.isStarted { emit(.interstitialAssetBegan(active.scheduled.event, index: index, asset: asset)) }
     }
 
     /// Fetches an asset's playlist (its first variant's media playlist when it is a multivariant playlist) and its
@@ -154,14 +202,18 @@ extension HeadlessEngine {
             return
         } catch {
             guard current() else { return }
-            // One asset's error skips that asset.
-            finishAsset(.failed("\(error)"))
+            // One asset's error skips that asset (when it plays: a preloaded one says it when it starts).
+            if activeInterstitial?.isStarted == true {
+                finishAsset(.failed("\(error)"))
+            } else {
+                activeInterstitial?.preloadFailure = "\(error)"
+            }
         }
     }
 
     /// A tick while an interstitial plays: its playhead moves with the clock as far as its asset is downloaded.
     func advanceInterstitial(elapsed: Double) {
-        guard var active = activeInterstitial, let assets = active.assets, assets.indices.contains(active.index) else { return }
+        guard var active = playingInterstitial, let assets = active.assets, assets.indices.contains(active.index) else { return }
         let duration = assets[active.index].duration?.seconds ?? (active.assetLoaded ? active.buffered : .infinity)
         var limit = min(duration, active.assetLoaded ? duration : active.buffered)
         if let playout = active.scheduled.event.playoutLimit?.seconds {
@@ -201,7 +253,7 @@ extension HeadlessEngine {
 
     /// The current asset ended: the next one begins, or the interstitial ends.
     private func finishAsset(_ outcome: InterstitialOutcome) {
-        guard let active = activeInterstitial else { return }
+        guard let active = playingInterstitial else { return }
         active.task?.cancel()
         emit(.interstitialAssetEnded(active.scheduled.event, index: active.index, outcome: outcome))
         if let assets = active.assets, active.index + 1 < assets.count {
@@ -214,7 +266,7 @@ extension HeadlessEngine {
     /// Ends the interstitial and resumes the primary: at its start when it was cancelled, otherwise at its start plus
     /// its resume offset (by default, what it played).
     func endInterstitial(_ outcome: InterstitialOutcome, resumeAtStart: Bool) {
-        guard let active = activeInterstitial else { return }
+        guard let active = playingInterstitial else { return }
         active.task?.cancel()
         activeInterstitial = nil
         if stallStartedAt != nil { endStall() }
@@ -227,14 +279,14 @@ extension HeadlessEngine {
 
     /// Skips the interstitial that plays, unless it is `X-RESTRICT=SKIP`.
     public func skipInterstitial() {
-        guard let active = activeInterstitial, !active.scheduled.event.isSkipRestricted else { return }
+        guard let active = playingInterstitial, !active.scheduled.event.isSkipRestricted else { return }
         emit(.interstitialAssetEnded(active.scheduled.event, index: active.index, outcome: .skipped))
         endInterstitial(.skipped, resumeAtStart: false)
     }
 
     /// What plays of the interstitial now, for the snapshot.
     var interstitialStatus: InterstitialStatus? {
-        activeInterstitial.map {
+        playingInterstitial.map {
             InterstitialStatus(event: $0.scheduled.event, assets: $0.assets ?? [], assetIndex: $0.assets == nil ? nil : $0.index,
                                elapsed: MediaTime(seconds: $0.elapsed))
         }

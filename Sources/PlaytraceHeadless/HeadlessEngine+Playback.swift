@@ -29,7 +29,7 @@ extension HeadlessEngine {
         aimedBoundary = nil
         let interval = configuration.tickInterval
         guard reportsProgress, phase == .ready, firstFrameShown, wantsToPlay, !isSeeking, stallStartedAt == nil,
-              rate > 0, activeInterstitial == nil else { return interval }
+              rate > 0, playingInterstitial == nil else { return interval }
         if !movedLastTick { return Self.movementStartDelay }
         guard let boundary = nextBoundary(after: playhead) else { return interval }
         let target = boundary + Self.boundaryOvershoot
@@ -91,7 +91,7 @@ extension HeadlessEngine {
             return
         }
         // While an interstitial plays the primary waits: the interstitial's own data decides stalls.
-        if activeInterstitial != nil {
+        if playingInterstitial != nil {
             if wantsToPlay { advanceInterstitial(elapsed: elapsed) }
             return
         }
@@ -114,6 +114,7 @@ extension HeadlessEngine {
             beginInterstitial(interstitial)
             return
         }
+        preloadInterstitial(near: playhead)
         // A skipped range the playhead reaches during this tick: play up to its start, then jump over it.
         let skip = skippedRanges.ranges.first { $0.end.seconds > playhead && $0.start.seconds <= playhead + move }
         let step = skip.map { max(0, $0.start.seconds - playhead) } ?? move
@@ -267,6 +268,7 @@ extension HeadlessEngine {
         seekIsSkip = false
         isSeeking = true
         seekTarget = target
+        discardPreload()
         emit(.seekBegan(target: MediaTime(seconds: target)))
         if phase == .ended { phase = .ready }
         if stallStartedAt != nil { endStall() }

@@ -54,6 +54,8 @@ public actor HeadlessEngine: PlaybackEngine {
         public var maximumConsecutiveGaps: Int = 3
         /// Whether interstitials (`CLASS="com.apple.hls.interstitial"` date ranges) are played.
         public var playsInterstitials = true
+        /// How far ahead of an interstitial (seconds of the primary) its asset list and first asset are downloaded.
+        public var interstitialPreloadLead: Double = 10
         /// Live playback starts this many target durations from the live edge.
         public var liveEdgeTargetDurations: Double = 3
         /// A live window at least this long (seconds) makes the stream DVR.

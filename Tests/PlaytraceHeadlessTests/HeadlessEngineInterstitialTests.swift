@@ -85,15 +85,31 @@ struct HeadlessEngineInterstitialTests {
     @Test("An asset segment that comes late keeps the viewer waiting: a stall inside the interstitial, then it plays on")
     func stallInAsset() async throws {
         let harness = try await EngineHarness()
-        harness.lab.faults.add(LabFault(pathContains: "/ads/0/seg1.ts", kind: .delay(milliseconds: 7_000)))
+        // The second asset is not preloaded: its first segment, asked for when it begins at 32 s, comes 3 s late.
+        harness.lab.faults.add(LabFault(pathContains: "/ads/1/seg0.ts", kind: .delay(milliseconds: 3_000)))
         await harness.start("vod/master.m3u8")
         await harness.advance(until: { $0.status == .ended }, limit: .seconds(80))
         let events = await harness.recorder.events
         let stalls = events.compactMap { if case .stallBegan(let at) = $0 { at.seconds } else { nil } }
         #expect(stalls == [24], "one stall, the primary waiting at the interstitial: \(stalls)")
         let ended = events.compactMap { if case .stallEnded(let after) = $0 { after } else { nil } }
-        #expect(ended.count == 1 && ended[0] >= .seconds(2) && ended[0] <= .seconds(3.2), "\(ended)")
+        #expect(ended.count == 1 && ended[0] >= .seconds(2.8) && ended[0] <= .seconds(3.2), "\(ended)")
         #expect(interstitialEvents(events).last == "ended pod-2 played")
+        await harness.shutdown()
+    }
+
+    @Test("The asset list and the first asset are downloaded ahead: a slow link does not make the interstitial wait")
+    func preloaded() async throws {
+        let harness = try await EngineHarness()
+        // Each ad segment takes 2.4 s to arrive: downloaded when the interstitial began, the first would stall.
+        harness.lab.faults.add(LabFault(pathContains: "/ads/0/", kind: .throttle(bytesPerSecond: 250_000)))
+        await harness.start("vod/master.m3u8")
+        await harness.advance(until: { $0.interstitial != nil }, limit: .seconds(40))
+        let list = try #require(harness.lab.requests.all.first { $0.path == "/ads/assetlist.json" })
+        #expect(list.receivedAt <= .seconds(15), "asked for 10 s ahead: \(list.receivedAt)")
+        await harness.advance(until: { $0.interstitial?.assetIndex == 1 }, limit: .seconds(20))
+        let events = await harness.recorder.events
+        #expect(!events.contains { if case .stallBegan = $0 { true } else { false } }, "no stall in the first asset")
         await harness.shutdown()
     }
 
