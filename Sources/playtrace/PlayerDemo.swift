@@ -108,7 +108,8 @@ final class PlayerDemo {
         }
         output.endStatus()
         failures += items.filter { $0.error != nil }.count
-        let lastSnapshot = player.engineSnapshot
+        // The engine's own state now (the Player's copy is refreshed periodically): what was played up to the end.
+        let lastSnapshot = await player.engines.first?.snapshot() ?? player.engineSnapshot
         player.removeAllItems()
         // Let the engines stop before the transport shuts down.
         try? await clock.sleep(for: .milliseconds(100))
