@@ -55,6 +55,9 @@ extension HeadlessEngine {
                 scheduledInterstitials[range.id] = ScheduledInterstitial(event: event, attributes: attributes, baseURL: baseURL)
             }
         }
+        // Those played that a live window left behind are forgotten: a long session holds only what it can reach.
+        let windowStart = timeline.range.start
+        scheduledInterstitials = scheduledInterstitials.filter { !$0.value.hasPlayed || $0.value.event.start >= windowStart }
     }
 
     /// The first interstitial not played yet whose start lies in `from...to`.

@@ -30,11 +30,18 @@ extension AdBeaconingSession {
         return .midRoll
     }
 
+    /// The break holding a position of the ad timeline, and the ad in it there, if any.
+    func locate(_ position: Double) -> (podIndex: Int, adIndex: Int?)? {
+        guard let podIndex = adPods.firstIndex(where: { $0.startTime <= position && position < $0.endTime }) else { return nil }
+        return (podIndex, adPods[podIndex].ads.firstIndex { $0.startTime <= position && position < $0.endTime })
+    }
+
     /// Follows the playhead through breaks and ads: says each entry, exit and movement (``adPlaybackObserver``).
     func updatePlacement(at position: Double) {
         guard let observer = adPlaybackObserver else { return }
-        let pod = adPods.first { $0.startTime <= position && position < $0.endTime }
-        let ad = pod?.ads.firstIndex { $0.startTime <= position && position < $0.endTime }
+        let located = locate(position)
+        let pod = located.map { adPods[$0.podIndex] }
+        let ad = located?.adIndex
         let next = pod.map { AdPlacement(podID: $0.id, adID: ad.map { pod!.ads[$0].id }) }
         if next != placement {
             if let previous = placement {

@@ -139,13 +139,8 @@ public final class AdBeaconingSession {
 
     /// The break and the ad under the playhead (its 0-based place in the break), when an ad plays.
     public var adAtPlayhead: (pod: AdPod, ad: Ad, index: Int)? {
-        guard let position = lastPosition else { return nil }
-        for pod in adPods where pod.startTime <= position && position < pod.endTime {
-            if let index = pod.ads.firstIndex(where: { $0.startTime <= position && position < $0.endTime }) {
-                return (pod, pod.ads[index], index)
-            }
-        }
-        return nil
+        guard let position = lastPosition, let located = locate(position), let adIndex = located.adIndex else { return nil }
+        return (adPods[located.podIndex], adPods[located.podIndex].ads[adIndex], adIndex)
     }
 
     /// The times of the automatic events still to fire, as boundaries at which the engine ends a progress report
