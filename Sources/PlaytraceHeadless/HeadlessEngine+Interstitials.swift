@@ -26,10 +26,17 @@ struct ActiveInterstitial {
     var assetLoaded = false
     /// Whether it plays: `false` while it is preloaded, before the playhead reaches it.
     var isStarted = false
+    /// Whether the current asset's playhead runs: `false` until its data is there (at its beginning, after a
+    /// stall). The tick that finds the data starts it; the movement begins with the next, soon after.
+    var isRunning = false
     /// The current asset's failure met while it was preloaded, said when the interstitial starts.
     var preloadFailure: String?
     /// Seconds played in the whole interstitial.
     var elapsed = 0.0
+    /// Where the current asset begins on the interstitial's timeline: the durations of the assets before it.
+    var assetOffset = 0.0
+    /// The position on the interstitial's timeline.
+    var position: Double { assetOffset + assetElapsed }
     var task: Task<Void, Never>?
 }
 
@@ -38,20 +45,32 @@ struct ActiveInterstitial {
 /// — is downloaded segment by segment and played for its duration; then the primary resumes at the interstitial's
 /// start plus `X-RESUME-OFFSET` (by default, what the interstitial played). An asset-list error cancels the
 /// interstitial and resumes at its start; an asset's error skips that asset. `X-PLAYOUT-LIMIT` ends it early; the
-/// viewer may skip it unless `X-RESTRICT` has `SKIP`.
+/// viewer may skip it unless `X-RESTRICT` has `SKIP` (and only while its skip control is shown). `CUE=PRE` plays
+/// before the primary's first movement, `CUE=POST` after its end; without `CUE=ONCE` a seek back before a played
+/// interstitial plays it again. A forward seek past a `JUMP`-restricted one plays it first, then goes on to the
+/// seek's target.
 extension HeadlessEngine {
-    /// Notes the interstitials of a media playlist just merged (by their date, placed on the engine's timeline).
+    /// Notes the interstitials of a media playlist just merged (by their date, placed on the engine's timeline;
+    /// `X-SNAP=OUT` moves one to the segment boundary nearest its date).
     func noteInterstitials(of playlist: MediaPlaylist, baseURL: URL) {
         for segment in playlist.segments {
             for range in segment.tags.dateRanges {
                 guard let attributes = range.interstitial, scheduledInterstitials[range.id] == nil,
                       let placed = timeline.segment(sequence: segment.mediaSequence), let date = placed.date else { continue }
-                let start = max(0, placed.start + (range.startDate.secondsSince1970 - date.secondsSince1970))
+                var start = max(0, placed.start + (range.startDate.secondsSince1970 - date.secondsSince1970))
+                if attributes.snap.contains(.out) { start = nearestSegmentBoundary(to: start) }
+                let placement: InterstitialEvent.Placement = range.cue.contains(.pre) ? .preRoll
+                    : range.cue.contains(.post) ? .postRoll : .midRoll
+                let skipControl = attributes.skipControlOffset.map {
+                    InterstitialEvent.SkipControl(offset: $0, duration: attributes.skipControlDuration,
+                                                  labelID: attributes.skipControlLabelID)
+                }
                 let event = InterstitialEvent(
                     id: range.id, start: MediaTime(seconds: start), startDate: range.startDate,
                     resumeOffset: attributes.resumeOffset, playoutLimit: attributes.playoutLimit,
                     isSkipRestricted: attributes.restrictions.contains(.skip),
-                    isJumpRestricted: attributes.restrictions.contains(.jump))
+                    isJumpRestricted: attributes.restrictions.contains(.jump),
+                    placement: placement, playsOnce: range.cue.contains(.once), skipControl: skipControl)
                 scheduledInterstitials[range.id] = ScheduledInterstitial(event: event, attributes: attributes, baseURL: baseURL)
             }
         }
@@ -60,24 +79,70 @@ extension HeadlessEngine {
         scheduledInterstitials = scheduledInterstitials.filter { !$0.value.hasPlayed || $0.value.event.start >= windowStart }
     }
 
-    /// The first interstitial not played yet whose start lies in `from...to`.
+    /// The segment boundary nearest a position (`X-SNAP`).
+    func nearestSegmentBoundary(to position: Double) -> Double {
+        guard let segment = timeline.segment(containing: position) else { return position }
+        return position - segment.start <= segment.end - position ? segment.start : segment.end
+    }
+
+    /// The interstitials scheduled, in order of their start (for the snapshot).
+    var interstitialSchedule: [InterstitialEvent] {
+        scheduledInterstitials.values.map(\.event).sorted { ($0.start, $0.id) < ($1.start, $1.id) }
+    }
+
+    /// The first mid-roll not played yet whose start lies in `from...to`.
     func interstitial(from: Double, to: Double) -> ScheduledInterstitial? {
         guard configuration.playsInterstitials else { return nil }
         return scheduledInterstitials.values
-            .filter { !$0.hasPlayed && $0.event.start.seconds >= from && $0.event.start.seconds <= to }
-            .min { $0.event.start < $1.event.start }
+            .filter { !$0.hasPlayed && $0.event.placement == .midRoll && $0.event.start.seconds >= from && $0.event.start.seconds <= to }
+            .min { ($0.event.start, $0.event.id) < ($1.event.start, $1.event.id) }
+    }
+
+    /// The first pre-roll (`CUE=PRE`) or post-roll (`CUE=POST`) not played yet, in order of their dates.
+    func pendingInterstitial(_ placement: InterstitialEvent.Placement) -> ScheduledInterstitial? {
+        guard configuration.playsInterstitials else { return nil }
+        return scheduledInterstitials.values
+            .filter { !$0.hasPlayed && $0.event.placement == placement }
+            .min { ($0.event.startDate?.secondsSince1970 ?? 0, $0.event.id) < ($1.event.startDate?.secondsSince1970 ?? 0, $1.event.id) }
+    }
+
+    /// The last JUMP-restricted mid-roll not played yet that a forward seek from `from` to `to` would pass: it plays
+    /// before the seek continues (the one nearest the target, as a snapback plays the break last passed).
+    func jumpRestrictedInterstitial(from: Double, to: Double) -> ScheduledInterstitial? {
+        guard configuration.playsInterstitials, to > from else { return nil }
+        return scheduledInterstitials.values
+            .filter {
+                !$0.hasPlayed && $0.event.isJumpRestricted && $0.event.placement == .midRoll
+                    && $0.event.start.seconds > from && $0.event.start.seconds <= to
+            }
+            .max { ($0.event.start, $0.event.id) < ($1.event.start, $1.event.id) }
+    }
+
+    /// A seek to `target` makes the interstitials after it, played but without `CUE=ONCE`, playable again.
+    func rearmInterstitials(after target: Double) {
+        for (id, scheduled) in scheduledInterstitials
+        where scheduled.hasPlayed && !scheduled.event.playsOnce && scheduled.event.placement == .midRoll
+            && scheduled.event.start.seconds > target {
+            scheduledInterstitials[id]?.hasPlayed = false
+        }
     }
 
     /// The primary reached an interstitial: it waits there while the interstitial plays (from what was preloaded,
     /// when it was).
+    /// A pre-roll or post-roll begins where the primary is (where playback starts, or its end).
     func beginInterstitial(_ scheduled: ScheduledInterstitial) {
-        scheduledInterstitials[scheduled.event.id]?.hasPlayed = true
+        var scheduled = scheduled
+        if scheduled.event.placement != .midRoll { scheduled.event.start = MediaTime(seconds: playhead) }
+        scheduled.hasPlayed = true
+        scheduledInterstitials[scheduled.event.id] = scheduled
         if activeInterstitial?.scheduled.event.id != scheduled.event.id { discardPreload() }
         if activeInterstitial == nil { startLoading(scheduled) }
         activeInterstitial?.isStarted = true
-        emit(.interstitialBegan(scheduled.event))
+        activeInterstitial?.scheduled.event.start = scheduled.event.start
+        let event = activeInterstitial?.scheduled.event ?? scheduled.event
+        emit(.interstitialBegan(event))
         if let active = activeInterstitial, let assets = active.assets, assets.indices.contains(active.index) {
-            emit(.interstitialAssetBegan(scheduled.event, index: active.index, asset: assets[active.index]))
+            emit(.interstitialAssetBegan(event, index: active.index, asset: assets[active.index]))
             if let failure = active.preloadFailure { finishAsset(.failed(failure)) }
         }
         updateStatus()
@@ -93,9 +158,14 @@ extension HeadlessEngine {
     /// Starts downloading the next interstitial's asset list and first asset when the playhead is within
     /// ``Configuration/interstitialPreloadLead`` of it, as players do, so that it starts without waiting.
     func preloadInterstitial(near position: Double) {
-        guard activeInterstitial == nil,
-              let next = interstitial(from: position, to: position + configuration.interstitialPreloadLead) else { return }
-        startLoading(next)
+        guard activeInterstitial == nil else { return }
+        let lead = configuration.interstitialPreloadLead
+        if let next = interstitial(from: position, to: position + lead) {
+            startLoading(next)
+        } else if allDownloaded, let end = buffer.last?.end, end - position <= lead,
+                  let postRoll = pendingInterstitial(.postRoll) {
+            startLoading(postRoll)
+        }
     }
 
     /// Forgets an interstitial preloaded but not started (a seek went elsewhere, another one came first).
@@ -131,6 +201,13 @@ extension HeadlessEngine {
             let response = try await fetch(url, kind: .other, variant: nil)
             guard generation == expected, activeInterstitial?.scheduled.event.id == scheduled.event.id else { return }
             let assetList = try InterstitialAssetList(json: Data(response.body))
+            if let control = assetList.skipControl, control.offset.isFinite, control.offset >= 0 {
+                // The asset list's SKIP-CONTROL overrides the date range's.
+                activeInterstitial?.scheduled.event.skipControl = InterstitialEvent.SkipControl(
+                    offset: MediaTime(seconds: control.offset),
+                    duration: control.duration.flatMap { $0.isFinite && $0 >= 0 ? MediaTime(seconds: $0) : nil },
+                    labelID: control.labelID)
+            }
             let assets = assetList.assets.compactMap { asset -> InterstitialAsset? in
                 guard let resolved = URL(string: asset.uri, relativeTo: response.url)?.absoluteURL else { return nil }
                 return InterstitialAsset(url: resolved.absoluteString, duration: MediaTime(seconds: asset.duration))
@@ -170,9 +247,11 @@ extension HeadlessEngine {
     private func beginAsset(_ index: Int) {
         guard var active = activeInterstitial, let assets = active.assets, assets.indices.contains(index) else { return }
         active.index = index
+        active.assetOffset = assets[..<index].reduce(0) { $0 + ($1.duration?.seconds ?? 0) }
         active.buffered = 0
         active.assetElapsed = 0
         active.assetLoaded = false
+        active.isRunning = false
         let asset = assets[index]
         let expected = generation
         active.task = Task { await self.downloadAsset(asset, index: index, generation: expected) }
@@ -222,9 +301,15 @@ extension HeadlessEngine {
         if let playout = active.scheduled.event.playoutLimit?.seconds {
             limit = min(limit, active.assetElapsed + max(0, playout - active.elapsed))
         }
-        let move = max(0, min(elapsed, limit - active.assetElapsed))
+        var move = max(0, min(elapsed, limit - active.assetElapsed))
+        // A tick timed to reach a boundary reaches it, whatever the rounding of the clock's durations.
+        if let aimed = aimedBoundary, active.position + move < aimed, aimed - (active.position + move) < Self.boundaryOvershoot {
+            move = min(aimed - active.position, limit - active.assetElapsed)
+        }
+        aimedBoundary = nil
         // An asset that has not downloaded far enough keeps the viewer waiting: a stall, as in the primary.
         if move == 0, !active.assetLoaded, active.assetElapsed < duration {
+            activeInterstitial?.isRunning = false
             if stallStartedAt == nil {
                 beginStall()
             }
@@ -234,9 +319,15 @@ extension HeadlessEngine {
             endStall()
             updateStatus()
         }
+        // The data is there: playback starts now, and moves from the next tick (the time before was spent waiting).
+        if !active.isRunning, move > 0 {
+            activeInterstitial?.isRunning = true
+            return
+        }
         if move > 0 {
-            let from = active.elapsed
-            active.assetElapsed += move
+            let from = active.position
+            // An asset played to its limit ends exactly there, whatever the rounding of the ticks.
+            active.assetElapsed = active.assetElapsed + move >= limit - 1e-9 ? limit : active.assetElapsed + move
             active.elapsed += move
             activeInterstitial = active
             if reportsProgress {
@@ -244,7 +335,7 @@ extension HeadlessEngine {
                 emit(.progressed(PlaybackProgress(
                     from: at, to: at, fromDate: timeline.date(at: playhead), toDate: timeline.date(at: playhead), rate: 1,
                     interstitial: InterstitialProgress(event: active.scheduled.event, from: MediaTime(seconds: from),
-                                                       to: MediaTime(seconds: active.elapsed)))))
+                                                       to: MediaTime(seconds: active.position)))))
             }
         }
         if let playout = active.scheduled.event.playoutLimit?.seconds, active.elapsed >= playout - 1e-9 {
@@ -267,31 +358,57 @@ extension HeadlessEngine {
     }
 
     /// Ends the interstitial and resumes the primary: at its start when it was cancelled, otherwise at its start plus
-    /// its resume offset (by default, what it played).
+    /// its resume offset (by default, what it played; `X-SNAP=IN` moves it to the nearest segment boundary). A seek
+    /// that waited for the interstitial goes on instead; a post-roll's end is the primary's.
     func endInterstitial(_ outcome: InterstitialOutcome, resumeAtStart: Bool) {
         guard let active = playingInterstitial else { return }
         active.task?.cancel()
         activeInterstitial = nil
         if stallStartedAt != nil { endStall() }
         emit(.interstitialEnded(active.scheduled.event, outcome: outcome))
-        let offset = resumeAtStart ? 0 : (active.scheduled.event.resumeOffset?.seconds ?? active.elapsed)
-        let target = active.scheduled.event.start.seconds + offset
-        if offset > 0 { resumePrimary(at: target) }
+        if let target = seekAfterInterstitial {
+            seekAfterInterstitial = nil
+            seek(to: MediaTime(seconds: target))
+            return
+        }
+        if active.scheduled.event.placement == .postRoll { return reachedEnd() }
+        // A pre-roll leaves the primary where it starts unless its resume offset is written.
+        let played = active.scheduled.event.placement == .preRoll ? 0 : active.elapsed
+        let offset = resumeAtStart ? 0 : (active.scheduled.event.resumeOffset?.seconds ?? played)
+        var target = active.scheduled.event.start.seconds + offset
+        if active.scheduled.attributes.snap.contains(.in) { target = nearestSegmentBoundary(to: target) }
+        if abs(target - playhead) > 1e-9 { resumePrimary(at: target) }
         updateStatus()
     }
 
-    /// Skips the interstitial that plays, unless it is `X-RESTRICT=SKIP`.
+    /// Skips the interstitial that plays, unless it is `X-RESTRICT=SKIP` or its skip control is not shown.
     public func skipInterstitial() {
-        guard let active = playingInterstitial, !active.scheduled.event.isSkipRestricted else { return }
+        guard let active = playingInterstitial, interstitialStatus?.canSkip == true else { return }
         emit(.interstitialAssetEnded(active.scheduled.event, index: active.index, outcome: .skipped))
         endInterstitial(.skipped, resumeAtStart: false)
+    }
+
+    /// A seek while an interstitial plays: one the viewer may skip ends, skipped, and the seek goes on (`true`);
+    /// otherwise the seek waits for its end (`false`).
+    func seekLeavesInterstitial(to target: Double) -> Bool {
+        guard let active = playingInterstitial else { return true }
+        guard interstitialStatus?.canSkip == true else {
+            seekAfterInterstitial = target
+            return false
+        }
+        emit(.interstitialAssetEnded(active.scheduled.event, index: active.index, outcome: .skipped))
+        active.task?.cancel()
+        activeInterstitial = nil
+        if stallStartedAt != nil { endStall() }
+        emit(.interstitialEnded(active.scheduled.event, outcome: .skipped))
+        return true
     }
 
     /// What plays of the interstitial now, for the snapshot.
     var interstitialStatus: InterstitialStatus? {
         playingInterstitial.map {
             InterstitialStatus(event: $0.scheduled.event, assets: $0.assets ?? [], assetIndex: $0.assets == nil ? nil : $0.index,
-                               elapsed: MediaTime(seconds: $0.elapsed))
+                               elapsed: MediaTime(seconds: $0.elapsed), time: MediaTime(seconds: $0.position))
         }
     }
 }

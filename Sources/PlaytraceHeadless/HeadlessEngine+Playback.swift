@@ -28,8 +28,21 @@ extension HeadlessEngine {
     private func nextTickDelay() -> Duration {
         aimedBoundary = nil
         let interval = configuration.tickInterval
-        guard reportsProgress, phase == .ready, firstFrameShown, wantsToPlay, !isSeeking, stallStartedAt == nil,
-              rate > 0, playingInterstitial == nil else { return interval }
+        guard reportsProgress, phase == .ready, firstFrameShown, wantsToPlay, !isSeeking, stallStartedAt == nil
+        else { return interval }
+        if let active = playingInterstitial {
+            // An interstitial plays at normal speed, on its own timeline and boundaries.
+            guard active.assets != nil, active.buffered > active.assetElapsed || active.assetLoaded else { return interval }
+            if !movedLastTick { return Self.movementStartDelay }
+            guard let sorted = interstitialBoundaryTimes[active.scheduled.event.id],
+                  let index = Self.firstIndex(in: sorted, after: active.position) else { return interval }
+            let target = sorted[index] + Self.boundaryOvershoot
+            let delay = target - active.position
+            guard delay < interval.seconds else { return interval }
+            aimedBoundary = target
+            return .seconds(max(delay, 0))
+        }
+        guard rate > 0 else { return interval }
         if !movedLastTick { return Self.movementStartDelay }
         guard let boundary = nextBoundary(after: playhead) else { return interval }
         let target = boundary + Self.boundaryOvershoot
@@ -53,7 +66,7 @@ extension HeadlessEngine {
     }
 
     /// The index of the first value greater than `value` in a sorted array.
-    private static func firstIndex(in sorted: [Double], after value: Double) -> Int? {
+    static func firstIndex(in sorted: [Double], after value: Double) -> Int? {
         var low = 0
         var high = sorted.count
         while low < high {
@@ -71,7 +84,15 @@ extension HeadlessEngine {
 
     func tick(elapsed: Double) {
         let before = playhead
-        defer { movedLastTick = playhead > before }
+        let interstitialBefore = playingInterstitial.map { ($0.scheduled.event.id, $0.position) }
+        defer {
+            let interstitialMoved = interstitialBefore.map { before in
+                playingInterstitial.map { $0.scheduled.event.id == before.0 && $0.position > before.1 } ?? false
+            } ?? false
+            // An interstitial that began in this tick has not moved yet: its first movement is reported soon.
+            let began = playingInterstitial != nil && playingInterstitial?.scheduled.event.id != interstitialBefore?.0
+            movedLastTick = (playhead > before || interstitialMoved) && !began
+        }
         guard phase == .ready else { return }
         let bufferedEnd = buffer.last?.end ?? playhead
         let ahead = bufferedEnd - playhead
@@ -88,6 +109,8 @@ extension HeadlessEngine {
             updateCurrentVariant()
             emit(.firstFrame(startupTime: startup))
             updateStatus()
+            // A pre-roll plays before the primary moves.
+            if let preRoll = pendingInterstitial(.preRoll) { beginInterstitial(preRoll) }
             return
         }
         // While an interstitial plays the primary waits: the interstitial's own data decides stalls.
@@ -126,10 +149,8 @@ extension HeadlessEngine {
             }
         } else if allDownloaded {
             advancePlayhead(to: bufferedEnd)
-            phase = .ended
             evictPlayed()
-            emit(.ended)
-            updateStatus()
+            reachedEnd()
             return
         } else {
             advancePlayhead(to: bufferedEnd)
@@ -157,6 +178,14 @@ extension HeadlessEngine {
         playhead = position
     }
 
+    /// The primary played to its end: a post-roll plays, then (or else) the item ends.
+    func reachedEnd() {
+        if let postRoll = pendingInterstitial(.postRoll) { return beginInterstitial(postRoll) }
+        phase = .ended
+        emit(.ended)
+        updateStatus()
+    }
+
     private func reportProgress(from: Double, to: Double, lag: Duration) {
         emit(.progressed(PlaybackProgress(from: MediaTime(seconds: from), to: MediaTime(seconds: to),
                                           fromDate: timeline.date(at: from), toDate: timeline.date(at: to), rate: rate,
@@ -170,10 +199,8 @@ extension HeadlessEngine {
         let target = range.end.seconds
         if streamType == .onDemand, target >= timeline.range.end.seconds {
             playhead = timeline.range.end.seconds
-            phase = .ended
             buffer.removeAll()
-            emit(.ended)
-            updateStatus()
+            reachedEnd()
             return
         }
         moveBuffer(to: target)
@@ -257,11 +284,20 @@ extension HeadlessEngine {
         skippedRanges = ranges
     }
 
+    /// Seeks the primary. While an interstitial plays, the seek skips it where the viewer may, and otherwise waits for
+    /// its end. A forward seek past a `JUMP`-restricted interstitial not played yet goes to it first; the seek's
+    /// target follows when it ends.
     public func seek(to position: MediaTime) {
         guard phase == .ready || phase == .ended, !timeline.segments.isEmpty else { return }
         let seekable = seekableRange()
         var target = unskipped(seekable.clamp(position))
         if streamType == .onDemand { target = min(target, max(seekable.start.seconds, seekable.end.seconds - 0.001)) }
+        guard seekLeavesInterstitial(to: target) else { return }
+        if let restricted = jumpRestrictedInterstitial(from: playhead, to: target) {
+            seekAfterInterstitial = target
+            target = restricted.event.start.seconds
+        }
+        rearmInterstitials(after: target)
         if isSeeking, !seekIsSkip, let previous = seekTarget {
             emit(.seekEnded(at: MediaTime(seconds: previous), completed: false))
         }

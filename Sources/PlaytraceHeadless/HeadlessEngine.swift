@@ -119,6 +119,8 @@ public actor HeadlessEngine: PlaybackEngine {
     /// The progress boundaries, as sorted media times and sorted stream dates (seconds).
     var boundaryTimes: [Double] = []
     var boundaryDates: [Double] = []
+    /// The boundaries on each interstitial's timeline, sorted, by the interstitial's ID.
+    var interstitialBoundaryTimes: [String: [Double]] = [:]
     /// The boundary the playback loop's current sleep was timed to reach, if any.
     var aimedBoundary: Double?
     /// Whether the last tick moved the playhead (a first movement after a stop is reported at once).
@@ -126,6 +128,9 @@ public actor HeadlessEngine: PlaybackEngine {
     /// The interstitials the playlists announce, by ID, and the one that plays.
     var scheduledInterstitials: [String: ScheduledInterstitial] = [:]
     var activeInterstitial: ActiveInterstitial?
+    /// Where a seek asked while an interstitial had to play first (a JUMP-restricted one it crossed, or one that may
+    /// not be skipped) goes when the interstitial ends.
+    var seekAfterInterstitial: Double?
     /// Identifies this playback of the primary to interstitial servers (`_HLS_primary_id`).
     var primaryID = RandomUUID.lowercasedString()
     var volume = 1.0
@@ -209,7 +214,8 @@ public actor HeadlessEngine: PlaybackEngine {
             variantSwitchCount: variantSwitchCount, bytesReceived: bytesReceived, requestCount: requestCount,
             requestsInFlight: requestsInFlight, startupTime: startupTime, playedRanges: playedRanges,
             mediaOptions: mediaOptions, selectedMediaOptions: selectedMediaOptions, volume: volume, isMuted: isMuted,
-            error: fatalError ?? lastError, gaps: gaps, adBreaks: signalledAdBreaks, interstitial: interstitialStatus)
+            error: fatalError ?? lastError, gaps: gaps, adBreaks: signalledAdBreaks, interstitial: interstitialStatus,
+            interstitials: interstitialSchedule)
     }
 
     public func play() {
@@ -259,15 +265,18 @@ public actor HeadlessEngine: PlaybackEngine {
     public func setProgressBoundaries(_ boundaries: [PlaybackBoundary]) {
         var times: [Double] = []
         var dates: [Double] = []
+        var interstitialTimes: [String: [Double]] = [:]
         for boundary in boundaries {
             switch boundary {
             case .time(let time) where time.seconds.isFinite: times.append(time.seconds)
             case .date(let date) where date.secondsSince1970.isFinite: dates.append(date.secondsSince1970)
+            case .interstitial(let id, let time) where time.seconds.isFinite: interstitialTimes[id, default: []].append(time.seconds)
             default: break
             }
         }
         boundaryTimes = times.sorted()
         boundaryDates = dates.sorted()
+        interstitialBoundaryTimes = interstitialTimes.mapValues { $0.sorted() }
     }
 
     public func stop() {
@@ -300,6 +309,7 @@ public actor HeadlessEngine: PlaybackEngine {
         activeInterstitial?.task?.cancel()
         activeInterstitial = nil
         scheduledInterstitials = [:]
+        seekAfterInterstitial = nil
         primaryID = RandomUUID.lowercasedString()
         steering = PathwaySteering()
         adBreaks = [:]

@@ -31,8 +31,11 @@ public struct LabConfiguration: Sendable {
     public var liveHistorySegments: Int
     /// Whether the on-demand stream has its interstitial (tests of the primary alone leave it out).
     public var vodHasInterstitial = true
-    /// The on-demand interstitial's `X-RESTRICT` (skip and jump restricted by default).
-    public var vodInterstitialRestrictions: Interstitial.Restrictions = [.skip, .jump]
+    /// The on-demand interstitial's `X-RESTRICT` (skip restricted by default; the stream with interstitials has the
+    /// jump-restricted one).
+    public var vodInterstitialRestrictions: Interstitial.Restrictions = [.skip]
+    /// The number of segments of the stream with interstitials (``LabInterstitials``).
+    public var interstitialStreamSegmentCount = 20
     /// On live streams, an ad break starts every this many segments…
     public var liveAdBreakInterval: Int
     /// …and lasts this many segments.

@@ -24,12 +24,18 @@ struct LabSSAI {
     /// A stream the SSAI endpoints front.
     enum Stream: String {
         case vod, live
+        /// The stream with interstitials: its stitched break and its interstitials, each an ad break whose ads are
+        /// its assets (Harmonic's metadata only).
+        case interstitials
     }
 
-    /// One ad of a break: the segment it fills.
+    /// One ad of a break: the segment it begins in, and its time.
     struct Slot {
         var id: String
         var segment: Int
+        /// Seconds from the stream's first segment.
+        var start: Double
+        var duration: Double
     }
 
     /// One break: its segments and the ads listed so far.
@@ -38,6 +44,17 @@ struct LabSSAI {
         var firstSegment: Int
         var length: Int
         var ads: [Slot]
+        /// Its start, in seconds from the stream's first segment, and its duration.
+        var start: Double
+        var duration: Double
+    }
+
+    /// A break of whole segments, one ad per segment.
+    private func stitchedBreak(id: String, firstSegment: Int, length: Int, ads: [Int]) -> Break {
+        Break(id: id, firstSegment: firstSegment, length: length,
+              ads: ads.map { Slot(id: "ad-\($0 + 1)", segment: firstSegment + $0,
+                                  start: Double(firstSegment + $0) * segmentSeconds, duration: segmentSeconds) },
+              start: Double(firstSegment) * segmentSeconds, duration: Double(length) * segmentSeconds)
     }
 
     private var segmentSeconds: Double { Double(configuration.segmentDuration) }
@@ -45,6 +62,8 @@ struct LabSSAI {
     private func date(ofSegment index: Int) -> StreamDate {
         configuration.startDate + MediaTime(seconds: Double(index) * segmentSeconds)
     }
+
+    private func date(at seconds: Double) -> StreamDate { configuration.startDate + MediaTime(seconds: seconds) }
 
     // MARK: - Breaks
 
@@ -61,8 +80,22 @@ struct LabSSAI {
         case .vod:
             let first = configuration.vodBreakStartSegment
             let length = configuration.vodBreakLengthSegments
-            return [Break(id: "break-1", firstSegment: first, length: length,
-                          ads: (0..<length).map { Slot(id: "ad-\($0 + 1)", segment: first + $0) })]
+            return [stitchedBreak(id: "break-1", firstSegment: first, length: length, ads: Array(0..<length))]
+        case .interstitials:
+            let first = configuration.vodBreakStartSegment
+            let length = configuration.vodBreakLengthSegments
+            var breaks = [stitchedBreak(id: "break-1", firstSegment: first, length: length, ads: Array(0..<length))]
+            for entry in LabInterstitials(configuration: configuration).entries {
+                var start = entry.offset
+                let ads = entry.assets.enumerated().map { index, asset -> Slot in
+                    defer { start += asset.duration }
+                    return Slot(id: "ad-\(index + 1)", segment: Int(entry.offset / segmentSeconds), start: start,
+                                duration: asset.duration)
+                }
+                breaks.append(Break(id: entry.id, firstSegment: Int(entry.offset / segmentSeconds), length: 0, ads: ads,
+                                    start: entry.offset, duration: entry.assets.reduce(0) { $0 + $1.duration }))
+            }
+            return breaks.sorted { $0.start < $1.start }
         case .live:
             let (first, latest) = liveWindow(elapsed: elapsed)
             let interval = max(1, configuration.liveAdBreakInterval)
@@ -73,8 +106,7 @@ struct LabSSAI {
                 let start = number * interval + interval - length
                 if start + length > first {
                     let published = (0..<length).filter { start + $0 <= latest }
-                    breaks.append(Break(id: "live-break-\(number)", firstSegment: start, length: length,
-                                        ads: published.map { Slot(id: "ad-\($0 + 1)", segment: start + $0) }))
+                    breaks.append(stitchedBreak(id: "live-break-\(number)", firstSegment: start, length: length, ads: published))
                 }
                 number += 1
             }
@@ -96,25 +128,27 @@ struct LabSSAI {
     /// Harmonic's metadata of a stream at `elapsed` seconds of lab time, on the stream's program-date-time
     /// (milliseconds), its beacons sent to `base` (the lab's own address).
     func harmonic(_ stream: Stream, elapsed: Double, base: String) -> String {
-        let segment = segmentSeconds * 1000
         let adBreaks = breaks(stream, elapsed: elapsed).map { adBreak in
             let ads = adBreak.ads.map { slot -> HarmonicMetadata.Ad in
-                let start = date(ofSegment: slot.segment).millisecondsSince1970
+                let start = date(at: slot.start).millisecondsSince1970
+                let length = slot.duration * 1000
                 func event(_ name: String, _ fraction: Double, spans: Bool = false) -> HarmonicMetadata.Event {
                     HarmonicMetadata.Event(
-                        event: name, startTime: start + fraction * segment, duration: spans ? segment : 0,
+                        event: name, startTime: start + fraction * length, duration: spans ? length : 0,
                         signalingUrls: ["\(base)/beacons/harmonic/\(adBreak.id)/\(slot.id)/\(name)?cb=[CACHEBUSTING]"])
                 }
                 var events = [event("impression", 0, spans: true), event("start", 0), event("firstQuartile", 0.25),
                               event("midpoint", 0.5), event("thirdQuartile", 0.75), event("complete", 1)]
                 events += ["pause", "resume", "mute", "unmute", "rewind"].map { event($0, 0, spans: true) }
-                return HarmonicMetadata.Ad(id: slot.id, startTime: start, duration: segment, trackingEvents: events)
+                return HarmonicMetadata.Ad(id: slot.id, startTime: start, duration: length, trackingEvents: events)
             }
-            return HarmonicMetadata.Break(id: adBreak.id, startTime: date(ofSegment: adBreak.firstSegment).millisecondsSince1970,
-                                          duration: segment * Double(adBreak.length), ads: ads)
+            return HarmonicMetadata.Break(id: adBreak.id, startTime: date(at: adBreak.start).millisecondsSince1970,
+                                          duration: adBreak.duration * 1000, ads: ads)
         }
         let (first, last): (Int, Int) = switch stream {
         case .vod: (0, configuration.vodSegmentCount - 1)
+        // The post-roll is dated at the primary's end: the range reaches past it.
+        case .interstitials: (0, configuration.interstitialStreamSegmentCount + 1)
         case .live: liveWindow(elapsed: elapsed)
         }
         let range = HarmonicMetadata.Range(start: date(ofSegment: first).millisecondsSince1970,
@@ -167,7 +201,7 @@ struct LabSSAI {
     /// the live window when the session began), so that the lab keeps no session state.
     func mediaTailorSession(_ stream: Stream, elapsed: Double) -> String {
         switch stream {
-        case .vod: "vod-0"
+        case .vod, .interstitials: "\(stream.rawValue)-0"
         case .live: "live-\(liveWindow(elapsed: elapsed).first)"
         }
     }

@@ -283,6 +283,9 @@ extension LabServer {
             return (ByteBuffer(string: steering.manifest), "application/json")
         case 2 where parts[0] == "ads" && parts[1] == "assetlist.json":
             return (ByteBuffer(string: streams.assetList()), "application/json")
+        case 3 where parts[0] == "ads" && parts[1] == "pods" && parts[2].hasSuffix(".json"):
+            return LabInterstitials(configuration: configuration).assetList(id: String(parts[2].dropLast(5)))
+                .map { (ByteBuffer(string: $0), "application/json") }
         case 2 where parts[1] == "master.m3u8":
             guard let kind = LabStreams.Kind(rawValue: parts[0]) else { return nil }
             return (ByteBuffer(string: streams.multivariant(kind)), playlistType)
@@ -311,6 +314,7 @@ extension LabServer {
                 let text: String
                 switch kind {
                 case .vod: text = streams.vodMedia(variant: variant)
+                case .interstitials: text = LabInterstitials(configuration: configuration).media(variant: variant)
                 case .fmp4: text = streams.byteRangeMedia(variant: variant)
                 case .live, .dvr: text = streams.liveMedia(kind, variant: variant, elapsed: stopwatch.elapsedSeconds)
                 }
@@ -342,6 +346,7 @@ extension LabServer {
     private func segmentExists(_ kind: LabStreams.Kind, _ number: Int) -> Bool {
         guard number >= 0 else { return false }
         if kind == .vod { return number < configuration.vodSegmentCount }
+        if kind == .interstitials { return number < configuration.interstitialStreamSegmentCount }
         let latest = Int((stopwatch.elapsedSeconds / Double(configuration.segmentDuration)).rounded(.down))
             + configuration.liveHistorySegments - 1
         return number <= latest

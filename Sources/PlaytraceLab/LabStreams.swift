@@ -8,6 +8,8 @@ import PlaytraceHLS
 /// - `/vod/master.m3u8`, `/vod/<v>/index.m3u8`: on-demand, with program-date-time, a SCTE-35 ad break signalled
 ///   both by `EXT-X-DATERANGE` (SCTE35-OUT/IN) and by `EXT-X-CUE-OUT`/`CUE-OUT-CONT`/`CUE-IN`, and an HLS
 ///   interstitial with an asset list;
+/// - `/interstitials/master.m3u8`, `/interstitials/<v>/index.m3u8`: on-demand with interstitials of every kind
+///   (``LabInterstitials``);
 /// - `/live/…` and `/dvr/…`: a sliding window driven by the lab's clock, with an ad break every few segments;
 /// - `/ads/assetlist.json`, `/ads/<n>/index.m3u8`: the interstitial's assets;
 /// - `/steering/master.m3u8`: the on-demand stream on two content-steering pathways (``LabSteering``).
@@ -17,6 +19,8 @@ struct LabStreams: Sendable {
 
     enum Kind: String, Sendable, CaseIterable {
         case vod, live, dvr
+        /// On-demand with interstitials (``LabInterstitials``).
+        case interstitials
         /// On-demand as fragmented MP4 would be served: one file per variant addressed by byte ranges, an
         /// initialization section (`EXT-X-MAP`) and an AES-128 key (`EXT-X-KEY`).
         case fmp4
@@ -215,7 +219,12 @@ struct LabStreams: Sendable {
         return writer.write(playlist)
     }
 
-    private func outSignal(eventID: UInt32, at seconds: Double, duration: MediaTime) -> String {
+    func outSignal(eventID: UInt32, at seconds: Double, duration: MediaTime) -> String {
+        Self.outSignal(eventID: eventID, at: seconds, duration: duration)
+    }
+
+    /// A SCTE-35 `splice_insert` out of the network, as hex for a DATERANGE.
+    static func outSignal(eventID: UInt32, at seconds: Double, duration: MediaTime) -> String {
         SpliceInfoSectionEncoder.hex(SpliceInfoSectionEncoder.spliceInsert(
             eventID: eventID, isOutOfNetwork: true, ptsTime: UInt64(seconds * 90_000),
             breakDuration: UInt64(duration.seconds * 90_000)))

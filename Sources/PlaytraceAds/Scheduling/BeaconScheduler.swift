@@ -9,6 +9,11 @@
 /// are caught up (``catchUp(_:)``) for what was actually played, from the scheduler's own record of played
 /// intervals. Nothing fires at a rate outside ``playbackRates``.
 ///
+/// Breaks of HLS interstitials live on the timeline of their interstitial, not the primary's: ``podScopes`` names
+/// the interstitial of each such break, and only observations made in that interstitial's ``scope`` reach it, while
+/// the primary's observations (scope `nil`) reach only the other breaks. The primary's content under an
+/// interstitial's date is thus never taken for the interstitial's ads.
+///
 /// The scheduler changes the events it fires to ``ReportingState/connecting``; delivery sets the final state.
 ///
 /// ```swift
@@ -22,6 +27,10 @@ public struct BeaconScheduler: Sendable {
     public var historySpan: Double = 2 * 3_600_000
     /// The most played intervals remembered (the oldest are forgotten first).
     public var historyLimit = 4_096
+    /// The interstitial each break belongs to, by break ID (breaks not listed are the primary's).
+    public var podScopes: [String: String] = [:]
+    /// Where the observations now come from: an interstitial's ID, or `nil` for the primary content.
+    public var scope: String?
 
     private struct PlayedInterval {
         var from: Double
@@ -29,6 +38,8 @@ public struct BeaconScheduler: Sendable {
         var rate: Double
         /// When the playhead was at `to`.
         var end: Duration
+        /// The interstitial it was played in, or `nil` for the primary.
+        var scope: String?
 
         func instant(at time: Double) -> Duration { end - .milliseconds(Int64(((to - time) / rate).rounded())) }
     }
@@ -48,10 +59,10 @@ public struct BeaconScheduler: Sendable {
         switch observation {
         case .played(let from, let to, let rate, let instant):
             guard to > from, firesAt(rate: rate) else { return [] }
-            let interval = PlayedInterval(from: from, to: to, rate: rate, end: instant)
+            let interval = PlayedInterval(from: from, to: to, rate: rate, end: instant, scope: scope)
             record(interval)
             var firings: [BeaconFiring] = []
-            for podIndex in overlapping(pods, from: from, to: to) {
+            for podIndex in overlapping(pods, from: from, to: to, scope: scope) {
                 fire(in: &pods[podIndex], during: interval, cause: .crossed, into: &firings)
             }
             return firings.sorted { $0.crossing < $1.crossing }
@@ -62,11 +73,15 @@ public struct BeaconScheduler: Sendable {
     }
 
     /// Replaces the record of played intervals with these observations' (only what was played at a rate that
-    /// fires): the timeline the metadata counts on changed, and what was played is told again on the new one.
-    public mutating func replaceHistory(with observations: [PlaybackObservation]) {
+    /// fires), each with the scope it was made in: the timeline the metadata counts on changed, and what was played
+    /// is told again on the new one.
+    public mutating func replaceHistory(with observations: [(observation: PlaybackObservation, scope: String?)]) {
         history.removeAll()
-        for case .played(let from, let to, let rate, let instant) in observations where to > from && firesAt(rate: rate) {
-            record(PlayedInterval(from: from, to: to, rate: rate, end: instant))
+        for (observation, scope) in observations {
+            guard case .played(let from, let to, let rate, let instant) = observation, to > from, firesAt(rate: rate) else {
+                continue
+            }
+            record(PlayedInterval(from: from, to: to, rate: rate, end: instant, scope: scope))
         }
     }
 
@@ -75,7 +90,7 @@ public struct BeaconScheduler: Sendable {
         guard !history.isEmpty else { return [] }
         var firings: [BeaconFiring] = []
         for interval in history {
-            for podIndex in overlapping(pods, from: interval.from, to: interval.to) {
+            for podIndex in overlapping(pods, from: interval.from, to: interval.to, scope: interval.scope) {
                 fire(in: &pods[podIndex], during: interval, cause: .caughtUp, into: &firings)
             }
         }
@@ -161,8 +176,8 @@ public struct BeaconScheduler: Sendable {
 
     // MARK: - Lookup and history
 
-    /// The indices of the breaks (sorted by start) that overlap `from…to`.
-    private func overlapping(_ pods: [AdPod], from: Double, to: Double) -> [Int] {
+    /// The indices of the breaks (sorted by start) of a scope that overlap `from…to`.
+    private func overlapping(_ pods: [AdPod], from: Double, to: Double, scope: String?) -> [Int] {
         // Breaks are sorted by start: those starting after `to` are skipped by a binary search.
         var low = 0
         var high = pods.count
@@ -170,11 +185,11 @@ public struct BeaconScheduler: Sendable {
             let middle = (low + high) / 2
             if pods[middle].startTime <= to { low = middle + 1 } else { high = middle }
         }
-        return (0..<low).filter { pods[$0].endTime >= from }
+        return (0..<low).filter { pods[$0].endTime >= from && podScopes[pods[$0].id] == scope }
     }
 
     private func ad(at playhead: Double, in pods: [AdPod]) -> (Int, Int)? {
-        for podIndex in overlapping(pods, from: playhead, to: playhead) {
+        for podIndex in overlapping(pods, from: playhead, to: playhead, scope: scope) {
             if let adIndex = pods[podIndex].ads.firstIndex(where: { $0.startTime <= playhead && playhead < $0.endTime }) {
                 return (podIndex, adIndex)
             }
@@ -184,7 +199,7 @@ public struct BeaconScheduler: Sendable {
 
     private mutating func record(_ interval: PlayedInterval) {
         // A continuation of the last interval (no stall or pause between: the instants follow) extends it.
-        if var last = history.last, last.to == interval.from, last.rate == interval.rate,
+        if var last = history.last, last.to == interval.from, last.rate == interval.rate, last.scope == interval.scope,
            interval.instant(at: last.to) - last.end < .milliseconds(2),
            last.end - interval.instant(at: last.to) < .milliseconds(2) {
             last.to = interval.to

@@ -40,8 +40,11 @@ extension AdBeaconingSession {
 
     /// Takes the player's properties (from ``AdTracker``).
     public func updatePlayer(_ properties: TrackerProperties) {
-        let observer = AdPlayerObserver(properties)
+        let observer = AdPlayerObserver(properties, previous: playerObserver)
         if observer != playerObserver { playerObserver = observer }
+        interstitialSchedule = properties.interstitials
+        // The interstitial ended: its break ends where it stopped, and the primary's timeline applies again.
+        if properties.interstitial == nil, scheduler.scope != nil { leaveInterstitial() }
         guard observer.streamType != .unknown, !streamTypeWaiters.isEmpty else { return }
         let waiters = streamTypeWaiters
         streamTypeWaiters.removeAll()

@@ -22,6 +22,13 @@ extension AdBeaconingSession {
     /// Where a break plays: live breaks are mid-rolls; on demand, a break at the start is a pre-roll and one that
     /// reaches the end a post-roll.
     func breakPosition(of pod: AdPod) -> AdBreakPosition {
+        if let interstitial = interstitial(of: pod) {
+            switch interstitial.placement {
+            case .preRoll: return .preRoll
+            case .postRoll: return .postRoll
+            case .midRoll: break
+            }
+        }
         guard playerObserver.streamType == .onDemand || playerObserver.streamType == .unknown else { return .midRoll }
         if let start = contentSeconds(of: pod.startTime), start <= 0.5 { return .preRoll }
         if let end = contentSeconds(of: pod.endTime), let duration = playerObserver.duration, end >= duration.seconds - 0.5 {
@@ -30,9 +37,13 @@ extension AdBeaconingSession {
         return .midRoll
     }
 
-    /// The break holding a position of the ad timeline, and the ad in it there, if any.
+    /// The break holding a position of the ad timeline where the playhead now is (the primary's, or the
+    /// interstitial's that plays), and the ad in it there, if any.
     func locate(_ position: Double) -> (podIndex: Int, adIndex: Int?)? {
-        guard let podIndex = adPods.firstIndex(where: { $0.startTime <= position && position < $0.endTime }) else { return nil }
+        let scope = scheduler.scope
+        guard let podIndex = adPods.firstIndex(where: {
+            $0.startTime <= position && position < $0.endTime && scheduler.podScopes[$0.id] == scope
+        }) else { return nil }
         return (podIndex, adPods[podIndex].ads.firstIndex { $0.startTime <= position && position < $0.endTime })
     }
 
@@ -44,21 +55,33 @@ extension AdBeaconingSession {
         let ad = located?.adIndex
         let next = pod.map { AdPlacement(podID: $0.id, adID: ad.map { pod!.ads[$0].id }) }
         if next != placement {
-            if let previous = placement {
-                if let adID = previous.adID, let left = self.ad(previous.podID, adID) {
-                    let completed = position >= left.endTime - 1 && position - left.endTime < 1_000
-                    if completed { observer(.adProgressed(left, position: left.duration)) }
-                    observer(.adEnded(left, completed: completed))
-                }
-                if previous.podID != next?.podID, let left = adPods.first(where: { $0.id == previous.podID }) {
-                    observer(.breakEnded(left))
-                }
-            }
+            say(leaving: placement, at: position, for: next, to: observer)
             if let pod, placement?.podID != pod.id { observer(.breakBegan(pod, position: breakPosition(of: pod))) }
             if let pod, let ad { observer(.adBegan(pod.ads[ad], index: ad, pod: pod)) }
             placement = next
         }
         if let pod, let ad { observer(.adProgressed(pod.ads[ad], position: position - pod.ads[ad].startTime)) }
+    }
+
+    /// Says the end of the ad (and break) of a placement the playhead left, seen at `position`.
+    private func say(leaving previous: AdPlacement?, at position: Double, for next: AdPlacement?,
+                     to observer: @MainActor (AdPlaybackEvent) -> Void) {
+        guard let previous else { return }
+        if let adID = previous.adID, let left = self.ad(previous.podID, adID) {
+            let completed = position >= left.endTime - 1 && position - left.endTime < 1_000
+            if completed { observer(.adProgressed(left, position: left.duration)) }
+            observer(.adEnded(left, completed: completed))
+        }
+        if previous.podID != next?.podID, let left = adPods.first(where: { $0.id == previous.podID }) {
+            observer(.breakEnded(left))
+        }
+    }
+
+    /// The playhead moves between the primary and an interstitial: the break it was in ends where it was last seen.
+    func leavePlacement(lastSeenAt position: Double?) {
+        defer { placement = nil }
+        guard let observer = adPlaybackObserver, let position else { return }
+        say(leaving: placement, at: position, for: nil, to: observer)
     }
 
     private func ad(_ podID: String, _ adID: String) -> Ad? {

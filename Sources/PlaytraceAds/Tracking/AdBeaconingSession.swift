@@ -78,7 +78,11 @@ public final class AdBeaconingSession {
     public let logLimit = 500
 
     @ObservationIgnored private var merger = AdPodMerger()
-    @ObservationIgnored private var scheduler = BeaconScheduler()
+    @ObservationIgnored private(set) var scheduler = BeaconScheduler()
+    /// The interstitials the stream schedules, as the player last told (``updatePlayer(_:)``).
+    @ObservationIgnored var interstitialSchedule: [InterstitialEvent] = [] {
+        didSet { if interstitialSchedule != oldValue { classifyPods() } }
+    }
     @ObservationIgnored let outbox: Outbox
     @ObservationIgnored let wallClock: WallClock
     /// The ad session's identifier in delivery keys: ``SessionInfo/id`` once set up, a random one before.
@@ -122,8 +126,9 @@ public final class AdBeaconingSession {
             // What was played before is told again on the metadata's timeline, so that it is caught up.
             timeline = metadata.timeline
             let timeline = timeline
-            scheduler.replaceHistory(with: playedSpans.flatMap {
-                PlaybackObservation.observations(for: $0.progress, on: timeline, at: $0.end)
+            scheduler.replaceHistory(with: playedSpans.flatMap { span in
+                PlaybackObservation.observations(for: span.progress, on: timeline, at: span.end)
+                    .map { ($0, span.progress.interstitial?.event.id) }
             })
         }
         latestDataRange = metadata.dataRange ?? latestDataRange
@@ -132,6 +137,7 @@ public final class AdBeaconingSession {
         for problem in problems where !lastProblems.contains(problem) { log(problem, isError: true) }
         lastProblems = Set(problems)
         adPods = merger.merge(metadata.pods, into: adPods, playhead: lastPosition)
+        classifyPods()
         markRestored()
         dispatch(scheduler.catchUp(&adPods))
         boundariesChanged?()
@@ -154,7 +160,15 @@ public final class AdBeaconingSession {
                                                          : .date(StreamDate(millisecondsSince1970: event.startTime)))
             }
         }
+        // An interstitial's breaks are reached on the interstitial's timeline, not at a time of the primary.
         for pod in adPods {
+            if let interstitial = interstitial(of: pod) {
+                guard let base = PlaybackObservation.position(of: interstitial, on: timeline) else { continue }
+                for event in pod.allTrackingEvents where event.reportingState == .idle && event.event.kind == .automatic {
+                    boundaries.append(.interstitial(id: interstitial.id, time: MediaTime(seconds: (event.startTime - base) / 1000)))
+                }
+                continue
+            }
             add(pod.trackingEvents)
             for ad in pod.ads { add(ad.trackingEvents) }
         }
@@ -183,6 +197,13 @@ public final class AdBeaconingSession {
         // When the playhead was at the report's end (a late tick's report says how long ago).
         let instant = stopwatch.elapsed - progress.lag
         remember(progress, at: instant)
+        // Moving between the primary and an interstitial is neither a seek nor a rewind: each has its own timeline.
+        let scope = progress.interstitial?.event.id
+        if scope != scheduler.scope {
+            leavePlacement(lastSeenAt: lastPosition)
+            scheduler.scope = scope
+            lastPosition = nil
+        }
         for observation in PlaybackObservation.observations(for: progress, on: timeline, at: instant) {
             switch observation {
             case .played(let from, let to, _, _):
@@ -202,7 +223,25 @@ public final class AdBeaconingSession {
 
     private func remember(_ progress: PlaybackProgress, at instant: Duration) {
         // A report that continues the last span (same rate, dates that follow, no pause between) extends it.
-        let began = instant - .milliseconds(Int64(((progress.to.seconds - progress.from.seconds) / progress.rate * 1000).rounded()))
+        let span = progress.interstitial.map { $0.to.seconds - $0.from.seconds } ?? (progress.to.seconds - progress.from.seconds)
+        let began = instant - .milliseconds(Int64((span / progress.rate * 1000).rounded()))
+        if var last = playedSpans.last, last.progress.interstitial?.event.id == progress.interstitial?.event.id {
+            if let interstitial = progress.interstitial, let previous = last.progress.interstitial {
+                // An interstitial's span continues where the last one ended.
+                if previous.to == interstitial.from, last.progress.rate == progress.rate,
+                   began - last.end < .milliseconds(2), last.end - began < .milliseconds(2) {
+                    last.progress.interstitial?.to = interstitial.to
+                    last.end = instant
+                    playedSpans[playedSpans.count - 1] = last
+                    return
+                }
+                appendSpan(progress, at: instant)
+                return
+            }
+        } else {
+            appendSpan(progress, at: instant)
+            return
+        }
         if var last = playedSpans.last, last.progress.to == progress.from, last.progress.rate == progress.rate,
            abs((last.progress.toDate?.secondsSince1970 ?? 0) - (progress.fromDate?.secondsSince1970 ?? 0)) < 0.001,
            (last.progress.toDate == nil) == (progress.fromDate == nil), began - last.end < .milliseconds(2),
@@ -212,9 +251,50 @@ public final class AdBeaconingSession {
             last.end = instant
             playedSpans[playedSpans.count - 1] = last
         } else {
-            playedSpans.append((progress, instant))
-            if playedSpans.count > playedSpanLimit { playedSpans.removeFirst(playedSpanLimit / 2) }
+            appendSpan(progress, at: instant)
         }
+    }
+
+    /// The interstitial that played ended: the break it was in ends where it was last seen.
+    func leaveInterstitial() {
+        leavePlacement(lastSeenAt: lastPosition)
+        scheduler.scope = nil
+        lastPosition = nil
+    }
+
+    private func appendSpan(_ progress: PlaybackProgress, at instant: Duration) {
+        playedSpans.append((progress, instant))
+        if playedSpans.count > playedSpanLimit { playedSpans.removeFirst(playedSpanLimit / 2) }
+    }
+
+    /// Names the interstitial of each break that begins where one does on the ad timeline (within
+    /// ``interstitialMatchTolerance``): those breaks are its ads, reached only while it plays.
+    func classifyPods() {
+        var scopes: [String: String] = [:]
+        if !interstitialSchedule.isEmpty {
+            let starts = interstitialSchedule.compactMap { event in
+                PlaybackObservation.position(of: event, on: timeline).map { (event.id, $0) }
+            }
+            for pod in adPods {
+                if let match = starts.min(by: { abs($0.1 - pod.startTime) < abs($1.1 - pod.startTime) }),
+                   abs(match.1 - pod.startTime) <= Self.interstitialMatchTolerance {
+                    scopes[pod.id] = match.0
+                }
+            }
+        }
+        guard scopes != scheduler.podScopes else { return }
+        scheduler.podScopes = scopes
+        boundariesChanged?()
+    }
+
+    /// How far apart (milliseconds) a break's start and an interstitial's may be for the break to be the
+    /// interstitial's.
+    static let interstitialMatchTolerance = 500.0
+
+    /// The interstitial a break belongs to, if any.
+    func interstitial(of pod: AdPod) -> InterstitialEvent? {
+        guard let id = scheduler.podScopes[pod.id] else { return nil }
+        return interstitialSchedule.first { $0.id == id }
     }
 
     /// Fires the player-initiated events of a type for the ad under `position` (milliseconds on the ad timeline);
@@ -233,8 +313,11 @@ public final class AdBeaconingSession {
             let deliveryKey = firing.deliveryKey(session: identity, reportedAt: wallClock.now)
             var values = BeaconMacroValues(timestamp: wallClock.now, adPlayhead: firing.adPlayhead.map { $0 / 1000 },
                                            limitAdTracking: limitAdTracking)
-            if let pod = adPods.first(where: { $0.id == firing.key.podID }) { values.breakPosition = breakPosition(of: pod).rawValue }
-            values.mediaPlayhead = contentSeconds(of: max(firing.mediaTime, firing.adStart ?? firing.mediaTime))
+            let pod = adPods.first { $0.id == firing.key.podID }
+            if let pod { values.breakPosition = breakPosition(of: pod).rawValue }
+            // During an interstitial the content waits where the interstitial began.
+            values.mediaPlayhead = pod.flatMap(interstitial(of:)).map(\.start.seconds)
+                ?? contentSeconds(of: max(firing.mediaTime, firing.adStart ?? firing.mediaTime))
             var record = BeaconRecord(firing: firing, sentAt: sentAt, urls: [])
             for (index, template) in firing.urls.enumerated() {
                 let url = BeaconMacros.fill(template, with: values)

@@ -2,7 +2,8 @@ public import PlaytraceCore
 public import PlaytracePlayer
 
 /// What the ad tracking knows of the player (Harmonic's `playerObserver`): updated from the Player's properties
-/// while the ad tracker is enabled. The interstitial fields arrive with HLS interstitials.
+/// while the ad tracker is enabled. The interstitial fields follow HLS interstitials: the one that plays, and where
+/// the last one began and stopped.
 public struct AdPlayerObserver: Sendable, Hashable {
     /// The stream date at the playhead, when the stream carries program-date-time.
     public var currentDate: StreamDate?
@@ -20,8 +21,42 @@ public struct AdPlayerObserver: Sendable, Hashable {
     public var isBuffering = false
     /// The content's duration, for an on-demand stream.
     public var duration: MediaTime?
+    /// Whether the stream has scheduled interstitials (unlike Harmonic's flag, it does not stop the beacons of
+    /// stitched breaks).
+    public var hasInterstitialEvents = false
+    /// The playback state of the interstitial that plays (``PlaybackState/idle`` when none does).
+    public var interstitialStatus: PlaybackState = .idle
+    /// The date of the interstitial that plays, or of the last one.
+    public var interstitialDate: StreamDate?
+    /// Where on the ad timeline the last interstitial stopped: its date plus the interstitial time reached.
+    public var interstitialStoppedDate: StreamDate?
+    /// The primary's playhead where the interstitial that plays (or the last one) began.
+    public var interstitialStartTime: MediaTime?
+    /// The interstitial time at which the last interstitial stopped.
+    public var interstitialStopTime: MediaTime?
+    /// The duration of the interstitial that plays: its assets' durations, as far as known.
+    public var currentInterstitialDuration: MediaTime?
 
     public init() {}
+
+    /// The observer for the player's properties, keeping from `previous` what the last interstitial left.
+    init(_ properties: TrackerProperties, previous: AdPlayerObserver) {
+        self.init(properties)
+        hasInterstitialEvents = previous.hasInterstitialEvents || !properties.interstitials.isEmpty
+            || properties.interstitial != nil
+        interstitialDate = previous.interstitialDate
+        interstitialStartTime = previous.interstitialStartTime
+        interstitialStoppedDate = previous.interstitialStoppedDate
+        interstitialStopTime = previous.interstitialStopTime
+        if let interstitial = properties.interstitial {
+            interstitialStatus = properties.playbackState
+            interstitialDate = interstitial.event.startDate
+            interstitialStartTime = interstitial.event.start
+            currentInterstitialDuration = MediaTime(seconds: interstitial.assets.reduce(0) { $0 + ($1.duration?.seconds ?? 0) })
+            interstitialStopTime = interstitial.time
+            interstitialStoppedDate = interstitial.event.startDate.map { $0 + interstitial.time }
+        }
+    }
 
     init(_ properties: TrackerProperties) {
         currentDate = properties.date

@@ -1,6 +1,7 @@
 public import Foundation
 
-/// The JSON document an interstitial's `X-ASSET-LIST` points to: `{"ASSETS": [{"URI": …, "DURATION": …}]}`.
+/// The JSON document an interstitial's `X-ASSET-LIST` points to:
+/// `{"ASSETS": [{"URI": …, "DURATION": …}], "SKIP-CONTROL": {"OFFSET": …, "DURATION": …, "LABEL-ID": …}}`.
 public struct InterstitialAssetList: Sendable, Hashable, Codable {
     public struct Asset: Sendable, Hashable, Codable {
         /// The asset's playlist.
@@ -19,11 +20,40 @@ public struct InterstitialAssetList: Sendable, Hashable, Codable {
         }
     }
 
+    /// `SKIP-CONTROL`: when the viewer may skip the interstitial, overriding the date range's `X-SKIP-CONTROL-…`.
+    public struct SkipControl: Sendable, Hashable, Codable {
+        /// Seconds from the interstitial's beginning to when the skip control appears.
+        public var offset: Double
+        /// Seconds it stays; `nil`: to the end.
+        public var duration: Double?
+        /// The label to show on it.
+        public var labelID: String?
+
+        public init(offset: Double, duration: Double? = nil, labelID: String? = nil) {
+            self.offset = offset
+            self.duration = duration
+            self.labelID = labelID
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case offset = "OFFSET"
+            case duration = "DURATION"
+            case labelID = "LABEL-ID"
+        }
+    }
+
     public var assets: [Asset]
+    public var skipControl: SkipControl?
 
-    public init(assets: [Asset]) { self.assets = assets }
+    public init(assets: [Asset], skipControl: SkipControl? = nil) {
+        self.assets = assets
+        self.skipControl = skipControl
+    }
 
-    enum CodingKeys: String, CodingKey { case assets = "ASSETS" }
+    enum CodingKeys: String, CodingKey {
+        case assets = "ASSETS"
+        case skipControl = "SKIP-CONTROL"
+    }
 
     /// Decodes an asset list.
     public init(json data: Data) throws {

@@ -66,6 +66,9 @@ public struct EngineSnapshot: Sendable, Hashable {
     public var adBreaks: [SignalledAdBreak]
     /// The interstitial that plays now, if one does.
     public var interstitial: InterstitialStatus?
+    /// The interstitials the stream schedules, as known so far, in order of their start (those a live window left
+    /// behind are forgotten).
+    public var interstitials: [InterstitialEvent]
 
     public init(
         status: EngineStatus = .idle, wantsToPlay: Bool = false, rate: Double = 1, playhead: MediaTime = .zero,
@@ -78,7 +81,7 @@ public struct EngineSnapshot: Sendable, Hashable {
         startupTime: Duration? = nil, playedRanges: MediaTimeRangeSet = MediaTimeRangeSet(),
         mediaOptions: [MediaOption] = [], selectedMediaOptions: [MediaOption.Kind: MediaOption.ID] = [:],
         volume: Double = 1, isMuted: Bool = false, error: EngineError? = nil, gaps: MediaTimeRangeSet = MediaTimeRangeSet(),
-        adBreaks: [SignalledAdBreak] = [], interstitial: InterstitialStatus? = nil
+        adBreaks: [SignalledAdBreak] = [], interstitial: InterstitialStatus? = nil, interstitials: [InterstitialEvent] = []
     ) {
         self.status = status
         self.wantsToPlay = wantsToPlay
@@ -111,6 +114,7 @@ public struct EngineSnapshot: Sendable, Hashable {
         self.gaps = gaps
         self.adBreaks = adBreaks
         self.interstitial = interstitial
+        self.interstitials = interstitials
     }
 
     /// Seconds buffered ahead of the playhead.

@@ -41,15 +41,16 @@ extension Player {
     /// The interstitial that plays now, if one does: its event, assets, the asset that plays and the time played.
     public var currentInterstitial: InterstitialStatus? { engineSnapshot.interstitial }
 
-    /// Whether the interstitial that plays may be skipped (`X-RESTRICT` without `SKIP`).
-    public var canSkipInterstitial: Bool { currentInterstitial.map { !$0.event.isSkipRestricted } ?? false }
+    /// Whether the interstitial that plays may be skipped now (`X-RESTRICT` without `SKIP`, and its skip control
+    /// shown).
+    public var canSkipInterstitial: Bool { currentInterstitial?.canSkip ?? false }
 
     /// Skips the interstitial that plays, where it is allowed; returns whether the skip was asked of the engine (not
-    /// when the interstitial known to play is restricted; the engine ignores a skip when none plays, or one that began
-    /// a moment ago and turns out restricted).
+    /// when the interstitial known to play may not be skipped now; the engine ignores a skip when none plays, or
+    /// one that began a moment ago and turns out restricted).
     @discardableResult
     public func skipInterstitial() -> Bool {
-        guard let session, currentInterstitial?.event.isSkipRestricted != true else { return false }
+        guard let session, currentInterstitial.map(\.canSkip) ?? true else { return false }
         session.send { await $0.skipInterstitial() }
         return true
     }

@@ -31,6 +31,8 @@ public struct TrackerProperties: Sendable, Hashable {
     public var metrics: PlaybackMetrics
     /// The interstitial that plays, if one does (the primary waits at its start meanwhile).
     public var interstitial: InterstitialStatus?
+    /// The interstitials the stream schedules, in order of their start (``EngineSnapshot/interstitials``).
+    public var interstitials: [InterstitialEvent]
 
     public init(time: MediaTime = .zero, date: StreamDate? = nil, playbackState: PlaybackState = .idle,
                 rate: Double = 0, isSeeking: Bool = false, isBuffering: Bool = false,
@@ -38,7 +40,7 @@ public struct TrackerProperties: Sendable, Hashable {
                 buffer: Double = 0, streamType: StreamType = .unknown, targetDuration: MediaTime? = nil, mediaType: MediaType = .unknown,
                 presentationSize: PresentationSize? = nil, isMuted: Bool = false, volume: Double = 1,
                 mediaSelection: [MediaOption.Kind: MediaOption] = [:], metrics: PlaybackMetrics = PlaybackMetrics(),
-                interstitial: InterstitialStatus? = nil) {
+                interstitial: InterstitialStatus? = nil, interstitials: [InterstitialEvent] = []) {
         self.time = time
         self.date = date
         self.playbackState = playbackState
@@ -57,6 +59,7 @@ public struct TrackerProperties: Sendable, Hashable {
         self.mediaSelection = mediaSelection
         self.metrics = metrics
         self.interstitial = interstitial
+        self.interstitials = interstitials
     }
 }
 

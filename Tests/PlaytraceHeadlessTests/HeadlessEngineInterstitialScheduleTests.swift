@@ -1,0 +1,120 @@
+import Foundation
+import PlaytraceCore
+import PlaytraceHeadless
+import PlaytraceLab
+import PlaytracePlayer
+import Testing
+
+/// The lab's stream with interstitials of every kind (``LabInterstitials``, 4 s segments, 80 s of primary): a
+/// pre-roll; `mid-1` dated 21.6 s with `X-SNAP="OUT,IN"` and a resume offset of 11 s; `mid-2` at 40 s, JUMP-restricted,
+/// skippable from 2 s, resuming where it began; `mid-3` at 52 s whose asset list is missing; `mid-4` at 60 s whose
+/// first asset is missing; a post-roll.
+@Suite("Headless engine: pre-, mid- and post-rolls, snap, restrictions", .serialized)
+struct HeadlessEngineInterstitialScheduleTests {
+    private func summary(_ events: [EngineEvent]) -> [String] {
+        events.compactMap { event in
+            switch event {
+            case .interstitialBegan(let info): "began \(info.id) at \(info.start.seconds)"
+            case .interstitialAssetEnded(_, let index, let outcome):
+                if case .failed = outcome { "asset \(index) failed" } else { "asset \(index) \(outcome)" }
+            case .interstitialEnded(let info, let outcome):
+                if case .failed = outcome { "ended \(info.id) failed" } else { "ended \(info.id) \(outcome)" }
+            case .seekBegan(let target): "seek to \(target.seconds)"
+            case .ended: "end"
+            default: nil
+            }
+        }
+    }
+
+    @Test("Played through: pre-roll first, mid-rolls snapped and resumed as their attributes say, errors skipped, post-roll last")
+    func playedThrough() async throws {
+        let harness = try await EngineHarness()
+        await harness.start("interstitials/master.m3u8")
+        await harness.advance(until: { $0.interstitial != nil }, limit: .seconds(10))
+        var snapshot = await harness.engine.snapshot()
+        #expect(snapshot.interstitial?.event.id == "pre" && snapshot.interstitial?.event.placement == .preRoll)
+        #expect(snapshot.playedRanges.ranges.isEmpty, "nothing of the primary played before the pre-roll")
+        #expect(snapshot.interstitials.map(\.id) == ["pre", "mid-1", "mid-2", "mid-3", "mid-4", "post"])
+        #expect(snapshot.interstitials.first { $0.id == "mid-1" }?.start.seconds == 20, "X-SNAP=OUT: at the nearest boundary")
+        await harness.advance(until: { $0.interstitial?.event.id == "mid-1" }, limit: .seconds(40))
+        snapshot = await harness.engine.snapshot()
+        #expect(snapshot.playhead.seconds == 20)
+        await harness.advance(until: { $0.interstitial == nil }, limit: .seconds(20))
+        snapshot = await harness.engine.snapshot()
+        #expect(snapshot.playhead.seconds == 32, "resumes at 20 + 11 s, snapped in to 32 s: \(snapshot.playhead)")
+        await harness.advance(until: { $0.status == .ended }, limit: .seconds(120))
+        #expect(summary(await harness.recorder.events) == [
+            "began pre at 0.0", "asset 0 played", "ended pre played",
+            "began mid-1 at 20.0", "asset 0 played", "asset 1 played", "ended mid-1 played",
+            "began mid-2 at 40.0", "asset 0 played", "asset 1 played", "ended mid-2 played",
+            "began mid-3 at 52.0", "ended mid-3 failed",
+            "began mid-4 at 60.0", "asset 0 failed", "asset 1 played", "ended mid-4 played",
+            "began post at 80.0", "asset 0 played", "ended post played", "end",
+        ])
+        // The primary played everything but what mid-1 replaced (20…32 s).
+        snapshot = await harness.engine.snapshot()
+        #expect(snapshot.playedRanges.ranges.map { [$0.start.seconds, $0.end.seconds] } == [[0, 20], [32, 80]])
+        await harness.shutdown()
+    }
+
+    @Test("A forward seek past a JUMP-restricted interstitial plays it first, then goes on to the seek's target")
+    func jumpRestriction() async throws {
+        let harness = try await EngineHarness()
+        await harness.start("interstitials/master.m3u8")
+        await harness.advance(until: { $0.playhead.seconds >= 34 }, limit: .seconds(60))
+        await harness.engine.seek(to: MediaTime(seconds: 70))
+        await harness.advance(until: { $0.interstitial != nil }, limit: .seconds(10))
+        var snapshot = await harness.engine.snapshot()
+        #expect(snapshot.interstitial?.event.id == "mid-2" && snapshot.playhead.seconds == 40)
+        await harness.advance(until: { $0.interstitial == nil }, limit: .seconds(20))
+        await harness.advance(until: { !$0.isSeeking }, limit: .seconds(10))
+        snapshot = await harness.engine.snapshot()
+        #expect(abs(snapshot.playhead.seconds - 70) < 0.5, "\(snapshot.playhead)")
+        let events = summary(await harness.recorder.events)
+        #expect(Array(events.drop { !$0.hasPrefix("seek") }) == [
+            "seek to 40.0", "began mid-2 at 40.0", "asset 0 played", "asset 1 played", "ended mid-2 played", "seek to 70.0",
+        ], "mid-3 and mid-4, not restricted, are jumped over")
+        await harness.shutdown()
+    }
+
+    @Test("The skip control: no skip before its offset, a skip after it; a seek back before a played mid-roll plays it again")
+    func skipControlAndReplay() async throws {
+        let harness = try await EngineHarness()
+        await harness.start("interstitials/master.m3u8")
+        await harness.advance(until: { $0.interstitial?.event.id == "mid-2" }, limit: .seconds(80))
+        await harness.advance(by: .seconds(1))
+        #expect(await harness.engine.snapshot().interstitial?.canSkip == false)
+        await harness.engine.skipInterstitial()
+        #expect(await harness.engine.snapshot().interstitial?.event.id == "mid-2", "the skip control is not shown yet")
+        await harness.advance(by: .seconds(1.5))
+        #expect(await harness.engine.snapshot().interstitial?.canSkip == true)
+        await harness.engine.skipInterstitial()
+        var snapshot = await harness.engine.snapshot()
+        #expect(snapshot.interstitial == nil && snapshot.playhead.seconds == 40)
+        // A seek back before mid-2 (no CUE=ONCE) makes it play again when reached.
+        await harness.advance(by: .seconds(1))
+        await harness.engine.seek(to: MediaTime(seconds: 36))
+        await harness.advance(until: { $0.interstitial?.event.id == "mid-2" }, limit: .seconds(10))
+        snapshot = await harness.engine.snapshot()
+        #expect(snapshot.playhead.seconds == 40)
+        let began = summary(await harness.recorder.events).filter { $0.hasPrefix("began mid-2") || $0.hasPrefix("ended mid-2") }
+        #expect(began == ["began mid-2 at 40.0", "ended mid-2 skipped", "began mid-2 at 40.0"])
+        await harness.shutdown()
+    }
+
+    @Test("A seek while an interstitial that may not be skipped plays waits for its end")
+    func seekWaits() async throws {
+        let harness = try await EngineHarness()
+        await harness.start("interstitials/master.m3u8")
+        await harness.advance(until: { $0.interstitial?.event.id == "mid-2" }, limit: .seconds(80))
+        await harness.engine.seek(to: MediaTime(seconds: 10))
+        await harness.advance(by: .seconds(1))
+        #expect(await harness.engine.snapshot().interstitial?.event.id == "mid-2", "before its skip control, the seek waits")
+        await harness.advance(until: { $0.interstitial == nil }, limit: .seconds(20))
+        await harness.advance(until: { !$0.isSeeking }, limit: .seconds(10))
+        let snapshot = await harness.engine.snapshot()
+        #expect(abs(snapshot.playhead.seconds - 10) < 0.5, "\(snapshot.playhead)")
+        #expect(summary(await harness.recorder.events).suffix(2) == ["ended mid-2 played", "seek to 10.0"])
+        await harness.shutdown()
+    }
+}
