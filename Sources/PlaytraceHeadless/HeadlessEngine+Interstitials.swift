@@ -141,7 +141,11 @@ extension HeadlessEngine {
         activeInterstitial?.scheduled.event.start = scheduled.event.start
         let event = activeInterstitial?.scheduled.event ?? scheduled.event
         emit(.interstitialBegan(event))
-        if let active = activeInterstitial, let assets = active.assets, assets.indices.contains(active.index) {
+        if let active = activeInterstitial, let assets = active.assets {
+            guard assets.indices.contains(active.index) else {
+                // The asset list, preloaded, was empty: nothing plays, and the resume offset applies.
+                return endInterstitial(.played, resumeAtStart: false)
+            }
             emit(.interstitialAssetBegan(event, index: active.index, asset: assets[active.index]))
             if let failure = active.preloadFailure { finishAsset(.failed(failure)) }
         }
@@ -200,6 +204,11 @@ extension HeadlessEngine {
         do {
             let response = try await fetch(url, kind: .other, variant: nil)
             guard generation == expected, activeInterstitial?.scheduled.event.id == scheduled.event.id else { return }
+            if let reader = configuration.assetListReader,
+               let assets = try await reader.assets(for: scheduled.event, listURL: response.url, body: response.body) {
+                guard generation == expected, activeInterstitial?.scheduled.event.id == scheduled.event.id else { return }
+                return assetsKnown(assets, generation: expected)
+            }
             let assetList = try InterstitialAssetList(json: Data(response.body))
             if let control = assetList.skipControl, control.offset.isFinite, control.offset >= 0 {
                 // The asset list's SKIP-CONTROL overrides the date range's.

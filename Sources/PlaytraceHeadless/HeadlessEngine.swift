@@ -56,6 +56,8 @@ public actor HeadlessEngine: PlaybackEngine {
         public var playsInterstitials = true
         /// How far ahead of an interstitial (seconds of the primary) its asset list and first asset are downloaded.
         public var interstitialPreloadLead: Double = 10
+        /// Reads asset lists that are not the HLS JSON (an ad server's VAST answer); `nil`: JSON only.
+        public var assetListReader: (any InterstitialAssetListReader)?
         /// Live playback starts this many target durations from the live edge.
         public var liveEdgeTargetDurations: Double = 3
         /// A live window at least this long (seconds) makes the stream DVR.

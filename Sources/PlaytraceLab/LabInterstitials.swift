@@ -16,9 +16,12 @@ import PlaytraceHLS
 /// | `post` | `CUE="POST,ONCE"` | one asset, `d` s |
 ///
 /// Asset lists are at `/ads/pods/<id>.json`; assets are the lab's ad streams `/ads/<n>/index.m3u8` (asset 9 does
-/// not exist). ``pods`` describes the same interstitials as ad breaks for the lab's ad metadata: one ad per asset.
+/// not exist). The VAST flavour (`/vast-interstitials/…`, ``usesVAST``) has the same interstitials with asset lists
+/// served by the lab's VAST ad server instead (``LabVAST``): `mid-1`'s through two wrappers, `mid-3`'s with no ad.
 struct LabInterstitials {
     let configuration: LabConfiguration
+    /// Whether the asset lists are VAST (every interstitial, the pre- and post-roll too, has one).
+    var usesVAST = false
     private let writer = PlaylistWriter()
 
     /// One interstitial of the stream.
@@ -42,7 +45,7 @@ struct LabInterstitials {
     var entries: [Entry] {
         let pair = adDurations.enumerated().map { (number: $0.offset, duration: Double($0.element)) }
         let short = (number: 1, duration: Double(adDurations[1]))
-        return [
+        let entries = [
             Entry(id: "pre", offset: 0, cue: .pre, interstitial: Interstitial(assetURI: "/ads/1/index.m3u8"), assets: [short]),
             Entry(id: "mid-1", offset: 5.4 * d, cue: [],
                   interstitial: Interstitial(assetList: "/ads/pods/mid-1.json", resumeOffset: MediaTime(seconds: 2.75 * d),
@@ -60,6 +63,13 @@ struct LabInterstitials {
             Entry(id: "post", offset: Double(segmentCount) * d, cue: [.post, .once],
                   interstitial: Interstitial(assetURI: "/ads/1/index.m3u8"), assets: [short]),
         ]
+        guard usesVAST else { return entries }
+        return entries.map { entry in
+            var entry = entry
+            entry.interstitial.assetURI = nil
+            entry.interstitial.assetList = entry.id == "mid-1" ? "/vast/chain/2/mid-1.xml" : "/vast/pods/\(entry.id).xml"
+            return entry
+        }
     }
 
     /// The media playlist of a variant.

@@ -27,6 +27,9 @@ struct LabSSAI {
         /// The stream with interstitials: its stitched break and its interstitials, each an ad break whose ads are
         /// its assets (Harmonic's metadata only).
         case interstitials
+        /// The stream whose interstitials' ads come from the lab's VAST server: the metadata lists its stitched
+        /// break only (the VAST tracking takes the interstitials).
+        case vastInterstitials = "vast-interstitials"
     }
 
     /// One ad of a break: the segment it begins in, and its time.
@@ -78,6 +81,10 @@ struct LabSSAI {
     func breaks(_ stream: Stream, elapsed: Double) -> [Break] {
         switch stream {
         case .vod:
+            let first = configuration.vodBreakStartSegment
+            let length = configuration.vodBreakLengthSegments
+            return [stitchedBreak(id: "break-1", firstSegment: first, length: length, ads: Array(0..<length))]
+        case .vastInterstitials:
             let first = configuration.vodBreakStartSegment
             let length = configuration.vodBreakLengthSegments
             return [stitchedBreak(id: "break-1", firstSegment: first, length: length, ads: Array(0..<length))]
@@ -148,7 +155,7 @@ struct LabSSAI {
         let (first, last): (Int, Int) = switch stream {
         case .vod: (0, configuration.vodSegmentCount - 1)
         // The post-roll is dated at the primary's end: the range reaches past it.
-        case .interstitials: (0, configuration.interstitialStreamSegmentCount + 1)
+        case .interstitials, .vastInterstitials: (0, configuration.interstitialStreamSegmentCount + 1)
         case .live: liveWindow(elapsed: elapsed)
         }
         let range = HarmonicMetadata.Range(start: date(ofSegment: first).millisecondsSince1970,
@@ -201,7 +208,7 @@ struct LabSSAI {
     /// the live window when the session began), so that the lab keeps no session state.
     func mediaTailorSession(_ stream: Stream, elapsed: Double) -> String {
         switch stream {
-        case .vod, .interstitials: "\(stream.rawValue)-0"
+        case .vod, .interstitials, .vastInterstitials: "\(stream.rawValue)-0"
         case .live: "live-\(liveWindow(elapsed: elapsed).first)"
         }
     }

@@ -276,6 +276,10 @@ extension LabServer {
                 .mediaTailor(session: parts[6], elapsed: stopwatch.elapsedSeconds, base: baseURL?.absoluteString ?? "")
                 .map { (ByteBuffer(string: $0), "application/json") }
         }
+        if parts.first == "vast" {
+            return LabVAST(configuration: configuration, base: baseURL?.absoluteString ?? "").document(parts)
+                .map { (ByteBuffer(string: $0), "application/xml") }
+        }
         switch parts.count {
         case 2 where parts[0] == "steering" && parts[1] == "master.m3u8":
             return (ByteBuffer(string: streams.steeringMultivariant()), playlistType)
@@ -315,6 +319,8 @@ extension LabServer {
                 switch kind {
                 case .vod: text = streams.vodMedia(variant: variant)
                 case .interstitials: text = LabInterstitials(configuration: configuration).media(variant: variant)
+                case .vastInterstitials:
+                    text = LabInterstitials(configuration: configuration, usesVAST: true).media(variant: variant)
                 case .fmp4: text = streams.byteRangeMedia(variant: variant)
                 case .live, .dvr: text = streams.liveMedia(kind, variant: variant, elapsed: stopwatch.elapsedSeconds)
                 }
@@ -346,7 +352,7 @@ extension LabServer {
     private func segmentExists(_ kind: LabStreams.Kind, _ number: Int) -> Bool {
         guard number >= 0 else { return false }
         if kind == .vod { return number < configuration.vodSegmentCount }
-        if kind == .interstitials { return number < configuration.interstitialStreamSegmentCount }
+        if kind == .interstitials || kind == .vastInterstitials { return number < configuration.interstitialStreamSegmentCount }
         let latest = Int((stopwatch.elapsedSeconds / Double(configuration.segmentDuration)).rounded(.down))
             + configuration.liveHistorySegments - 1
         return number <= latest

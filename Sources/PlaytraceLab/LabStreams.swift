@@ -21,6 +21,8 @@ struct LabStreams: Sendable {
         case vod, live, dvr
         /// On-demand with interstitials (``LabInterstitials``).
         case interstitials
+        /// The same, with asset lists served as VAST.
+        case vastInterstitials = "vast-interstitials"
         /// On-demand as fragmented MP4 would be served: one file per variant addressed by byte ranges, an
         /// initialization section (`EXT-X-MAP`) and an AES-128 key (`EXT-X-KEY`).
         case fmp4

@@ -75,6 +75,7 @@ final class DemoTracker: PlayerItemTracker {
         case .interstitialEnded(let event, .played): "interstitial \(event.id) played"
         case .interstitialEnded(let event, .skipped): "interstitial \(event.id) skipped"
         case .interstitialEnded(let event, .failed(let reason)): "interstitial \(event.id) failed: \(reason)"
+        case .interstitialAssetFailed(let event, let index, let reason): "interstitial \(event.id) asset \(index + 1) skipped: \(reason)"
         }
     }
 }

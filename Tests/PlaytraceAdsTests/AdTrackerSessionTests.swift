@@ -22,6 +22,8 @@ final class AdSessionHarness {
     let outbox: Outbox
     let session: AdBeaconingSession
     let engines = EngineList()
+    /// The configuration of the engines the Player makes.
+    var engineConfiguration = HeadlessEngine.Configuration()
     private(set) var player: Player!
 
     /// - Parameters:
@@ -53,9 +55,9 @@ final class AdSessionHarness {
     /// Makes the Player, its item tracked by the session's ad tracker.
     func makePlayer(url: URL) async {
         let item = PlayerItem.simple(url: url, trackerAdapters: [AdTracker.adapter(configuration: session)])
-        let (clock, transport, engines) = (self.clock, self.transport, self.engines)
+        let (clock, transport, engines, configuration) = (self.clock, self.transport, self.engines, engineConfiguration)
         player = Player(item: item, clock: clock) {
-            let engine = HeadlessEngine(clock: clock, transport: transport)
+            let engine = HeadlessEngine(clock: clock, transport: transport, configuration: configuration)
             engines.add(engine)
             return engine
         }
@@ -89,7 +91,7 @@ final class AdSessionHarness {
         _ = await outbox.drain(within: .seconds(5))
         await settle()
         await outbox.stop()
-        player.removeAllItems()
+        player?.removeAllItems()
         for engine in engines.all { await engine.stop() }
         try await transport.shutdown()
         if ownsLab { await lab.stop() }
@@ -100,7 +102,7 @@ final class AdSessionHarness {
     func kill() async throws {
         session.stop()
         await outbox.stop()
-        player.removeAllItems()
+        player?.removeAllItems()
         for engine in engines.all { await engine.stop() }
         try await transport.shutdown()
     }

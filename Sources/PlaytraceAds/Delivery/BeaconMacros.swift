@@ -29,6 +29,9 @@ public struct BeaconMacroValues: Sendable, Hashable {
     /// `[ERRORCODE]` (error beacons) and `[REASON]` (verificationNotExecuted).
     public var errorCode: Int?
     public var reason: Int?
+    /// `[ADSERVINGID]` and `[ADTYPE]`.
+    public var adServingID: String?
+    public var adType: String?
 
     public init(timestamp: StreamDate, adPlayhead: Double? = nil, mediaPlayhead: Double? = nil, breakPosition: Int? = nil,
                 limitAdTracking: Bool = false) {
@@ -112,6 +115,8 @@ public enum BeaconMacros {
         case "CONTENTURI": values.contentURI
         case "UNIVERSALADID": values.universalAdID
         case "CLIENTUA": values.clientUA
+        case "ADSERVINGID": values.adServingID
+        case "ADTYPE": values.adType
         case "ERRORCODE": values.errorCode.map(String.init)
         case "REASON": values.reason.map(String.init)
         default: nil
@@ -155,5 +160,18 @@ public enum BeaconMacros {
             }
         }
         return output
+    }
+}
+
+public extension BeaconMacroValues {
+    /// Takes a VAST ad's own values (`[ASSETURI]`, `[UNIVERSALADID]`, `[PODSEQUENCE]`, `[ADCOUNT]`,
+    /// `[ADSERVINGID]`, `[ADTYPE]`).
+    mutating func apply(_ context: VASTAdContext) {
+        assetURI = context.assetURI ?? assetURI
+        universalAdID = context.universalAdID ?? universalAdID
+        podSequence = context.podSequence ?? podSequence
+        adCount = context.adCount
+        adServingID = context.adServingID ?? adServingID
+        adType = context.adType ?? adType
     }
 }

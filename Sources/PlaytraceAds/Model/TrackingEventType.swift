@@ -34,6 +34,10 @@ public struct TrackingEventType: RawRepresentable, Hashable, Sendable, Codable, 
     public static let thirdQuartile = Self(rawValue: "thirdQuartile")
     public static let complete = Self(rawValue: "complete")
     public static let progress = Self(rawValue: "progress")
+    /// VAST: the creative began to show (fired with the impression).
+    public static let creativeView = Self(rawValue: "creativeView")
+    /// VAST: a verification script was not run (fired at the ad's start, with `[REASON]`).
+    public static let verificationNotExecuted = Self(rawValue: "verificationNotExecuted")
     /// The start of an ad break (MediaTailor's avail-level event, fired at the avail's start).
     public static let breakStart = Self(rawValue: "breakStart")
     /// The end of an ad break (fired at the avail's end).
@@ -54,7 +58,7 @@ public struct TrackingEventType: RawRepresentable, Hashable, Sendable, Codable, 
 
     private static let automaticTypes: Set<String> = [
         "impression", "loaded", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "progress",
-        "breakStart", "breakEnd",
+        "breakStart", "breakEnd", "creativeView", "verificationNotExecuted",
     ]
     private static let playerInitiatedTypes: Set<String> = [
         "mute", "unmute", "pause", "resume", "rewind", "skip", "playerExpand", "playerCollapse",
@@ -69,5 +73,8 @@ public struct TrackingEventType: RawRepresentable, Hashable, Sendable, Codable, 
 
     /// Whether an ad entered anywhere but at its start still reports this event (its impression and start: the
     /// viewer saw the ad begin to render).
-    public var firesOnEntry: Bool { self == .impression || self == .start || self == .loaded || self == .breakStart }
+    public var firesOnEntry: Bool {
+        self == .impression || self == .start || self == .loaded || self == .breakStart || self == .creativeView
+            || self == .verificationNotExecuted
+    }
 }

@@ -26,15 +26,7 @@ public struct SessionInfo: Sendable, Hashable, Codable {
     /// server's session identifier (Harmonic's `sessid`, MediaTailor's session path). Every run of one session — a
     /// restarted app resuming it — has the same, so that nothing it fired is fired again; two sessions never share
     /// one unless their servers give them the same metadata URL.
-    public var id: String {
-        // FNV-1a, 64 bits: stable across runs and platforms (Swift's hashing is seeded per process).
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in adTrackingMetadataUrl.absoluteString.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
+    public var id: String { StableDigest.hex(adTrackingMetadataUrl.absoluteString) }
 }
 
 /// Why a session could not be set up.

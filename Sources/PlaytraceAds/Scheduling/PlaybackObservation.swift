@@ -25,6 +25,8 @@ public struct BeaconFiring: Sendable, Hashable {
         case caughtUp
         /// The viewer did what the event names (pause, mute…) while the ad played.
         case playerAction
+        /// An error to report (VAST `<Error>` URLs, with `[ERRORCODE]`).
+        case error
     }
 
     public var key: TrackingEventKey
@@ -43,6 +45,8 @@ public struct BeaconFiring: Sendable, Hashable {
     /// The ad's start and the break's start, on the ad timeline (milliseconds).
     public var adStart: Double?
     public var podStart: Double
+    /// `[ERRORCODE]`, for an error beacon.
+    public var errorCode: Int?
 
     /// The idempotency key of this occurrence in an ad session (``SessionInfo/id``): the same in every run of the
     /// session for an automatic event (it fires once, even after a restart), and distinct for each report of a

@@ -37,7 +37,7 @@ public struct AdLogMessage: Sendable, Hashable, Identifiable {
 @Observable
 public final class AdBeaconingSession {
     /// The breaks, in order, with every event's reporting state.
-    public private(set) var adPods: [AdPod] = []
+    public internal(set) var adPods: [AdPod] = []
     /// What the latest metadata response covered.
     public private(set) var latestDataRange: DataRange?
     /// What the metadata's times count from.
@@ -79,6 +79,14 @@ public final class AdBeaconingSession {
 
     @ObservationIgnored private var merger = AdPodMerger()
     @ObservationIgnored private(set) var scheduler = BeaconScheduler()
+    /// The breaks added with ``addPods(_:)`` (no metadata provider lists them), by ID.
+    @ObservationIgnored var addedPodIDs: Set<String> = []
+    /// The macro values and error URLs of VAST ads, by break and ad ID.
+    @ObservationIgnored var vastContexts: [String: [String: VASTAdContext]] = [:]
+    /// Where the playhead was last seen in each interstitial (milliseconds on the ad timeline).
+    @ObservationIgnored var lastInterstitialPositions: [String: Double] = [:]
+    /// The VAST error beacons fired, so that one reported again is not sent twice.
+    @ObservationIgnored var firedErrorKeys: Set<TrackingEventKey> = []
     /// The interstitials the stream schedules, as the player last told (``updatePlayer(_:)``).
     @ObservationIgnored var interstitialSchedule: [InterstitialEvent] = [] {
         didSet { if interstitialSchedule != oldValue { classifyPods() } }
@@ -136,7 +144,11 @@ public final class AdBeaconingSession {
         let problems = metadata.problems.map { "ad metadata: \($0)" }
         for problem in problems where !lastProblems.contains(problem) { log(problem, isError: true) }
         lastProblems = Set(problems)
-        adPods = merger.merge(metadata.pods, into: adPods, playhead: lastPosition)
+        // Breaks added by the app (VAST, in-manifest signalling) are not the metadata's to drop.
+        let added = adPods.filter { addedPodIDs.contains($0.id) }
+        adPods = (merger.merge(metadata.pods.filter { !addedPodIDs.contains($0.id) },
+                               into: adPods.filter { !addedPodIDs.contains($0.id) }, playhead: lastPosition) + added)
+            .sorted { $0.startTime < $1.startTime }
         classifyPods()
         markRestored()
         dispatch(scheduler.catchUp(&adPods))
@@ -216,6 +228,7 @@ public final class AdBeaconingSession {
             case .jumped(_, let to, _):
                 lastPosition = to
             }
+            if let scope, let lastPosition { lastInterstitialPositions[scope] = lastPosition }
             dispatch(scheduler.observe(observation, pods: &adPods))
             if let lastPosition { updatePlacement(at: lastPosition) }
         }
@@ -304,9 +317,19 @@ public final class AdBeaconingSession {
         dispatch(scheduler.report(type, at: position, instant: stopwatch.elapsed, pods: &adPods))
     }
 
+    /// Fires the player-initiated events of a type for the ad at `position` of an interstitial's timeline (`scope`,
+    /// its ID) or of the primary's (`nil`).
+    @discardableResult
+    func report(_ type: TrackingEventType, at position: Double, scope: String?) -> [String] {
+        let previous = scheduler.scope
+        scheduler.scope = scope
+        defer { scheduler.scope = previous }
+        return dispatch(scheduler.report(type, at: position, instant: stopwatch.elapsed, pods: &adPods))
+    }
+
     /// Fills each firing's URLs and hands them to the outbox; returns their delivery keys.
     @discardableResult
-    private func dispatch(_ firings: [BeaconFiring]) -> [String] {
+    func dispatch(_ firings: [BeaconFiring]) -> [String] {
         var keys: [String] = []
         for firing in firings {
             let sentAt = stopwatch.elapsed
@@ -315,6 +338,9 @@ public final class AdBeaconingSession {
                                            limitAdTracking: limitAdTracking)
             let pod = adPods.first { $0.id == firing.key.podID }
             if let pod { values.breakPosition = breakPosition(of: pod).rawValue }
+            values.errorCode = firing.errorCode
+            if firing.event == .verificationNotExecuted { values.reason = Self.verificationNotSupported }
+            if let adID = firing.key.adID, let context = vastContexts[firing.key.podID]?[adID] { values.apply(context) }
             // During an interstitial the content waits where the interstitial began.
             values.mediaPlayhead = pod.flatMap(interstitial(of:)).map(\.start.seconds)
                 ?? contentSeconds(of: max(firing.mediaTime, firing.adStart ?? firing.mediaTime))

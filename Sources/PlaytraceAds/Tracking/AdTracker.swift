@@ -28,12 +28,19 @@ public final class AdTracker: PlayerItemTracker {
 
     public func updateMetadata(to metadata: Void) {}
 
-    /// A playback failure while an ad plays is the ad's error too (``AdPlaybackEvent/adFailed(_:_:)``).
+    /// A playback failure while an ad plays is the ad's error too (``AdPlaybackEvent/adFailed(_:_:)``); a skipped
+    /// interstitial's ad reports `skip`; a VAST ad whose asset failed reports error 405.
     public func updateMetricEvents(to events: [MetricEvent]) {
         defer { seenMetricEvents = events.count }
         guard isStarted, events.count > seenMetricEvents else { return }
         for event in events[seenMetricEvents...] {
-            if case .failure(let error) = event.kind { session.playbackFailed("\(error)") }
+            switch event.kind {
+            case .failure(let error): session.playbackFailed("\(error)")
+            case .interstitialAssetFailed(let interstitial, let index, let reason):
+                session.interstitialAssetFailed(interstitial, index: index, reason: reason)
+            case .interstitialEnded(let interstitial, .skipped): session.interstitialSkipped(interstitial)
+            default: break
+            }
         }
     }
     /// Follows the player's state: a pause, a resume, a mute or an unmute while an ad plays is reported once per

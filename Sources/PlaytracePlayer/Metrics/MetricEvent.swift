@@ -32,6 +32,8 @@ public struct MetricEvent: Sendable, Hashable {
         /// An interstitial began (the primary waits), or ended.
         case interstitialBegan(InterstitialEvent)
         case interstitialEnded(InterstitialEvent, outcome: InterstitialOutcome)
+        /// One asset of an interstitial could not be played (it was skipped): its place in the interstitial and why.
+        case interstitialAssetFailed(InterstitialEvent, index: Int, reason: String)
         /// A non-fatal error.
         case warning(EngineError)
     }

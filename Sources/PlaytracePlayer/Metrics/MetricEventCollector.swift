@@ -37,6 +37,8 @@ public struct MetricEventCollector: Sendable {
         case .error(let error): kind = .warning(error)
         case .interstitialBegan(let event): kind = .interstitialBegan(event)
         case .interstitialEnded(let event, let outcome): kind = .interstitialEnded(event, outcome: outcome)
+        case .interstitialAssetEnded(let event, let index, .failed(let reason)):
+            kind = .interstitialAssetFailed(event, index: index, reason: reason)
         case .variantSwitched(nil, _, _), .statusChanged, .loaded, .playlistRefreshed, .request, .ended,
              .rangeSkipped, .mediaOptionSelected, .adBreaksChanged, .progressed, .interstitialAssetBegan,
              .interstitialAssetEnded:

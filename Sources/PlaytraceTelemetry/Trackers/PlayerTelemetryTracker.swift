@@ -175,7 +175,7 @@ public final class PlayerTelemetryTracker: PlayerItemTracker {
             emitError(error, isFatal: true)
         case .warning(let error):
             emitError(error, isFatal: false)
-        case .metadata, .rateChanged, .itemTransition, .interstitialBegan, .interstitialEnded:
+        case .metadata, .rateChanged, .itemTransition, .interstitialBegan, .interstitialEnded, .interstitialAssetFailed:
             break
         }
     }

@@ -1,0 +1,70 @@
+import PlaytraceCore
+public import PlaytracePlayer
+
+/// Breaks that no metadata provider lists — VAST ads played as interstitials, in-manifest signalling — and VAST's
+/// error reporting.
+extension AdBeaconingSession {
+    /// `[REASON]` of `verificationNotExecuted`: 2, the verification is not supported (Playtrace runs no scripts).
+    static let verificationNotSupported = 2
+
+    /// Adds breaks that no metadata provider lists: merged by ID with those added before (fired states kept), kept
+    /// until the session ends, and never dropped by a metadata response.
+    public func addPods(_ pods: [AdPod]) {
+        var merger = AdPodMerger()
+        let previous = adPods.filter { pod in pods.contains { $0.id == pod.id } }
+        let merged = merger.merge(pods, into: previous, playhead: nil)
+        addedPodIDs.formUnion(pods.map(\.id))
+        let ids = Set(merged.map(\.id))
+        adPods = (adPods.filter { !ids.contains($0.id) } + merged).sorted { $0.startTime < $1.startTime }
+        classifyPods()
+        markRestored()
+        boundariesChanged?()
+    }
+
+    /// Tracks VAST ads (``VASTAdBreak``): their break is added, and their macro values and error URLs kept.
+    public func track(_ adBreak: VASTAdBreak) {
+        vastContexts[adBreak.pod.id] = adBreak.contexts
+        addPods([adBreak.pod])
+        log("VAST break \(adBreak.pod.id): \(adBreak.pod.ads.count) ad(s)", isError: false)
+    }
+
+    /// Where an interstitial begins on this session's ad timeline (milliseconds), when it can be placed there.
+    public func adTimelinePosition(of interstitial: InterstitialEvent) -> Double? {
+        PlaybackObservation.position(of: interstitial, on: timeline)
+    }
+
+    /// Sends VAST errors: each report's URLs with its `[ERRORCODE]`, once (a report made again, or by a restarted
+    /// run of the session, is not sent twice). `podID` and `adID` name what the error is about, for the record.
+    public func report(_ errors: [VASTErrorReport], podID: String, adID: String? = nil) {
+        var firings: [BeaconFiring] = []
+        for error in errors {
+            log("VAST error \(error.code.rawValue): \(error.message)", isError: true)
+            guard !error.urls.isEmpty else { continue }
+            let digest = StableDigest.hex("\(error.code.rawValue) \(error.urls.joined(separator: " "))")
+            let key = TrackingEventKey(podID: podID, adID: adID, event: .error,
+                                       time: Int64(bitPattern: UInt64(digest, radix: 16) ?? 0) & Int64.max)
+            guard !firedErrorKeys.contains(key) else { continue }
+            firedErrorKeys.insert(key)
+            firings.append(BeaconFiring(key: key, occurrence: 0, event: .error, mediaTime: lastPosition ?? 0,
+                                        crossing: stopwatch.elapsed, cause: .error, urls: error.urls, adPlayhead: nil,
+                                        adStart: nil, podStart: 0, errorCode: error.code.rawValue))
+        }
+        dispatch(firings)
+    }
+
+    /// An asset of an interstitial could not be played (from ``AdTracker``): when a VAST ad was that asset, error 405
+    /// goes to its chain.
+    func interstitialAssetFailed(_ interstitial: InterstitialEvent, index: Int, reason: String) {
+        guard let pod = adPods.first(where: { scheduler.podScopes[$0.id] == interstitial.id && vastContexts[$0.id] != nil }),
+              pod.ads.indices.contains(index), let context = vastContexts[pod.id]?[pod.ads[index].id] else { return }
+        report([VASTErrorReport(code: .mediaFileDisplay, urls: context.errorURLs,
+                                message: "the media file of ad \(pod.ads[index].id) could not be played: \(reason)")],
+               podID: pod.id, adID: pod.ads[index].id)
+    }
+
+    /// The viewer skipped an interstitial (from ``AdTracker``): the ad that played reports `skip`.
+    func interstitialSkipped(_ interstitial: InterstitialEvent) {
+        guard let position = lastInterstitialPositions[interstitial.id] else { return }
+        report(.skip, at: position, scope: interstitial.id)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import PlaytraceAds
+import PlaytraceCore
+import PlaytraceHeadless
+import PlaytraceLab
+import PlaytraceNetwork
+import PlaytracePlayer
+import PlaytraceTestSupport
+import Testing
+
+/// Interstitials whose asset lists are the lab's VAST ad server (``LabVAST``): the VAST flavour of the stream with
+/// interstitials, a Harmonic session tracking its stitched break, the VAST tracker its interstitials.
+@Suite("VAST: interstitials from an ad server, wrapper chains, errors", .serialized)
+@MainActor
+struct VASTInterstitialTests {
+    /// The beacon paths (and queries) the sink accepted under `/beacons/vast/`.
+    private func vastHits(_ h: AdSessionHarness) -> [String] {
+        h.lab.beacons.accepted(under: "/beacons/vast/").map { hit in
+            let path = String(hit.path.dropFirst("/beacons/vast/".count))
+            guard let query = hit.query, !query.hasPrefix("cb=") else { return path }
+            return "\(path)?\(query)"
+        }
+    }
+
+    private static let adEvents = ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile",
+                                   "complete", "progress-2.5s", "progress-10pc", "verificationNotExecuted?reason=2"]
+
+    /// An ad's beacons; its creativeView carries its macros: [PODSEQUENCE], [ADCOUNT], [UNIVERSALADID], [BREAKPOSITION].
+    private func ad(_ pod: String, _ ad: String, position: Int = 2) -> [String] {
+        let number = ad.dropFirst(3)
+        return Self.adEvents.map { "\(pod)/\(ad)/\($0)" }
+            + ["\(pod)/\(ad)/creativeView?seq=\(number)&n=\(number)&id=lab.playtrace%20\(pod)-\(ad)&pos=\(position)"]
+    }
+
+    private func wrappers(_ pod: String, levels: Int, ads: Int) -> [String] {
+        (1...levels).flatMap { level in
+            (1...ads).flatMap { count in ["impression", "start", "complete"].map { "\(pod)/wrapper-\(level)/\($0)?ad=\(count)" } }
+        }
+    }
+
+    @Test("Played through: every ad of every interstitial beaconed once, wrapper URLs for each ad; no ad → 303, a broken media file → 405")
+    func playedThrough() async throws {
+        let h = try await AdSessionHarness(playing: nil)
+        h.engineConfiguration.assetListReader = VASTAssetListReader(session: h.session, transport: h.transport)
+        let provider = HarmonicAdProvider(transport: h.transport, clock: h.clock)
+        let info = try #require(await h.session.start(
+            mediaUrl: URL(string: "\(h.base)/ssai/harmonic/vast-interstitials/master.m3u8")!, provider: provider))
+        await h.makePlayer(url: info.manifestUrl)
+        h.player.play()
+        let player = h.player!
+        let ended = await ClockStepper(clock: h.clock).advance(until: { player.playbackState == .ended }, limit: .seconds(150),
+                                                               step: .milliseconds(100)) { await h.settle() }
+        #expect(ended)
+        try await h.shutdown()
+
+        let expected = ad("pre", "ad-1", position: 1) + ad("mid-1", "ad-1") + ad("mid-1", "ad-2") + wrappers("mid-1", levels: 2, ads: 2)
+            + ad("mid-2", "ad-1") + ad("mid-2", "ad-2") + ["mid-3/-/error?code=303", "mid-4/ad-1/error?code=405"]
+            + ad("mid-4", "ad-2") + ad("post", "ad-1", position: 3)
+        let hits = vastHits(h)
+        #expect(hits.sorted() == expected.sorted(), "difference: \(Set(hits).symmetricDifference(expected).sorted())")
+        // The stitched break, from the Harmonic metadata, beaconed as well; `about:blank` never requested.
+        #expect(h.lab.beacons.accepted(under: "/beacons/harmonic/break-1/").count == 12)
+        #expect(!h.lab.requests.all.contains { $0.path.contains("blank") })
+        let late = h.session.beacons.filter { $0.firing.cause != .error && $0.lateness > .milliseconds(1) }
+        #expect(late.isEmpty, "\(late.map { "\($0.firing.key) \($0.lateness)" })")
+        // Each wrapper's tracking is part of each ad's events.
+        let start = try #require(h.session.beacons.first { $0.firing.key.podID == "vast:mid-1" && $0.firing.event == .start
+            && $0.firing.key.adID == "ad-2" })
+        #expect(start.urls.count == 3, "the inline ad's start and both wrappers'")
+    }
+
+    @Test("A chain too deep: error 302 to every wrapper of it and no ad; five levels are accepted")
+    func tooDeep() async throws {
+        let h = try await AdSessionHarness(playing: nil)
+        let resolver = VASTResolver(transport: h.transport)
+        let resolution = await resolver.resolve(URL(string: "\(h.base)/vast/chain/6/mid-2.xml")!)
+        #expect(resolution.ads.isEmpty)
+        #expect(resolution.errors.map(\.code) == [.wrapperLimit])
+        #expect(resolution.errors.first?.urls.count == 6, "the five wrappers followed, and the sixth, refused")
+        #expect(resolution.fetches.count == 6)
+        let five = await resolver.resolve(URL(string: "\(h.base)/vast/chain/5/mid-2.xml")!)
+        #expect(five.ads.count == 2 && five.errors.isEmpty && five.ads[0].wrappers.count == 5, "five levels are accepted")
+        #expect(five.ads[0].impressionURLs.count == 7, "two of the inline ad (one about:blank) and one per wrapper")
+        try await h.shutdown()
+    }
+
+    @Test("Wrapper rules: allowMultipleAds false takes one ad of a pod; followAdditionalWrappers false ignores wrappers; fallbackOnNoAd")
+    func wrapperRules() async throws {
+        let h = try await AdSessionHarness(playing: nil)
+        func wrapper(to next: String, _ attributes: String) -> String {
+            #"<VAST version="4.2"><Ad id="w"><Wrapper \#(attributes)><VASTAdTagURI><![CDATA[\#(h.base)\#(next)]]></VASTAdTagURI>"#
+                + #"<Error><![CDATA[\#(h.base)/beacons/w/error?c=[ERRORCODE]]]></Error></Wrapper></Ad></VAST>"#
+        }
+        h.lab.faults.add(LabFault(pathContains: "/rules/single.xml", kind: .body(wrapper(to: "/vast/pods/mid-1.xml", ""))))
+        h.lab.faults.add(LabFault(pathContains: "/rules/nofollow.xml",
+                                  kind: .body(wrapper(to: "/vast/chain/1/mid-1.xml", #"followAdditionalWrappers="false" allowMultipleAds="true""#))))
+        h.lab.faults.add(LabFault(pathContains: "/rules/fallback.xml", kind: .body(
+            #"<VAST version="4.2"><Ad id="p1" sequence="1"><Wrapper fallbackOnNoAd="true"><VASTAdTagURI><![CDATA[\#(h.base)/vast/pods/mid-3.xml]]></VASTAdTagURI></Wrapper></Ad>"#
+                + #"<Ad id="spare"><InLine><AdTitle>spare</AdTitle><Creatives><Creative><Linear><Duration>00:00:04</Duration><MediaFiles><MediaFile type="application/x-mpegURL"><![CDATA[/ads/1/index.m3u8]]></MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>"#)))
+        let resolver = VASTResolver(transport: h.transport)
+        let single = await resolver.resolve(URL(string: "\(h.base)/rules/single.xml")!)
+        #expect(single.ads.map(\.ad.id) == ["ad-1"], "allowMultipleAds is false by default: one ad of the pod")
+        let nofollow = await resolver.resolve(URL(string: "\(h.base)/rules/nofollow.xml")!)
+        #expect(nofollow.ads.isEmpty && nofollow.errors.map(\.code) == [.wrapper])
+        let fallback = await resolver.resolve(URL(string: "\(h.base)/rules/fallback.xml")!)
+        #expect(fallback.ads.map(\.ad.id) == ["spare"], "the wrapper led to no ad: the stand-alone ad replaces it")
+        #expect(fallback.errors.map(\.code) == [.noAd])
+        try await h.shutdown()
+    }
+}
