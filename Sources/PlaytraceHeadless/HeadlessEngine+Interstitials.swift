@@ -77,6 +77,9 @@ extension HeadlessEngine {
         // Those played that a live window left behind are forgotten: a long session holds only what it can reach.
         let windowStart = timeline.range.start
         scheduledInterstitials = scheduledInterstitials.filter { !$0.value.hasPlayed || $0.value.event.start >= windowStart }
+        if interstitialPlayedRanges.count > scheduledInterstitials.count {
+            interstitialPlayedRanges = interstitialPlayedRanges.filter { scheduledInterstitials[$0.key] != nil }
+        }
     }
 
     /// The segment boundary nearest a position (`X-SNAP`).
@@ -339,6 +342,8 @@ extension HeadlessEngine {
             active.assetElapsed = active.assetElapsed + move >= limit - 1e-9 ? limit : active.assetElapsed + move
             active.elapsed += move
             activeInterstitial = active
+            interstitialPlayedRanges[active.scheduled.event.id, default: MediaTimeRangeSet()]
+                .insert(MediaTimeRange(start: MediaTime(seconds: from), end: MediaTime(seconds: active.position)))
             if reportsProgress {
                 let at = MediaTime(seconds: playhead)
                 emit(.progressed(PlaybackProgress(

@@ -133,6 +133,8 @@ public actor HeadlessEngine: PlaybackEngine {
     /// Where a seek asked while an interstitial had to play first (a JUMP-restricted one it crossed, or one that may
     /// not be skipped) goes when the interstitial ends.
     var seekAfterInterstitial: Double?
+    /// What was played of each interstitial, on its timeline, by its ID.
+    var interstitialPlayedRanges: [String: MediaTimeRangeSet] = [:]
     /// Identifies this playback of the primary to interstitial servers (`_HLS_primary_id`).
     var primaryID = RandomUUID.lowercasedString()
     var volume = 1.0
@@ -217,7 +219,7 @@ public actor HeadlessEngine: PlaybackEngine {
             requestsInFlight: requestsInFlight, startupTime: startupTime, playedRanges: playedRanges,
             mediaOptions: mediaOptions, selectedMediaOptions: selectedMediaOptions, volume: volume, isMuted: isMuted,
             error: fatalError ?? lastError, gaps: gaps, adBreaks: signalledAdBreaks, interstitial: interstitialStatus,
-            interstitials: interstitialSchedule)
+            interstitials: interstitialSchedule, interstitialPlayedRanges: interstitialPlayedRanges)
     }
 
     public func play() {
@@ -312,6 +314,7 @@ public actor HeadlessEngine: PlaybackEngine {
         activeInterstitial = nil
         scheduledInterstitials = [:]
         seekAfterInterstitial = nil
+        interstitialPlayedRanges = [:]
         primaryID = RandomUUID.lowercasedString()
         steering = PathwaySteering()
         adBreaks = [:]

@@ -146,7 +146,7 @@ struct LabSSAI {
                 }
                 var events = [event("impression", 0, spans: true), event("start", 0), event("firstQuartile", 0.25),
                               event("midpoint", 0.5), event("thirdQuartile", 0.75), event("complete", 1)]
-                events += ["pause", "resume", "mute", "unmute", "rewind"].map { event($0, 0, spans: true) }
+                events += ["pause", "resume", "mute", "unmute", "rewind", "skip"].map { event($0, 0, spans: true) }
                 return HarmonicMetadata.Ad(id: slot.id, startTime: start, duration: length, trackingEvents: events)
             }
             return HarmonicMetadata.Break(id: adBreak.id, startTime: date(at: adBreak.start).millisecondsSince1970,
@@ -217,8 +217,8 @@ struct LabSSAI {
     /// Times are seconds from the session's time zero; each ad's impression has a second, `about:blank` URL, and a
     /// `clickThrough` (a page to open, never a beacon) points at the sink too.
     func mediaTailor(session: String, elapsed: Double, base: String) -> String? {
-        let parts = session.split(separator: "-")
-        guard parts.count == 2, let stream = Stream(rawValue: String(parts[0])), let zero = Int(parts[1]), zero >= 0 else {
+        guard let dash = session.lastIndex(of: "-"), let stream = Stream(rawValue: String(session[..<dash])),
+              let zero = Int(session[session.index(after: dash)...]), zero >= 0 else {
             return nil
         }
         func seconds(_ segment: Int) -> Double { Double(segment - zero) * segmentSeconds }

@@ -7,7 +7,10 @@ import PlaytracePlayer
 
 /// The client-side ad tracking options of `play`.
 struct AdOptions: ParsableArguments {
-    @Option(help: "Track the ads of an SSAI session: harmonic or mediatailor (the URL is then the session URL).")
+    @Option(help: """
+        Track ads: harmonic or mediatailor (an SSAI session: the URL is then the session URL), or vast (only the \
+        interstitials whose asset lists an ad server answers in VAST, which every mode tracks).
+        """)
     var ads: String?
 
     @Option(name: .customLong("ads-param"), help: "A MediaTailor adsParams entry, key=value (repeatable).")
@@ -27,7 +30,7 @@ struct AdOptions: ParsableArguments {
     var beaconWait: Double = 10
 
     func validate() throws {
-        if let ads, AdSetup.AdFormat(rawValue: ads) == nil { throw ValidationError("--ads is harmonic or mediatailor") }
+        if let ads, AdSetup.AdFormat(rawValue: ads) == nil { throw ValidationError("--ads is harmonic, mediatailor or vast") }
         if !adsParams.isEmpty, ads != AdSetup.AdFormat.mediaTailor.rawValue {
             throw ValidationError("--ads-param is for --ads mediatailor")
         }
@@ -62,6 +65,8 @@ final class AdSetup {
     enum AdFormat: String {
         case harmonic
         case mediaTailor = "mediatailor"
+        /// No SSAI session: only the interstitials served as VAST.
+        case vast
     }
 
     struct Settings {
@@ -78,7 +83,10 @@ final class AdSetup {
     let settings: Settings
     let session: AdBeaconingSession
     private let outbox: Outbox
-    private let provider: any AdMetadataProvider
+    /// The SSAI session's metadata provider (none for ``AdFormat/vast``).
+    private let provider: (any AdMetadataProvider)?
+    /// Reads interstitial asset lists served as VAST and tracks their ads (in every format).
+    let assetListReader: VASTAssetListReader
 
     /// A beacon is late when it is handed over more than this after its crossing.
     static let lateness = Duration.milliseconds(100)
@@ -104,11 +112,14 @@ final class AdSetup {
         switch settings.format {
         case .harmonic: provider = HarmonicAdProvider(transport: transport, clock: clock)
         case .mediaTailor: provider = MediaTailorAdProvider(transport: transport, adsParams: settings.adsParams, clock: clock)
+        case .vast: provider = nil
         }
+        assetListReader = VASTAssetListReader(session: session, transport: transport)
     }
 
-    /// Sets the session up; returns the playlist to play.
+    /// Sets the session up; returns the playlist to play (the URL itself when there is no SSAI session).
     func start(mediaUrl: URL) async throws -> URL {
+        guard let provider else { return mediaUrl }
         guard let info = await session.start(mediaUrl: mediaUrl, provider: provider) else {
             let failures = session.logMessages.filter(\.isError).map(\.message)
             throw CommandFailure("--ads \(settings.format.rawValue) \(mediaUrl.absoluteString)",
@@ -135,6 +146,8 @@ final class AdSetup {
         var missed = 0
         var unexpected = 0
         var restored = 0
+        /// VAST error beacons sent.
+        var errors = 0
         var worstLateness: Duration = .zero
     }
 
@@ -162,13 +175,17 @@ final class AdSetup {
     private func count(played snapshot: EngineSnapshot?) -> Counts {
         var counts = Counts()
         let played = snapshot.map { BeaconAudit.playedIntervals(of: $0, on: session.timeline) } ?? []
-        let expected = BeaconAudit.expectedEvents(in: session.adPods, played: played)
+        let interstitials = snapshot.map { BeaconAudit.playedInterstitialIntervals(of: $0, on: session.timeline) } ?? [:]
+        let expected = BeaconAudit.expectedEvents(in: session.adPods, played: played, interstitials: interstitials,
+                                                  scopes: session.interstitialOfPod)
         counts.expected = expected.count
         var firedAutomatic: Set<TrackingEventKey> = []
         for record in session.beacons {
             if record.firing.event.kind == .automatic {
                 counts.fired += 1
                 firedAutomatic.insert(record.firing.key)
+            } else if record.firing.cause == .error {
+                counts.errors += 1
             } else {
                 counts.playerInitiated += 1
             }
@@ -195,6 +212,7 @@ final class AdSetup {
         var line = "  beacons           \(counts.expected) expected, \(counts.fired) fired"
         if counts.playerInitiated > 0 { line += " (+\(counts.playerInitiated) player-initiated)" }
         if counts.restored > 0 { line += " (+\(counts.restored) from an earlier run)" }
+        if counts.errors > 0 { line += " (+\(counts.errors) VAST error report(s))" }
         line += ", \(counts.delivered) delivered, \(counts.failed) failed"
         if counts.waiting > 0 { line += ", \(counts.waiting) waiting" }
         line += ", \(counts.late) late (> \(Int(Self.lateness.seconds * 1000)) ms); worst lateness "
@@ -269,7 +287,8 @@ final class AdSetup {
         ["format": settings.format.rawValue, "session": session.sessionInfo?.id ?? NSNull(),
          "expected": counts.expected, "fired": counts.fired, "playerInitiated": counts.playerInitiated,
          "delivered": counts.delivered, "failed": counts.failed, "waiting": counts.waiting, "late": counts.late,
-         "missed": counts.missed, "restored": counts.restored, "worstLatenessMs": counts.worstLateness.seconds * 1000]
+         "missed": counts.missed, "restored": counts.restored, "errors": counts.errors,
+         "worstLatenessMs": counts.worstLateness.seconds * 1000]
     }
 }
 

@@ -18,13 +18,19 @@ struct Demo: AsyncParsableCommand {
     @Option(help: "How many times faster than real time the demo runs (the lab and the engine share the clock).")
     var speed: Double = 4
 
-    @Option(help: "The stream to play: vod, live or dvr (live and DVR play for --duration seconds).")
-    var stream: String = "vod"
+    @Option(help: """
+        The stream to play: interstitials (on demand, a stitched ad break and interstitials whose ads come from the \
+        lab's VAST server), vod, live or dvr (live and DVR play for --duration seconds).
+        """)
+    var stream: String = "interstitials"
 
     @Option(help: "For live streams, how many seconds of media time to play.")
     var duration: Double = 60
 
-    @Option(help: "The ad tracking of the lab's SSAI session: harmonic, mediatailor or none (vod and live streams).")
+    @Option(help: """
+        The ad tracking: harmonic or mediatailor (the lab's SSAI session; interstitials served as VAST are tracked \
+        too), vast (those interstitials only) or none.
+        """)
     var ads: String = "harmonic"
 
     /// The fastest the demo may run: the lab and the engine still have to do a second's work in real time.
@@ -34,9 +40,13 @@ struct Demo: AsyncParsableCommand {
         guard Self.speedRange.contains(speed) else {
             throw ValidationError("--speed must be between \(Self.speedRange.lowerBound) and \(Int(Self.speedRange.upperBound))")
         }
-        guard ["vod", "live", "dvr"].contains(stream) else { throw ValidationError("--stream is vod, live or dvr") }
+        guard ["interstitials", "vod", "live", "dvr"].contains(stream) else {
+            throw ValidationError("--stream is interstitials, vod, live or dvr")
+        }
         guard duration > 0, duration <= 1e9 else { throw ValidationError("--duration must be a positive number of seconds") }
-        guard ["harmonic", "mediatailor", "none"].contains(ads) else { throw ValidationError("--ads is harmonic, mediatailor or none") }
+        guard ["harmonic", "mediatailor", "vast", "none"].contains(ads) else {
+            throw ValidationError("--ads is harmonic, mediatailor, vast or none")
+        }
     }
 
     @MainActor
@@ -71,16 +81,34 @@ struct Demo: AsyncParsableCommand {
         var entries: [PlayerDemo.Entry] = []
         // The first item is the lab's SSAI session on the stream, its ads tracked (the DVR stream has no session).
         var adSetup: AdSetup?
+        // The stream with interstitials is played in its VAST flavour when its ads are tracked, in its JSON one
+        // otherwise (an asset list in VAST needs the VAST reader to be played at all).
+        let labStream = stream == "interstitials" && ads != "none" ? "vast-interstitials" : stream
         if let format = AdSetup.AdFormat(rawValue: ads), stream != "dvr" {
             let setup = try await AdSetup(settings: AdSetup.Settings(format: format, outboxPath: telemetryOptions.outboxPath),
                                           clock: clock, transport: transport)
-            let session = format == .harmonic ? "\(base)/ssai/harmonic/\(stream)/master.m3u8"
-                : "\(base)/ssai/mediatailor/v1/session/lab/origin/\(stream)/master.m3u8"
+            let session = switch format {
+            case .harmonic: "\(base)/ssai/harmonic/\(labStream)/master.m3u8"
+            case .mediaTailor: "\(base)/ssai/mediatailor/v1/session/lab/origin/\(labStream)/master.m3u8"
+            case .vast: "\(base)/\(labStream)/master.m3u8"
+            }
             _ = try await setup.start(mediaUrl: URL(string: session)!)
             adSetup = setup
         }
-        let adNote = adSetup.map { " — SSAI session, \($0.settings.format.rawValue) ad tracking" } ?? ""
-        if stream == "vod" {
+        let adNote = adSetup.map {
+            $0.settings.format == .vast ? " — VAST ad tracking" : " — SSAI session, \($0.settings.format.rawValue) ad tracking"
+        } ?? ""
+        if stream == "interstitials" {
+            let first = adSetup?.session.sessionInfo?.manifestUrl ?? URL(string: "\(base)/\(labStream)/master.m3u8")!
+            entries.append(PlayerDemo.Entry(url: first, metadata: DemoMetadata(
+                title: "Lab interstitials",
+                subtitle: "a stitched break; pre-, mid- and post-roll interstitials" + (labStream == stream ? "" : " from a VAST ad server")
+                    + adNote,
+                chapters: [], timeRanges: []), tracksAds: adSetup != nil))
+            entries.append(PlayerDemo.Entry(url: URL(string: "\(base)/fmp4/master.m3u8")!, metadata: DemoMetadata(
+                title: "Lab fMP4", subtitle: "byte ranges, initialization section, AES-128 key",
+                chapters: [], timeRanges: [])))
+        } else if stream == "vod" {
             let first = adSetup?.session.sessionInfo?.manifestUrl ?? URL(string: "\(base)/vod/master.m3u8")!
             entries.append(PlayerDemo.Entry(url: first, metadata: DemoMetadata(
                 title: "Lab VOD", subtitle: "three variants, SCTE-35 and CUE ad breaks, an interstitial" + adNote,
@@ -97,7 +125,7 @@ struct Demo: AsyncParsableCommand {
                 tracksAds: adSetup != nil))
         }
         print("Playtrace demo — lab on \(base), playing \(entries.count) item(s) through the Player at \(speed)× real time")
-        let limit = stream == "vod" ? nil : duration
+        let limit = stream == "vod" || stream == "interstitials" ? nil : duration
         let demo = PlayerDemo(clock: clock, transport: transport, output: output)
         demo.interruption = interruption
         demo.telemetry = telemetry

@@ -7,12 +7,12 @@ import PlaytraceNetwork
 
 struct Inspect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Parse a playlist and print what it holds: variants, segments, dates, date ranges, SCTE-35, ad breaks, problems. Also reads Harmonic ad metadata and MediaTailor tracking JSON (detected by content).",
+        abstract: "Parse a playlist and print what it holds: variants, segments, dates, date ranges, SCTE-35, ad breaks, interstitials, problems. Also reads VAST (its whole wrapper chain), Harmonic ad metadata and MediaTailor tracking JSON (detected by content).",
         discussion: discussionText)
 
     @OptionGroup var common: CommonOptions
 
-    @Argument(help: "A playlist, Harmonic ad metadata or MediaTailor tracking JSON: a URL (http or https) or a file path.")
+    @Argument(help: "A playlist, a VAST response, Harmonic ad metadata or MediaTailor tracking JSON: a URL (http or https) or a file path.")
     var location: String
 
     @Flag(help: "Print the report as JSON.")
@@ -25,7 +25,8 @@ struct Inspect: AsyncParsableCommand {
         Exits 0 when the playlist is usable, even with problems (each listed with its line); 1 when it is not \
         (it cannot be read, or nothing playable is left); with --strict, 1 when anything at all is wrong. \
         Ad metadata JSON: exits 0 when it decodes (its problems listed with their JSON paths), 1 when it does not; \
-        with --strict, 1 when it has any problem.
+        with --strict, 1 when it has any problem. VAST: its wrappers are followed (five levels); exits 0 when it \
+        parses, 1 when it does not; with --strict, 1 when the resolution reports any error.
         """
 
     func run() async throws {
@@ -36,6 +37,10 @@ struct Inspect: AsyncParsableCommand {
             (bytes, baseURL) = try await load(location)
         } catch {
             throw CommandFailure(location, error: error)
+        }
+        if VASTAssetListReader.isXML(bytes) {
+            try await inspectVAST(bytes, base: baseURL)
+            return
         }
         let adMetadata: (format: AdMetadataFormat, metadata: AdMetadata)?
         do {
@@ -64,6 +69,22 @@ struct Inspect: AsyncParsableCommand {
             throw ExitCode.failure
         }
         if strict, !report.problems.isEmpty { throw ExitCode.failure }
+    }
+
+    /// A VAST response: its chain, ads, media files, tracking and errors.
+    private func inspectVAST(_ bytes: [UInt8], base: URL) async throws {
+        let document: VASTDocument
+        do {
+            document = try VASTParser().parse(Data(bytes))
+        } catch {
+            throw CommandFailure(location, error.description)
+        }
+        let resolution = try await AsyncHTTPClientTransport.scoped { transport in
+            await VASTResolver(transport: transport).resolve(document, base: base)
+        }
+        let report = VASTReport(document, resolution: resolution, source: location, size: bytes.count)
+        try printReport(json: report, lines: report.lines)
+        if strict, !report.errors.isEmpty { throw ExitCode.failure }
     }
 
     /// Harmonic ad metadata or MediaTailor tracking JSON: its breaks, ads, events and problems.

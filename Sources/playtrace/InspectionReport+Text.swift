@@ -98,6 +98,10 @@ extension InspectionReport {
                 if let scte35 = range.scte35 { out.append("      SCTE-35: \(scte35.summary)") }
             }
         }
+        if !interstitials.isEmpty {
+            out.append("interstitials (\(interstitials.count)):")
+            for interstitial in interstitials { out += interstitial.lines }
+        }
         out.append("ad breaks (\(adBreaks.count)):")
         for adBreak in adBreaks {
             var line = "  \(adBreak.id)  \(adBreak.source)"

@@ -86,6 +86,7 @@ struct InspectionReport: Codable {
     var lowLatency: LowLatency?
     var dateRanges: [DateRangeSummary] = []
     var adBreaks: [AdBreak] = []
+    var interstitials: [InterstitialSummary] = []
     var unknownTags: [String] = []
     var problems: [String]
     /// Why nothing in the playlist can be played, when that is so.
@@ -160,6 +161,10 @@ struct InspectionReport: Codable {
                             + (interstitial.isValid ? "" : " (invalid: needs exactly one of X-ASSET-URI and X-ASSET-LIST)")
                     })
             }
+            interstitials = playlist.dateRanges.compactMap { range in
+                range.interstitial.map { InterstitialSummary(range, $0, dates: map) }
+            }
+            problems += interstitials.flatMap { summary in summary.problems.map { "interstitial \(summary.id): \($0)" } }
             let signals = playlist.adBreaks(dates: map)  // once, with the map already built
             adBreaks = signals.map { signal in
                 var scte35: SCTE35Report?

@@ -37,6 +37,9 @@ struct Lab: AsyncParsableCommand {
                 Self.write("""
                     Playtrace lab on \(url)
                       streams:  /vod/master.m3u8  /live/master.m3u8  /dvr/master.m3u8  /fmp4/master.m3u8
+                                /interstitials/master.m3u8  /vast-interstitials/master.m3u8
+                      ads:      /ssai/harmonic/<stream>/master.m3u8  /vast/pods/<id>.xml  /vast/chain/<n>/<id>.xml
+                      beacons:  GET /lab/beacons
                       faults:   POST /lab/faults {"path": "/vod/2/", "type": "status|delay|drop|throttle|body", "value": N, "count": N}
                                 GET /lab/faults, DELETE /lab/faults
                       requests: GET /lab/requests

@@ -68,7 +68,11 @@ final class PlayerDemo {
             adTelemetry = bridge
         }
         defer { withExtendedLifetime(adTelemetry) {} }
-        let player = Player(items: items, clock: clock) { HeadlessEngine(clock: clock, transport: transport) }
+        var configuration = HeadlessEngine.Configuration()
+        configuration.assetListReader = ads?.assetListReader
+        let player = Player(items: items, clock: clock) {
+            HeadlessEngine(clock: clock, transport: transport, configuration: configuration)
+        }
         player.variantLimits = variantLimits
         script?.onAction = { [output] step, time in
             output.message("script: at \(time.timecode) \(Self.describe(step.action))")
@@ -110,9 +114,13 @@ final class PlayerDemo {
         failures += items.filter { $0.error != nil }.count
         // The engine's own state now (the Player's copy is refreshed periodically): what was played up to the end.
         let lastSnapshot = await player.engines.first?.snapshot() ?? player.engineSnapshot
+        let trackedItem = zip(entries, items).first { $0.0.tracksAds }?.1
+        let currentItem = player.currentItem
         player.removeAllItems()
         // Let the engines stop before the transport shuts down.
         try? await clock.sleep(for: .milliseconds(100))
+        // What the ad-tracked item played: its engine now, or as it was when its session closed.
+        let adSnapshot = trackedItem.flatMap { $0 === currentItem ? lastSnapshot : $0.finalSnapshot }
         output.message("Summary")
         for line in report.lines { output.message(line) }
         if let telemetry {
@@ -123,7 +131,7 @@ final class PlayerDemo {
             }
         }
         if let ads {
-            let (lines, problems) = await ads.finish(played: lastSnapshot)
+            let (lines, problems) = await ads.finish(played: adSnapshot ?? lastSnapshot)
             for line in lines { output.message(line) }
             for problem in problems {
                 output.message("ads: " + problem)

@@ -70,10 +70,11 @@ struct AdInterstitialTests {
         try await h.shutdown()
 
         let hits = h.lab.beacons.accepted().map(\.path)
-        // mid-2 was skipped when its skip control appeared, 2 s into its first 8 s ad: the first quartile was reached.
+        // mid-2 was skipped when its skip control appeared, 2 s into its first 8 s ad: the first quartile was reached,
+        // and the ad reports the skip.
         let expected = paths(["ad-1"], under: "pre") + paths(["ad-1", "ad-2"], under: "break-1")
             + paths(["ad-1", "ad-2"], under: "mid-1")
-            + ["impression", "start", "firstQuartile"].map { "/beacons/harmonic/mid-2/ad-1/\($0)" }
+            + ["impression", "start", "firstQuartile", "skip"].map { "/beacons/harmonic/mid-2/ad-1/\($0)" }
             + paths(["ad-1"], under: "post")
         #expect(hits.sorted() == expected.sorted(), "\(Set(hits).symmetricDifference(expected).sorted())")
     }

@@ -28,6 +28,9 @@ extension AdBeaconingSession {
         log("VAST break \(adBreak.pod.id): \(adBreak.pod.ads.count) ad(s)", isError: false)
     }
 
+    /// The interstitial each break belongs to, by break ID (breaks that begin where an interstitial does).
+    public var interstitialOfPod: [String: String] { scheduler.podScopes }
+
     /// Where an interstitial begins on this session's ad timeline (milliseconds), when it can be placed there.
     public func adTimelinePosition(of interstitial: InterstitialEvent) -> Double? {
         PlaybackObservation.position(of: interstitial, on: timeline)

@@ -8,15 +8,21 @@ public enum BeaconAudit {
     /// - Parameters:
     ///   - pods: the breaks, on an ad timeline.
     ///   - played: the played ranges on the same timeline (milliseconds), in order.
-    public static func expectedEvents(in pods: [AdPod], played: [ClosedRange<Double>]) -> Set<TrackingEventKey> {
-        func expected(_ event: TrackingEvent, start: Double, end: Double) -> Bool {
-            guard event.event.kind == .automatic else { return false }
-            let time = event.startTime
-            if played.contains(where: { $0.lowerBound < time && time <= $0.upperBound }) { return true }
-            return event.event.firesOnEntry && played.contains { $0.lowerBound < end && start < $0.upperBound }
-        }
+    ///   - interstitials: what was played of each interstitial, on the same timeline, by its ID.
+    ///   - scopes: the interstitial each break belongs to (``AdBeaconingSession/interstitialOfPod``): only what was
+    ///     played of that interstitial counts for it, and only the primary's played ranges for the others.
+    public static func expectedEvents(in pods: [AdPod], played: [ClosedRange<Double>],
+                                      interstitials: [String: [ClosedRange<Double>]] = [:],
+                                      scopes: [String: String] = [:]) -> Set<TrackingEventKey> {
         var keys: Set<TrackingEventKey> = []
         for pod in pods {
+            let played = scopes[pod.id].map { interstitials[$0] ?? [] } ?? played
+            func expected(_ event: TrackingEvent, start: Double, end: Double) -> Bool {
+                guard event.event.kind == .automatic else { return false }
+                let time = event.startTime
+                if played.contains(where: { $0.lowerBound < time && time <= $0.upperBound }) { return true }
+                return event.event.firesOnEntry && played.contains { $0.lowerBound < end && start < $0.upperBound }
+            }
             for event in pod.trackingEvents where expected(event, start: pod.startTime, end: pod.endTime) { keys.insert(event.id) }
             for ad in pod.ads {
                 for event in ad.trackingEvents where expected(event, start: ad.startTime, end: ad.endTime) { keys.insert(event.id) }
@@ -37,5 +43,18 @@ public enum BeaconAudit {
             offset = date.millisecondsSince1970 - snapshot.playhead.seconds * 1000
         }
         return snapshot.playedRanges.ranges.map { ($0.start.seconds * 1000 + offset)...($0.end.seconds * 1000 + offset) }
+    }
+
+    /// What was played of each interstitial, on an ad timeline (milliseconds): its place there
+    /// (``PlaybackObservation/position(of:on:)``) plus the interstitial time played, by its ID.
+    public static func playedInterstitialIntervals(of snapshot: EngineSnapshot,
+                                                   on timeline: AdTimeline) -> [String: [ClosedRange<Double>]] {
+        var intervals: [String: [ClosedRange<Double>]] = [:]
+        for event in snapshot.interstitials {
+            guard let ranges = snapshot.interstitialPlayedRanges[event.id],
+                  let base = PlaybackObservation.position(of: event, on: timeline) else { continue }
+            intervals[event.id] = ranges.ranges.map { (base + $0.start.seconds * 1000)...(base + $0.end.seconds * 1000) }
+        }
+        return intervals
     }
 }

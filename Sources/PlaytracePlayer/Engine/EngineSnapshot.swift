@@ -69,6 +69,8 @@ public struct EngineSnapshot: Sendable, Hashable {
     /// The interstitials the stream schedules, as known so far, in order of their start (those a live window left
     /// behind are forgotten).
     public var interstitials: [InterstitialEvent]
+    /// What was played of each interstitial, on its own timeline (``InterstitialStatus/time``), by its ID.
+    public var interstitialPlayedRanges: [String: MediaTimeRangeSet]
 
     public init(
         status: EngineStatus = .idle, wantsToPlay: Bool = false, rate: Double = 1, playhead: MediaTime = .zero,
@@ -81,7 +83,8 @@ public struct EngineSnapshot: Sendable, Hashable {
         startupTime: Duration? = nil, playedRanges: MediaTimeRangeSet = MediaTimeRangeSet(),
         mediaOptions: [MediaOption] = [], selectedMediaOptions: [MediaOption.Kind: MediaOption.ID] = [:],
         volume: Double = 1, isMuted: Bool = false, error: EngineError? = nil, gaps: MediaTimeRangeSet = MediaTimeRangeSet(),
-        adBreaks: [SignalledAdBreak] = [], interstitial: InterstitialStatus? = nil, interstitials: [InterstitialEvent] = []
+        adBreaks: [SignalledAdBreak] = [], interstitial: InterstitialStatus? = nil, interstitials: [InterstitialEvent] = [],
+        interstitialPlayedRanges: [String: MediaTimeRangeSet] = [:]
     ) {
         self.status = status
         self.wantsToPlay = wantsToPlay
@@ -115,6 +118,7 @@ public struct EngineSnapshot: Sendable, Hashable {
         self.adBreaks = adBreaks
         self.interstitial = interstitial
         self.interstitials = interstitials
+        self.interstitialPlayedRanges = interstitialPlayedRanges
     }
 
     /// Seconds buffered ahead of the playhead.

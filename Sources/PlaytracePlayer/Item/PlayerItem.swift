@@ -36,6 +36,9 @@ public final class PlayerItem: Identifiable {
     public private(set) var loadState = LoadState.pending
     /// Why the item last failed to play (its asset, or its playback), if it did.
     public internal(set) var error: (any Error)?
+    /// The engine's state when the item's last playback session closed: everything it played, to the end (a
+    /// summary reads it once the Player has moved on to another item).
+    @ObservationIgnored public internal(set) var finalSnapshot: EngineSnapshot?
 
     @ObservationIgnored let trackers: [TrackerBox]
     @ObservationIgnored private let loadAsset: @MainActor (PlayerItem, Stopwatch) async -> LoadedAsset

@@ -105,7 +105,8 @@ final class ItemSession {
     /// The playhead now: the snapshot's, moved on by the time since it was taken while playing (never past what
     /// is buffered).
     func playhead(now: Duration) -> MediaTime {
-        guard snapshot.status == .playing else { return snapshot.playhead }
+        // While an interstitial plays the primary waits: its playhead does not move.
+        guard snapshot.status == .playing, snapshot.interstitial == nil else { return snapshot.playhead }
         let moved = MediaTime(seconds: (now - snapshotAt).seconds * snapshot.rate)
         return min(snapshot.playhead + moved, max(snapshot.playhead, snapshot.loadedRange.end))
     }
@@ -118,7 +119,13 @@ final class ItemSession {
         guard !isClosed else { return }
         isClosed = true
         pendingWork += 1
-        commands.yield { await $0.stop() }
+        let item = item
+        commands.yield { engine in
+            // What the engine played is kept on the item before the engine forgets it.
+            let final = await engine.snapshot()
+            await MainActor.run { item.finalSnapshot = final }
+            await engine.stop()
+        }
         commands.finish()
         for task in tasks.dropFirst() { task.cancel() }
     }

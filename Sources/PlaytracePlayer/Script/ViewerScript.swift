@@ -20,7 +20,8 @@ public struct ViewerScript: Sendable, Hashable {
         case unmute
         /// Asks for this playback speed.
         case rate(Double)
-        /// Skips the interstitial that plays, where it is allowed.
+        /// Skips the interstitial that plays (or that begins within a second of the step's time) as soon as it may
+        /// be skipped; done when it ends.
         case skip
         /// Ends the session.
         case stop

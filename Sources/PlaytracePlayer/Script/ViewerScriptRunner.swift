@@ -21,6 +21,11 @@ public final class ViewerScriptRunner {
     /// Whether the step before the next one is still under way (a pause not over, a seek not completed).
     private var isBusy = false
     private var resumeTask: Task<Void, Never>?
+    /// A `skip` under way: where the playhead was when it was asked, and whether an interstitial has played since.
+    private var skipWait: (since: MediaTime, sawInterstitial: Bool)?
+    /// How far the primary may play past a `skip`'s time without an interstitial before the step is done (nothing
+    /// to skip).
+    static let skipWindow = MediaTime(seconds: 1)
 
     public init(script: ViewerScript, clock: any Clock<Duration> = ContinuousClock()) {
         self.script = script
@@ -61,12 +66,31 @@ public final class ViewerScriptRunner {
         case .mute: player.isMuted = true
         case .unmute: player.isMuted = false
         case .rate(let rate): player.setDesiredPlaybackSpeed(rate)
-        case .skip: player.skipInterstitial()
+        case .skip:
+            // The interstitial that plays (or begins within a second) is skipped as soon as it allows; the step is
+            // done when it ends.
+            isBusy = true
+            skipWait = (time, player.currentInterstitial != nil)
+            player.skipInterstitial()
         case .stop:
             stopRequested = true
             resumeTask?.cancel()
         }
         player.updateProgressBoundaries()
+    }
+
+    /// A progress report while a `skip` waits: asks for the skip again while an interstitial plays (its skip
+    /// control may appear later), and ends the step once it is over, or when none came.
+    func progressed(_ progress: PlaybackProgress, on player: Player) {
+        guard var wait = skipWait else { return }
+        if progress.interstitial != nil {
+            wait.sawInterstitial = true
+            skipWait = wait
+            player.skipInterstitial()
+        } else if wait.sawInterstitial || progress.to - wait.since > Self.skipWindow {
+            skipWait = nil
+            stepDone(player)
+        }
     }
 
     private func stepDone(_ player: Player?) {
@@ -98,6 +122,7 @@ public final class ViewerScriptTracker: PlayerItemTracker {
 
     public func updateProgress(_ progress: PlaybackProgress) {
         guard isEnabled, let player else { return }
+        runner.progressed(progress, on: player)
         runner.playhead(at: progress.to, on: player)
     }
 }

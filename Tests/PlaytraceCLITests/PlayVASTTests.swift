@@ -1,0 +1,60 @@
+import Foundation
+import PlaytraceCore
+import PlaytraceLab
+import Testing
+
+/// `play --ads vast` and `inspect` of VAST and interstitials, as a user runs them, against an in-process lab whose
+/// segments last one second (so that a session with interstitials plays in seconds of real time).
+@Suite("play --ads vast, inspect VAST", .serialized)
+struct PlayVASTTests {
+    private static func shortLab() -> LabServer {
+        LabServer(clock: ContinuousClock(), configuration: LabConfiguration(segmentDuration: 1))
+    }
+
+    /// Wall time, for a reason: the command plays in real time (the 1 s pre-roll and 5 s of the primary).
+    @Test("Interstitials from the VAST server: the pre-roll's beacons; mid-1, skipped by the script as it began, never beaconed")
+    func vastSession() async throws {
+        let lab = Self.shortLab()
+        let port = try await lab.start()
+        let run = try await CLITests.run(["play", "http://127.0.0.1:\(port)/vast-interstitials/master.m3u8", "--ads", "vast",
+                                          "--script", "at 5 skip; at 7 stop"])
+        await lab.stop()
+        #expect(run.status == 0, "stderr: \(run.error)")
+        let hits = lab.beacons.accepted(under: "/beacons/vast/").map { String($0.path.dropFirst("/beacons/vast/".count)) }
+        // The 1 s pre-roll: its 2.5 s progress offset is past its end, never fired.
+        let pre = ["impression", "creativeView", "verificationNotExecuted", "start", "firstQuartile", "midpoint",
+                   "thirdQuartile", "complete", "progress-10pc"].map { "pre/ad-1/\($0)" }
+        #expect(Set(pre).isSubset(of: Set(hits)) && !hits.contains("pre/ad-1/progress-2.5s"), "\(hits)")
+        // mid-1, skipped as it began (before its first frame), is never beaconed.
+        #expect(!hits.contains { $0.hasPrefix("mid-1/") }, "\(hits)")
+        #expect(hits.count == Set(hits).count, "every beacon once")
+        #expect(run.output.contains("interstitial pre played") && run.output.contains("interstitial mid-1 skipped"))
+        #expect(run.output.contains("Ads (vast"))
+        #expect(!run.output.contains("MISSED") && !run.output.contains("not called for"), "\(run.output)")
+    }
+
+    @Test("inspect reads a VAST chain (file and URL) and a playlist's interstitials; --strict fails on a chain too deep")
+    func inspect() async throws {
+        let lab = Self.shortLab()
+        let port = try await lab.start()
+        let base = "http://127.0.0.1:\(port)"
+        let chain = try await CLITests.run(["inspect", "\(base)/vast/chain/2/mid-1.xml"])
+        #expect(chain.status == 0 && chain.output.contains("chain (3 request(s)):"))
+        #expect(chain.output.contains("through 2 wrapper(s)") && chain.output.contains("HLS  application/x-mpegURL"))
+        #expect(chain.output.contains("progress                 0.20 s"), "10 % of the 2 s ad")
+        let deep = try await CLITests.run(["inspect", "--strict", "\(base)/vast/chain/6/mid-1.xml"])
+        #expect(deep.status == 1 && deep.output.contains("302 more than 5 wrappers → 6 URL(s)"))
+        let json = try await CLITests.run(["inspect", "--json", "\(base)/vast/pods/mid-4.xml"])
+        let report = try #require(JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        #expect((report["ads"] as? [[String: Any]])?.count == 2)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("vast-\(UUID().uuidString).xml").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Data("<VAST version=\"4.0\"><Ad><InLine>".utf8).write(to: URL(fileURLWithPath: file))
+        let broken = try await CLITests.run(["inspect", file])
+        #expect(broken.status == 1 && broken.error.contains("VAST error 100"), "\(broken.error)")
+        let playlist = try await CLITests.run(["inspect", "\(base)/interstitials/0/index.m3u8"])
+        #expect(playlist.status == 0 && playlist.output.contains("interstitials (6):"))
+        #expect(playlist.output.contains("restrict JUMP, skip control from 2.000 s, label skip"))
+        await lab.stop()
+    }
+}
