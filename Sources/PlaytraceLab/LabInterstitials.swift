@@ -15,6 +15,9 @@ import PlaytraceHLS
 /// | `mid-4` | 15·d | asset list whose first asset does not exist (skipped), then one of d; resumes where it began |
 /// | `post` | `CUE="POST,ONCE"` | one asset, `d` s |
 ///
+/// Each ad of the stitched break also has MediaTailor's ad-ID date range (`CLASS="urn:sva:advertising-wg:ad-id-signaling"`)
+/// whose `X-AD-CREATIVE-SIGNALING` (SVTA2053, base64 JSON) carries its beacons, to `/beacons/signaling/…`.
+///
 /// Asset lists are at `/ads/pods/<id>.json`; assets are the lab's ad streams `/ads/<n>/index.m3u8` (asset 9 does
 /// not exist). The VAST flavour (`/vast-interstitials/…`, ``usesVAST``) has the same interstitials with asset lists
 /// served by the lab's VAST ad server instead (``LabVAST``): `mid-1`'s through two wrappers, `mid-3`'s with no ad.
@@ -72,8 +75,8 @@ struct LabInterstitials {
         }
     }
 
-    /// The media playlist of a variant.
-    func media(variant: Int) -> String {
+    /// The media playlist of a variant; `base` is the lab's own address, for the signaled beacon URLs.
+    func media(variant: Int, base: String = "") -> String {
         var playlist = MediaPlaylist(version: 6, targetDuration: configuration.segmentDuration, playlistType: .vod,
                                      hasEndList: true, hasIndependentSegments: true)
         let breakStart = configuration.vodBreakStartSegment
@@ -88,6 +91,9 @@ struct LabInterstitials {
                                                  scte35Out: LabStreams.outSignal(eventID: 1, at: Double(index) * d,
                                                                                  duration: breakDuration)))
             }
+            if index >= breakStart, index < breakStart + configuration.vodBreakLengthSegments {
+                tags.dateRanges.append(adIDSignaling(ad: index - breakStart + 1, date: date, base: base))
+            }
             // Each interstitial is announced on the segment its date falls in (the post-roll on the last one).
             for entry in entries where min(Int(entry.offset / d), segmentCount - 1) == index {
                 let duration = entry.assets.reduce(0) { $0 + $1.duration }
@@ -100,6 +106,24 @@ struct LabInterstitials {
         }
         playlist.renumber()
         return writer.write(playlist)
+    }
+
+    /// MediaTailor's ad-ID signaling of one ad of the stitched break: a slot with its tracking (SVTA2053).
+    private func adIDSignaling(ad: Int, date: StreamDate, base: String) -> DateRange {
+        let sink = "\(base)/beacons/signaling/break-1/ad-\(ad)"
+        var tracking: [[String: Any]] = ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete",
+                                         "pause", "resume", "mute", "unmute"].map { ["type": $0, "urls": ["\(sink)/\($0)"]] }
+        tracking.append(["type": "progress", "offset": d / 2, "urls": ["\(sink)/progress"]])
+        let envelope: [String: Any] = [
+            "version": 2, "type": "slot",
+            "payload": [["type": "linear", "start": 0, "duration": d,
+                         "identifiers": [["scheme": "urn:lab:ad-id", "value": "ad-\(ad)"]], "tracking": tracking]],
+        ]
+        let json = (try? JSONSerialization.data(withJSONObject: envelope, options: [.sortedKeys])) ?? Data()
+        var attributes = AttributeList()
+        attributes.append("X-AD-CREATIVE-SIGNALING", .quoted(json.base64EncodedString()))
+        return DateRange(id: "ad-id-break-1-\(ad)", classIdentifier: "urn:sva:advertising-wg:ad-id-signaling", startDate: date,
+                         duration: MediaTime(seconds: d), clientAttributes: attributes)
     }
 
     /// The asset list of an interstitial (`/ads/pods/<id>.json`), `nil` when there is none.

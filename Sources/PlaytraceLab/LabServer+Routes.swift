@@ -318,9 +318,11 @@ extension LabServer {
                 let text: String
                 switch kind {
                 case .vod: text = streams.vodMedia(variant: variant)
-                case .interstitials: text = LabInterstitials(configuration: configuration).media(variant: variant)
+                case .interstitials:
+                    text = LabInterstitials(configuration: configuration).media(variant: variant, base: baseURL?.absoluteString ?? "")
                 case .vastInterstitials:
-                    text = LabInterstitials(configuration: configuration, usesVAST: true).media(variant: variant)
+                    text = LabInterstitials(configuration: configuration, usesVAST: true)
+                        .media(variant: variant, base: baseURL?.absoluteString ?? "")
                 case .fmp4: text = streams.byteRangeMedia(variant: variant)
                 case .live, .dvr: text = streams.liveMedia(kind, variant: variant, elapsed: stopwatch.elapsedSeconds)
                 }

@@ -8,8 +8,9 @@ import PlaytracePlayer
 /// The client-side ad tracking options of `play`.
 struct AdOptions: ParsableArguments {
     @Option(help: """
-        Track ads: harmonic or mediatailor (an SSAI session: the URL is then the session URL), or vast (only the \
-        interstitials whose asset lists an ad server answers in VAST, which every mode tracks).
+        Track ads: harmonic or mediatailor (an SSAI session: the URL is then the session URL), signaling (the \
+        manifest's SVTA2053 X-AD-CREATIVE-SIGNALING date ranges, no tracking API), or vast (only the interstitials \
+        whose asset lists an ad server answers in VAST, which every mode tracks).
         """)
     var ads: String?
 
@@ -30,7 +31,7 @@ struct AdOptions: ParsableArguments {
     var beaconWait: Double = 10
 
     func validate() throws {
-        if let ads, AdSetup.AdFormat(rawValue: ads) == nil { throw ValidationError("--ads is harmonic, mediatailor or vast") }
+        if let ads, AdSetup.AdFormat(rawValue: ads) == nil { throw ValidationError("--ads is harmonic, mediatailor, signaling or vast") }
         if !adsParams.isEmpty, ads != AdSetup.AdFormat.mediaTailor.rawValue {
             throw ValidationError("--ads-param is for --ads mediatailor")
         }
@@ -65,6 +66,8 @@ final class AdSetup {
     enum AdFormat: String {
         case harmonic
         case mediaTailor = "mediatailor"
+        /// The manifest's own ad creative signaling (SVTA2053).
+        case signaling
         /// No SSAI session: only the interstitials served as VAST.
         case vast
     }
@@ -112,6 +115,7 @@ final class AdSetup {
         switch settings.format {
         case .harmonic: provider = HarmonicAdProvider(transport: transport, clock: clock)
         case .mediaTailor: provider = MediaTailorAdProvider(transport: transport, adsParams: settings.adsParams, clock: clock)
+        case .signaling: provider = ManifestSignalingAdProvider(transport: transport, clock: clock)
         case .vast: provider = nil
         }
         assetListReader = VASTAssetListReader(session: session, transport: transport)

@@ -29,7 +29,7 @@ struct Demo: AsyncParsableCommand {
 
     @Option(help: """
         The ad tracking: harmonic or mediatailor (the lab's SSAI session; interstitials served as VAST are tracked \
-        too), vast (those interstitials only) or none.
+        too), signaling (the manifest's SVTA2053 ad-ID date ranges), vast (the VAST interstitials only) or none.
         """)
     var ads: String = "harmonic"
 
@@ -44,8 +44,11 @@ struct Demo: AsyncParsableCommand {
             throw ValidationError("--stream is interstitials, vod, live or dvr")
         }
         guard duration > 0, duration <= 1e9 else { throw ValidationError("--duration must be a positive number of seconds") }
-        guard ["harmonic", "mediatailor", "vast", "none"].contains(ads) else {
-            throw ValidationError("--ads is harmonic, mediatailor, vast or none")
+        guard ["harmonic", "mediatailor", "signaling", "vast", "none"].contains(ads) else {
+            throw ValidationError("--ads is harmonic, mediatailor, signaling, vast or none")
+        }
+        guard ads != "signaling" || stream == "interstitials" else {
+            throw ValidationError("--ads signaling: only the interstitials stream carries the signaling")
         }
     }
 
@@ -90,7 +93,7 @@ struct Demo: AsyncParsableCommand {
             let session = switch format {
             case .harmonic: "\(base)/ssai/harmonic/\(labStream)/master.m3u8"
             case .mediaTailor: "\(base)/ssai/mediatailor/v1/session/lab/origin/\(labStream)/master.m3u8"
-            case .vast: "\(base)/\(labStream)/master.m3u8"
+            case .vast, .signaling: "\(base)/\(labStream)/master.m3u8"
             }
             _ = try await setup.start(mediaUrl: URL(string: session)!)
             adSetup = setup

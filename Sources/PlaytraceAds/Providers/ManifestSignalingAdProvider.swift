@@ -1,0 +1,136 @@
+public import Foundation
+public import PlaytraceCore
+public import PlaytraceNetwork
+import PlaytraceHLS
+
+/// Ad tracking from the stream's own manifest: SVTA2053 ad creative signaling (`X-AD-CREATIVE-SIGNALING` on
+/// `EXT-X-DATERANGE`, as MediaTailor's ad-ID signaling writes it), with no tracking API.
+///
+/// The session plays the URL it is given; its "metadata" is the media playlist (a multivariant playlist's first
+/// variant), fetched at once and, for a live stream, again every target duration. Each date range with the
+/// attribute becomes breaks on the program-date-time timeline (``AdCreativeSignalingDecoder``); what a response
+/// covers is the playlist's dated span.
+@MainActor
+public final class ManifestSignalingAdProvider: AdMetadataProvider {
+    private let transport: any HTTPTransport
+    private let stopwatch: Stopwatch
+    private let limits: AdMetadataLimits
+    /// The deadline of each request.
+    public var requestTimeout: Duration = .seconds(5)
+    /// The longest wait between two attempts after failures (the wait doubles from one second).
+    public var maximumRetryDelay: Duration = .seconds(30)
+
+    public init(transport: any HTTPTransport, clock: any Clock<Duration> = ContinuousClock(),
+                limits: AdMetadataLimits = AdMetadataLimits()) {
+        self.transport = transport
+        stopwatch = Stopwatch(clock: clock)
+        self.limits = limits
+    }
+
+    /// Why the manifest could not be read.
+    enum Failure: Error, CustomStringConvertible {
+        case request(String)
+        case status(Int)
+        case playlist(String)
+
+        var description: String {
+            switch self {
+            case .request(let reason): "the manifest request failed: \(reason)"
+            case .status(let status): "the manifest request failed with HTTP \(status)"
+            case .playlist(let reason): "the manifest is not a usable playlist: \(reason)"
+            }
+        }
+    }
+
+    private func playlist(at url: URL) async -> Result<(Playlist, URL), Failure> {
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(HTTPRequest(url: url, timeout: requestTimeout, maximumBodySize: limits.maximumBodyBytes * 4))
+        } catch {
+            return .failure(.request(error.description))
+        }
+        guard response.isSuccess else { return .failure(.status(response.status)) }
+        do {
+            return .success((try PlaylistParser().parse(bytes: response.body), response.url))
+        } catch {
+            return .failure(.playlist("\(error)"))
+        }
+    }
+
+    public func setUp(mediaUrl: URL, isInitRequest: Bool, now: StreamDate) async -> (info: SessionInfo?, failures: [AdSessionError]) {
+        let step = "manifest GET"
+        switch await playlist(at: mediaUrl) {
+        case .success((.multivariant(let multivariant), let url)):
+            guard let first = multivariant.variants.first, let variant = URL(string: first.uri, relativeTo: url)?.absoluteURL else {
+                return (nil, [.transport(step: step, reason: "the multivariant playlist has no variant")])
+            }
+            return (SessionInfo(localSessionId: now.iso8601Milliseconds, mediaUrl: mediaUrl, manifestUrl: mediaUrl,
+                                adTrackingMetadataUrl: variant, obtainedBy: step), [])
+        case .success((.media, let url)):
+            return (SessionInfo(localSessionId: now.iso8601Milliseconds, mediaUrl: mediaUrl, manifestUrl: mediaUrl,
+                                adTrackingMetadataUrl: url, obtainedBy: step), [])
+        case .failure(let failure):
+            return (nil, [.transport(step: step, reason: failure.description)])
+        }
+    }
+
+    public func deliverMetadata(of info: SessionInfo, to session: AdBeaconingSession) async {
+        var failures = 0
+        while !Task.isCancelled {
+            session.metadataRequestsInFlight += 1
+            let result = await playlist(at: info.adTrackingMetadataUrl)
+            session.metadataRequestsInFlight -= 1
+            let wait: Duration
+            switch result {
+            case .success((.media(let media), _)):
+                failures = 0
+                session.apply(metadata(of: media))
+                session.metadataAttemptFinished()
+                if media.isFinished || Task.isCancelled { return }
+                wait = .milliseconds(Int64(max(media.targetDuration, 1)) * 1000)
+            case .success((.multivariant, _)):
+                session.metadataFailures += 1
+                session.note(Failure.playlist("a media playlist was expected"))
+                session.metadataAttemptFinished()
+                return
+            case .failure(let failure):
+                failures += 1
+                session.metadataFailures += 1
+                session.note(failure)
+                session.metadataAttemptFinished()
+                wait = min(.seconds(1) * (1 << min(failures - 1, 16)), maximumRetryDelay)
+            }
+            do { try await stopwatch.sleep(for: wait) } catch { return }
+        }
+    }
+
+    /// The breaks a media playlist signals.
+    func metadata(of media: MediaPlaylist) -> AdMetadata {
+        let decoder = AdCreativeSignalingDecoder(limits: limits)
+        var pods: [AdPod] = []
+        var problems: [AdMetadataProblem] = []
+        var seen = Set<String>()
+        var firstDate: StreamDate?
+        var lastEnd: StreamDate?
+        for segment in media.segments {
+            if let date = segment.tags.programDateTime {
+                firstDate = firstDate ?? date
+                lastEnd = date + MediaTime(seconds: segment.duration)
+            } else if let end = lastEnd {
+                lastEnd = end + MediaTime(seconds: segment.duration)
+            }
+            for range in segment.tags.dateRanges where seen.insert(range.id).inserted {
+                guard let value = range.clientAttributes[AdCreativeSignalingDecoder.attribute]?.text else { continue }
+                let decoded = decoder.decode(base64: value, id: range.id, date: range.startDate)
+                pods += decoded.pods
+                problems += decoded.problems
+                if pods.count > limits.maximumPods { break }
+            }
+        }
+        let range = firstDate.flatMap { first in
+            lastEnd.map { DataRange(start: first.millisecondsSince1970, end: $0.millisecondsSince1970) }
+        }
+        return AdMetadata(pods: Array(pods.sorted { $0.startTime < $1.startTime }.prefix(limits.maximumPods)),
+                          dataRange: range, timeline: .programDateTime, problems: problems)
+    }
+}
