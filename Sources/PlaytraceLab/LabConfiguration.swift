@@ -34,6 +34,9 @@ public struct LabConfiguration: Sendable {
     /// The on-demand interstitial's `X-RESTRICT` (skip restricted by default; the stream with interstitials has the
     /// jump-restricted one).
     public var vodInterstitialRestrictions: Interstitial.Restrictions = [.skip]
+    /// On live and DVR streams, an interstitial (`live-int-<n>`: one 4 s ad, `X-ASSET-URI`, resuming after what it
+    /// played, as live replacement does) at the first segment of every this many; `nil`: none.
+    public var liveInterstitialInterval: Int?
     /// The number of segments of the stream with interstitials (``LabInterstitials``).
     public var interstitialStreamSegmentCount = 20
     /// On live streams, an ad break starts every this many segments…

@@ -10,7 +10,8 @@ import PlaytraceHLS
 ///   interstitial with an asset list;
 /// - `/interstitials/master.m3u8`, `/interstitials/<v>/index.m3u8`: on-demand with interstitials of every kind
 ///   (``LabInterstitials``);
-/// - `/live/…` and `/dvr/…`: a sliding window driven by the lab's clock, with an ad break every few segments;
+/// - `/live/…` and `/dvr/…`: a sliding window driven by the lab's clock, with an ad break every few segments (and,
+///   with ``LabConfiguration/liveInterstitialInterval``, an interstitial every few segments);
 /// - `/ads/assetlist.json`, `/ads/<n>/index.m3u8`: the interstitial's assets;
 /// - `/steering/master.m3u8`: the on-demand stream on two content-steering pathways (``LabSteering``).
 struct LabStreams: Sendable {
@@ -194,6 +195,13 @@ struct LabStreams: Sendable {
                     elapsed: MediaTime(seconds: Double(phase - (interval - length)) * duration), duration: breakDuration)
             } else if phase == 0, index > 0 {
                 tags.isCueIn = true
+            }
+            if let every = configuration.liveInterstitialInterval, every > 0, index % every == 0, index > 0 {
+                let interstitial = Interstitial(assetURI: "/ads/1/index.m3u8", restrictions: [.skip])
+                tags.dateRanges.append(DateRange(
+                    id: "live-int-\(index / every)", classIdentifier: DateRange.interstitialClass, startDate: date,
+                    duration: MediaTime(seconds: Double(configuration.interstitialAssetDurations[1])),
+                    clientAttributes: interstitial.attributes))
             }
             playlist.segments.append(Segment(uri: "seg\(index).ts", duration: duration, tags: tags))
         }

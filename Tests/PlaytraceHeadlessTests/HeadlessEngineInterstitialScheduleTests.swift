@@ -102,6 +102,29 @@ struct HeadlessEngineInterstitialScheduleTests {
         await harness.shutdown()
     }
 
+    @Test("Live: an interstitial in the window plays at its date; the primary resumes after what it played; the next one too")
+    func live() async throws {
+        var lab = LabConfiguration()
+        lab.liveInterstitialInterval = 3
+        let harness = try await EngineHarness(lab: lab)
+        await harness.start("live/master.m3u8")
+        await harness.advance(until: { $0.interstitial != nil }, limit: .seconds(30))
+        var snapshot = await harness.engine.snapshot()
+        let first = try #require(snapshot.interstitial)
+        #expect(first.event.id.hasPrefix("live-int-") && first.event.isSkipRestricted)
+        let start = snapshot.playhead.seconds
+        await harness.advance(until: { $0.interstitial == nil }, limit: .seconds(20))
+        await harness.advance(until: { !$0.isSeeking }, limit: .seconds(10))
+        snapshot = await harness.engine.snapshot()
+        #expect(abs(snapshot.playhead.seconds - (start + 4)) < 0.2, "resumes after the 4 s it played: \(start) → \(snapshot.playhead)")
+        await harness.advance(until: { $0.interstitial != nil && $0.interstitial?.event.id != first.event.id }, limit: .seconds(30))
+        snapshot = await harness.engine.snapshot()
+        #expect(abs(snapshot.playhead.seconds - (start + 12)) < 0.2, "the next one, 3 segments later")
+        let summary = summary(await harness.recorder.events)
+        #expect(summary.prefix(3) == ["began \(first.event.id) at \(start)", "asset 0 played", "ended \(first.event.id) played"])
+        await harness.shutdown()
+    }
+
     @Test("A seek while an interstitial that may not be skipped plays waits for its end")
     func seekWaits() async throws {
         let harness = try await EngineHarness()

@@ -102,27 +102,45 @@ struct SessionPlan {
 }
 
 /// Records, independently of both rules, when the playhead truly crossed each event's time (interpolated from the
-/// engine's progress reports, as the engine moves the playhead linearly between them) or entered its ad.
+/// engine's progress reports, as the engine moves the playhead linearly between them) or entered its ad. Breaks
+/// dated where an interstitial is (within 500 ms) are the interstitial's: only its own progress reaches them, at its
+/// date plus the interstitial time; the primary's progress reaches the others.
 final class CrossingRecorder: PlayerItemTracker {
     @MainActor
     final class Log {
         var crossings: [TrackingEventKey: Duration] = [:]
         var pods: [AdPod] = []
         var stopwatch: Stopwatch!
+        /// The ad timeline: media time, or the stream's dates.
+        var timeline: AdTimeline = .mediaTime
+        /// The interstitial each break belongs to, by break ID (from the schedule the engine reports).
+        var scopes: [String: String] = [:]
     }
     private let log: Log
     init(configuration: Log) { log = configuration }
     func enable(for player: Player) {}
     func updateMetadata(to metadata: Void) {}
-    func updateProperties(to properties: TrackerProperties) {}
+    func updateProperties(to properties: TrackerProperties) {
+        guard log.scopes.isEmpty, !properties.interstitials.isEmpty else { return }
+        log.scopes = interstitialScopes(of: log.pods, schedule: properties.interstitials, on: log.timeline)
+    }
     func disable(with properties: TrackerProperties) {}
     var observesProgress: Bool { true }
 
     func updateProgress(_ progress: PlaybackProgress) {
         let now = log.stopwatch.elapsed - progress.lag
-        let from = progress.from.seconds * 1000, to = progress.to.seconds * 1000
         guard abs(progress.rate - 1) < 1e-3 else { return }
-        for pod in log.pods {
+        let from: Double, to: Double, scope: String?
+        if let interstitial = progress.interstitial {
+            guard let base = PlaybackObservation.position(of: interstitial.event, on: log.timeline) else { return }
+            (from, to, scope) = (base + interstitial.from.seconds * 1000, base + interstitial.to.seconds * 1000, interstitial.event.id)
+        } else if log.timeline == .programDateTime {
+            guard let fromDate = progress.fromDate, let toDate = progress.toDate else { return }
+            (from, to, scope) = (fromDate.millisecondsSince1970, toDate.millisecondsSince1970, nil)
+        } else {
+            (from, to, scope) = (progress.from.seconds * 1000, progress.to.seconds * 1000, nil)
+        }
+        for pod in log.pods where log.scopes[pod.id] == scope {
             for ad in pod.ads where ad.startTime <= to && ad.endTime >= from {
                 for event in ad.trackingEvents where log.crossings[event.id] == nil {
                     let time = event.startTime
@@ -137,8 +155,24 @@ final class CrossingRecorder: PlayerItemTracker {
     }
 }
 
+/// The interstitial each break belongs to: breaks whose start is within 500 ms of an interstitial's place on the ad
+/// timeline.
+func interstitialScopes(of pods: [AdPod], schedule: [InterstitialEvent], on timeline: AdTimeline) -> [String: String] {
+    var scopes: [String: String] = [:]
+    for pod in pods {
+        for event in schedule {
+            if let base = PlaybackObservation.position(of: event, on: timeline), abs(base - pod.startTime) <= 500 {
+                scopes[pod.id] = event.id
+            }
+        }
+    }
+    return scopes
+}
+
 /// Harmonic's rule, re-implemented from REFERENCE §3: a 0.5 s timer and a window around each event; a late pass
-/// over the ranges it saw played after each metadata poll.
+/// over the ranges it saw played after each metadata poll. With interstitials (ADS-REFERENCE §1.6): while one plays,
+/// the playhead is its date plus its time; once the stream has had one, beacons are checked only while one plays
+/// (the flag is never reset), except one check at the instant the last one stopped, so that its `complete` fires.
 @MainActor
 final class HarmonicRule {
     private(set) var fired: [(key: TrackingEventKey, at: Duration)] = []
@@ -146,17 +180,31 @@ final class HarmonicRule {
     private var pods: [AdPod] = []
     private var lastSample: (position: Double, at: Duration)?
     private var playedRanges: [ClosedRange<Double>] = []
+    private var hasInterstitialEvents = false
+    private var wasInInterstitial = false
 
     func metadataArrived(_ pods: [AdPod]) { self.pods = pods }
 
-    /// One tick of the 0.5 s timer: the playhead (ms) at an instant.
-    func tick(position: Double, at instant: Duration) {
-        defer { lastSample = (position, instant) }
+    /// One tick of the 0.5 s timer: the playhead (ms) at an instant; whether an interstitial plays, and where the last
+    /// one stopped (ms on the ad timeline).
+    func tick(position: Double, at instant: Duration, interstitialPlaying: Bool = false, stoppedAt: Double? = nil) {
+        defer {
+            lastSample = (position, instant)
+            wasInInterstitial = interstitialPlaying
+        }
+        hasInterstitialEvents = hasInterstitialEvents || interstitialPlaying
         guard let last = lastSample else { return }
         let elapsed = (instant - last.at).seconds * 1000
         let speed = elapsed > 0 ? (position - last.position) / elapsed : 0
         if speed >= 0.95, speed <= 1.05, position > last.position { playedRanges.append(last.position...position) }
-        guard speed > 0, speed <= 2.5 else { return }
+        var position = position
+        if hasInterstitialEvents, !interstitialPlaying {
+            // The exception: one check where the interstitial that just ended stopped.
+            guard wasInInterstitial, let stoppedAt else { return }
+            position = stoppedAt
+        } else {
+            guard speed > 0, speed <= 2.5 else { return }
+        }
         for pod in pods {
             for ad in pod.ads {
                 for event in ad.trackingEvents where event.event.kind == .automatic && states[event.id] == nil {
@@ -226,6 +274,25 @@ enum BenchmarkError: Error, CustomStringConvertible {
     }
 }
 
+/// Waits until the lab, the engines and the Player are quiescent (every request parked on the clock or done, the
+/// Player's handled events stable), so that the clock moves on only when this instant's work is done.
+@MainActor
+func settleSession(lab: LabServer, engines: [HeadlessEngine], player: Player, seed: UInt64) async throws {
+    let settled = await lab.settle(inFlight: { @Sendable in
+        var count = 0
+        for engine in engines { count += await engine.snapshot().requestsInFlight }
+        return count
+    })
+    var stable = 0
+    var handled = -1
+    while stable < 3 {
+        for _ in 0..<5 { await Task.yield() }
+        if player.handledEventCount == handled, !player.hasPendingWork { stable += 1 } else { stable = 0 }
+        handled = player.handledEventCount
+    }
+    if !settled { throw BenchmarkError.unsettled(seed) }
+}
+
 @MainActor
 func run(seed: UInt64, playtrace: inout RuleResult, harmonic: inout RuleResult) async throws {
     let plan = SessionPlan(seed: seed)
@@ -253,22 +320,7 @@ func run(seed: UInt64, playtrace: inout RuleResult, harmonic: inout RuleResult) 
         engines.append(engine)
         return engine
     }
-    func settle() async throws {
-        let list = engines
-        let settled = await lab.settle(inFlight: { @Sendable in
-            var count = 0
-            for engine in list { count += await engine.snapshot().requestsInFlight }
-            return count
-        })
-        var stable = 0
-        var handled = -1
-        while stable < 3 {
-            for _ in 0..<5 { await Task.yield() }
-            if player.handledEventCount == handled, !player.hasPendingWork { stable += 1 } else { stable = 0 }
-            handled = player.handledEventCount
-        }
-        if !settled { throw BenchmarkError.unsettled(seed) }
-    }
+    func settle() async throws { try await settleSession(lab: lab, engines: engines, player: player, seed: seed) }
     let rule = HarmonicRule()
     let metadata = AdMetadata(pods: plan.pods, timeline: .mediaTime)
     var metadataApplied = false
@@ -328,6 +380,17 @@ func main() async -> Int32 {
         FileHandle.standardError.write(Data("AdBeaconLateness: \(error)\n".utf8))
         return 1
     }
+    var interstitialPlaytrace = RuleResult()
+    var interstitialHarmonic = RuleResult()
+    let interstitialCount = max(1, count / 2)
+    do {
+        for seed in 0..<UInt64(interstitialCount) {
+            try await runInterstitials(seed: seed, playtrace: &interstitialPlaytrace, harmonic: &interstitialHarmonic)
+        }
+    } catch {
+        FileHandle.standardError.write(Data("AdBeaconLateness: \(error)\n".utf8))
+        return 1
+    }
     let late = (0..<UInt64(count)).filter { SessionPlan(seed: $0).metadataDelay > 0 }.count
     print("ad beacon lateness, \(count) simulated sessions (5 min on demand, 5 breaks, random pauses, seeks and stalls; virtual time):")
     print("  metadata on time (\(count - late) sessions):")
@@ -336,6 +399,10 @@ func main() async -> Int32 {
     print("  metadata 20-90 s late (\(late) sessions; what was played before it came is caught up at its arrival):")
     print("    " + latePlaytrace.summary("playtrace    "))
     print("    " + lateHarmonic.summary("harmonic rule"))
+    print("  HLS interstitials (\(interstitialCount) sessions: pre-roll, 4 mid-rolls (one JUMP-restricted, one failing, one")
+    print("  with a missing asset), post-roll, a stitched break; 5 min on demand; random pauses, seeks, skips, stalls):")
+    print("    " + interstitialPlaytrace.summary("playtrace    "))
+    print("    " + interstitialHarmonic.summary("harmonic rule"))
     return 0
 }
 

@@ -21,8 +21,8 @@ public struct VASTParseError: Error, Sendable, Hashable, CustomStringConvertible
 /// Untrusted input is bounded: a document larger than ``Limits/maximumBytes``, with more than
 /// ``Limits/maximumElements`` elements, more than ``Limits/maximumAds`` ads or deeper than
 /// ``Limits/maximumDepth`` is refused, text longer than ``Limits/maximumTextBytes`` is cut, and a document that
-/// declares entities (a DTD) is refused, so that no entity expansion can make it grow. Parsing is one pass: linear
-/// in the document's size.
+/// declares entities (a DTD) is refused, so that no entity expansion can make it grow; so is one that is not UTF-8.
+/// Parsing is one pass: linear in the document's size.
 ///
 /// ```swift
 /// let document = try VASTParser().parse(Data(xml.utf8))
@@ -49,6 +49,11 @@ public struct VASTParser: Sendable {
     public func parse(_ data: Data) throws(VASTParseError) -> VASTDocument {
         guard data.count <= limits.maximumBytes else {
             throw VASTParseError(.xmlParsing, "the document is larger than \(limits.maximumBytes) bytes")
+        }
+        // Foundation's XMLParser on Linux crashes on element names that are not UTF-8: the bytes are checked first
+        // (VAST is UTF-8; a UTF-16 document would be refused here too).
+        guard String(validating: data, as: UTF8.self) != nil else {
+            throw VASTParseError(.xmlParsing, "the document is not UTF-8")
         }
         // A document type declaration could declare entities that expand without bound, or read local files: VAST
         // has none, so a document with one is refused before parsing.
