@@ -1,5 +1,6 @@
 import Foundation
 import PlaytraceAds
+import PlaytraceTestSupport
 import Testing
 
 @Suite("VAST: parsing")
@@ -157,20 +158,5 @@ struct VASTParserTests {
             try VASTParser().parse(Data(bytes)).ads.first?.linear?.trackingEvents.count ?? 0
         }
         #expect(ratio < 64, "parsing 16 times the events took \(ratio) times as long")
-    }
-}
-
-/// How many times longer a large input takes than a small one (best of three each, interleaved).
-enum ScalingMeasure {
-    static func ratio(small: [UInt8], large: [UInt8], _ parse: ([UInt8]) throws -> Int) throws -> Double {
-        let clock = ContinuousClock()
-        var best = (small: Duration.seconds(1_000), large: Duration.seconds(1_000))
-        for _ in 0..<3 {
-            var result = 0
-            best.small = min(best.small, try clock.measure { result &+= try parse(small) })
-            best.large = min(best.large, try clock.measure { result &+= try parse(large) })
-            #expect(result > 0)
-        }
-        return best.large / max(best.small, .microseconds(50))
     }
 }

@@ -1,6 +1,7 @@
 import PlaytraceCore
 import Testing
 @testable import PlaytraceHLS
+import PlaytraceTestSupport
 
 /// A playlist is untrusted input: what it costs to parse is linear in its size, and what no real playlist needs
 /// is a typed error naming the line.
@@ -73,7 +74,7 @@ struct ParserLimitsTests {
             }
             return Array((text + "#EXTINF:4,\na.ts\n").utf8)
         }
-        let ratio = try Self.scaling(small: playlist(1_000), large: playlist(16_000)) { bytes in
+        let ratio = try ScalingMeasure.ratio(small: playlist(1_000), large: playlist(16_000)) { bytes in
             guard case .media(let media) = try PlaylistParser().parse(bytes: bytes) else { return 0 }
             return media.segments[0].tags.dateRanges.count
         }
@@ -88,23 +89,10 @@ struct ParserLimitsTests {
             return Array((text + "#EXTINF:4,\na.ts\n").utf8)
         }
         // 9,600 definitions stay under the limit of 10,000.
-        let ratio = try Self.scaling(small: playlist(600), large: playlist(9_600)) { bytes in
+        let ratio = try ScalingMeasure.ratio(small: playlist(600), large: playlist(9_600)) { bytes in
             try PlaylistParser().parseWithWarnings(bytes: bytes).warnings.count
         }
         #expect(ratio < 64, "parsing 16 times the tags took \(ratio) times as long")
-    }
-
-    /// How many times longer the large input takes than the small one (best of three each, interleaved).
-    static func scaling(small: [UInt8], large: [UInt8], _ parse: ([UInt8]) throws -> Int) throws -> Double {
-        let clock = ContinuousClock()
-        var best = (small: Duration.seconds(1_000), large: Duration.seconds(1_000))
-        for _ in 0..<3 {
-            var result = 0
-            best.small = min(best.small, try clock.measure { result &+= try parse(small) })
-            best.large = min(best.large, try clock.measure { result &+= try parse(large) })
-            #expect(result >= 0)
-        }
-        return best.large / max(best.small, .microseconds(50))
     }
 }
 

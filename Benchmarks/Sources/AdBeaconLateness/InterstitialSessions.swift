@@ -82,7 +82,10 @@ func runInterstitials(seed: UInt64, playtrace: inout RuleResult, harmonic: inout
     ])
     var engines: [HeadlessEngine] = []
     let player = Player(item: item, clock: clock) {
-        let engine = HeadlessEngine(clock: clock, transport: transport)
+        // Quiet: the failing interstitials' retries are what the sessions are made of, not news.
+        var engineLogger = Logger(label: "playtrace.headless")
+        engineLogger.logLevel = .error
+        let engine = HeadlessEngine(clock: clock, transport: transport, logger: engineLogger)
         engines.append(engine)
         return engine
     }
