@@ -167,7 +167,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PlaytraceHLSTests",
-            dependencies: ["PlaytraceHLS", "PlaytraceCore"],
+            dependencies: ["PlaytraceHLS", "PlaytraceCore", "PlaytraceTestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(
