@@ -37,7 +37,7 @@ public struct LabConfiguration: Sendable {
     /// On live and DVR streams, an interstitial (`live-int-<n>`: one 4 s ad, `X-ASSET-URI`, resuming after what it
     /// played, as live replacement does) at the first segment of every this many; `nil`: none.
     public var liveInterstitialInterval: Int?
-    /// The number of segments of the stream with interstitials (``LabInterstitials``).
+    /// The number of segments of the stream with interstitials (`/interstitials/…`).
     public var interstitialStreamSegmentCount = 20
     /// On live streams, an ad break starts every this many segments…
     public var liveAdBreakInterval: Int

@@ -24,7 +24,7 @@ public struct AdPlayerObserver: Sendable, Hashable {
     /// Whether the stream has scheduled interstitials (unlike Harmonic's flag, it does not stop the beacons of
     /// stitched breaks).
     public var hasInterstitialEvents = false
-    /// The playback state of the interstitial that plays (``PlaybackState/idle`` when none does).
+    /// The playback state of the interstitial that plays (`idle` when none does).
     public var interstitialStatus: PlaybackState = .idle
     /// The date of the interstitial that plays, or of the last one.
     public var interstitialDate: StreamDate?

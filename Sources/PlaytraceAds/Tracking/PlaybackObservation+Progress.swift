@@ -9,7 +9,7 @@ public extension PlaybackObservation {
     /// began, then the played span up to its end: nothing between the two dates counts as played.
     ///
     /// While an interstitial plays, the position is the interstitial's place on the ad timeline (its start, or its
-    /// date on a program-date-time timeline) plus the interstitial time (``InterstitialStatus/time``), rounded to
+    /// date on a program-date-time timeline) plus the interstitial time (`InterstitialStatus.time`), rounded to
     /// the microsecond so that an ad that ends with the interstitial is seen to reach its end.
     static func observations(for progress: PlaybackProgress, on timeline: AdTimeline,
                              at instant: Duration) -> [PlaybackObservation] {
