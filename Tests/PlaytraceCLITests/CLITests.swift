@@ -78,7 +78,11 @@ struct CLITests {
         #expect(run.output.contains("Summary"))
         #expect(run.output.contains("first frame       "))
         #expect(run.output.contains("from the media request to the first frame"), "the two startup figures are named")
-        for line in ["[tracker Lab VOD] enable", "[tracker Lab VOD] disable at 00:00:40.000", "[tracker Lab fMP4] enable",
+        // The default stream: a stitched break (Harmonic) and interstitials from the lab's VAST server, all beaconed.
+        #expect(run.output.contains("interstitial pre played") && run.output.contains("interstitial post played"))
+        #expect(!run.output.contains("MISSED") && !run.output.contains("not called for"))
+        #expect(run.output.contains("84 delivered, 0 failed"), "every beacon of both, and the two VAST error reports")
+        for line in ["[tracker Lab interstitials] enable", "[tracker Lab interstitials] disable at 00:01:20.000", "[tracker Lab fMP4] enable",
                      "[tracker Lab fMP4] metric event at 00:00:00.000: item transition", "[tracker Lab fMP4] deinit"] {
             #expect(run.output.contains(line), "missing: \(line)")
         }

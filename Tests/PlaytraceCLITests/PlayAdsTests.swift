@@ -99,7 +99,7 @@ struct PlayAdsTests {
     }
 
     @Test("Mistakes are one line that names the culprit, and a non-zero exit", arguments: [
-        (["--ads", "freewheel"], "--ads is harmonic or mediatailor"),
+        (["--ads", "freewheel"], "--ads is harmonic, mediatailor, signaling or vast"),
         (["--ads", "harmonic", "--ads-param", "a=b"], "--ads-param is for --ads mediatailor"),
         (["--ads", "mediatailor", "--ads-param", "novalue"], "--ads-param novalue: expected key=value"),
         (["--script", "at 4 jump"], "--script: action 1 ('at 4 jump'): 'jump' is not an action"),

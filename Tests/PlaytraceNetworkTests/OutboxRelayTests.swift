@@ -72,12 +72,14 @@ struct OutboxRelayTests {
         await relay.stop()
     }
 
-    /// Writes raw bytes to a loopback port and reads until `answers` status lines came back (or 5 s passed).
+    /// Writes raw bytes to a loopback port and reads until `answers` status lines came back (or 30 s passed).
     private static func exchange(port: Int, request: String, answers: Int) throws -> String {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw POSIXError(.EIO) }
         defer { close(socket) }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        // A safety net, not a measure: with the whole suite running on two cores, the relay's store can wait seconds
+        // for the cooperative pool.
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
