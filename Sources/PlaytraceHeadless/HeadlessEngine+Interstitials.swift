@@ -12,6 +12,17 @@ struct ScheduledInterstitial {
     var hasPlayed = false
 }
 
+/// The next asset of an interstitial, downloaded while the current one plays so that the switch does not wait.
+struct AssetPrefetch {
+    var index: Int
+    /// Seconds of it downloaded, and whether all of it is.
+    var buffered = 0.0
+    var loaded = false
+    /// Its error, said when it begins.
+    var failure: String?
+    var task: Task<Void, Never>?
+}
+
 /// The interstitial that plays: its assets as they become known, the one that plays and how much of it is
 /// downloaded and played.
 struct ActiveInterstitial {
@@ -37,12 +48,21 @@ struct ActiveInterstitial {
     var assetOffset = 0.0
     /// The position on the interstitial's timeline.
     var position: Double { assetOffset + assetElapsed }
+    /// The next asset, downloaded once the current one is.
+    var prefetch: AssetPrefetch?
+
+    /// Cancels every download of the interstitial.
+    func cancelDownloads() {
+        task?.cancel()
+        prefetch?.task?.cancel()
+    }
     var task: Task<Void, Never>?
 }
 
 /// HLS interstitials (rfc8216bis appendix D): when the playhead reaches one, the primary waits; the asset list is
 /// fetched (with `_HLS_interstitial_id` and `_HLS_primary_id`) or the asset URI taken; each asset — an HLS stream
-/// — is downloaded segment by segment and played for its duration; then the primary resumes at the interstitial's
+/// — is downloaded segment by segment (the next one once the current one is, while it plays) and played for its
+/// duration; then the primary resumes at the interstitial's
 /// start plus `X-RESUME-OFFSET` (by default, what the interstitial played). An asset-list error cancels the
 /// interstitial and resumes at its start; an asset's error skips that asset. `X-PLAYOUT-LIMIT` ends it early; the
 /// viewer may skip it unless `X-RESTRICT` has `SKIP` (and only while its skip control is shown). `CUE=PRE` plays
@@ -150,7 +170,11 @@ extension HeadlessEngine {
                 return endInterstitial(.played, resumeAtStart: false)
             }
             emit(.interstitialAssetBegan(event, index: active.index, asset: assets[active.index]))
-            if let failure = active.preloadFailure { finishAsset(.failed(failure)) }
+            if let failure = active.preloadFailure {
+                finishAsset(.failed(failure))
+            } else if active.assetLoaded {
+                prefetchNextAsset()
+            }
         }
         updateStatus()
     }
@@ -178,7 +202,7 @@ extension HeadlessEngine {
     /// Forgets an interstitial preloaded but not started (a seek went elsewhere, another one came first).
     func discardPreload() {
         guard let active = activeInterstitial, !active.isStarted else { return }
-        active.task?.cancel()
+        active.cancelDownloads()
         activeInterstitial = nil
     }
 
@@ -260,21 +284,51 @@ extension HeadlessEngine {
         guard var active = activeInterstitial, let assets = active.assets, assets.indices.contains(index) else { return }
         active.index = index
         active.assetOffset = assets[..<index].reduce(0) { $0 + ($1.duration?.seconds ?? 0) }
-        active.buffered = 0
         active.assetElapsed = 0
-        active.assetLoaded = false
         active.isRunning = false
         let asset = assets[index]
-        let expected = generation
-        active.task = Task { await self.downloadAsset(asset, index: index, generation: expected) }
+        var failure: String?
+        if let prefetch = active.prefetch, prefetch.index == index {
+            // Downloaded while the asset before played: its download (still running or done) is now the current one.
+            active.buffered = prefetch.buffered
+            active.assetLoaded = prefetch.loaded
+            active.task = prefetch.task
+            failure = prefetch.failure
+        } else {
+            active.prefetch?.task?.cancel()
+            active.buffered = 0
+            active.assetLoaded = false
+            let expected = generation
+            active.task = Task { await self.downloadAsset(asset, index: index, generation: expected) }
+        }
+        active.prefetch = nil
         activeInterstitial = active
-        if active.isStarted { emit(.interstitialAssetBegan(active.scheduled.event, index: index, asset: asset)) }
+        guard active.isStarted else { return }
+        emit(.interstitialAssetBegan(active.scheduled.event, index: index, asset: asset))
+        if let failure {
+            finishAsset(.failed(failure))
+        } else if active.assetLoaded {
+            prefetchNextAsset()
+        }
+    }
+
+    /// Starts downloading the asset after the current one, once the current one is downloaded and plays.
+    private func prefetchNextAsset() {
+        guard var active = playingInterstitial, active.prefetch == nil, let assets = active.assets,
+              assets.indices.contains(active.index + 1) else { return }
+        let index = active.index + 1
+        let asset = assets[index]
+        let expected = generation
+        active.prefetch = AssetPrefetch(index: index, task: Task { await self.downloadAsset(asset, index: index, generation: expected) })
+        activeInterstitial = active
     }
 
     /// Fetches an asset's playlist (its first variant's media playlist when it is a multivariant playlist) and its
     /// segments one after the other, counting what is buffered.
     private func downloadAsset(_ asset: InterstitialAsset, index: Int, generation expected: Int) async {
-        func current() -> Bool { generation == expected && activeInterstitial?.index == index && activeInterstitial != nil }
+        // The asset is the current one, or the next one being prefetched (which may become current meanwhile).
+        func isCurrent() -> Bool { generation == expected && activeInterstitial?.index == index }
+        func current() -> Bool { isCurrent() || (generation == expected && activeInterstitial?.prefetch?.index == index) }
         do {
             guard let url = URL(string: asset.url) else { throw EngineError(kind: .playlist, message: "not a URL", isFatal: false) }
             var (playlist, playlistURL, _) = try await fetchPlaylist(url, kind: .mediaPlaylist, variant: nil)
@@ -289,13 +343,27 @@ extension HeadlessEngine {
                 guard let segmentURL = URL(string: segment.uri, relativeTo: playlistURL)?.absoluteURL else { continue }
                 _ = try await fetch(segmentURL, kind: .segment, variant: nil)
                 guard current() else { return }
-                activeInterstitial?.buffered += segment.duration
+                if isCurrent() {
+                    activeInterstitial?.buffered += segment.duration
+                } else {
+                    activeInterstitial?.prefetch?.buffered += segment.duration
+                }
             }
-            activeInterstitial?.assetLoaded = true
+            if isCurrent() {
+                activeInterstitial?.assetLoaded = true
+                prefetchNextAsset()
+            } else {
+                activeInterstitial?.prefetch?.loaded = true
+            }
         } catch is CancellationError {
             return
         } catch {
             guard current() else { return }
+            // A prefetched asset's error is said when it begins.
+            guard isCurrent() else {
+                activeInterstitial?.prefetch?.failure = "\(error)"
+                return
+            }
             // One asset's error skips that asset (when it plays: a preloaded one says it when it starts).
             if activeInterstitial?.isStarted == true {
                 finishAsset(.failed("\(error)"))
@@ -376,7 +444,7 @@ extension HeadlessEngine {
     /// that waited for the interstitial goes on instead; a post-roll's end is the primary's.
     func endInterstitial(_ outcome: InterstitialOutcome, resumeAtStart: Bool) {
         guard let active = playingInterstitial else { return }
-        active.task?.cancel()
+        active.cancelDownloads()
         activeInterstitial = nil
         if stallStartedAt != nil { endStall() }
         emit(.interstitialEnded(active.scheduled.event, outcome: outcome))
@@ -411,7 +479,7 @@ extension HeadlessEngine {
             return false
         }
         emit(.interstitialAssetEnded(active.scheduled.event, index: active.index, outcome: .skipped))
-        active.task?.cancel()
+        active.cancelDownloads()
         activeInterstitial = nil
         if stallStartedAt != nil { endStall() }
         emit(.interstitialEnded(active.scheduled.event, outcome: .skipped))

@@ -310,7 +310,7 @@ public actor HeadlessEngine: PlaybackEngine {
 
     func resetState() {
         source = nil
-        activeInterstitial?.task?.cancel()
+        activeInterstitial?.cancelDownloads()
         activeInterstitial = nil
         scheduledInterstitials = [:]
         seekAfterInterstitial = nil

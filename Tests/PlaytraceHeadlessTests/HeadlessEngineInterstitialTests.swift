@@ -85,8 +85,9 @@ struct HeadlessEngineInterstitialTests {
     @Test("An asset segment that comes late keeps the viewer waiting: a stall inside the interstitial, then it plays on")
     func stallInAsset() async throws {
         let harness = try await EngineHarness()
-        // The second asset is not preloaded: its first segment, asked for when it begins at 32 s, comes 3 s late.
-        harness.lab.faults.add(LabFault(pathContains: "/ads/1/seg0.ts", kind: .delay(milliseconds: 3_000)))
+        // The second asset is downloaded from 24 s, while the first plays: its first segment, 11 s late, arrives at
+        // 35 s, 3 s after the first asset ends.
+        harness.lab.faults.add(LabFault(pathContains: "/ads/1/seg0.ts", kind: .delay(milliseconds: 11_000)))
         await harness.start("vod/master.m3u8")
         await harness.advance(until: { $0.status == .ended }, limit: .seconds(80))
         let events = await harness.recorder.events
@@ -110,6 +111,24 @@ struct HeadlessEngineInterstitialTests {
         await harness.advance(until: { $0.interstitial?.assetIndex == 1 }, limit: .seconds(20))
         let events = await harness.recorder.events
         #expect(!events.contains { if case .stallBegan = $0 { true } else { false } }, "no stall in the first asset")
+        await harness.shutdown()
+    }
+
+    @Test("The next asset is downloaded while the current one plays: a slow link does not stall at the switch")
+    func nextAssetPrefetched() async throws {
+        let harness = try await EngineHarness()
+        // Each segment of the second asset takes 2.4 s to arrive: asked for when it begins, its first would stall.
+        harness.lab.faults.add(LabFault(pathContains: "/ads/1/", kind: .throttle(bytesPerSecond: 250_000)))
+        await harness.engine.setReportsProgress(true)
+        await harness.start("vod/master.m3u8")
+        await harness.advance(until: { $0.interstitial?.assetIndex == 1 }, limit: .seconds(40))
+        let asked = try #require(harness.lab.requests.all.first { $0.path == "/ads/1/seg0.ts" })
+        #expect(asked.receivedAt < .seconds(25), "asked for while the first asset played: \(asked.receivedAt)")
+        await harness.advance(until: { $0.interstitial == nil }, limit: .seconds(20))
+        let events = await harness.recorder.events
+        #expect(!events.contains { if case .stallBegan = $0 { true } else { false } }, "no stall at the switch")
+        let inside = events.compactMap { if case .progressed(let progress) = $0 { progress.interstitial } else { nil } }
+        #expect(zip(inside, inside.dropFirst()).allSatisfy { $0.to == $1.from }, "the interstitial's time runs on")
         await harness.shutdown()
     }
 
