@@ -77,7 +77,8 @@ extension HeadlessEngine {
             for range in segment.tags.dateRanges {
                 guard let attributes = range.interstitial, scheduledInterstitials[range.id] == nil,
                       let placed = timeline.segment(sequence: segment.mediaSequence), let date = placed.date else { continue }
-                var start = max(0, placed.start + (range.startDate.secondsSince1970 - date.secondsSince1970))
+                let datePosition = max(0, placed.start + (range.startDate.secondsSince1970 - date.secondsSince1970))
+                var start = datePosition
                 if attributes.snap.contains(.out) { start = nearestSegmentBoundary(to: start) }
                 let placement: InterstitialEvent.Placement = range.cue.contains(.pre) ? .preRoll
                     : range.cue.contains(.post) ? .postRoll : .midRoll
@@ -90,7 +91,8 @@ extension HeadlessEngine {
                     resumeOffset: attributes.resumeOffset, playoutLimit: attributes.playoutLimit,
                     isSkipRestricted: attributes.restrictions.contains(.skip),
                     isJumpRestricted: attributes.restrictions.contains(.jump),
-                    placement: placement, playsOnce: range.cue.contains(.once), skipControl: skipControl)
+                    placement: placement, playsOnce: range.cue.contains(.once), skipControl: skipControl,
+                    datePosition: MediaTime(seconds: datePosition))
                 scheduledInterstitials[range.id] = ScheduledInterstitial(event: event, attributes: attributes, baseURL: baseURL)
             }
         }
@@ -155,13 +157,17 @@ extension HeadlessEngine {
     /// A pre-roll or post-roll begins where the primary is (where playback starts, or its end).
     func beginInterstitial(_ scheduled: ScheduledInterstitial) {
         var scheduled = scheduled
-        if scheduled.event.placement != .midRoll { scheduled.event.start = MediaTime(seconds: playhead) }
+        if scheduled.event.placement != .midRoll {
+            scheduled.event.start = MediaTime(seconds: playhead)
+            scheduled.event.datePosition = scheduled.event.start
+        }
         scheduled.hasPlayed = true
         scheduledInterstitials[scheduled.event.id] = scheduled
         if activeInterstitial?.scheduled.event.id != scheduled.event.id { discardPreload() }
         if activeInterstitial == nil { startLoading(scheduled) }
         activeInterstitial?.isStarted = true
         activeInterstitial?.scheduled.event.start = scheduled.event.start
+        activeInterstitial?.scheduled.event.datePosition = scheduled.event.datePosition
         let event = activeInterstitial?.scheduled.event ?? scheduled.event
         emit(.interstitialBegan(event))
         if let active = activeInterstitial, let assets = active.assets {

@@ -221,17 +221,18 @@ struct LabSSAI {
               let zero = Int(session[session.index(after: dash)...]), zero >= 0 else {
             return nil
         }
-        func seconds(_ segment: Int) -> Double { Double(segment - zero) * segmentSeconds }
+        // Seconds from the session's time zero (its first segment).
+        let zeroSeconds = Double(zero) * segmentSeconds
         let avails = breaks(stream, elapsed: elapsed).filter { $0.firstSegment >= zero }.map { adBreak in
             let sink = "\(base)/beacons/mediatailor/\(adBreak.id)"
             let ads = adBreak.ads.map { slot -> MediaTailorTracking.Ad in
-                let start = seconds(slot.segment)
+                let start = slot.start - zeroSeconds
                 func event(_ name: String, _ fraction: Double, urls: [String]? = nil) -> MediaTailorTracking.Event {
                     MediaTailorTracking.Event(
                         eventId: "\(slot.segment)", eventType: name,
                         beaconUrls: urls ?? ["\(sink)/\(slot.id)/\(name)"],
-                        startTimeInSeconds: start + fraction * segmentSeconds,
-                        durationInSeconds: name == "impression" ? segmentSeconds : 0)
+                        startTimeInSeconds: start + fraction * slot.duration,
+                        durationInSeconds: name == "impression" ? slot.duration : 0)
                 }
                 var events = [event("impression", 0, urls: ["\(sink)/\(slot.id)/impression", "about:blank"]),
                               event("start", 0), event("firstQuartile", 0.25), event("midpoint", 0.5),
@@ -240,12 +241,12 @@ struct LabSSAI {
                 events.append(event("clickThrough", 0, urls: ["\(base)/beacons/mediatailor/click-through"]))
                 return MediaTailorTracking.Ad(
                     adId: "\(slot.segment)", adTitle: "Lab ad \(slot.id)", creativeId: "creative-\(slot.id)",
-                    adProgramDateTime: date(ofSegment: slot.segment).iso8601Milliseconds, startTimeInSeconds: start,
-                    durationInSeconds: segmentSeconds, skipOffset: nil, trackingEvents: events)
+                    adProgramDateTime: date(at: slot.start).iso8601Milliseconds, startTimeInSeconds: start,
+                    durationInSeconds: slot.duration, skipOffset: nil, trackingEvents: events)
             }
             return MediaTailorTracking.Avail(
-                availId: adBreak.id, availProgramDateTime: date(ofSegment: adBreak.firstSegment).iso8601Milliseconds,
-                startTimeInSeconds: seconds(adBreak.firstSegment), durationInSeconds: Double(adBreak.length) * segmentSeconds,
+                availId: adBreak.id, availProgramDateTime: date(at: adBreak.start).iso8601Milliseconds,
+                startTimeInSeconds: adBreak.start - zeroSeconds, durationInSeconds: adBreak.duration,
                 adBreakTrackingEvents: ["breakStart", "breakEnd"].map {
                     MediaTailorTracking.BreakEvent(eventType: $0, beaconUrls: ["\(sink)/-/\($0)"])
                 },

@@ -53,6 +53,27 @@ struct AdInterstitialTests {
         #expect(late.isEmpty, "\(late.map { "\($0.firing.key) \($0.firing.cause) \($0.lateness)" })")
     }
 
+    @Test("MediaTailor, on a media-time timeline: an interstitial's avail is placed where its date falls, before X-SNAP")
+    func mediaTailorOffsets() async throws {
+        let h = try await AdSessionHarness(playing: nil)
+        let provider = MediaTailorAdProvider(transport: h.transport, clock: h.clock)
+        let info = try #require(await h.session.start(
+            mediaUrl: URL(string: "\(h.base)/ssai/mediatailor/v1/session/lab/origin/interstitials/master.m3u8")!, provider: provider))
+        await h.makePlayer(url: info.manifestUrl)
+        h.player.play()
+        await playToEnd(h)
+        #expect(h.session.timeline == .mediaTime)
+        #expect(h.session.interstitialOfPod["mid-1"] == "mid-1", "mid-1's avail at 21.6 s, its interstitial snapped to 20 s")
+        try await h.shutdown()
+        let hits = h.lab.beacons.accepted(under: "/beacons/mediatailor/").map { String($0.path.dropFirst("/beacons/mediatailor/".count)) }
+        func avail(_ id: String, _ ads: [String]) -> [String] {
+            ["\(id)/-/breakStart", "\(id)/-/breakEnd"] + ads.flatMap { ad in AdFixtures.automaticNames.map { "\(id)/\(ad)/\($0)" } }
+        }
+        let expected = avail("pre", ["ad-1"]) + avail("break-1", ["ad-1", "ad-2"]) + avail("mid-1", ["ad-1", "ad-2"])
+            + avail("mid-2", ["ad-1", "ad-2"]) + avail("mid-4", ["ad-2"]) + avail("post", ["ad-1"])
+        #expect(hits.sorted() == expected.sorted(), "\(Set(hits).symmetricDifference(expected).sorted())")
+    }
+
     @Test("A skipped interstitial is beaconed only for what played; jumped-over ones never; the primary under them fires nothing")
     func skippedAndJumped() async throws {
         let h = try await AdSessionHarness(playing: nil)

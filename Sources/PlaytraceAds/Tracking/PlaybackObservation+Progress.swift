@@ -37,11 +37,11 @@ public extension PlaybackObservation {
 }
 
 public extension PlaybackObservation {
-    /// Where an interstitial begins on an ad timeline (milliseconds): its place in the primary on a media-time
-    /// timeline, its date on a program-date-time one (`nil` when it has none).
+    /// Where an interstitial begins on an ad timeline (milliseconds): where its date falls in the primary on a
+    /// media-time timeline (before any `X-SNAP`), its date on a program-date-time one (`nil` when it has none).
     static func position(of interstitial: InterstitialEvent, on timeline: AdTimeline) -> Double? {
         switch timeline {
-        case .mediaTime: interstitial.start.seconds * 1000
+        case .mediaTime: interstitial.datePosition.seconds * 1000
         case .programDateTime: interstitial.startDate.map(\.millisecondsSince1970)
         }
     }

@@ -39,6 +39,9 @@ public struct InterstitialEvent: Sendable, Hashable {
     public var id: String
     /// Where in the primary it plays (for a pre-roll, where playback starts; for a post-roll, the primary's end).
     public var start: MediaTime
+    /// Where its `START-DATE` falls in the primary, before `X-SNAP` moved it to a segment boundary: its place on a
+    /// media-time ad timeline.
+    public var datePosition: MediaTime
     /// Its `START-DATE`.
     public var startDate: StreamDate?
     /// Where the primary resumes, from `start` (`X-RESUME-OFFSET`); `nil`: after as much as the interstitial played
@@ -59,8 +62,10 @@ public struct InterstitialEvent: Sendable, Hashable {
 
     public init(id: String, start: MediaTime, startDate: StreamDate? = nil, resumeOffset: MediaTime? = nil,
                 playoutLimit: MediaTime? = nil, isSkipRestricted: Bool = false, isJumpRestricted: Bool = false,
-                placement: Placement = .midRoll, playsOnce: Bool = false, skipControl: SkipControl? = nil) {
+                placement: Placement = .midRoll, playsOnce: Bool = false, skipControl: SkipControl? = nil,
+                datePosition: MediaTime? = nil) {
         self.id = id
+        self.datePosition = datePosition ?? start
         self.placement = placement
         self.playsOnce = playsOnce
         self.skipControl = skipControl
