@@ -37,6 +37,9 @@ struct ActiveInterstitial {
     var assetLoaded = false
     /// Whether it plays: `false` while it is preloaded, before the playhead reaches it.
     var isStarted = false
+    /// Where on its timeline playback joined it (seconds): more than 0 when playback started while it was under way
+    /// (`_HLS_start_offset`).
+    var joinOffset = 0.0
     /// Whether the current asset's playhead runs: `false` until its data is there (at its beginning, after a
     /// stall). The tick that finds the data starts it; the movement begins with the next, soon after.
     var isRunning = false
@@ -92,7 +95,7 @@ extension HeadlessEngine {
                     isSkipRestricted: attributes.restrictions.contains(.skip),
                     isJumpRestricted: attributes.restrictions.contains(.jump),
                     placement: placement, playsOnce: range.cue.contains(.once), skipControl: skipControl,
-                    datePosition: MediaTime(seconds: datePosition))
+                    datePosition: MediaTime(seconds: datePosition), duration: range.duration ?? range.plannedDuration)
                 scheduledInterstitials[range.id] = ScheduledInterstitial(event: event, attributes: attributes, baseURL: baseURL)
             }
         }
@@ -141,6 +144,30 @@ extension HeadlessEngine {
                     && $0.event.start.seconds > from && $0.event.start.seconds <= to
             }
             .max { ($0.event.start, $0.event.id) < ($1.event.start, $1.event.id) }
+    }
+
+    /// The mid-roll under way at a position where playback starts: one that stands for a span of the primary (a
+    /// resume offset other than 0, and a duration), begun before the position and not over at it. Playback joins it
+    /// there, as players do on a live stream.
+    func interstitialUnderWay(at position: Double) -> (ScheduledInterstitial, offset: Double)? {
+        guard configuration.playsInterstitials else { return nil }
+        for scheduled in scheduledInterstitials.values where !scheduled.hasPlayed && scheduled.event.placement == .midRoll {
+            let span = scheduled.event.resumeOffset?.seconds ?? scheduled.event.duration?.seconds ?? 0
+            let offset = position - scheduled.event.start.seconds
+            if span > 0, offset > 0.001, offset < span - 0.001 { return (scheduled, offset) }
+        }
+        return nil
+    }
+
+    /// Plays an interstitial from `offset` into it: the primary waits where playback starts.
+    func joinInterstitial(_ scheduled: ScheduledInterstitial, at offset: Double) {
+        discardPreload()
+        var active = ActiveInterstitial(scheduled: scheduled)
+        active.joinOffset = offset
+        let expected = generation
+        active.task = Task { await self.loadAssets(of: scheduled, generation: expected) }
+        activeInterstitial = active
+        beginInterstitial(scheduled)
     }
 
     /// A seek to `target` makes the interstitials after it, played but without `CUE=ONCE`, playable again.
@@ -233,6 +260,9 @@ extension HeadlessEngine {
             URLQueryItem(name: "_HLS_interstitial_id", value: scheduled.event.id),
             URLQueryItem(name: "_HLS_primary_id", value: primaryID),
         ]
+        if let offset = activeInterstitial?.joinOffset, offset > 0, activeInterstitial?.scheduled.event.id == scheduled.event.id {
+            components.queryItems?.append(URLQueryItem(name: "_HLS_start_offset", value: String(format: "%.3f", offset)))
+        }
         guard let url = components.url else { return failLoading(.failed("the asset list URL"), of: scheduled) }
         do {
             let response = try await fetch(url, kind: .other, variant: nil)
@@ -283,14 +313,22 @@ extension HeadlessEngine {
             if activeInterstitial?.isStarted == true { endInterstitial(.played, resumeAtStart: false) }
             return
         }
-        beginAsset(0)
+        // Joined under way: the assets before the offset are passed over, and the one it falls in begins there.
+        var first = 0
+        var into = activeInterstitial?.joinOffset ?? 0
+        while into > 0, first + 1 < assets.count, let duration = assets[first].duration?.seconds, into >= duration {
+            into -= duration
+            first += 1
+        }
+        beginAsset(first, from: into)
     }
 
-    private func beginAsset(_ index: Int) {
+    /// Begins an asset, from `offset` seconds into it (when playback joined the interstitial under way).
+    private func beginAsset(_ index: Int, from offset: Double = 0) {
         guard var active = activeInterstitial, let assets = active.assets, assets.indices.contains(index) else { return }
         active.index = index
         active.assetOffset = assets[..<index].reduce(0) { $0 + ($1.duration?.seconds ?? 0) }
-        active.assetElapsed = 0
+        active.assetElapsed = offset
         active.isRunning = false
         let asset = assets[index]
         var failure: String?
@@ -345,7 +383,15 @@ extension HeadlessEngine {
             guard case .media(let media) = playlist, current() else { return }
             let total = media.segments.reduce(0) { $0 + $1.duration }
             if asset.duration == nil { activeInterstitial?.assets?[index].duration = MediaTime(seconds: total) }
+            // Segments wholly before where the asset begins (joined under way) are not needed.
+            var skip = isCurrent() ? (activeInterstitial?.assetElapsed ?? 0) : 0
             for segment in media.segments {
+                if skip >= segment.duration {
+                    skip -= segment.duration
+                    if isCurrent() { activeInterstitial?.buffered += segment.duration }
+                    continue
+                }
+                skip = 0
                 guard let segmentURL = URL(string: segment.uri, relativeTo: playlistURL)?.absoluteURL else { continue }
                 _ = try await fetch(segmentURL, kind: .segment, variant: nil)
                 guard current() else { return }
@@ -460,8 +506,13 @@ extension HeadlessEngine {
             return
         }
         if active.scheduled.event.placement == .postRoll { return reachedEnd() }
-        // A pre-roll leaves the primary where it starts unless its resume offset is written.
-        let played = active.scheduled.event.placement == .preRoll ? 0 : active.elapsed
+        // After a pre-roll, playback may start inside an interstitial under way: it is joined.
+        if active.scheduled.event.placement == .preRoll, let (underWay, offset) = interstitialUnderWay(at: playhead) {
+            return joinInterstitial(underWay, at: offset)
+        }
+        // A pre-roll leaves the primary where it starts unless its resume offset is written; one joined under way
+        // counts from its start.
+        let played = active.scheduled.event.placement == .preRoll ? 0 : active.joinOffset + active.elapsed
         let offset = resumeAtStart ? 0 : (active.scheduled.event.resumeOffset?.seconds ?? played)
         var target = active.scheduled.event.start.seconds + offset
         if active.scheduled.attributes.snap.contains(.in) { target = nearestSegmentBoundary(to: target) }

@@ -109,8 +109,12 @@ extension HeadlessEngine {
             updateCurrentVariant()
             emit(.firstFrame(startupTime: startup))
             updateStatus()
-            // A pre-roll plays before the primary moves.
-            if let preRoll = pendingInterstitial(.preRoll) { beginInterstitial(preRoll) }
+            // A pre-roll plays before the primary moves; an interstitial under way where playback starts is joined.
+            if let preRoll = pendingInterstitial(.preRoll) {
+                beginInterstitial(preRoll)
+            } else if let (underWay, offset) = interstitialUnderWay(at: playhead) {
+                joinInterstitial(underWay, at: offset)
+            }
             return
         }
         // While an interstitial plays the primary waits: the interstitial's own data decides stalls.

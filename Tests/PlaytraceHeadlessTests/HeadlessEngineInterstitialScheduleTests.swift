@@ -125,6 +125,32 @@ struct HeadlessEngineInterstitialScheduleTests {
         await harness.shutdown()
     }
 
+    @Test("Playback that starts inside an interstitial's span joins it there (_HLS_start_offset), after the pre-roll")
+    func joinedUnderWay() async throws {
+        let harness = try await EngineHarness()
+        await harness.engine.setReportsProgress(true)
+        // mid-1 stands for 20…31 s of the primary (resume offset 11 s): starting at 25 s joins it 5 s in.
+        await harness.engine.load(EngineSource(url: harness.url("interstitials/master.m3u8"), startPosition: MediaTime(seconds: 25)))
+        await harness.engine.play()
+        await harness.advance(until: { $0.interstitial?.event.id == "mid-1" }, limit: .seconds(20))
+        var snapshot = await harness.engine.snapshot()
+        #expect(snapshot.playhead.seconds == 25, "the primary waits where playback started")
+        let list = try #require(harness.lab.requests.all.first { $0.path == "/ads/pods/mid-1.json" })
+        #expect(list.query?.contains("_HLS_start_offset=5.000") == true, "\(list.query ?? "")")
+        await harness.advance(until: { $0.interstitial == nil }, limit: .seconds(20))
+        await harness.advance(until: { !$0.isSeeking }, limit: .seconds(10))
+        snapshot = await harness.engine.snapshot()
+        #expect(snapshot.playhead.seconds == 32, "resumes at 20 + 11 s, snapped in: \(snapshot.playhead)")
+        #expect(!harness.lab.requests.all.contains { $0.path == "/ads/0/seg0.ts" }, "the segment before the join is not fetched")
+        let inside = await harness.recorder.events.compactMap { event -> InterstitialProgress? in
+            if case .progressed(let progress) = event, progress.interstitial?.event.id == "mid-1" { progress.interstitial } else { nil }
+        }
+        #expect(abs((inside.first?.from.seconds ?? 0) - 5) < 1e-6 && abs((inside.last?.to.seconds ?? 0) - 12) < 1e-6)
+        #expect(summary(await harness.recorder.events).prefix(4) == ["began pre at 25.0", "asset 0 played", "ended pre played",
+                                                                     "began mid-1 at 20.0"])
+        await harness.shutdown()
+    }
+
     @Test("A seek while an interstitial that may not be skipped plays waits for its end")
     func seekWaits() async throws {
         let harness = try await EngineHarness()

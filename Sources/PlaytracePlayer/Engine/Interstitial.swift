@@ -49,6 +49,8 @@ public struct InterstitialEvent: Sendable, Hashable {
     public var resumeOffset: MediaTime?
     /// The longest it may play (`X-PLAYOUT-LIMIT`).
     public var playoutLimit: MediaTime?
+    /// The date range's `DURATION` (or `PLANNED-DURATION`): how much of the primary's timeline it stands for.
+    public var duration: MediaTime?
     /// `X-RESTRICT=SKIP`: the viewer may not skip it.
     public var isSkipRestricted: Bool
     /// `X-RESTRICT=JUMP`: a seek past it plays it first.
@@ -63,8 +65,9 @@ public struct InterstitialEvent: Sendable, Hashable {
     public init(id: String, start: MediaTime, startDate: StreamDate? = nil, resumeOffset: MediaTime? = nil,
                 playoutLimit: MediaTime? = nil, isSkipRestricted: Bool = false, isJumpRestricted: Bool = false,
                 placement: Placement = .midRoll, playsOnce: Bool = false, skipControl: SkipControl? = nil,
-                datePosition: MediaTime? = nil) {
+                datePosition: MediaTime? = nil, duration: MediaTime? = nil) {
         self.id = id
+        self.duration = duration
         self.datePosition = datePosition ?? start
         self.placement = placement
         self.playsOnce = playsOnce
