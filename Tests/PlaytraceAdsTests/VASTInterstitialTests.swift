@@ -84,6 +84,34 @@ struct VASTInterstitialTests {
         try await h.shutdown()
     }
 
+    @Test("Errors reach every level of the chain: 405 for a broken media file behind two wrappers, 302 to six wrappers")
+    func errorsReachEveryLevel() async throws {
+        let h = try await AdSessionHarness(playing: nil)
+        let reader = VASTAssetListReader(session: h.session, transport: h.transport)
+        let event = InterstitialEvent(id: "mid-4", start: MediaTime(seconds: 60), startDate: LabConfiguration().startDate + MediaTime(seconds: 60))
+        func body(_ path: String) async throws -> (URL, [UInt8]) {
+            let url = URL(string: "\(h.base)\(path)")!
+            return (url, try await h.transport.send(HTTPRequest(url: url)).body)
+        }
+        // mid-4's pod behind two wrappers: its first ad's media file does not exist.
+        let (chainURL, chainBody) = try await body("/vast/chain/2/mid-4.xml")
+        let assets = try #require(try await reader.assets(for: event, listURL: chainURL, body: chainBody))
+        #expect(assets.map { URL(string: $0.url)?.path } == ["/ads/9/index.m3u8", "/ads/1/index.m3u8"])
+        h.session.interstitialAssetFailed(event, index: 0, reason: "HTTP 404")
+        // A chain too deep: 302 to each of its six wrappers.
+        let (deepURL, deepBody) = try await body("/vast/chain/6/mid-2.xml")
+        #expect(try await reader.assets(for: event, listURL: deepURL, body: deepBody)?.isEmpty == true)
+        // Reported again (the asset list fetched twice): not sent twice.
+        _ = try await reader.assets(for: event, listURL: deepURL, body: deepBody)
+        try await h.shutdown()
+        let errors = h.lab.beacons.accepted(under: "/beacons/vast/").filter { $0.path.hasSuffix("/error") }
+            .map { "\(String($0.path.dropFirst("/beacons/vast/".count)))?\($0.query ?? "")" }
+        #expect(errors.sorted() == (["mid-4/ad-1", "mid-4/wrapper-1", "mid-4/wrapper-2"].map { "\($0)/error?code=405" }
+            + (1...6).map { "mid-2/wrapper-\($0)/error?code=302" }).sorted(), "\(errors)")
+        #expect(h.session.beacons.filter { $0.firing.cause == .error }.count == 2, "one report each, to all its URLs")
+        #expect(h.session.beacons.first { $0.firing.cause == .error }?.urls.allSatisfy { !$0.url.contains("[") } == true)
+    }
+
     @Test("Wrapper rules: allowMultipleAds false takes one ad of a pod; followAdditionalWrappers false ignores wrappers; fallbackOnNoAd")
     func wrapperRules() async throws {
         let h = try await AdSessionHarness(playing: nil)

@@ -55,10 +55,13 @@ extension AdBeaconingSession {
         dispatch(firings)
     }
 
-    /// An asset of an interstitial could not be played (from ``AdTracker``): when a VAST ad was that asset, error 405
-    /// goes to its chain.
-    func interstitialAssetFailed(_ interstitial: InterstitialEvent, index: Int, reason: String) {
-        guard let pod = adPods.first(where: { scheduler.podScopes[$0.id] == interstitial.id && vastContexts[$0.id] != nil }),
+    /// An asset of an interstitial could not be played (from ``AdTracker``, which reads it in the Player's metric
+    /// events): when a VAST ad was that asset, error 405 goes to its chain.
+    public func interstitialAssetFailed(_ interstitial: InterstitialEvent, index: Int, reason: String) {
+        let named = VASTAssetListReader.podID(of: interstitial)
+        guard let pod = adPods.first(where: {
+            vastContexts[$0.id] != nil && ($0.id == named || scheduler.podScopes[$0.id] == interstitial.id)
+        }),
               pod.ads.indices.contains(index), let context = vastContexts[pod.id]?[pod.ads[index].id] else { return }
         report([VASTErrorReport(code: .mediaFileDisplay, urls: context.errorURLs,
                                 message: "the media file of ad \(pod.ads[index].id) could not be played: \(reason)")],
@@ -66,7 +69,7 @@ extension AdBeaconingSession {
     }
 
     /// The viewer skipped an interstitial (from ``AdTracker``): the ad that played reports `skip`.
-    func interstitialSkipped(_ interstitial: InterstitialEvent) {
+    public func interstitialSkipped(_ interstitial: InterstitialEvent) {
         guard let position = lastInterstitialPositions[interstitial.id] else { return }
         report(.skip, at: position, scope: interstitial.id)
     }

@@ -50,6 +50,8 @@ public final class AdBeaconingSession {
     public var keepPodsForMs: Double = 2 * 3_600_000 { didSet { merger.retention = keepPodsForMs } }
     /// `[LIMITADTRACKING]`.
     public var limitAdTracking = false
+    /// `[CLIENTUA]`: the app's player and this library, as `player/version plugin/version`; `nil` sends `-1`.
+    public var clientUA: String?
     /// Every beacon fired so far, in order, with its delivery: what a summary reports.
     public private(set) var beacons: [BeaconRecord] = []
     /// The URL given to ``start(mediaUrl:provider:)``.
@@ -339,6 +341,7 @@ public final class AdBeaconingSession {
             let pod = adPods.first { $0.id == firing.key.podID }
             if let pod { values.breakPosition = breakPosition(of: pod).rawValue }
             values.errorCode = firing.errorCode
+            values.clientUA = clientUA
             if firing.event == .verificationNotExecuted { values.reason = Self.verificationNotSupported }
             if let adID = firing.key.adID, let context = vastContexts[firing.key.podID]?[adID] { values.apply(context) }
             // During an interstitial the content waits where the interstitial began.
