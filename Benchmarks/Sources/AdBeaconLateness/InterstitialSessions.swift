@@ -67,39 +67,21 @@ func runInterstitials(seed: UInt64, playtrace: inout RuleResult, harmonic: inout
     // The metadata, on the stream's dates, from the lab's Harmonic endpoint.
     let response = try await transport.send(HTTPRequest(url: URL(string: "\(base)/ssai/harmonic/interstitials/metadata")!))
     let metadata = try HarmonicMetadataDecoder().decode(response.body)
-    let outbox = try Outbox(path: nil, couriers: [], clock: clock)
-    let session = AdBeaconingSession(outbox: outbox, clock: clock)
-    let stopwatch = Stopwatch(clock: clock)
-    let crossings = CrossingRecorder.Log()
-    crossings.stopwatch = stopwatch
-    crossings.pods = metadata.pods
-    crossings.timeline = .programDateTime
-    let runner = ViewerScriptRunner(script: try ViewerScript(parsing: plan.script), clock: clock)
     // Only the lowest variant, so that every played segment's URL is the one the faults name.
-    let item = PlayerItem.simple(url: URL(string: "\(base)/interstitials/0/index.m3u8")!, trackerAdapters: [
-        CrossingRecorder.adapter(configuration: crossings), AdTracker.adapter(configuration: session),
-        ViewerScriptTracker.adapter(configuration: runner),
-    ])
-    var engines: [HeadlessEngine] = []
-    let player = Player(item: item, clock: clock) {
-        // Quiet: the failing interstitials' retries are what the sessions are made of, not news.
-        var engineLogger = Logger(label: "playtrace.headless")
-        engineLogger.logLevel = .error
-        let engine = HeadlessEngine(clock: clock, transport: transport, logger: engineLogger)
-        engines.append(engine)
-        return engine
-    }
+    let rig = try SessionRig(url: URL(string: "\(base)/interstitials/0/index.m3u8")!, pods: metadata.pods,
+                             timeline: .programDateTime, script: plan.script, clock: clock, transport: transport)
+    let (session, crossings, player, stopwatch) = (rig.session, rig.crossings, rig.player, rig.stopwatch)
     let rule = HarmonicRule()
     session.apply(metadata)
     rule.metadataArrived(metadata.pods)
     var nextRuleTick = Duration.milliseconds(500)
     var nextPoll = Duration.zero
     var lastInterstitial: (date: Double, time: Double)?
-    try await settleSession(lab: lab, engines: engines, player: player, seed: seed)
+    try await settleSession(lab: lab, engines: rig.engines.all, player: player, seed: seed)
     player.play()
     while player.playbackState != .ended, stopwatch.elapsed < .seconds(3_600) {
         await clock.advance(by: .milliseconds(100))
-        try await settleSession(lab: lab, engines: engines, player: player, seed: seed)
+        try await settleSession(lab: lab, engines: rig.engines.all, player: player, seed: seed)
         let now = stopwatch.elapsed
         if now >= nextRuleTick {
             // The reference's playhead: the interstitial's date plus its time while one plays, the stream date otherwise.
@@ -118,7 +100,7 @@ func runInterstitials(seed: UInt64, playtrace: inout RuleResult, harmonic: inout
         if player.error != nil { break }
     }
     guard player.playbackState == .ended else { throw BenchmarkError.notEnded(seed, "\(player.playbackState) at \(player.time)") }
-    let snapshot = await engines.last?.snapshot() ?? player.engineSnapshot
+    let snapshot = await rig.engines.all.last?.snapshot() ?? player.engineSnapshot
     let scopes = interstitialScopes(of: metadata.pods, schedule: snapshot.interstitials, on: .programDateTime)
     let expected = BeaconAudit.expectedEvents(
         in: metadata.pods, played: BeaconAudit.playedIntervals(of: snapshot, on: .programDateTime),
@@ -127,7 +109,7 @@ func runInterstitials(seed: UInt64, playtrace: inout RuleResult, harmonic: inout
                   expected: expected, crossings: crossings.crossings)
     harmonic.add(fired: rule.fired, expected: expected, crossings: crossings.crossings)
     player.removeAllItems()
-    for engine in engines { await engine.stop() }
+    for engine in rig.engines.all { await engine.stop() }
     try await transport.shutdown()
     await lab.stop()
 }

@@ -303,27 +303,10 @@ func run(seed: UInt64, playtrace: inout RuleResult, harmonic: inout RuleResult) 
     let port = try await lab.start()
     for segment in plan.lateSegments { lab.faults.add(LabFault(pathContains: "/seg\(segment).ts", kind: .delay(milliseconds: 12_000))) }
     let transport = AsyncHTTPClientTransport(clock: clock)
-    let outbox = try Outbox(path: nil, couriers: [], clock: clock)
-    let session = AdBeaconingSession(outbox: outbox, clock: clock)
-    let stopwatch = Stopwatch(clock: clock)
-    let crossings = CrossingRecorder.Log()
-    crossings.stopwatch = stopwatch
-    crossings.pods = plan.pods
-    let runner = ViewerScriptRunner(script: try ViewerScript(parsing: plan.script), clock: clock)
-    let item = PlayerItem.simple(url: URL(string: "http://127.0.0.1:\(port)/vod/master.m3u8")!, trackerAdapters: [
-        CrossingRecorder.adapter(configuration: crossings), AdTracker.adapter(configuration: session),
-        ViewerScriptTracker.adapter(configuration: runner),
-    ])
-    var engines: [HeadlessEngine] = []
-    let player = Player(item: item, clock: clock) {
-        // Quiet: the failing interstitials' retries are what the sessions are made of, not news.
-        var engineLogger = Logger(label: "playtrace.headless")
-        engineLogger.logLevel = .error
-        let engine = HeadlessEngine(clock: clock, transport: transport, logger: engineLogger)
-        engines.append(engine)
-        return engine
-    }
-    func settle() async throws { try await settleSession(lab: lab, engines: engines, player: player, seed: seed) }
+    let rig = try SessionRig(url: URL(string: "http://127.0.0.1:\(port)/vod/master.m3u8")!, pods: plan.pods,
+                             timeline: .mediaTime, script: plan.script, clock: clock, transport: transport)
+    let (session, crossings, player, stopwatch) = (rig.session, rig.crossings, rig.player, rig.stopwatch)
+    func settle() async throws { try await settleSession(lab: lab, engines: rig.engines.all, player: player, seed: seed) }
     let rule = HarmonicRule()
     let metadata = AdMetadata(pods: plan.pods, timeline: .mediaTime)
     var metadataApplied = false
@@ -358,9 +341,46 @@ func run(seed: UInt64, playtrace: inout RuleResult, harmonic: inout RuleResult) 
     playtrace.add(fired: session.beacons.map { ($0.firing.key, $0.sentAt) }, expected: expected, crossings: crossings.crossings)
     harmonic.add(fired: rule.fired, expected: expected, crossings: crossings.crossings)
     player.removeAllItems()
-    for engine in engines { await engine.stop() }
+    for engine in rig.engines.all { await engine.stop() }
     try await transport.shutdown()
     await lab.stop()
+}
+
+/// The Player of one session with its three trackers — the crossing recorder, Playtrace's ad tracker and the scripted
+/// viewer — and the engines it makes (quiet: the retries of failing interstitials are what sessions are made of).
+@MainActor
+final class SessionRig {
+    final class Engines {
+        var all: [HeadlessEngine] = []
+    }
+
+    let session: AdBeaconingSession
+    let crossings = CrossingRecorder.Log()
+    let stopwatch: Stopwatch
+    let engines = Engines()
+    let player: Player
+
+    init(url: URL, pods: [AdPod], timeline: AdTimeline, script: String, clock: TestClock<Duration>,
+         transport: AsyncHTTPClientTransport) throws {
+        session = AdBeaconingSession(outbox: try Outbox(path: nil, couriers: [], clock: clock), clock: clock)
+        stopwatch = Stopwatch(clock: clock)
+        crossings.stopwatch = stopwatch
+        crossings.pods = pods
+        crossings.timeline = timeline
+        let runner = ViewerScriptRunner(script: try ViewerScript(parsing: script), clock: clock)
+        let item = PlayerItem.simple(url: url, trackerAdapters: [
+            CrossingRecorder.adapter(configuration: crossings), AdTracker.adapter(configuration: session),
+            ViewerScriptTracker.adapter(configuration: runner),
+        ])
+        let engines = engines
+        player = Player(item: item, clock: clock) {
+            var logger = Logger(label: "playtrace.headless")
+            logger.logLevel = .error
+            let engine = HeadlessEngine(clock: clock, transport: transport, logger: logger)
+            engines.all.append(engine)
+            return engine
+        }
+    }
 }
 
 @MainActor
