@@ -12,14 +12,15 @@ struct InfluxDBBackendTests {
     func createsTheDatabase() async throws {
         let server = InfluxDBServer(url: try #require(InfluxDBServer.url))
         let configuration = InfluxDBBackend.Configuration(url: server.url, api: .v1(database: server.database))
-        try await InfluxDBBackend.createDatabase(for: configuration, transport: server.transport)
-        try await InfluxDBBackend.createDatabase(for: configuration, transport: server.transport)  // idempotent
+        // A safety net, not a measure: the server, just started, shares two cores with the whole suite.
+        try await InfluxDBBackend.createDatabase(for: configuration, transport: server.transport, timeout: .seconds(30))
+        try await InfluxDBBackend.createDatabase(for: configuration, transport: server.transport, timeout: .seconds(30))  // idempotent
         let databases = try await server.rows("SHOW DATABASES").compactMap { $0["name"] as? String }
         #expect(databases.contains(server.database))
         // A name InfluxDB refuses: the error carries the server's words.
         let empty = InfluxDBBackend.Configuration(url: server.url, api: .v1(database: ""))
         await #expect {
-            try await InfluxDBBackend.createDatabase(for: empty, transport: server.transport)
+            try await InfluxDBBackend.createDatabase(for: empty, transport: server.transport, timeout: .seconds(30))
         } throws: { error in
             "\(error)".hasPrefix("could not create the database \"\": ")
         }

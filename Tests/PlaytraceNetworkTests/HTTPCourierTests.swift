@@ -11,7 +11,8 @@ struct HTTPCourierTests {
         let lab = LabServer(clock: ContinuousClock())
         let port = try await lab.start()
         let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
-        let courier = HTTPCourier(name: "lab", transport: transport, timeout: .seconds(5))
+        // A safety net, not a measure: the in-process lab shares two cores with the whole suite.
+        let courier = HTTPCourier(name: "lab", transport: transport, timeout: .seconds(30))
         func message(_ path: String, port: Int = port) -> OutboxMessage {
             OutboxMessage(key: "key-\(path)", destination: "lab", payload: [],
                           metadata: ["url": "http://127.0.0.1:\(port)\(path)", "method": "GET",
