@@ -496,10 +496,7 @@ extension HeadlessEngine {
     /// that waited for the interstitial goes on instead; a post-roll's end is the primary's.
     func endInterstitial(_ outcome: InterstitialOutcome, resumeAtStart: Bool) {
         guard let active = playingInterstitial else { return }
-        active.cancelDownloads()
-        activeInterstitial = nil
-        if stallStartedAt != nil { endStall() }
-        emit(.interstitialEnded(active.scheduled.event, outcome: outcome))
+        close(active, outcome)
         if let target = seekAfterInterstitial {
             seekAfterInterstitial = nil
             seek(to: MediaTime(seconds: target))
@@ -536,11 +533,17 @@ extension HeadlessEngine {
             return false
         }
         emit(.interstitialAssetEnded(active.scheduled.event, index: active.index, outcome: .skipped))
+        close(active, .skipped)
+        return true
+    }
+
+    /// Stops an interstitial: its downloads cancelled, a stall in it ended, its end said. Where the primary goes
+    /// next is the caller's.
+    private func close(_ active: ActiveInterstitial, _ outcome: InterstitialOutcome) {
         active.cancelDownloads()
         activeInterstitial = nil
         if stallStartedAt != nil { endStall() }
-        emit(.interstitialEnded(active.scheduled.event, outcome: .skipped))
-        return true
+        emit(.interstitialEnded(active.scheduled.event, outcome: outcome))
     }
 
     /// What plays of the interstitial now, for the snapshot.

@@ -237,37 +237,25 @@ public final class AdBeaconingSession {
     }
 
     private func remember(_ progress: PlaybackProgress, at instant: Duration) {
-        // A report that continues the last span (same rate, dates that follow, no pause between) extends it.
+        // A report that continues the last span (same place — the primary or one interstitial — same rate, a position
+        // and date that follow, no pause between) extends it.
         let span = progress.interstitial.map { $0.to.seconds - $0.from.seconds } ?? (progress.to.seconds - progress.from.seconds)
         let began = instant - .milliseconds(Int64((span / progress.rate * 1000).rounded()))
-        if var last = playedSpans.last, last.progress.interstitial?.event.id == progress.interstitial?.event.id {
-            if let interstitial = progress.interstitial, let previous = last.progress.interstitial {
-                // An interstitial's span continues where the last one ended.
-                if previous.to == interstitial.from, last.progress.rate == progress.rate,
-                   began - last.end < .milliseconds(2), last.end - began < .milliseconds(2) {
-                    last.progress.interstitial?.to = interstitial.to
-                    last.end = instant
-                    playedSpans[playedSpans.count - 1] = last
-                    return
-                }
-                appendSpan(progress, at: instant)
-                return
-            }
+        guard var last = playedSpans.last, last.progress.interstitial?.event.id == progress.interstitial?.event.id,
+              last.progress.rate == progress.rate, began - last.end < .milliseconds(2), last.end - began < .milliseconds(2)
+        else { return appendSpan(progress, at: instant) }
+        if let interstitial = progress.interstitial {
+            guard last.progress.interstitial?.to == interstitial.from else { return appendSpan(progress, at: instant) }
+            last.progress.interstitial?.to = interstitial.to
         } else {
-            appendSpan(progress, at: instant)
-            return
-        }
-        if var last = playedSpans.last, last.progress.to == progress.from, last.progress.rate == progress.rate,
-           abs((last.progress.toDate?.secondsSince1970 ?? 0) - (progress.fromDate?.secondsSince1970 ?? 0)) < 0.001,
-           (last.progress.toDate == nil) == (progress.fromDate == nil), began - last.end < .milliseconds(2),
-           last.end - began < .milliseconds(2) {
+            guard last.progress.to == progress.from, (last.progress.toDate == nil) == (progress.fromDate == nil),
+                  abs((last.progress.toDate?.secondsSince1970 ?? 0) - (progress.fromDate?.secondsSince1970 ?? 0)) < 0.001
+            else { return appendSpan(progress, at: instant) }
             last.progress.to = progress.to
             last.progress.toDate = progress.toDate
-            last.end = instant
-            playedSpans[playedSpans.count - 1] = last
-        } else {
-            appendSpan(progress, at: instant)
         }
+        last.end = instant
+        playedSpans[playedSpans.count - 1] = last
     }
 
     /// The interstitial that played ended: the break it was in ends where it was last seen.
