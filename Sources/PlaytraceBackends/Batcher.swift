@@ -19,13 +19,18 @@ final class Batcher: Sendable {
     let maximumBytes: Int
     let maximumRecords: Int
     private let state = Locked(State())
-    private let deliver: @Sendable (Batch) -> Void
+    private let deliver: @Sendable (ClosedBatch) -> Void
     private let timer = FlushTimer()
+    /// The memory of batches already read, for the next ones.
+    private let spares: SpareBuffers
 
-    init(maximumBytes: Int, maximumRecords: Int, deliver: @escaping @Sendable (Batch) -> Void) {
+    /// A batcher that hands each closed batch to `deliver`, whose reader gets its bytes with
+    /// ``ClosedBatch/readBytes()`` (off the emitting thread, ideally: that is where the copy is made).
+    init(maximumBytes: Int, maximumRecords: Int, deliver: @escaping @Sendable (ClosedBatch) -> Void) {
         self.maximumBytes = maximumBytes
         self.maximumRecords = maximumRecords
         self.deliver = deliver
+        spares = SpareBuffers(maximumBytes: 2 * maximumBytes)
     }
 
     /// Adds a record; `encode` writes it and gets a timestamp that never repeats (so that two records of one
@@ -39,7 +44,7 @@ final class Batcher: Sendable {
             guard state.batch.bytes.count >= maximumBytes || state.batch.records >= maximumRecords else { return nil }
             return take(&state)
         }
-        if let full { deliver(full) }
+        if let full { deliver(ClosedBatch(full, spares: spares)) }
     }
 
     /// Adds several records at once (one lock): `encode` writes them with the encoder's cache, asking `stamp` for
@@ -56,12 +61,12 @@ final class Batcher: Sendable {
             guard state.batch.bytes.count >= maximumBytes || state.batch.records >= maximumRecords else { return nil }
             return take(&state)
         }
-        if let full { deliver(full) }
+        if let full { deliver(ClosedBatch(full, spares: spares)) }
     }
 
     /// Hands over what has been collected.
     func flush() {
-        if let batch = state.withLock({ take(&$0) }) { deliver(batch) }
+        if let batch = state.withLock({ take(&$0) }) { deliver(ClosedBatch(batch, spares: spares)) }
     }
 
     /// Flushes every `interval` on `clock` until stopped.
@@ -73,9 +78,69 @@ final class Batcher: Sendable {
 
     private func take(_ state: inout State) -> Batch? {
         guard state.batch.records > 0 else { return nil }
-        // The next batch starts with room for as much as this one held: no chain of reallocations on the emitting
-        // thread after each hand-over.
-        defer { state.batch = Batch(bytes: LineBuffer(capacity: state.batch.bytes.capacity), records: 0) }
+        // The next batch starts in the memory of one already read, or with room for as much as this one held: no
+        // chain of reallocations on the emitting thread after each hand-over.
+        let capacity = state.batch.bytes.capacity
+        defer {
+            var bytes = LineBuffer()
+            if let spare = spares.take() { bytes.adopt(spare) } else { bytes = LineBuffer(capacity: capacity) }
+            state.batch = Batch(bytes: bytes, records: 0)
+        }
         return state.batch
+    }
+}
+
+/// A batch handed over by a ``Batcher``: its bytes are read once, after which its memory goes back to the batcher
+/// for a later batch — so that the emitting thread writes into memory already in use rather than into fresh pages,
+/// each of which costs it a page fault the first time it is touched.
+final class ClosedBatch: Sendable {
+    /// The records in the batch.
+    let records: Int
+    private let batch: Locked<Batcher.Batch?>
+    private let spares: SpareBuffers
+
+    fileprivate init(_ batch: Batcher.Batch, spares: SpareBuffers) {
+        records = batch.records
+        self.batch = Locked(batch)
+        self.spares = spares
+    }
+
+    /// The batch's bytes, copied out; its memory goes back to the batcher. Empty when they were read before.
+    func readBytes() -> [UInt8] {
+        guard var batch = batch.withLock({ batch in
+            defer { batch = nil }
+            return batch
+        }) else { return [] }
+        let bytes = batch.bytes.bytes
+        if let storage = batch.bytes.release() { spares.give(storage) }
+        return bytes
+    }
+}
+
+/// The memory of batches already read, kept (up to a bound in bytes) for the next batches.
+final class SpareBuffers: Sendable {
+    private let maximumBytes: Int
+    private let spares = Locked((storages: [LineBuffer.Storage](), bytes: 0))
+
+    init(maximumBytes: Int) {
+        self.maximumBytes = maximumBytes
+    }
+
+    /// Keeps `storage` for a later batch, unless that would hold more than the bound.
+    func give(_ storage: LineBuffer.Storage) {
+        spares.withLock { spares in
+            guard spares.bytes + storage.capacity <= maximumBytes else { return }
+            spares.storages.append(storage)
+            spares.bytes += storage.capacity
+        }
+    }
+
+    /// Memory kept earlier, if any.
+    func take() -> LineBuffer.Storage? {
+        spares.withLock { spares in
+            guard let storage = spares.storages.popLast() else { return nil }
+            spares.bytes -= storage.capacity
+            return storage
+        }
     }
 }

@@ -89,7 +89,7 @@ public final class InfluxDBBackend: Backend, Sendable {
         batcher = Batcher(maximumBytes: configuration.maximumBatchBytes,
                           maximumRecords: configuration.maximumBatchPoints) { batch in
             // (Even the copy out of the batch's buffer is made there.)
-            outbox.submit(destination: Self.destination, metadata: metadata, compressing: gzip) { batch.bytes.bytes }
+            outbox.submit(destination: Self.destination, metadata: metadata, compressing: gzip) { batch.readBytes() }
         }
     }
 

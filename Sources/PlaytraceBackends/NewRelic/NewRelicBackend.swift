@@ -69,11 +69,11 @@ public final class NewRelicBackend: Backend, Sendable {
 
     public init(configuration: Configuration, outbox: Outbox) {
         self.configuration = configuration
-        func deliverer(url: URL?, prefix: String, suffix: String) -> @Sendable (Batcher.Batch) -> Void {
+        func deliverer(url: URL?, prefix: String, suffix: String) -> @Sendable (ClosedBatch) -> Void {
             let metadata = ["url": url?.absoluteString ?? "", "method": "POST",
                             "header.Content-Type": "application/json", "header.Api-Key": configuration.apiKey]
             return { batch in
-                let body = Array(prefix.utf8) + batch.bytes.bytes + Array(suffix.utf8)
+                let body = Array(prefix.utf8) + batch.readBytes() + Array(suffix.utf8)
                 outbox.submit(OutboxMessage(destination: Self.destination, payload: body, metadata: metadata),
                               compressing: true)
             }

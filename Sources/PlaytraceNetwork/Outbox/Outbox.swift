@@ -130,9 +130,14 @@ public actor Outbox {
     /// Hands a message over without blocking: compression (when `compressing`: gzip, with its `Content-Encoding`
     /// header) and the SQLite write happen on a background task, in the order of submission; delivery follows as
     /// with ``enqueue(_:)``. For callers on a thread that must not wait: a telemetry backend on the instrument's
-    /// path, the player's main actor. A message is on disk a few milliseconds after it is submitted (the time of
-    /// one compression and one SQLite transaction); ``flush()`` and ``drain(within:)`` first wait for the messages
-    /// submitted before them. A message that cannot be stored is logged and counted as lost.
+    /// path, the player's main actor.
+    ///
+    /// The caller's thread only queues the message: it does not even wake the storing task while that task is
+    /// resting between looks (waking a thread costs its waker several microseconds), only when it has gone idle
+    /// (see ``OutboxConfiguration/storeInterval``). So a message is on disk at most
+    /// ``OutboxConfiguration/storeInterval`` after it is submitted, plus one compression and one SQLite transaction;
+    /// ``flush()`` and ``drain(within:)`` first store the messages submitted before them, at once. A message that
+    /// cannot be stored is logged and counted as lost.
     public nonisolated func submit(_ message: OutboxMessage, compressing: Bool = false) {
         queue(SubmissionQueue.Item(message: message, compressing: compressing, payload: nil))
     }
@@ -161,9 +166,25 @@ public actor Outbox {
         }
     }
 
-    /// Stores what was submitted, off the submitters' threads and off the actor; ends when the queue is empty.
+    /// Stores what was submitted, off the submitters' threads and off the actor. Between looks it rests
+    /// ``OutboxConfiguration/storeInterval``; after ``OutboxConfiguration/storeLinger`` without a submission it
+    /// ends, and the next submission starts it again.
     private nonisolated func storeSubmissions() async {
-        while let items = submissions.take() {
+        var lastWork = now
+        var rest = configuration.storeInterval
+        while true {
+            guard let items = submissions.take() else {
+                if now - lastWork >= configuration.storeLinger.seconds {
+                    if submissions.park() { return }
+                    continue
+                }
+                await submissions.rest(for: rest, on: wallClock.stopwatch)
+                continue
+            }
+            lastWork = now
+            // Messages coming faster than one a rest: look sooner, so that what waits in memory stays small (and
+            // its buffers are reused while still warm) rather than piling up for a whole interval.
+            rest = items.count > 1 ? configuration.storeInterval / 16 : configuration.storeInterval
             for item in items {
                 var message = item.message
                 if let payload = item.payload { message.payload = payload() }
@@ -402,8 +423,11 @@ public actor Outbox {
     // MARK: - Flush and drain
 
     private func settle(within window: Duration?) async -> OutboxDrain {
-        // What was submitted before is part of what is flushed.
-        while !submissions.isIdle { await withCheckedContinuation { waiters.append($0) } }
+        // What was submitted before is part of what is flushed: stored now, not at the storing task's next look.
+        while !submissions.isIdle {
+            submissions.wake()
+            await withCheckedContinuation { waiters.append($0) }
+        }
         let beginning = now
         let horizon = beginning + (window?.seconds ?? 0)
         do {
@@ -489,7 +513,12 @@ private final class SubmissionQueue: Sendable {
 
     private struct State {
         var items: [Item] = []
+        /// Whether a storing task is running (storing, or resting between looks).
         var storing = false
+        /// The storing task, resting until its next look (or until ``wake()``).
+        var resting: CheckedContinuation<Void, Never>?
+        /// A ``wake()`` came while the storing task was not resting: its next rest ends at once.
+        var woken = false
         /// Taken by the storing task and not yet stored.
         var inHand = 0
         var lost = 0
@@ -497,7 +526,8 @@ private final class SubmissionQueue: Sendable {
 
     private let state = Locked(State())
 
-    /// Queues an item; `true` when the caller must start a storing task (none is running).
+    /// Queues an item; `true` when the caller must start a storing task (none is running). A resting task is not
+    /// woken: it finds the item at its next look.
     func add(_ item: Item) -> Bool {
         state.withLock { state in
             state.items.append(item)
@@ -506,17 +536,52 @@ private final class SubmissionQueue: Sendable {
         }
     }
 
-    /// Everything queued, or `nil` (and the storing task ends) when nothing is.
+    /// Everything queued, or `nil` when nothing is.
     func take() -> [Item]? {
         state.withLock { state in
-            guard !state.items.isEmpty else {
-                state.storing = false
-                return nil
-            }
+            guard !state.items.isEmpty else { return nil }
             defer { state.items.removeAll() }
             state.inHand += state.items.count
             return state.items
         }
+    }
+
+    /// Ends the storing task's run when nothing is queued (`true`: the next ``add(_:)`` starts another one).
+    func park() -> Bool {
+        state.withLock { state in
+            guard state.items.isEmpty else { return false }
+            state.storing = false
+            return true
+        }
+    }
+
+    /// The storing task rests for `interval` on `stopwatch`'s clock, or until ``wake()``.
+    func rest(for interval: Duration, on stopwatch: Stopwatch) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let woken = state.withLock { state in
+                defer { state.woken = false }
+                if !state.woken { state.resting = continuation }
+                return state.woken
+            }
+            if woken {
+                continuation.resume()
+                return
+            }
+            Task {
+                try? await stopwatch.sleep(for: interval)
+                self.wake()
+            }
+        }
+    }
+
+    /// Ends the storing task's rest now, or its next one if it is not resting (a flush wants what was submitted
+    /// stored).
+    func wake() {
+        state.withLock { state in
+            defer { state.resting = nil }
+            if state.resting == nil { state.woken = true }
+            return state.resting
+        }?.resume()
     }
 
     func finished(_ count: Int) {

@@ -12,6 +12,15 @@ public struct OutboxConfiguration: Sendable {
     /// processes sharing the file). Its own messages and retries wake it at their own time, so an idle outbox wakes
     /// only this often.
     public var pollInterval: Duration = .seconds(60)
+    /// How long a message handed over with `Outbox.submit` may wait before the background task stores it: the
+    /// outbox's durability window beyond the caller's own batching. The storing task looks for submissions this
+    /// often, so that a submitter never has to wake it (waking a thread costs the waker several microseconds, on
+    /// the thread that must not wait).
+    public var storeInterval: Duration = .milliseconds(250)
+    /// How long the storing task keeps looking after the last submission before it ends; the next submission then
+    /// wakes it (once). Longer keeps a sparse stream of submissions from waking it each time, at the cost of a look
+    /// every ``storeInterval`` meanwhile.
+    public var storeLinger: Duration = .seconds(1)
     /// The most messages handled per pass.
     public var batchSize: Int = 64
     /// How long a delivery attempt holds its message against other processes sharing the file; longer than any
