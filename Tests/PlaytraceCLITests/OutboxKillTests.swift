@@ -66,8 +66,8 @@ struct OutboxKillTests {
         }
     }
 
-    /// Wall time, for a reason: a real process is killed. The contract: a batch is on disk a few milliseconds after
-    /// it is closed (Start closes one at once); the test allows a second.
+    /// Wall time, for a reason: a real process is killed. The contract: a batch is on disk at most the outbox's
+    /// store interval (250 ms) after it is closed (Start closes one at once); the test allows a second.
     @Test("play killed with SIGKILL a second after its Start: the Start's batch is in the outbox file, and delivered later")
     func killDuringPlay() async throws {
         let lab = LabServer(clock: ContinuousClock())
