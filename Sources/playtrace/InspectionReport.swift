@@ -151,7 +151,9 @@ struct InspectionReport: Codable {
             maps = details.maps
             segments = includesSegments ? details.segments : nil
             lowLatency = LowLatency(playlist)
-            dateRanges = playlist.dateRanges.map { range in
+            // Gathered from the segments once (the property walks every segment each time it is read).
+            let allDateRanges = playlist.dateRanges
+            dateRanges = allDateRanges.map { range in
                 DateRangeSummary(
                     id: range.id, classIdentifier: range.classIdentifier, startDate: range.startDate.iso8601Milliseconds,
                     duration: range.duration?.seconds, plannedDuration: range.plannedDuration?.seconds,
@@ -161,7 +163,7 @@ struct InspectionReport: Codable {
                             + (interstitial.isValid ? "" : " (invalid: needs exactly one of X-ASSET-URI and X-ASSET-LIST)")
                     })
             }
-            interstitials = playlist.dateRanges.compactMap { range in
+            interstitials = allDateRanges.compactMap { range in
                 range.interstitial.map { InterstitialSummary(range, $0, dates: map) }
             }
             problems += interstitials.flatMap { summary in summary.problems.map { "interstitial \(summary.id): \($0)" } }

@@ -77,7 +77,7 @@ enum AttributeListParser {
 /// A set of attribute names a tag's model holds, with their keys worked out once and a small table from a key's
 /// presence bit to the name that has it, so that telling whether a name is one of them takes one lookup.
 ///
-/// A reader resolved against a set (``AttributeReader/resolved(against:)``) finds each of its names in one step.
+/// A reader resolved against a set (``AttributeReader/resolve(against:)``) finds each of its names in one step.
 final class AttributeNames: Sendable {
     /// The most names a set holds: a resolved reader keeps one slot per name.
     static let capacity = 32
@@ -89,6 +89,9 @@ final class AttributeNames: Sendable {
     private let multiplier: UInt64
     /// For each of the 256 slots: the index of the one name in it, `-1` for none, `-2` for several.
     private let table: [Int8]
+    /// The same from the address of each name's literal: the parser looks names up with the very literals the set
+    /// was made of (the compiler lays out one copy of each), which this finds without reading the name.
+    private let literalTable: [Int8]
 
     init(_ names: [StaticString]) {
         precondition(names.count <= Self.capacity, "an attribute name set holds at most \(Self.capacity) names")
@@ -117,9 +120,27 @@ final class AttributeNames: Sendable {
         }
         multiplier = best!.multiplier
         table = best!.table
+        var literalTable = [Int8](repeating: -1, count: 256)
+        for (index, name) in names.enumerated() {
+            let slot = Self.literalSlot(name)
+            literalTable[slot] = literalTable[slot] == -1 ? Int8(index) : -2
+        }
+        self.literalTable = literalTable
     }
 
     @inline(__always) private func slot(_ key: UInt64) -> Int { Int((key &* multiplier) >> 56) }
+
+    @inline(__always) private static func literalSlot(_ name: StaticString) -> Int {
+        Int((UInt64(UInt(bitPattern: name.utf8Start)) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+    }
+
+    /// The index of a name given as one of the literals the set was made of; `nil` for any other literal (which
+    /// ``index(of:key:)-5ir8a`` then settles).
+    @inline(__always) func index(ofLiteral name: StaticString) -> Int? {
+        let entry = literalTable[Self.literalSlot(name)]
+        guard entry >= 0, names[Int(entry)].utf8Start == name.utf8Start else { return nil }
+        return Int(entry)
+    }
 
     /// The index of the name (whose key is `key`) in the set; `nil` when it is not one of them.
     @inline(__always) func index(of name: UnsafeBufferPointer<UInt8>, key: UInt64) -> Int? {

@@ -14,48 +14,57 @@ struct AttributeReader {
     /// The presence bits of the names in the list (``AttributeListParser/presenceBit(_:)``): a lookup of a name
     /// the tag does not carry, the common case for optional attributes, ends here.
     private let presence: UInt64
-    /// The set this reader was resolved against, if any (``resolved(against:)``).
+    /// The set this reader was resolved against, if any (``resolve(against:)``).
     private var known: AttributeNames?
     /// For each name of ``known``: the index of its first span, or -1 when the list lacks it.
     private var slots = SIMD32<Int8>(repeating: -1)
     /// The spans whose names are in ``known``, one bit each.
     private var knownSpans: UInt64 = 0
+    /// Where the values read as text come from when the parse has read the same bytes before.
+    private let interner: ValueInterner?
 
     /// A reader over the tag's own bytes.
-    init(tag: TagName, line: Int, bytes: UnsafeBufferPointer<UInt8>, spans: [AttributeSpan]) {
-        self.init(tag: tag, line: line, borrowed: bytes, owned: nil, spans: spans)
+    init(tag: TagName, line: Int, bytes: UnsafeBufferPointer<UInt8>, spans: [AttributeSpan],
+         interner: ValueInterner? = nil) {
+        self.init(tag: tag, line: line, borrowed: bytes, owned: nil, spans: spans, interner: interner)
     }
 
     /// A reader over bytes made for it (the attribute list with its variables substituted).
-    init(tag: TagName, line: Int, owning bytes: [UInt8], spans: [AttributeSpan]) {
-        self.init(tag: tag, line: line, borrowed: UnsafeBufferPointer(start: nil, count: 0), owned: bytes, spans: spans)
+    init(tag: TagName, line: Int, owning bytes: [UInt8], spans: [AttributeSpan], interner: ValueInterner? = nil) {
+        self.init(tag: tag, line: line, borrowed: UnsafeBufferPointer(start: nil, count: 0), owned: bytes, spans: spans,
+                  interner: interner)
     }
 
-    private init(tag: TagName, line: Int, borrowed: UnsafeBufferPointer<UInt8>, owned: [UInt8]?, spans: [AttributeSpan]) {
+    private init(tag: TagName, line: Int, borrowed: UnsafeBufferPointer<UInt8>, owned: [UInt8]?, spans: [AttributeSpan],
+                 interner: ValueInterner?) {
         self.tag = tag
         self.line = line
         self.borrowed = borrowed
         self.owned = owned
         self.spans = spans
+        self.interner = interner
         presence = spans.reduce(0) { $0 | AttributeListParser.presenceBit($1.nameKey) }
     }
 
-    /// This reader with the spans of the names in `known` found once, so that looking one of them up takes one
+    /// Finds the spans of the names in `known` once, so that looking one of them up takes one
     /// step, and the attributes the model does not hold are told apart without comparing names again. Lists too
     /// long for the slots are left as they are (their lookups scan).
-    func resolved(against known: AttributeNames) -> AttributeReader {
-        guard spans.count <= 64 else { return self }
-        var reader = self
-        reader.known = known
+    mutating func resolve(against known: AttributeNames) {
+        guard spans.count <= 64 else { return }
+        self.known = known
+        var knownSpans: UInt64 = 0
+        var slots = SIMD32<Int8>(repeating: -1)
         withBytes { bytes in
-            for (position, span) in spans.enumerated() {
+            for position in spans.indices {
+                let span = spans[position]
                 let name = UnsafeBufferPointer(rebasing: bytes[span.nameStart..<span.nameEnd])
                 guard let index = known.index(of: name, key: span.nameKey) else { continue }
-                reader.knownSpans |= 1 << UInt64(position)
-                if reader.slots[index] < 0 { reader.slots[index] = Int8(position) }
+                knownSpans |= 1 << UInt64(position)
+                if slots[index] < 0 { slots[index] = Int8(position) }
             }
         }
-        return reader
+        self.knownSpans = knownSpans
+        self.slots = slots
     }
 
     @inline(__always) private func withBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
@@ -64,6 +73,10 @@ struct AttributeReader {
     }
 
     private func span(_ name: StaticString) -> AttributeSpan? {
+        if let known, let index = known.index(ofLiteral: name) {
+            let position = slots[index]
+            return position < 0 ? nil : spans[Int(position)]
+        }
         let key = AttributeListParser.nameKey(name)
         guard presence & AttributeListParser.presenceBit(key) != 0 else { return nil }
         if let known, let index = known.index(of: name, key: key) {
@@ -87,7 +100,9 @@ struct AttributeReader {
         }
     }
 
-    private func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String { ByteScanning.string(bytes) }
+    private func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        interner?.string(bytes) ?? ByteScanning.string(bytes)
+    }
 
     func missing(_ name: StaticString) -> PlaylistParseError {
         PlaylistParseError(line: line, reason: .missingAttribute(tag: tag.text, attribute: name.description))
@@ -178,19 +193,25 @@ struct AttributeReader {
     /// empty items left out (so that the list, joined by commas, reads back as the same list).
     func list(_ name: StaticString) -> [String] {
         read(name) { bytes in
-            var items: [String] = []
-            // One allocation for the list, not one per item appended.
-            var commas = 0
-            for byte in bytes where byte == 0x2C { commas += 1 }
-            items.reserveCapacity(commas + 1)
-            var start = 0
-            for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x2C {
-                let item = ByteScanning.trimmed(UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                if !item.isEmpty { items.append(text(item)) }
-                start = index + 1
-            }
-            return items
+            guard let interner else { return splitList(bytes) }
+            return interner.list(bytes) { splitList($0) }
         } ?? []
+    }
+
+    /// A comma-separated list split into its items.
+    private func splitList(_ bytes: UnsafeBufferPointer<UInt8>) -> [String] {
+        var items: [String] = []
+        // One allocation for the list, not one per item appended.
+        var commas = 0
+        for byte in bytes where byte == 0x2C { commas += 1 }
+        items.reserveCapacity(commas + 1)
+        var start = 0
+        for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x2C {
+            let item = ByteScanning.trimmed(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            if !item.isEmpty { items.append(text(item)) }
+            start = index + 1
+        }
+        return items
     }
 
     /// The attributes whose names are not in `known`, as written, in order: what the tag's model keeps besides

@@ -7,7 +7,8 @@ extension ParserState {
                 multivariant.variants.removeLast()
                 try recover(PlaylistParseError(line: pendingVariantLine, reason: .missingVariantURI))
             }
-            let reader = try attributes(value, tag).resolved(against: Self.variantNames)
+            var reader = try attributes(value, tag)
+            reader.resolve(against: Self.variantNames)
             let closedCaptions = reader.value("CLOSED-CAPTIONS")
             multivariant.variants.append(VariantStream(
                 uri: "", stream: try streamAttributes(reader, known: Self.variantNames),
@@ -18,7 +19,8 @@ extension ParserState {
             hasPendingVariant = true
             pendingVariantLine = line
         case .iFrameStreamInf:
-            let reader = try attributes(value, tag).resolved(against: Self.iFrameVariantNames)
+            var reader = try attributes(value, tag)
+            reader.resolve(against: Self.iFrameVariantNames)
             multivariant.iFrameVariants.append(IFrameVariantStream(
                 uri: try reader.requiredString("URI"), stream: try streamAttributes(reader, known: Self.iFrameVariantNames)))
         case .media: multivariant.renditions.append(try rendition(value))
@@ -89,7 +91,8 @@ extension ParserState {
     ])
 
     private mutating func rendition(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> Rendition {
-        let reader = try attributes(value, .media).resolved(against: Self.renditionNames)
+        var reader = try attributes(value, .media)
+        reader.resolve(against: Self.renditionNames)
         let typeText = try reader.requiredString("TYPE")
         guard let type = Rendition.MediaType(rawValue: typeText) else { throw reader.invalid("TYPE", typeText) }
         let uri = reader.string("URI")
