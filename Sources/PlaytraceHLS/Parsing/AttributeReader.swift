@@ -20,29 +20,23 @@ struct AttributeReader {
     private var slots = SIMD32<Int8>(repeating: -1)
     /// The spans whose names are in ``known``, one bit each.
     private var knownSpans: UInt64 = 0
-    /// Where the values read as text come from when the parse has read the same bytes before.
-    private let interner: ValueInterner?
 
     /// A reader over the tag's own bytes.
-    init(tag: TagName, line: Int, bytes: UnsafeBufferPointer<UInt8>, spans: [AttributeSpan],
-         interner: ValueInterner? = nil) {
-        self.init(tag: tag, line: line, borrowed: bytes, owned: nil, spans: spans, interner: interner)
+    init(tag: TagName, line: Int, bytes: UnsafeBufferPointer<UInt8>, spans: [AttributeSpan]) {
+        self.init(tag: tag, line: line, borrowed: bytes, owned: nil, spans: spans)
     }
 
     /// A reader over bytes made for it (the attribute list with its variables substituted).
-    init(tag: TagName, line: Int, owning bytes: [UInt8], spans: [AttributeSpan], interner: ValueInterner? = nil) {
-        self.init(tag: tag, line: line, borrowed: UnsafeBufferPointer(start: nil, count: 0), owned: bytes, spans: spans,
-                  interner: interner)
+    init(tag: TagName, line: Int, owning bytes: [UInt8], spans: [AttributeSpan]) {
+        self.init(tag: tag, line: line, borrowed: UnsafeBufferPointer(start: nil, count: 0), owned: bytes, spans: spans)
     }
 
-    private init(tag: TagName, line: Int, borrowed: UnsafeBufferPointer<UInt8>, owned: [UInt8]?, spans: [AttributeSpan],
-                 interner: ValueInterner?) {
+    private init(tag: TagName, line: Int, borrowed: UnsafeBufferPointer<UInt8>, owned: [UInt8]?, spans: [AttributeSpan]) {
         self.tag = tag
         self.line = line
         self.borrowed = borrowed
         self.owned = owned
         self.spans = spans
-        self.interner = interner
         presence = spans.reduce(0) { $0 | AttributeListParser.presenceBit($1.nameKey) }
     }
 
@@ -100,9 +94,7 @@ struct AttributeReader {
         }
     }
 
-    private func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        interner?.string(bytes) ?? ByteScanning.string(bytes)
-    }
+    private func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String { ByteScanning.string(bytes) }
 
     func missing(_ name: StaticString) -> PlaylistParseError {
         PlaylistParseError(line: line, reason: .missingAttribute(tag: tag.text, attribute: name.description))
@@ -192,10 +184,7 @@ struct AttributeReader {
     /// A comma-separated list (CODECS, CHARACTERISTICS): split at commas, white space around each item dropped,
     /// empty items left out (so that the list, joined by commas, reads back as the same list).
     func list(_ name: StaticString) -> [String] {
-        read(name) { bytes in
-            guard let interner else { return splitList(bytes) }
-            return interner.list(bytes) { splitList($0) }
-        } ?? []
+        read(name) { splitList($0) } ?? []
     }
 
     /// A comma-separated list split into its items.

@@ -53,8 +53,6 @@ struct ParserState {
     var variantLines: [Int] = []
     /// The spans of the attribute list being read, kept from tag to tag so that reading one allocates nothing.
     var attributeSpans: [AttributeSpan] = []
-    /// The short values read so far, to share rather than make again.
-    let interner = ValueInterner()
 
     init(options: PlaylistParser.Options, inputBytes: Int) {
         self.options = options
@@ -469,7 +467,7 @@ struct ParserState {
         // A reference to a variable not (yet) defined fails the parse here as on URI lines (RFC 8216bis 4.3), even
         // before any variable is defined.
         guard scan.hasVariableReference else {
-            return AttributeReader(tag: tag, line: line, bytes: value, spans: attributeSpans, interner: interner)
+            return AttributeReader(tag: tag, line: line, bytes: value, spans: attributeSpans)
         }
         // Quoted strings and hexadecimal sequences take variables (RFC 8216bis 4.3); other unquoted values are
         // substituted too, since the parser reads a quoted-string attribute written without quotes as its text
@@ -487,7 +485,7 @@ struct ParserState {
                 nameStart: nameStart, nameEnd: nameEnd, valueStart: nameEnd, valueEnd: bytes.count,
                 isQuoted: span.isQuoted || !AttributeValue.readsBackUnquoted(substituted), nameKey: span.nameKey))
         }
-        return AttributeReader(tag: tag, line: line, owning: bytes, spans: spans, interner: interner)
+        return AttributeReader(tag: tag, line: line, owning: bytes, spans: spans)
     }
 
     private mutating func startPoint(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> StartPoint {
