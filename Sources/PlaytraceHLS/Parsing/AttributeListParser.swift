@@ -135,7 +135,7 @@ final class AttributeNames: Sendable {
     }
 
     /// The index of a name given as one of the literals the set was made of; `nil` for any other literal (which
-    /// ``index(of:key:)-5ir8a`` then settles).
+    /// `index(of:key:)` then settles).
     @inline(__always) func index(ofLiteral name: StaticString) -> Int? {
         let entry = literalTable[Self.literalSlot(name)]
         guard entry >= 0, names[Int(entry)].utf8Start == name.utf8Start else { return nil }
