@@ -49,7 +49,9 @@ extension InspectionReport {
         init?(_ playlist: MediaPlaylist) {
             partTarget = playlist.partInformation?.partTarget
             let segments = playlist.segments
-            parts = segments.indices.reduce(0) { $0 + segments[$1].tags.parts.count } + playlist.trailingTags.parts.count
+            parts = segments.indices.reduce(0) { count, index in
+                segments[index].tags.mayHaveRareTags ? count + segments[index].tags.parts.count : count
+            } + playlist.trailingTags.parts.count
             serverControl = playlist.serverControl
             preloadHints = playlist.preloadHints
             renditionReports = playlist.renditionReports
@@ -81,19 +83,23 @@ extension InspectionReport {
                 if all[index].tags.isDiscontinuity { discontinuities += 1 }
                 if all[index].tags.isGap { gaps += 1 }
                 if all[index].byteRange != nil { byteRangeSegments += 1 }
-                if let last = all[index].tags.keys.last {
-                    if last.method == .none {
-                        key = nil
-                    } else {
-                        keys.append(KeyRange(method: last.method.rawValue, uri: last.uri, iv: last.iv,
-                                             keyFormat: last.keyFormat, firstSequence: sequence, lastSequence: sequence))
-                        key = keys.count - 1
+                // Keys and maps are rare tags: a segment without any is not read for them.
+                if all[index].tags.mayHaveRareTags {
+                    if let last = all[index].tags.keys.last {
+                        if last.method == .none {
+                            key = nil
+                        } else {
+                            keys.append(KeyRange(method: last.method.rawValue, uri: last.uri, iv: last.iv,
+                                                 keyFormat: last.keyFormat, firstSequence: sequence,
+                                                 lastSequence: sequence))
+                            key = keys.count - 1
+                        }
                     }
-                }
-                if let section = all[index].tags.map {
-                    maps.append(MapRange(uri: section.uri, byteRange: section.byteRange?.serialized, firstSequence: sequence,
-                                         lastSequence: sequence))
-                    map = maps.count - 1
+                    if let section = all[index].tags.map {
+                        maps.append(MapRange(uri: section.uri, byteRange: section.byteRange?.serialized,
+                                             firstSequence: sequence, lastSequence: sequence))
+                        map = maps.count - 1
+                    }
                 }
                 if let key { keys[key].lastSequence = sequence }
                 if let map { maps[map].lastSequence = sequence }

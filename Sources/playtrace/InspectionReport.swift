@@ -184,7 +184,8 @@ struct InspectionReport: Codable {
                 problems.append("ad break \(signal.id) has no end signal")
             }
             unknownTags = playlist.unknownTags.map(\.line)
-            for index in mediaSegments.indices where !mediaSegments[index].tags.unknownTags.isEmpty {
+            for index in mediaSegments.indices
+            where mediaSegments[index].tags.mayHaveRareTags && !mediaSegments[index].tags.unknownTags.isEmpty {
                 unknownTags += mediaSegments[index].tags.unknownTags.map(\.line)
             }
         }

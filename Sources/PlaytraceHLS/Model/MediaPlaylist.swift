@@ -141,9 +141,10 @@ public struct SegmentTags: Sendable, Hashable {
     /// Whether no tag was recorded.
     public var isEmpty: Bool { self == SegmentTags() }
 
-    /// Whether the segment may carry a rare tag (key, map, date range, cue, part, unknown tag): passes that look
-    /// only for those skip the other segments without reading, or copying, them.
-    var mayHaveRareTags: Bool { box != nil }
+    /// Whether the segment may carry a rare tag (key, map, date range, cue, `EXT-OATCLS-SCTE35`, part, unknown
+    /// tag): `false` means it carries none, so that a pass that looks only for those skips the other segments
+    /// without reading them.
+    public var mayHaveRareTags: Bool { box != nil }
 
     /// `EXT-X-KEY` tags that start here (they apply to this and the following segments).
     public var keys: [EncryptionKey] {
