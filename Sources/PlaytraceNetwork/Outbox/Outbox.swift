@@ -179,6 +179,8 @@ public actor Outbox {
                     continue
                 }
                 await submissions.rest(for: rest, on: wallClock.stopwatch)
+                // A look that finds nothing is followed by a whole interval's rest.
+                rest = configuration.storeInterval
                 continue
             }
             lastWork = now
