@@ -7,6 +7,12 @@ public import PlaytraceTelemetry
 /// through the `Outbox` (persisted, retried on 5xx and network errors; a 4xx refuses that batch only, logged with
 /// the server's message).
 ///
+/// Durability: a batch closes every ``Configuration/flushInterval``, at its size bounds, and at a Start, Error,
+/// End, Stop or Next; the Outbox's background task compresses and stores it within its `storeInterval` (250 ms by
+/// default). The thread that emitted the event only encodes it and queues the closed batch. A process killed with
+/// `kill -9` loses the batch still open and those closed in the last `storeInterval`; what is stored is delivered
+/// by the next run.
+///
 /// ```swift
 /// let outbox = try Outbox(path: path, couriers: [InfluxDBBackend.courier(transport: transport)])
 /// let influx = InfluxDBBackend(configuration: .init(url: URL(string: "http://127.0.0.1:8086")!,
