@@ -82,38 +82,35 @@ final class Batcher: Sendable {
         // chain of reallocations on the emitting thread after each hand-over.
         let capacity = state.batch.bytes.capacity
         defer {
-            var bytes = LineBuffer()
-            if let spare = spares.take() { bytes.adopt(spare) } else { bytes = LineBuffer(capacity: capacity) }
-            state.batch = Batch(bytes: bytes, records: 0)
+            state.batch = Batch(bytes: spares.take().map(LineBuffer.init(reusing:)) ?? LineBuffer(capacity: capacity),
+                                records: 0)
         }
         return state.batch
     }
 }
 
-/// A batch handed over by a ``Batcher``: its bytes are read once, after which its memory goes back to the batcher
-/// for a later batch — so that the emitting thread writes into memory already in use rather than into fresh pages,
-/// each of which costs it a page fault the first time it is touched.
+/// A batch handed over by a ``Batcher``. Once it is gone (its bytes read and the reader done with it), its memory
+/// goes back to the batcher for a later batch — so that the emitting thread writes into memory already in use
+/// rather than into fresh pages, each of which costs it a page fault the first time it is touched.
 final class ClosedBatch: Sendable {
-    /// The records in the batch.
-    let records: Int
-    private let batch: Locked<Batcher.Batch?>
+    private let batch: Batcher.Batch
     private let spares: SpareBuffers
 
     fileprivate init(_ batch: Batcher.Batch, spares: SpareBuffers) {
-        records = batch.records
-        self.batch = Locked(batch)
+        self.batch = batch
         self.spares = spares
     }
 
-    /// The batch's bytes, copied out; its memory goes back to the batcher. Empty when they were read before.
-    func readBytes() -> [UInt8] {
-        guard var batch = batch.withLock({ batch in
-            defer { batch = nil }
-            return batch
-        }) else { return [] }
-        let bytes = batch.bytes.bytes
-        if let storage = batch.bytes.release() { spares.give(storage) }
-        return bytes
+    /// The records in the batch.
+    var records: Int { batch.records }
+
+    /// The batch's bytes, copied out.
+    func readBytes() -> [UInt8] { batch.bytes.bytes }
+
+    deinit {
+        // Nothing else holds the memory: the batcher made a new buffer when it closed this batch. A later batch
+        // writes into it only once this object's last field has let it go (the writer checks).
+        if let storage = batch.bytes.storage { spares.give(storage) }
     }
 }
 

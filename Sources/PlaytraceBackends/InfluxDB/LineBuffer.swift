@@ -43,6 +43,11 @@ public struct LineBuffer: Sendable {
         if capacity > 0 { adopt(Storage(capacity: capacity)) }
     }
 
+    /// An empty buffer that writes into `storage` (memory of an earlier buffer, no longer shared).
+    init(reusing storage: Storage) {
+        adopt(storage)
+    }
+
     /// Takes memory (or none).
     mutating func adopt(_ storage: consuming Storage?) {
         address = storage.map { UInt(bitPattern: $0.bytes) } ?? 0

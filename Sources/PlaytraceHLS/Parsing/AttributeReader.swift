@@ -40,9 +40,9 @@ struct AttributeReader {
         presence = spans.reduce(0) { $0 | AttributeListParser.presenceBit($1.nameKey) }
     }
 
-    /// Finds the spans of the names in `known` once, so that looking one of them up takes one
-    /// step, and the attributes the model does not hold are told apart without comparing names again. Lists too
-    /// long for the slots are left as they are (their lookups scan).
+    /// Finds the spans of the names in `known` once, so that looking one of them up takes one step, and the
+    /// attributes the model does not hold are told apart without comparing names again. Lists too long for the
+    /// slots are left as they are (their lookups scan).
     mutating func resolve(against known: AttributeNames) {
         guard spans.count <= 64 else { return }
         self.known = known
@@ -67,16 +67,10 @@ struct AttributeReader {
     }
 
     private func span(_ name: StaticString) -> AttributeSpan? {
-        if let known, let index = known.index(ofLiteral: name) {
-            let position = slots[index]
-            return position < 0 ? nil : spans[Int(position)]
-        }
+        if let known, let index = known.index(ofLiteral: name) { return span(inSlot: index) }
         let key = AttributeListParser.nameKey(name)
         guard presence & AttributeListParser.presenceBit(key) != 0 else { return nil }
-        if let known, let index = known.index(of: name, key: key) {
-            let position = slots[index]
-            return position < 0 ? nil : spans[Int(position)]
-        }
+        if let known, let index = known.index(of: name, key: key) { return span(inSlot: index) }
         for span in spans where span.nameKey == key {
             let matches = withBytes { bytes in
                 name.withUTF8Buffer { ByteScanning.equal($0, UnsafeBufferPointer(rebasing: bytes[span.nameStart..<span.nameEnd])) }
@@ -84,6 +78,12 @@ struct AttributeReader {
             if matches { return span }
         }
         return nil
+    }
+
+    /// The span of the name at `index` in ``known``; `nil` when the list lacks it.
+    @inline(__always) private func span(inSlot index: Int) -> AttributeSpan? {
+        let position = slots[index]
+        return position < 0 ? nil : spans[Int(position)]
     }
 
     /// Reads a value's bytes; `nil` when the attribute is absent.
@@ -184,23 +184,20 @@ struct AttributeReader {
     /// A comma-separated list (CODECS, CHARACTERISTICS): split at commas, white space around each item dropped,
     /// empty items left out (so that the list, joined by commas, reads back as the same list).
     func list(_ name: StaticString) -> [String] {
-        read(name) { splitList($0) } ?? []
-    }
-
-    /// A comma-separated list split into its items.
-    private func splitList(_ bytes: UnsafeBufferPointer<UInt8>) -> [String] {
-        var items: [String] = []
-        // One allocation for the list, not one per item appended.
-        var commas = 0
-        for byte in bytes where byte == 0x2C { commas += 1 }
-        items.reserveCapacity(commas + 1)
-        var start = 0
-        for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x2C {
-            let item = ByteScanning.trimmed(UnsafeBufferPointer(rebasing: bytes[start..<index]))
-            if !item.isEmpty { items.append(text(item)) }
-            start = index + 1
-        }
-        return items
+        read(name) { bytes in
+            var items: [String] = []
+            // One allocation for the list, not one per item appended.
+            var commas = 0
+            for byte in bytes where byte == 0x2C { commas += 1 }
+            items.reserveCapacity(commas + 1)
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x2C {
+                let item = ByteScanning.trimmed(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                if !item.isEmpty { items.append(text(item)) }
+                start = index + 1
+            }
+            return items
+        } ?? []
     }
 
     /// The attributes whose names are not in `known`, as written, in order: what the tag's model keeps besides
