@@ -171,7 +171,7 @@ enum ISO8601DateFormatting {
         var whole = value.rounded(.down)
         var digits = 3
         var fraction: Int64 = 0
-        for candidate in [3, 6, 9, 12, 15] {
+        for candidate in stride(from: 3, through: 15, by: 3) {
             let scale = ISO8601DateParser.powersOfTen[candidate]
             var scaled = ((value - whole) * scale).rounded()
             var base = whole
@@ -192,8 +192,36 @@ enum ISO8601DateFormatting {
         if remainder < 0 { days -= 1 }
         let secondsOfDay = remainder < 0 ? remainder + 86_400 : remainder
         let (year, month, day) = ISO8601DateParser.civilFromDays(days)
-        return pad(Int64(year), 4) + "-" + pad(Int64(month), 2) + "-" + pad(Int64(day), 2) + "T"
-            + pad(secondsOfDay / 3600, 2) + ":" + pad((secondsOfDay / 60) % 60, 2) + ":" + pad(secondsOfDay % 60, 2)
-            + "." + pad(fraction, digits) + "Z"
+        guard (0...9_999).contains(year) else {
+            return pad(Int64(year), 4) + "-" + pad(Int64(month), 2) + "-" + pad(Int64(day), 2) + "T"
+                + pad(secondsOfDay / 3600, 2) + ":" + pad((secondsOfDay / 60) % 60, 2) + ":" + pad(secondsOfDay % 60, 2)
+                + "." + pad(fraction, digits) + "Z"
+        }
+        // The usual year: the text written once into the string's own storage (`YYYY-MM-DDTHH:MM:SS.` and the
+        // fraction's digits, then `Z`), where joining padded pieces made a string for each of them.
+        return String(unsafeUninitializedCapacity: 21 + digits) { text in
+            func put(_ value: Int64, width: Int, at offset: Int) {
+                var rest = value
+                for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                    text[index] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                    rest /= 10
+                }
+            }
+            put(Int64(year), width: 4, at: 0)
+            text[4] = UInt8(ascii: "-")
+            put(Int64(month), width: 2, at: 5)
+            text[7] = UInt8(ascii: "-")
+            put(Int64(day), width: 2, at: 8)
+            text[10] = UInt8(ascii: "T")
+            put(secondsOfDay / 3600, width: 2, at: 11)
+            text[13] = UInt8(ascii: ":")
+            put((secondsOfDay / 60) % 60, width: 2, at: 14)
+            text[16] = UInt8(ascii: ":")
+            put(secondsOfDay % 60, width: 2, at: 17)
+            text[19] = UInt8(ascii: ".")
+            put(fraction, width: digits, at: 20)
+            text[20 + digits] = UInt8(ascii: "Z")
+            return 21 + digits
+        }
     }
 }

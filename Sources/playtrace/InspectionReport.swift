@@ -167,7 +167,7 @@ struct InspectionReport: Codable {
                 range.interstitial.map { InterstitialSummary(range, $0, dates: map) }
             }
             problems += interstitials.flatMap { summary in summary.problems.map { "interstitial \(summary.id): \($0)" } }
-            let signals = playlist.adBreaks(dates: map)  // once, with the map already built
+            let signals = playlist.adBreaks(dates: map, dateRanges: allDateRanges)  // with what is already gathered
             adBreaks = signals.map { signal in
                 var scte35: SCTE35Report?
                 if let section = signal.scte35 {

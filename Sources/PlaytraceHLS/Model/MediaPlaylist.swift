@@ -102,16 +102,16 @@ public struct MediaPlaylist: Sendable, Hashable, Codable {
         var sequence = mediaSequence + (skip?.skippedSegments ?? 0)
         var discontinuity = discontinuitySequence
         var time = 0.0
-        var nextOffsetByURI: [String: Int] = [:]
+        var nextOffsetByURI: [SegmentURI: Int] = [:]
         for index in segments.indices {
             if segments[index].tags.isDiscontinuity { discontinuity += 1 }
             segments[index].mediaSequence = sequence
             segments[index].discontinuitySequence = discontinuity
             segments[index].startTime = MediaTime(seconds: time)
             if let range = segments[index].byteRange {
-                let offset = range.offset ?? nextOffsetByURI[segments[index].uri] ?? 0
+                let offset = range.offset ?? nextOffsetByURI[segments[index].uriText] ?? 0
                 segments[index].resolvedByteRange = ByteRange(length: range.length, offset: offset)
-                nextOffsetByURI[segments[index].uri] = offset + range.length
+                nextOffsetByURI[segments[index].uriText] = offset + range.length
             } else {
                 segments[index].resolvedByteRange = nil
             }
@@ -298,7 +298,14 @@ extension SegmentTags: Codable {
 @dynamicMemberLookup
 public struct Segment: Sendable, Hashable, Codable {
     /// The segment's URI, as written (relative URIs are resolved by the client).
-    public var uri: String
+    ///
+    /// Kept as bytes shared with the other segments of the parse (see `SegmentURI`): reading it makes a `String`.
+    public var uri: String {
+        get { uriText.string }
+        set { uriText = SegmentURI(newValue) }
+    }
+    /// The URI's bytes.
+    var uriText: SegmentURI
     /// The `EXTINF` duration, in seconds.
     public var duration: Double
     /// The `EXTINF` title.
@@ -318,11 +325,20 @@ public struct Segment: Sendable, Hashable, Codable {
 
     public init(uri: String, duration: Double, title: String = "", byteRange: ByteRange? = nil,
                 tags: SegmentTags = SegmentTags()) {
-        self.uri = uri
+        self.init(uriText: SegmentURI(uri), duration: duration, title: title, byteRange: byteRange, tags: tags)
+    }
+
+    init(uriText: SegmentURI, duration: Double, title: String, byteRange: ByteRange?, tags: SegmentTags) {
+        self.uriText = uriText
         self.duration = duration
         self.title = title
         self.byteRange = byteRange
         self.tags = tags
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case uriText = "uri", duration, title, byteRange, tags, mediaSequence, discontinuitySequence, startTime
+        case resolvedByteRange
     }
 
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<SegmentTags, Value>) -> Value {

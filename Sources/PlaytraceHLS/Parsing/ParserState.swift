@@ -34,7 +34,11 @@ struct ParserState {
     /// The line of each segment's `EXTINF`, for problems found once the playlist is read.
     var segmentLines: [Int] = []
     /// The URI of the previous segment when it had a byte range (the next range without an offset follows it).
-    var previousByteRangeURI: String?
+    var previousByteRangeURI: SegmentURI?
+    /// Where the segments' URIs are copied, made at the first one with room for every line of the input.
+    var uriBlock: SegmentURIBlock?
+    /// The size of the input.
+    let inputBytes: Int
     /// The start date of each date range by ID, for a later tag of the same range that omits it (as RFC 8216's
     /// own SCTE-35 example does).
     var dateRangeStarts: [String: StreamDate] = [:]
@@ -56,6 +60,7 @@ struct ParserState {
 
     init(options: PlaylistParser.Options, inputBytes: Int) {
         self.options = options
+        self.inputBytes = inputBytes
         totalSubstitutionBudget = options.limits.substitutionBudget(forInputBytes: inputBytes)
         substitutionBudget = totalSubstitutionBudget
     }
@@ -195,6 +200,10 @@ struct ParserState {
 
     private mutating func handleURI(_ text: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
         let scan = ByteScanning.scan(text)
+        if !hasPendingVariant, scan.isASCII, !scan.hasControl, !scan.hasVariableReference {
+            // The usual segment URI: used as written, its bytes copied into the parse's block.
+            return try appendSegment(uri: storedURI(text))
+        }
         let raw: String
         if let valid = ByteScanning.validString(text, isASCII: scan.isASCII) {
             raw = valid
@@ -227,6 +236,20 @@ struct ParserState {
             variantLines.append(pendingVariantLine)
             return
         }
+        try appendSegment(uri: SegmentURI(isUsable ? uri : Self.gapURI(raw)), isGap: !isUsable)
+    }
+
+    /// `text` copied into the parse's block of URIs (a new block when the first one is full: substituted URIs can
+    /// make the URIs longer than the input).
+    private mutating func storedURI(_ text: UnsafeBufferPointer<UInt8>) -> SegmentURI {
+        if let block = uriBlock, let uri = block.append(text) { return uri }
+        let block = SegmentURIBlock.make(capacity: Swift.max(inputBytes, text.count))
+        uriBlock = block
+        return block.append(text) ?? SegmentURI(String(decoding: text, as: UTF8.self))
+    }
+
+    /// Ends the segment whose tags were read: its URI line has come (`isGap`: a URI that cannot be used).
+    private mutating func appendSegment(uri: SegmentURI, isGap: Bool = false) throws(PlaylistParseError) {
         guard let duration = pendingDuration else {
             return try recover(PlaylistParseError(line: line, reason: .missingSegmentDuration))
         }
@@ -245,9 +268,9 @@ struct ParserState {
         }
         var tags = SegmentTags()
         swap(&tags, &pending)
-        if !isUsable { tags.isGap = true }
-        segments.append(Segment(uri: isUsable ? uri : Self.gapURI(raw), duration: duration, title: pendingTitle,
-                                byteRange: pendingByteRange, tags: tags))
+        if isGap { tags.isGap = true }
+        segments.append(Segment(uriText: uri, duration: duration, title: pendingTitle, byteRange: pendingByteRange,
+                                tags: tags))
         segmentLines.append(pendingInfLine)
         pendingDuration = nil
         pendingTitle = ""

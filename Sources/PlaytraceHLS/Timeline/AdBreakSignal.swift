@@ -43,19 +43,30 @@ public struct AdBreakSignal: Sendable, Hashable {
 
 extension MediaPlaylist {
     /// The ad breaks the playlist signals, in order of their start.
-    public var adBreaks: [AdBreakSignal] { AdBreakExtraction.extract(from: self, dates: ProgramDateTimeMap(self)) }
+    public var adBreaks: [AdBreakSignal] { adBreaks(dates: ProgramDateTimeMap(self)) }
 
     /// The ad breaks, placed with a program-date-time map of this playlist that the caller already has.
     public func adBreaks(dates: ProgramDateTimeMap) -> [AdBreakSignal] {
-        AdBreakExtraction.extract(from: self, dates: dates)
+        AdBreakExtraction.extract(from: self, dates: dates, dateRanges: dateRanges)
+    }
+
+    /// The ad breaks, placed with a program-date-time map of this playlist and read from its ``dateRanges``, both of
+    /// which the caller already has (``dateRanges`` walks every segment each time it is read).
+    ///
+    /// - Parameters:
+    ///   - dates: `ProgramDateTimeMap(self)`.
+    ///   - dateRanges: this playlist's ``dateRanges``, as read.
+    public func adBreaks(dates: ProgramDateTimeMap, dateRanges: [DateRange]) -> [AdBreakSignal] {
+        AdBreakExtraction.extract(from: self, dates: dates, dateRanges: dateRanges)
     }
 }
 
 enum AdBreakExtraction {
-    static func extract(from playlist: MediaPlaylist, dates map: ProgramDateTimeMap) -> [AdBreakSignal] {
+    static func extract(from playlist: MediaPlaylist, dates map: ProgramDateTimeMap,
+                        dateRanges: [DateRange]) -> [AdBreakSignal] {
         var breaks: [AdBreakSignal] = []
         var indexByID: [String: Int] = [:]
-        for range in playlist.dateRanges where range.signalsAdBreak {
+        for range in dateRanges where range.signalsAdBreak {
             if let index = indexByID[range.id] {
                 if range.scte35In != nil || range.endDate != nil {
                     breaks[index].isClosed = true
@@ -127,7 +138,9 @@ enum AdBreakExtraction {
             breaks[index].isClosed = true
             if breaks[index].duration == nil { breaks[index].duration = playlist.duration - start }
         }
-        return breaks.sorted { ($0.startTime?.seconds ?? .infinity) < ($1.startTime?.seconds ?? .infinity) }
+        // Sorted in place (the breaks of each kind come in playlist order already; a sorted copy would copy them all).
+        breaks.sort { ($0.startTime?.seconds ?? .infinity) < ($1.startTime?.seconds ?? .infinity) }
+        return breaks
     }
 
     /// Decodes the message that opened a break into it; a break without an announced duration takes the message's.
