@@ -1,5 +1,4 @@
 import Foundation
-import PlaytraceCore
 
 /// Reads a local file into bytes, at most a limit: one read into the array the parser takes (no `Data` to copy),
 /// and no more memory than the limit for a file that is too large.
@@ -28,10 +27,6 @@ enum LocalFile {
         // The file's size is not trusted (a pipe has none, a file can grow): reading goes on until the end.
         let bytes = try [UInt8](unsafeUninitializedCapacity: limit + 1) { buffer, count in
             count = 0
-            // A large file is read into huge pages where the system gives them (far fewer page faults).
-            if status.st_size >= HugePages.size {
-                HugePages.advise(UnsafeMutableRawPointer(buffer.baseAddress!), byteCount: min(Int(status.st_size), limit + 1))
-            }
             while count <= limit {
                 let result = Glibc.read(descriptor, buffer.baseAddress! + count, limit + 1 - count)
                 if result < 0 {

@@ -1,5 +1,3 @@
-import PlaytraceCore
-
 /// A segment's URI as UTF-8 bytes in a block shared by the segments of one parse.
 ///
 /// A media playlist holds one URI per segment, and a `String` per URI costs an allocation each (a long live
@@ -82,11 +80,10 @@ final class SegmentURIBlock: @unchecked Sendable {
 
     deinit { bytes.deallocate() }
 
-    /// An empty block with room for `capacity` bytes (huge pages advised for a large one: a long playlist's URIs).
+    /// An empty block with room for `capacity` bytes (at most ``maximumCapacity``); pages that no byte is written
+    /// to cost nothing.
     static func make(capacity: Int) -> SegmentURIBlock {
-        let block = SegmentURIBlock(capacity: min(max(capacity, 1), maximumCapacity))
-        HugePages.advise(UnsafeMutableRawPointer(block.bytes), byteCount: block.capacity)
-        return block
+        SegmentURIBlock(capacity: min(max(capacity, 1), maximumCapacity))
     }
 
     /// Appends `text` and returns where it is, or `nil` when the block has no room left for it.

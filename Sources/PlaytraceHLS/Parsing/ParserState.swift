@@ -79,7 +79,6 @@ struct ParserState {
         }
         segments.reserveCapacity(bytes.count / 64)
         segmentLines.reserveCapacity(bytes.count / 64)
-        HugePages.advise(capacityOf: &segments)
         var start = 0
         let count = bytes.count
         let maximumLineLength = options.limits.maximumLineLength

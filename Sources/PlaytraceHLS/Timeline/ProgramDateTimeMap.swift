@@ -29,7 +29,6 @@ public struct ProgramDateTimeMap: Sendable, Hashable {
     public init(_ playlist: MediaPlaylist) {
         var entries: [Entry] = []
         entries.reserveCapacity(playlist.segments.count)
-        HugePages.advise(capacityOf: &entries)
         var running: StreamDate?
         // Fields read in place: a segment copied per iteration (its strings and tags retained) costs more than
         // the rest of the pass.
