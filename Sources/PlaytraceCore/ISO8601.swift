@@ -192,36 +192,32 @@ enum ISO8601DateFormatting {
         if remainder < 0 { days -= 1 }
         let secondsOfDay = remainder < 0 ? remainder + 86_400 : remainder
         let (year, month, day) = ISO8601DateParser.civilFromDays(days)
-        guard (0...9_999).contains(year) else {
-            return pad(Int64(year), 4) + "-" + pad(Int64(month), 2) + "-" + pad(Int64(day), 2) + "T"
-                + pad(secondsOfDay / 3600, 2) + ":" + pad((secondsOfDay / 60) % 60, 2) + ":" + pad(secondsOfDay % 60, 2)
-                + "." + pad(fraction, digits) + "Z"
-        }
-        // The usual year: the text written once into the string's own storage (`YYYY-MM-DDTHH:MM:SS.` and the
-        // fraction's digits, then `Z`), where joining padded pieces made a string for each of them.
-        return String(unsafeUninitializedCapacity: 21 + digits) { text in
-            func put(_ value: Int64, width: Int, at offset: Int) {
+        // The text written once into the string's own storage (the year as `pad` gives it, `-MM-DDTHH:MM:SS.`, the
+        // fraction's digits, `Z`), where joining padded pieces made a string for each of them.
+        let yearText = pad(Int64(year), 4)
+        return String(unsafeUninitializedCapacity: yearText.utf8.count + 17 + digits) { text in
+            var position = 0
+            for byte in yearText.utf8 {
+                text[position] = byte
+                position += 1
+            }
+            func put(_ separator: Unicode.Scalar, _ value: Int64, width: Int) {
+                text[position] = UInt8(ascii: separator)
                 var rest = value
-                for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                for index in stride(from: position + width, through: position + 1, by: -1) {
                     text[index] = UInt8(truncatingIfNeeded: 48 + rest % 10)
                     rest /= 10
                 }
+                position += width + 1
             }
-            put(Int64(year), width: 4, at: 0)
-            text[4] = UInt8(ascii: "-")
-            put(Int64(month), width: 2, at: 5)
-            text[7] = UInt8(ascii: "-")
-            put(Int64(day), width: 2, at: 8)
-            text[10] = UInt8(ascii: "T")
-            put(secondsOfDay / 3600, width: 2, at: 11)
-            text[13] = UInt8(ascii: ":")
-            put((secondsOfDay / 60) % 60, width: 2, at: 14)
-            text[16] = UInt8(ascii: ":")
-            put(secondsOfDay % 60, width: 2, at: 17)
-            text[19] = UInt8(ascii: ".")
-            put(fraction, width: digits, at: 20)
-            text[20 + digits] = UInt8(ascii: "Z")
-            return 21 + digits
+            put("-", Int64(month), width: 2)
+            put("-", Int64(day), width: 2)
+            put("T", secondsOfDay / 3600, width: 2)
+            put(":", (secondsOfDay / 60) % 60, width: 2)
+            put(":", secondsOfDay % 60, width: 2)
+            put(".", fraction, width: digits)
+            text[position] = UInt8(ascii: "Z")
+            return position + 1
         }
     }
 }

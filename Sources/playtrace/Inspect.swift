@@ -101,14 +101,8 @@ struct Inspect: AsyncParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
-            // One print of the whole text: print's lock and conversions, line by line, cost more than formatting
-            // the lines for a playlist of thousands of date ranges.
-            var text: [UInt8] = []
-            for line in lines() {
-                text.append(contentsOf: PlainText.safe(line).utf8)
-                text.append(0x0A)
-            }
-            print(String(decoding: text, as: UTF8.self), terminator: "")
+            // One print of the whole text (a playlist of thousands of date ranges has thousands of lines).
+            print(lines().map(PlainText.safe).joined(separator: "\n"))
         }
     }
 

@@ -16,11 +16,9 @@ struct SegmentURI: Sendable, Hashable {
     /// A URI in a block of its own.
     init(_ text: String) {
         var text = text
-        let bytes = text.withUTF8 { bytes in
-            let block = SegmentURIBlock.make(capacity: bytes.count)
-            return block.append(bytes)
-        }
-        self = bytes ?? SegmentURI(block: .make(capacity: 0), offset: 0, count: 0)
+        // (Only a text past the 4 GB a block can hold finds no room.)
+        self = text.withUTF8 { SegmentURIBlock.make(capacity: $0.count).append($0) }
+            ?? SegmentURI(block: .make(capacity: 0), offset: 0, count: 0)
     }
 
     fileprivate init(block: SegmentURIBlock, offset: UInt32, count: UInt32) {
