@@ -31,15 +31,16 @@ struct Inspect: AsyncParsableCommand {
 
     func run() async throws {
         common.bootstrapLogging()
-        let bytes: [UInt8]
+        let document: DocumentBytes
         let baseURL: URL
         do {
-            (bytes, baseURL) = try await load(location)
+            (document, baseURL) = try await load(location)
         } catch {
             throw CommandFailure(location, error: error)
         }
+        let bytes = document.buffer
         if VASTAssetListReader.isXML(bytes) {
-            try await inspectVAST(bytes, base: baseURL)
+            try await inspectVAST(Array(bytes), base: baseURL)
             return
         }
         let adMetadata: (format: AdMetadataFormat, metadata: AdMetadata)?
@@ -63,9 +64,9 @@ struct Inspect: AsyncParsableCommand {
         try printReport(json: report, lines: report.lines)
         // The playlist and its report are left to the process's exit rather than freed one object at a time:
         // for 100,000 segments, freeing them costs about as much as printing them.
-        ProcessExit.keep((bytes, outcome, report))
+        ProcessExit.keep((document, outcome, report))
         if let reason = report.unusable {
-            FileHandle.standardError.write(Data(PlainText.safe("playtrace inspect: \(location): \(reason)\n").utf8))
+            FileHandle.standardError.write(Data((PlainText.safe("playtrace inspect: \(location): \(reason)") + "\n").utf8))
             throw ExitCode.failure
         }
         if strict, !report.problems.isEmpty { throw ExitCode.failure }
@@ -106,7 +107,7 @@ struct Inspect: AsyncParsableCommand {
         }
     }
 
-    private func load(_ location: String) async throws -> ([UInt8], URL) {
+    private func load(_ location: String) async throws -> (DocumentBytes, URL) {
         if let url = URL(string: location), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             return try await AsyncHTTPClientTransport.scoped { transport in
                 // A slow server is named while it is waited for (on standard error), and given up after 20 s.
@@ -117,7 +118,7 @@ struct Inspect: AsyncParsableCommand {
                 defer { notice.cancel() }
                 let response = try await transport.send(HTTPRequest(url: url, timeout: .seconds(20)))
                 guard response.isSuccess else { throw InspectError.httpStatus(response.status, url.absoluteString) }
-                return (response.body, response.url)
+                return (DocumentBytes(copying: response.body), response.url)
             }
         }
         let url = URL(fileURLWithPath: location)
