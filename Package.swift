@@ -89,6 +89,8 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // glibc's malloc.h (mallopt): the command's allocator settings (HeapTuning).
+        .systemLibrary(name: "CGlibcMalloc"),
         .systemLibrary(
             name: "CMPV",
             pkgConfig: "mpv",
@@ -147,6 +149,7 @@ let package = Package(
                 "PlaytraceAds", "PlaytraceLab",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .target(name: "CGlibcMalloc", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictness
         ),

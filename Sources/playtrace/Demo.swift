@@ -9,6 +9,7 @@ import PlaytracePlayer
 
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "demo",
         abstract: "Start the lab in-process and play a two-item playlist through the Player, with a tracker that prints its life cycle.")
 
     @OptionGroup var common: CommonOptions

@@ -7,6 +7,7 @@ import PlaytraceNetwork
 
 struct Inspect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "inspect",
         abstract: "Parse a playlist and print what it holds: variants, segments, dates, date ranges, SCTE-35, ad breaks, interstitials, problems. Also reads VAST (its whole wrapper chain), Harmonic ad metadata and MediaTailor tracking JSON (detected by content).",
         discussion: discussionText)
 

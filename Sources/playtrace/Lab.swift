@@ -4,6 +4,7 @@ import PlaytraceLab
 
 struct Lab: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "lab",
         abstract: "Serve the lab on loopback: HLS VOD, live and DVR streams with ad breaks, fault injection, a request log.",
         discussion: """
             The address is printed (and flushed) as soon as the lab listens, so `playtrace lab --port 0 > log &` \\

@@ -6,6 +6,7 @@ import PlaytracePlayer
 
 struct Play: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "play",
         abstract: "Play an HLS stream through the Player (headless engine), with a status line, its tracker's events, "
             + "telemetry to the backends given, and a summary.")
 

@@ -9,6 +9,13 @@ struct Playtrace: AsyncParsableCommand {
         discussion: "Without a subcommand, runs the demo: the lab starts on a free loopback port and its on-demand stream with ad breaks plays to the end.",
         subcommands: [Demo.self, Play.self, Inspect.self, Lab.self, OutboxCommand.self],
         defaultSubcommand: Demo.self)
+
+    /// The program's entry point: ArgumentParser's, after the allocator settings that have to be made before any
+    /// thread allocates (``HeapTuning``).
+    static func main() async {
+        HeapTuning.prepare(forArguments: CommandLine.arguments)
+        await main(nil)
+    }
 }
 
 /// Options every command shares.

@@ -127,10 +127,11 @@ public struct MediaPlaylist: Sendable, Hashable, Codable {
 /// unknown tags) are kept together out of line: an ordinary segment stays small, which keeps parsing and copying
 /// long playlists fast. The properties read and write as plain stored values.
 public struct SegmentTags: Sendable, Hashable {
-    /// `EXT-X-DISCONTINUITY`.
-    public var isDiscontinuity = false
+    // (Stored in this order, the two flags fill the padding after the optional date: 40 bytes instead of 48.)
     /// `EXT-X-PROGRAM-DATE-TIME`.
     public var programDateTime: StreamDate?
+    /// `EXT-X-DISCONTINUITY`.
+    public var isDiscontinuity = false
     /// `EXT-X-GAP`: the segment is missing and must not be loaded.
     public var isGap = false
     /// `EXT-X-BITRATE` that starts here, in kbit/s (applies to the following segments).
@@ -321,7 +322,13 @@ public struct Segment: Sendable, Hashable, Codable {
     /// The start time on the playlist's timeline, from its first segment (computed).
     public internal(set) var startTime: MediaTime = .zero
     /// The byte range with its offset resolved (computed).
-    public internal(set) var resolvedByteRange: ByteRange?
+    public internal(set) var resolvedByteRange: ByteRange? {
+        get { byteRange.map { ByteRange(length: $0.length, offset: resolvedOffset) } }
+        set { resolvedOffset = newValue?.offset ?? 0 }
+    }
+    /// The offset of ``byteRange`` as ``MediaPlaylist/renumber()`` resolved it: the resolved range is kept as this
+    /// one number, not a second optional range (a segment stays 136 bytes, not 160, over 100,000 segments).
+    private var resolvedOffset = 0
 
     public init(uri: String, duration: Double, title: String = "", byteRange: ByteRange? = nil,
                 tags: SegmentTags = SegmentTags()) {
@@ -339,6 +346,33 @@ public struct Segment: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case uriText = "uri", duration, title, byteRange, tags, mediaSequence, discontinuitySequence, startTime
         case resolvedByteRange
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            uriText: try container.decode(SegmentURI.self, forKey: .uriText),
+            duration: try container.decode(Double.self, forKey: .duration),
+            title: try container.decode(String.self, forKey: .title),
+            byteRange: try container.decodeIfPresent(ByteRange.self, forKey: .byteRange),
+            tags: try container.decode(SegmentTags.self, forKey: .tags))
+        mediaSequence = try container.decode(Int.self, forKey: .mediaSequence)
+        discontinuitySequence = try container.decode(Int.self, forKey: .discontinuitySequence)
+        startTime = try container.decode(MediaTime.self, forKey: .startTime)
+        resolvedByteRange = try container.decodeIfPresent(ByteRange.self, forKey: .resolvedByteRange)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(uriText, forKey: .uriText)
+        try container.encode(duration, forKey: .duration)
+        try container.encode(title, forKey: .title)
+        try container.encodeIfPresent(byteRange, forKey: .byteRange)
+        try container.encode(tags, forKey: .tags)
+        try container.encode(mediaSequence, forKey: .mediaSequence)
+        try container.encode(discontinuitySequence, forKey: .discontinuitySequence)
+        try container.encode(startTime, forKey: .startTime)
+        try container.encodeIfPresent(resolvedByteRange, forKey: .resolvedByteRange)
     }
 
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<SegmentTags, Value>) -> Value {
