@@ -173,7 +173,7 @@ public actor Outbox {
         var lastWork = now
         var rest = configuration.storeInterval
         while true {
-            guard let items = submissions.take() else {
+            guard var items = submissions.take() else {
                 if now - lastWork >= configuration.storeLinger.seconds {
                     if submissions.park() { return }
                     continue
@@ -187,27 +187,62 @@ public actor Outbox {
             // Messages coming faster than one a rest: look sooner, so that what waits in memory stays small (and
             // its buffers are reused while still warm) rather than piling up for a whole interval.
             rest = items.count > 1 ? configuration.storeInterval / 16 : configuration.storeInterval
-            for item in items {
-                var message = item.message
-                if let payload = item.payload { message.payload = payload() }
+            let taken = items.count
+            var messages: [OutboxMessage] = []
+            messages.reserveCapacity(taken)
+            for index in items.indices {
+                var message = items[index].message
+                if let payload = items[index].payload {
+                    message.payload = payload()
+                    // What made the payload is let go at once (a telemetry batch's buffer goes back to its batcher
+                    // for the next batch), not once the whole look is stored.
+                    items[index].payload = nil
+                }
                 if message.key.isEmpty { message.key = RandomUUID.lowercasedString() }
-                do {
-                    if item.compressing {
+                if items[index].compressing {
+                    do {
                         message.payload = try Gzip.compress(message.payload)
                         message.metadata["header.Content-Encoding"] = "gzip"
+                    } catch {
+                        lose(message, error)
+                        continue
                     }
-                    if try await store.insertInBackground(message, rememberedSince: oldestKept) { try enforceBounds() }
-                } catch {
-                    submissions.countLost()
-                    logger.error("a message could not be stored for delivery, and is lost", metadata: [
-                        "destination": "\(message.destination)", "bytes": "\(message.payload.count)", "error": "\(error)",
-                    ])
                 }
-                await noteDue(message.destination)
+                messages.append(message)
             }
-            submissions.finished(items.count)
+            items = []
+            await store(messages)
+            submissions.finished(taken)
             await notifyWaiters()
         }
+    }
+
+    /// Stores what one look took, in one SQLite transaction; if that fails, one message at a time, so that a
+    /// message that cannot be stored does not take the others with it.
+    private nonisolated func store(_ messages: [OutboxMessage]) async {
+        guard !messages.isEmpty else { return }
+        do {
+            let inserted = try await store.insertAllInBackground(messages, rememberedSince: oldestKept)
+            if inserted.contains(true) { try enforceBounds() }
+        } catch {
+            for message in messages {
+                do {
+                    if try await store.insertInBackground(message, rememberedSince: oldestKept) { try enforceBounds() }
+                } catch {
+                    lose(message, error)
+                }
+            }
+        }
+        var noted: Set<String> = []
+        for message in messages where noted.insert(message.destination).inserted { await noteDue(message.destination) }
+    }
+
+    /// Counts and logs a submitted message that could not be stored.
+    private nonisolated func lose(_ message: OutboxMessage, _ error: any Error) {
+        submissions.countLost()
+        logger.error("a message could not be stored for delivery, and is lost", metadata: [
+            "destination": "\(message.destination)", "bytes": "\(message.payload.count)", "error": "\(error)",
+        ])
     }
 
     /// Starts delivering in the background: what is due now, each message as it is enqueued, and retries as they

@@ -127,6 +127,17 @@ struct OutboxStore: Sendable {
         }
     }
 
+    /// Inserts messages in one transaction, without blocking the caller's thread; for each, whether it was inserted
+    /// (as ``insert(_:rememberedSince:)`` tells). One commit for many messages: a burst is stored as fast as it comes.
+    func insertAllInBackground(_ messages: [OutboxMessage], rememberedSince: Double) async throws -> [Bool] {
+        let metadata = try messages.map(Self.metadataText)
+        return try await database.write { db in
+            try zip(messages, metadata).map { message, metadata in
+                try Self.insert(message, metadata: metadata, rememberedSince: rememberedSince, in: db)
+            }
+        }
+    }
+
     private static func metadataText(_ message: OutboxMessage) throws -> String {
         String(decoding: try JSONEncoder().encode(message.metadata), as: UTF8.self)
     }
