@@ -2,32 +2,24 @@
 import CGlibcMalloc
 #endif
 
-/// How much free memory glibc's allocator keeps at the top of each heap, set for the command being run.
+/// glibc's allocator set up for a command that builds one large model and exits (`inspect`).
 ///
-/// A command's work runs on Swift concurrency threads, whose allocations come from glibc's per-thread arenas. By
-/// default such an arena makes its heap usable a few pages at a time (one `mprotect` call per step) and hands
-/// free memory at its top back to the system as soon as 128 KB of it pile up (one `madvise`, after which the same
-/// pages fault again when they are next used). A session that allocates and frees buffers of around that size
-/// (segments, batches, their compression) pays for both on the thread that does it, the main actor included:
-/// measured here, keeping 1 MB cut the p99 of the emitting thread's cost for the events that hand a batch to the
-/// Outbox by about a fifth. `inspect`, which builds one large model and exits, made 2,000 `mprotect` calls for a
-/// 100,000-segment playlist, about a sixteenth of its time; with 64 MB, 17.
+/// A command's work runs on a Swift concurrency thread, whose allocations come from one of glibc's per-thread
+/// arenas; such an arena makes its heap usable a few pages at a time, one `mprotect` call per step. `inspect` of a
+/// 100,000-segment playlist made 2,000 of them, about a sixteenth of its time; with a 64 MB top pad, which glibc
+/// gives each arena it makes from then on, 17. Memory made usable but never touched costs nothing; but an arena
+/// also keeps up to that much it no longer uses instead of returning it, which is why only a one-shot command
+/// asks for it (for a playing session it made no difference measurable here).
 enum HeapTuning {
-    /// The top pad for a command that runs once and exits (`inspect`).
-    static let oneShotTopPad = 64 << 20
-    /// The top pad for the others (a session, the lab): what an arena keeps instead of returning it.
-    static let sessionTopPad = 1 << 20
+    /// The commands that ask for it: they run once and exit.
+    static let oneShotCommands: Set<String> = ["inspect"]
 
-    /// Sets the top pad for the command that `arguments` (the program's) run. Call it first thing: the setting
+    /// Sets the top pad when `arguments` (the program's) run a one-shot command. Call it first thing: the setting
     /// reaches only the arenas made after it.
     static func prepare(forArguments arguments: [String]) {
-        setTopPad(arguments.dropFirst().first == "inspect" ? oneShotTopPad : sessionTopPad)
-    }
-
-    /// `M_TOP_PAD` for glibc's allocator; nothing elsewhere.
-    static func setTopPad(_ bytes: Int) {
+        guard let command = arguments.dropFirst().first, oneShotCommands.contains(command) else { return }
         #if canImport(CGlibcMalloc)
-        _ = mallopt(M_TOP_PAD, Int32(bytes))
+        _ = mallopt(M_TOP_PAD, 64 << 20)
         #endif
     }
 }
