@@ -149,6 +149,13 @@ struct AdResumeTests {
         first.lab.faults.add(LabFault(pathContains: "/beacons/", kind: .status(503)))
         await first.play(until: 10.5)
         #expect(first.session.beacons.map(\.firing.event) == [.impression, .start, .firstQuartile, .midpoint])
+        // The midpoint's attempt must have failed, and its retry been written, before the kill: killed while the
+        // request is still under way, the beacon would be due at once, and the next run could deliver it before its
+        // state is read. (Real time, bounded: the attempt is a real request on loopback.)
+        for _ in 0..<500 where try await first.outbox.statistics().retried < 1 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(try await first.outbox.statistics().retried >= 1, "the midpoint's failed attempt is recorded")
         try await first.kill()
         first.lab.faults.clear()
 
