@@ -11,13 +11,10 @@ import CGlibcMalloc
 /// also keeps up to that much it no longer uses instead of returning it, which is why only a one-shot command
 /// asks for it (for a playing session it made no difference measurable here).
 enum HeapTuning {
-    /// The commands that ask for it: they run once and exit.
-    static let oneShotCommands: Set<String> = ["inspect"]
-
-    /// Sets the top pad when `arguments` (the program's) run a one-shot command. Call it first thing: the setting
-    /// reaches only the arenas made after it.
+    /// Sets the top pad when `arguments` (the program's) run `inspect`. Call it first thing: the setting reaches
+    /// only the arenas made after it.
     static func prepare(forArguments arguments: [String]) {
-        guard let command = arguments.dropFirst().first, oneShotCommands.contains(command) else { return }
+        guard arguments.dropFirst().first == "inspect" else { return }
         #if canImport(CGlibcMalloc)
         _ = mallopt(M_TOP_PAD, 64 << 20)
         #endif

@@ -41,7 +41,7 @@ struct Inspect: AsyncParsableCommand {
         }
         let bytes = document.buffer
         if VASTAssetListReader.isXML(bytes) {
-            try await inspectVAST(Array(bytes), base: baseURL)
+            try await inspectVAST(Data(bytes), base: baseURL)
             return
         }
         let adMetadata: (format: AdMetadataFormat, metadata: AdMetadata)?
@@ -74,10 +74,10 @@ struct Inspect: AsyncParsableCommand {
     }
 
     /// A VAST response: its chain, ads, media files, tracking and errors.
-    private func inspectVAST(_ bytes: [UInt8], base: URL) async throws {
+    private func inspectVAST(_ bytes: Data, base: URL) async throws {
         let document: VASTDocument
         do {
-            document = try VASTParser().parse(Data(bytes))
+            document = try VASTParser().parse(bytes)
         } catch {
             throw CommandFailure(location, error.description)
         }

@@ -23,16 +23,11 @@ final class DocumentBytes {
         self.init(buffer: UnsafeBufferPointer(copy), isMapped: false)
     }
 
-    /// Bytes that `memory` holds: `count` of them, in memory from `UnsafeMutableRawPointer.allocate`.
-    fileprivate convenience init(allocated memory: UnsafeMutableRawPointer, count: Int) {
+    /// `count` bytes at `memory`: a mapping made by `mmap` (`isMapped`), or memory from
+    /// `UnsafeMutableRawPointer.allocate`.
+    fileprivate convenience init(_ memory: UnsafeMutableRawPointer, count: Int, isMapped: Bool) {
         self.init(buffer: UnsafeBufferPointer(start: memory.assumingMemoryBound(to: UInt8.self), count: count),
-                  isMapped: false)
-    }
-
-    /// `count` bytes of a mapping made by `mmap`.
-    fileprivate convenience init(mapped memory: UnsafeMutableRawPointer, count: Int) {
-        self.init(buffer: UnsafeBufferPointer(start: memory.assumingMemoryBound(to: UInt8.self), count: count),
-                  isMapped: true)
+                  isMapped: isMapped)
     }
 
     deinit {
@@ -74,7 +69,7 @@ enum LocalFile {
             // Private and read-only: bytes appended later are not seen; populated at once, not page by page.
             if let memory = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0), memory != MAP_FAILED {
                 MappedFileGuard.install(naming: path)
-                return DocumentBytes(mapped: memory, count: size)
+                return DocumentBytes(memory, count: size, isMapped: true)
             }
         }
         return try readToEnd(descriptor, limit: limit)
@@ -100,7 +95,7 @@ enum LocalFile {
             memory.deallocate()
             throw error
         }
-        return DocumentBytes(allocated: memory, count: count)
+        return DocumentBytes(memory, count: count, isMapped: false)
     }
 }
 
