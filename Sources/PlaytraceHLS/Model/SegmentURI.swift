@@ -1,4 +1,4 @@
-/// A segment's URI as UTF-8 bytes in a block shared by the segments of one parse.
+/// A segment's (or a variant's) URI as UTF-8 bytes in a block shared by the segments of one parse.
 ///
 /// A media playlist holds one URI per segment, and a `String` per URI costs an allocation each (a long live
 /// playlist: 100,000 of them, a fifth of the time `playtrace inspect` spent on it). The parser copies each URI line
@@ -9,7 +9,7 @@
 /// The block stays alive while any segment of the parse does; a URI set from a `String` gets a block of its own.
 /// Equality and hashing are by bytes.
 struct SegmentURI: Sendable, Hashable {
-    private let block: SegmentURIBlock
+    private let block: TextBlock
     private let offset: UInt32
     private let count: UInt32
 
@@ -17,11 +17,14 @@ struct SegmentURI: Sendable, Hashable {
     init(_ text: String) {
         var text = text
         // (Only a text past the 4 GB a block can hold finds no room.)
-        self = text.withUTF8 { SegmentURIBlock.make(capacity: $0.count).append($0) }
+        self = text.withUTF8 { TextBlock.make(capacity: $0.count).appendURI($0) }
             ?? SegmentURI(block: .make(capacity: 0), offset: 0, count: 0)
     }
 
-    fileprivate init(block: SegmentURIBlock, offset: UInt32, count: UInt32) {
+    /// The empty URI: a variant's until its URI line is read.
+    static let none = SegmentURI("")
+
+    init(block: TextBlock, offset: UInt32, count: UInt32) {
         self.block = block
         self.offset = offset
         self.count = count
@@ -60,39 +63,9 @@ extension SegmentURI: Codable {
     }
 }
 
-/// The bytes of many segments' URIs, appended in order and never changed once written: a segment reads only its
-/// own range, written before the segment existed, so sharing a block between threads is safe once the parse that
-/// fills it has returned (the parser alone appends, before anything else can see the block).
-final class SegmentURIBlock: @unchecked Sendable {
-    /// The most a block holds: offsets and counts are 32-bit.
-    static let maximumCapacity = Int(UInt32.max)
-
-    private let bytes: UnsafeMutablePointer<UInt8>
-    private let capacity: Int
-    private var count = 0
-
-    private init(capacity: Int) {
-        self.capacity = capacity
-        bytes = .allocate(capacity: capacity)
-    }
-
-    deinit { bytes.deallocate() }
-
-    /// An empty block with room for `capacity` bytes (at most ``maximumCapacity``); pages that no byte is written
-    /// to cost nothing.
-    static func make(capacity: Int) -> SegmentURIBlock {
-        SegmentURIBlock(capacity: min(max(capacity, 1), maximumCapacity))
-    }
-
+extension TextBlock {
     /// Appends `text` and returns where it is, or `nil` when the block has no room left for it.
-    func append(_ text: UnsafeBufferPointer<UInt8>) -> SegmentURI? {
-        guard text.count <= capacity - count else { return nil }
-        if let source = text.baseAddress { (bytes + count).initialize(from: source, count: text.count) }
-        let offset = count
-        count += text.count
-        return SegmentURI(block: self, offset: UInt32(offset), count: UInt32(text.count))
+    func appendURI(_ text: UnsafeBufferPointer<UInt8>) -> SegmentURI? {
+        append(text).map { SegmentURI(block: self, offset: $0, count: UInt32(text.count)) }
     }
-
-    /// The bytes from `offset`.
-    func start(at offset: UInt32) -> UnsafePointer<UInt8> { UnsafePointer(bytes + Int(offset)) }
 }

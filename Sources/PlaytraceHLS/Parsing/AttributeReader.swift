@@ -48,13 +48,17 @@ struct AttributeReader {
         self.known = known
         var knownSpans: UInt64 = 0
         var slots = SIMD32<Int8>(repeating: -1)
-        withBytes { bytes in
-            for position in spans.indices {
-                let span = spans[position]
-                let name = UnsafeBufferPointer(rebasing: bytes[span.nameStart..<span.nameEnd])
-                guard let index = known.index(of: name, key: span.nameKey) else { continue }
-                knownSpans |= 1 << UInt64(position)
-                if slots[index] < 0 { slots[index] = Int8(position) }
+        // The slots are written through a pointer: a vector written one lane at a time would be stored and loaded
+        // again whole for each lane, and such a load waits for the byte store before it.
+        withUnsafeMutableBytes(of: &slots) { slots in
+            withBytes { bytes in
+                for position in spans.indices {
+                    let span = spans[position]
+                    let name = UnsafeBufferPointer(rebasing: bytes[span.nameStart..<span.nameEnd])
+                    guard let index = known.index(of: name, key: span.nameKey) else { continue }
+                    knownSpans |= 1 << UInt64(position)
+                    if Int8(bitPattern: slots[index]) < 0 { slots[index] = UInt8(position) }
+                }
             }
         }
         self.knownSpans = knownSpans
@@ -93,6 +97,17 @@ struct AttributeReader {
             try body(UnsafeBufferPointer(rebasing: bytes[span.valueStart..<span.valueEnd]))
         }
     }
+
+    /// Calls `body` with a value's bytes and whether it was quoted; with `nil` when the attribute is absent.
+    func withValue<R>(_ name: StaticString, _ body: (_ bytes: UnsafeBufferPointer<UInt8>?, _ isQuoted: Bool) -> R) -> R {
+        guard let span = span(name) else { return body(nil, false) }
+        return withBytes { bytes in
+            body(UnsafeBufferPointer(rebasing: bytes[span.valueStart..<span.valueEnd]), span.isQuoted)
+        }
+    }
+
+    /// The size of the attribute list read: the values of its attributes take no more.
+    var byteCount: Int { owned?.count ?? borrowed.count }
 
     private func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String { ByteScanning.string(bytes) }
 

@@ -9,20 +9,28 @@ extension ParserState {
             }
             var reader = try attributes(value, tag)
             reader.resolve(against: Self.variantNames)
-            let closedCaptions = reader.value("CLOSED-CAPTIONS")
+            let stream = try streamAttributes(reader, known: Self.variantNames)
+            let frameRate = try reader.decimal("FRAME-RATE")
+            var texts = packedStrings(3, bytes: reader.byteCount)
+            reader.withValue("AUDIO") { bytes, _ in texts.append(bytes) }
+            reader.withValue("SUBTITLES") { bytes, _ in texts.append(bytes) }
+            let hasNoClosedCaptions = reader.withValue("CLOSED-CAPTIONS") { bytes, isQuoted in
+                texts.append(isQuoted ? bytes : nil)
+                guard let bytes, !isQuoted else { return false }
+                return ("NONE" as StaticString).withUTF8Buffer { ByteScanning.equal($0, bytes) }
+            }
             multivariant.variants.append(VariantStream(
-                uri: "", stream: try streamAttributes(reader, known: Self.variantNames),
-                frameRate: try reader.decimal("FRAME-RATE"), audio: reader.string("AUDIO"),
-                subtitles: reader.string("SUBTITLES"),
-                closedCaptions: closedCaptions.flatMap { if case .quoted(let group) = $0 { group } else { nil } },
-                hasNoClosedCaptions: closedCaptions == .unquoted("NONE")))
+                uriText: SegmentURI.none, stream: stream, frameRate: frameRate,
+                hasNoClosedCaptions: hasNoClosedCaptions, texts: texts.finish()))
             hasPendingVariant = true
             pendingVariantLine = line
         case .iFrameStreamInf:
             var reader = try attributes(value, tag)
             reader.resolve(against: Self.iFrameVariantNames)
-            multivariant.iFrameVariants.append(IFrameVariantStream(
-                uri: try reader.requiredString("URI"), stream: try streamAttributes(reader, known: Self.iFrameVariantNames)))
+            let stream = try streamAttributes(reader, known: Self.iFrameVariantNames)
+            let uri = reader.withValue("URI") { bytes, _ in bytes.map { storedURI($0) } }
+            guard let uri else { throw reader.missing("URI") }
+            multivariant.iFrameVariants.append(IFrameVariantStream(uriText: uri, stream: stream))
         case .media: multivariant.renditions.append(try rendition(value))
         case .sessionData:
             let reader = try attributes(value, tag)
@@ -58,17 +66,43 @@ extension ParserState {
         -> StreamAttributes
     {
         guard let bandwidth = try bitRate(reader, "BANDWIDTH") else { throw reader.missing("BANDWIDTH") }
+        let averageBandwidth = try bitRate(reader, "AVERAGE-BANDWIDTH")
+        let score = try reader.decimal("SCORE")
+        let resolution = try reader.resolution("RESOLUTION")
+        var texts = packedStrings(StreamAttributes.Text.allCases.count, bytes: reader.byteCount)
+        for text in StreamAttributes.Text.allCases {
+            reader.withValue(text.name) { bytes, _ in
+                guard text == .codecs, let bytes else { return texts.append(bytes) }
+                appendList(bytes, to: &texts)
+            }
+        }
         return StreamAttributes(
-            bandwidth: bandwidth,
-            averageBandwidth: try bitRate(reader, "AVERAGE-BANDWIDTH"),
-            score: try reader.decimal("SCORE"),
-            codecs: reader.list("CODECS"),
-            supplementalCodecs: reader.string("SUPPLEMENTAL-CODECS"), resolution: try reader.resolution("RESOLUTION"),
-            hdcpLevel: reader.string("HDCP-LEVEL"), allowedCPC: reader.string("ALLOWED-CPC"),
-            videoRange: reader.string("VIDEO-RANGE"), requiredVideoLayout: reader.string("REQ-VIDEO-LAYOUT"),
-            stableVariantID: reader.string("STABLE-VARIANT-ID"), video: reader.string("VIDEO"),
-            pathwayID: reader.string("PATHWAY-ID"),
-            otherAttributes: reader.attributes(excluding: known))
+            bandwidth: bandwidth, averageBandwidth: averageBandwidth, score: score, resolution: resolution,
+            otherAttributes: reader.attributes(excluding: known), texts: texts.finish())
+    }
+
+    /// A comma-separated list (CODECS) as `StreamAttributes` keeps it: its items joined by commas, with the white
+    /// space around each item and the empty items left out; absent when no item is left.
+    private func appendList(_ bytes: UnsafeBufferPointer<UInt8>, to texts: inout PackedStrings.Builder) {
+        var isTidy = !bytes.isEmpty && bytes.first != 0x2C && bytes.last != 0x2C
+        var previous: UInt8 = 0
+        for byte in bytes {
+            guard !ByteScanning.isBlank(byte), byte != 0x2C || previous != 0x2C else {
+                isTidy = false
+                break
+            }
+            previous = byte
+        }
+        if isTidy { return texts.append(bytes) }
+        var items: [UInt8] = []
+        items.reserveCapacity(bytes.count)
+        for item in bytes.split(separator: 0x2C) {
+            let trimmed = ByteScanning.trimmed(UnsafeBufferPointer(rebasing: item))
+            guard !trimmed.isEmpty else { continue }
+            if !items.isEmpty { items.append(0x2C) }
+            items.append(contentsOf: trimmed)
+        }
+        items.withUnsafeBufferPointer { texts.append($0.isEmpty ? nil : $0) }
     }
 
     /// A bit rate attribute. Some packagers write it as a decimal (`BANDWIDTH="1280000.0"`): a whole,

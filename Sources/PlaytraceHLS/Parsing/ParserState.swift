@@ -35,8 +35,9 @@ struct ParserState {
     var segmentLines: [Int] = []
     /// The URI of the previous segment when it had a byte range (the next range without an offset follows it).
     var previousByteRangeURI: SegmentURI?
-    /// Where the segments' URIs are copied, made at the first one with room for every line of the input.
-    var uriBlock: SegmentURIBlock?
+    /// Where the segments' URIs and the variants' text attributes are copied, made at the first one with room for
+    /// every line of the input.
+    var textBlock: TextBlock?
     /// The size of the input.
     let inputBytes: Int
     /// The start date of each date range by ID, for a later tag of the same range that omits it (as RFC 8216's
@@ -199,9 +200,11 @@ struct ParserState {
 
     private mutating func handleURI(_ text: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
         let scan = ByteScanning.scan(text)
-        if !hasPendingVariant, scan.isASCII, !scan.hasControl, !scan.hasVariableReference {
-            // The usual segment URI: used as written, its bytes copied into the parse's block.
-            return try appendSegment(uri: storedURI(text))
+        if scan.isASCII, !scan.hasControl, !scan.hasVariableReference {
+            // The usual URI: used as written, its bytes copied into the parse's block.
+            let uri = storedURI(text)
+            guard hasPendingVariant else { return try appendSegment(uri: uri) }
+            return completePendingVariant(uri: uri)
         }
         let raw: String
         if let valid = ByteScanning.validString(text, isASCII: scan.isASCII) {
@@ -226,25 +229,45 @@ struct ParserState {
             }
         }
         if hasPendingVariant {
-            hasPendingVariant = false
             guard isUsable else {
+                hasPendingVariant = false
                 multivariant.variants.removeLast()
                 return
             }
-            multivariant.variants[multivariant.variants.count - 1].uri = uri
-            variantLines.append(pendingVariantLine)
-            return
+            return completePendingVariant(uri: SegmentURI(uri))
         }
         try appendSegment(uri: SegmentURI(isUsable ? uri : Self.gapURI(raw)), isGap: !isUsable)
     }
 
+    /// Gives the last variant, which waited for its URI line, its URI.
+    private mutating func completePendingVariant(uri: SegmentURI) {
+        hasPendingVariant = false
+        multivariant.variants[multivariant.variants.count - 1].uriText = uri
+        variantLines.append(pendingVariantLine)
+    }
+
     /// `text` copied into the parse's block of URIs (a new block when the first one is full: substituted URIs can
     /// make the URIs longer than the input).
-    private mutating func storedURI(_ text: UnsafeBufferPointer<UInt8>) -> SegmentURI {
-        if let block = uriBlock, let uri = block.append(text) { return uri }
-        let block = SegmentURIBlock.make(capacity: Swift.max(inputBytes, text.count))
-        uriBlock = block
-        return block.append(text) ?? SegmentURI(String(decoding: text, as: UTF8.self))
+    mutating func storedURI(_ text: UnsafeBufferPointer<UInt8>) -> SegmentURI {
+        if let block = textBlock, let uri = block.appendURI(text) { return uri }
+        return textBlock(roomFor: text.count).appendURI(text)
+            ?? SegmentURI(String(decoding: text, as: UTF8.self))  // (past the 4 GB a block holds)
+    }
+
+    /// A builder of a record of `count` packed strings, `bytes` bytes at most in all, in the parse's text block.
+    mutating func packedStrings(_ count: Int, bytes: Int) -> PackedStrings.Builder {
+        PackedStrings.Builder(block: textBlock(roomFor: PackedStrings.recordSize(count: count, bytes: bytes)), count: count)
+    }
+
+    /// The parse's text block, a new one when the current one has less room than `count` bytes.
+    mutating func textBlock(roomFor count: Int) -> TextBlock {
+        if let block = textBlock, block.room >= count { return block }
+        // Blocks grow from 16 KB, each twice the last, up to the input's size: a media playlist's URIs take most of
+        // it, a multivariant playlist's texts a fraction.
+        let size = inputBytes
+        let block = TextBlock.make(capacity: Swift.max(size, count))
+        textBlock = block
+        return block
     }
 
     /// Ends the segment whose tags were read: its URI line has come (`isGap`: a URI that cannot be used).
@@ -374,13 +397,23 @@ struct ParserState {
             case .closedCaptions: captions.define(rendition.groupID)
             }
         }
-        // Indices, not a loop over copies: copying a variant retains each of its strings.
-        for index in multivariant.variants.indices {
-            let line = index < variantLines.count ? variantLines[index] : 0
-            audio.check(multivariant.variants[index].audio, line: line, into: &warnings)
-            video.check(multivariant.variants[index].stream.video, line: line, into: &warnings)
-            subtitles.check(multivariant.variants[index].subtitles, line: line, into: &warnings)
-            captions.check(multivariant.variants[index].closedCaptions, line: line, into: &warnings)
+        // The groups' bytes, read in place: a variant's text attributes are made `String`s only to be reported.
+        multivariant.variants.withUnsafeBufferPointer { variants in
+            for index in variants.indices {
+                let line = index < variantLines.count ? variantLines[index] : 0
+                variants[index].texts.withBytes(VariantStream.Text.audio.rawValue) {
+                    audio.check($0, line: line, into: &warnings)
+                }
+                variants[index].stream.texts.withBytes(StreamAttributes.Text.video.rawValue) {
+                    video.check($0, line: line, into: &warnings)
+                }
+                variants[index].texts.withBytes(VariantStream.Text.subtitles.rawValue) {
+                    subtitles.check($0, line: line, into: &warnings)
+                }
+                variants[index].texts.withBytes(VariantStream.Text.closedCaptions.rawValue) {
+                    captions.check($0, line: line, into: &warnings)
+                }
+            }
         }
     }
 
@@ -607,8 +640,9 @@ private struct GroupReferenceCheck {
 
     mutating func define(_ group: String) { defined.insert(group) }
 
-    mutating func check(_ group: String?, line: Int, into warnings: inout [PlaylistWarning]) {
-        guard let group, !recent.contains(group) else { return }
+    mutating func check(_ bytes: UnsafeBufferPointer<UInt8>?, line: Int, into warnings: inout [PlaylistWarning]) {
+        guard let bytes, !recent.contains(where: { $0.utf8.elementsEqual(bytes) }) else { return }
+        let group = String(decoding: bytes, as: UTF8.self)
         if defined.contains(group) {
             if recent.count == Self.recentLimit { recent.removeFirst() }
             recent.append(group)
