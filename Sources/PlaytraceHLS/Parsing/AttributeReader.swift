@@ -106,6 +106,18 @@ struct AttributeReader {
         }
     }
 
+    /// ``withValue(_:_:)`` for the name at `index` in `names`: found in one step when the reader was resolved against
+    /// `names` (a tag's model reads its attributes in a fixed order, most of them absent).
+    func withValue<R>(
+        _ index: Int, of names: AttributeNames, _ body: (_ bytes: UnsafeBufferPointer<UInt8>?, _ isQuoted: Bool) -> R
+    ) -> R {
+        guard known === names else { return withValue(names.names[index], body) }
+        guard let span = span(inSlot: index) else { return body(nil, false) }
+        return withBytes { bytes in
+            body(UnsafeBufferPointer(rebasing: bytes[span.valueStart..<span.valueEnd]), span.isQuoted)
+        }
+    }
+
     /// The size of the attribute list read: the values of its attributes take no more.
     var byteCount: Int { owned?.count ?? borrowed.count }
 

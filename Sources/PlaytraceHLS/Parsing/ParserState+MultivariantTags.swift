@@ -57,6 +57,13 @@ extension ParserState {
         "BANDWIDTH", "AVERAGE-BANDWIDTH", "SCORE", "CODECS", "SUPPLEMENTAL-CODECS", "RESOLUTION", "HDCP-LEVEL",
         "ALLOWED-CPC", "VIDEO-RANGE", "REQ-VIDEO-LAYOUT", "STABLE-VARIANT-ID", "VIDEO", "PATHWAY-ID",
     ]
+    /// The index in ``variantNames`` and ``iFrameVariantNames`` of each of `StreamAttributes`' text attributes.
+    private static let textIndices = StreamAttributes.Text.allCases.map { text in
+        guard let index = streamNames.firstIndex(where: { $0.utf8Start == text.name.utf8Start }) else {
+            preconditionFailure("\(text.name) is one of the stream names")
+        }
+        return index
+    }
     /// The attributes a variant stream's model holds; the others are kept as they were written.
     private static let variantNames = AttributeNames(streamNames + ["FRAME-RATE", "AUDIO", "SUBTITLES", "CLOSED-CAPTIONS"])
     /// The attributes an I-frame variant's model holds.
@@ -70,9 +77,10 @@ extension ParserState {
         let score = try reader.decimal("SCORE")
         let resolution = try reader.resolution("RESOLUTION")
         var texts = packedStrings(StreamAttributes.Text.allCases.count, bytes: reader.byteCount)
-        for text in StreamAttributes.Text.allCases {
-            reader.withValue(text.name) { bytes, _ in
-                guard text == .codecs, let bytes else { return texts.append(bytes) }
+        // The stream names come first in both sets, in the order of `StreamAttributes.Text`.
+        for (position, index) in Self.textIndices.enumerated() {
+            reader.withValue(index, of: known) { bytes, _ in
+                guard position == StreamAttributes.Text.codecs.rawValue, let bytes else { return texts.append(bytes) }
                 appendList(bytes, to: &texts)
             }
         }

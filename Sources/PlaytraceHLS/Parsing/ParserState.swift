@@ -640,8 +640,12 @@ private struct GroupReferenceCheck {
 
     mutating func define(_ group: String) { defined.insert(group) }
 
+    private static func equal(_ group: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        group.utf8.withContiguousStorageIfAvailable { ByteScanning.equal($0, bytes) } ?? group.utf8.elementsEqual(bytes)
+    }
+
     mutating func check(_ bytes: UnsafeBufferPointer<UInt8>?, line: Int, into warnings: inout [PlaylistWarning]) {
-        guard let bytes, !recent.contains(where: { $0.utf8.elementsEqual(bytes) }) else { return }
+        guard let bytes, !recent.contains(where: { Self.equal($0, bytes) }) else { return }
         let group = String(decoding: bytes, as: UTF8.self)
         if defined.contains(group) {
             if recent.count == Self.recentLimit { recent.removeFirst() }
