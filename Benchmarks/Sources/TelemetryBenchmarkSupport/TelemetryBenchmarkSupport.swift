@@ -119,19 +119,17 @@ public final class SteppingClock: Clock, Sendable {
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
-    private let step: Duration
-    private let current: Mutex<Duration>
+    private let step: Int64
+    /// Nanoseconds since the clock's start: one atomic add per reading (the clock is read on every event).
+    private let current = Atomic<Int64>(0)
 
     public init(step: Duration) {
-        self.step = step
-        current = Mutex(.zero)
+        self.step = Int64(step.components.seconds) * 1_000_000_000 + step.components.attoseconds / 1_000_000_000
     }
 
     public var now: Instant {
-        current.withLock { value in
-            value += step
-            return Instant(offset: value)
-        }
+        let nanoseconds = current.add(step, ordering: .relaxed).newValue
+        return Instant(offset: .nanoseconds(nanoseconds))
     }
 
     public var minimumResolution: Duration { .nanoseconds(1) }
