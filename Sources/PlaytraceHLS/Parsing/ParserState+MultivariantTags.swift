@@ -59,7 +59,11 @@ extension ParserState {
     ]
     /// The index in ``variantNames`` and ``iFrameVariantNames`` of each of `StreamAttributes`' text attributes.
     private static let textIndices = StreamAttributes.Text.allCases.map { text in
-        guard let index = streamNames.firstIndex(where: { $0.utf8Start == text.name.utf8Start }) else {
+        // By the names' bytes: the same literal written in two files need not be one copy.
+        let found = streamNames.firstIndex { name in
+            name.withUTF8Buffer { name in text.name.withUTF8Buffer { ByteScanning.equal(name, $0) } }
+        }
+        guard let index = found else {
             preconditionFailure("\(text.name) is one of the stream names")
         }
         return index
