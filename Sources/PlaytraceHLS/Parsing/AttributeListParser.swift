@@ -1,14 +1,30 @@
 /// Where one attribute of an attribute list lies in the tag's bytes: offsets, not strings, so that reading a tag
-/// makes a `String` only for the values the model keeps.
+/// makes a `String` only for the values the model keeps. Kept in 24 bytes (32-bit offsets: an attribute list is one
+/// line, far shorter than 4 GB; ``AttributeListParser/scan(_:into:)`` refuses a longer one), so that a lookup returns
+/// it in registers.
 struct AttributeSpan {
-    var nameStart: Int
-    var nameEnd: Int
-    var valueStart: Int
-    var valueEnd: Int
-    var isQuoted: Bool
+    private var storedNameStart: UInt32
+    private var storedNameEnd: UInt32
+    private var storedValueStart: UInt32
+    private var storedValueEnd: UInt32
     /// The name's length with its first and last bytes (``AttributeListParser/nameKey(_:)``): most lookups are
     /// settled by comparing it.
-    var nameKey: UInt64
+    let nameKey: UInt32
+    let isQuoted: Bool
+
+    init(nameStart: Int, nameEnd: Int, valueStart: Int, valueEnd: Int, isQuoted: Bool, nameKey: UInt32) {
+        storedNameStart = UInt32(truncatingIfNeeded: nameStart)
+        storedNameEnd = UInt32(truncatingIfNeeded: nameEnd)
+        storedValueStart = UInt32(truncatingIfNeeded: valueStart)
+        storedValueEnd = UInt32(truncatingIfNeeded: valueEnd)
+        self.isQuoted = isQuoted
+        self.nameKey = nameKey
+    }
+
+    var nameStart: Int { Int(storedNameStart) }
+    var nameEnd: Int { Int(storedNameEnd) }
+    var valueStart: Int { Int(storedValueStart) }
+    var valueEnd: Int { Int(storedValueEnd) }
 }
 
 /// Reads `NAME=VALUE,NAME="quoted",…` from a tag's bytes.
@@ -17,6 +33,7 @@ enum AttributeListParser {
     /// `=`, an unterminated quote, a quote inside an unquoted value, or stray characters after a quoted value).
     /// Control characters are the caller's to refuse (it scans the bytes once for them and for variables).
     static func scan(_ bytes: UnsafeBufferPointer<UInt8>, into spans: inout [AttributeSpan]) -> Bool {
+        guard bytes.count <= UInt32.max else { return false }  // (offsets are 32-bit)
         var index = 0
         let count = bytes.count
         while index < count {
@@ -58,19 +75,19 @@ enum AttributeListParser {
         return true
     }
 
-    /// A name's length with its first and last bytes, in one integer.
-    @inline(__always) static func nameKey(_ name: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    /// A name's length (its low 16 bits) with its first and last bytes, in one integer.
+    @inline(__always) static func nameKey(_ name: UnsafeBufferPointer<UInt8>) -> UInt32 {
         guard let first = name.first, let last = name.last else { return 0 }
-        return UInt64(name.count) << 16 | UInt64(first) << 8 | UInt64(last)
+        return UInt32(truncatingIfNeeded: name.count) << 16 | UInt32(first) << 8 | UInt32(last)
     }
 
-    @inline(__always) static func nameKey(_ name: StaticString) -> UInt64 {
+    @inline(__always) static func nameKey(_ name: StaticString) -> UInt32 {
         name.withUTF8Buffer { nameKey($0) }
     }
 
     /// One bit of 64 for a name key: a list's bits, or-ed together, tell at once that most names are absent.
-    @inline(__always) static func presenceBit(_ key: UInt64) -> UInt64 {
-        1 << ((key &* 0x9E37_79B9_7F4A_7C15) >> 58)
+    @inline(__always) static func presenceBit(_ key: UInt32) -> UInt64 {
+        1 << ((UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> 58)
     }
 }
 
@@ -83,7 +100,7 @@ final class AttributeNames: Sendable {
     static let capacity = 32
 
     let names: [StaticString]
-    let keys: [UInt64]
+    let keys: [UInt32]
     /// The multiplier that spreads this set's keys over the table's slots (``slot(_:)``), chosen so that no two names
     /// share a slot when one such exists.
     private let multiplier: UInt64
@@ -106,7 +123,7 @@ final class AttributeNames: Sendable {
             var table = [Int8](repeating: -1, count: 256)
             var shared = 0
             for (index, key) in keys.enumerated() {
-                let slot = Int((key &* candidate) >> 56)
+                let slot = Int((UInt64(key) &* candidate) >> 56)
                 if table[slot] == -1 {
                     table[slot] = Int8(index)
                 } else {
@@ -128,7 +145,7 @@ final class AttributeNames: Sendable {
         self.literalTable = literalTable
     }
 
-    @inline(__always) private func slot(_ key: UInt64) -> Int { Int((key &* multiplier) >> 56) }
+    @inline(__always) private func slot(_ key: UInt32) -> Int { Int((UInt64(key) &* multiplier) >> 56) }
 
     @inline(__always) private static func literalSlot(_ name: StaticString) -> Int {
         Int((UInt64(UInt(bitPattern: name.utf8Start)) &* 0x9E37_79B9_7F4A_7C15) >> 56)
@@ -143,7 +160,7 @@ final class AttributeNames: Sendable {
     }
 
     /// The index of the name (whose key is `key`) in the set; `nil` when it is not one of them.
-    @inline(__always) func index(of name: UnsafeBufferPointer<UInt8>, key: UInt64) -> Int? {
+    @inline(__always) func index(of name: UnsafeBufferPointer<UInt8>, key: UInt32) -> Int? {
         let entry = table[slot(key)]
         if entry == -1 { return nil }
         if entry >= 0 {
@@ -157,12 +174,12 @@ final class AttributeNames: Sendable {
     }
 
     /// The index of a name given as a literal: the same literal is usually the same pointer, which settles it.
-    @inline(__always) func index(of name: StaticString, key: UInt64) -> Int? {
+    @inline(__always) func index(of name: StaticString, key: UInt32) -> Int? {
         let entry = table[slot(key)]
         if entry >= 0, keys[Int(entry)] == key, names[Int(entry)].utf8Start == name.utf8Start { return Int(entry) }
         return name.withUTF8Buffer { index(of: $0, key: key) }
     }
 
     /// Whether the name (whose key is `key`) is one of these.
-    func contains(_ name: UnsafeBufferPointer<UInt8>, key: UInt64) -> Bool { index(of: name, key: key) != nil }
+    func contains(_ name: UnsafeBufferPointer<UInt8>, key: UInt32) -> Bool { index(of: name, key: key) != nil }
 }

@@ -514,6 +514,9 @@ struct ParserState {
     mutating func attributes(_ value: UnsafeBufferPointer<UInt8>, _ tag: TagName) throws(PlaylistParseError)
         -> AttributeReader
     {
+        guard value.count <= Self.maximumAttributeListBytes else {
+            throw PlaylistParseError(line: line, reason: .limitExceeded(.lineLength(Self.maximumAttributeListBytes)))
+        }
         let scan = ByteScanning.scan(value)
         if !scan.isASCII { try validateUTF8(value) }
         attributeSpans.removeAll(keepingCapacity: true)
@@ -536,6 +539,9 @@ struct ParserState {
             let nameEnd = bytes.count
             let substituted = try substitute(ByteScanning.string(UnsafeBufferPointer(rebasing: value[span.valueStart..<span.valueEnd])))
             bytes.append(contentsOf: substituted.utf8)
+            guard bytes.count <= Self.maximumAttributeListBytes else {
+                throw PlaylistParseError(line: line, reason: .limitExceeded(.lineLength(Self.maximumAttributeListBytes)))
+            }
             // A value can bring a comma: the result is then a quoted value, as it will be written.
             spans.append(AttributeSpan(
                 nameStart: nameStart, nameEnd: nameEnd, valueStart: nameEnd, valueEnd: bytes.count,
@@ -543,6 +549,9 @@ struct ParserState {
         }
         return AttributeReader(tag: tag, line: line, owning: bytes, spans: spans)
     }
+
+    /// The longest attribute list read, whatever the limits: its offsets are kept in 32 bits (`AttributeSpan`).
+    static let maximumAttributeListBytes = Int(UInt32.max)
 
     private mutating func startPoint(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> StartPoint {
         let reader = try attributes(value, .start)
