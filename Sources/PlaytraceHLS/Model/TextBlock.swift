@@ -9,8 +9,7 @@ final class TextBlock: @unchecked Sendable {
     static let maximumCapacity = Int(UInt32.max)
 
     private let bytes: UnsafeMutablePointer<UInt8>
-    /// The bytes the block can hold.
-    let capacity: Int
+    private let capacity: Int
     private(set) var count = 0
 
     private init(capacity: Int) {

@@ -100,10 +100,7 @@ struct AttributeReader {
 
     /// Calls `body` with a value's bytes and whether it was quoted; with `nil` when the attribute is absent.
     func withValue<R>(_ name: StaticString, _ body: (_ bytes: UnsafeBufferPointer<UInt8>?, _ isQuoted: Bool) -> R) -> R {
-        guard let span = span(name) else { return body(nil, false) }
-        return withBytes { bytes in
-            body(UnsafeBufferPointer(rebasing: bytes[span.valueStart..<span.valueEnd]), span.isQuoted)
-        }
+        withValue(of: span(name), body)
     }
 
     /// ``withValue(_:_:)`` for the name at `index` in `names`: found in one step when the reader was resolved against
@@ -112,7 +109,13 @@ struct AttributeReader {
         _ index: Int, of names: AttributeNames, _ body: (_ bytes: UnsafeBufferPointer<UInt8>?, _ isQuoted: Bool) -> R
     ) -> R {
         guard known === names else { return withValue(names.names[index], body) }
-        guard let span = span(inSlot: index) else { return body(nil, false) }
+        return withValue(of: span(inSlot: index), body)
+    }
+
+    @inline(__always) private func withValue<R>(
+        of span: AttributeSpan?, _ body: (_ bytes: UnsafeBufferPointer<UInt8>?, _ isQuoted: Bool) -> R
+    ) -> R {
+        guard let span else { return body(nil, false) }
         return withBytes { bytes in
             body(UnsafeBufferPointer(rebasing: bytes[span.valueStart..<span.valueEnd]), span.isQuoted)
         }
@@ -133,13 +136,6 @@ struct AttributeReader {
 
     private func invalid(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) -> PlaylistParseError {
         invalid(name, text(value))
-    }
-
-    /// The value as written: quoted or not.
-    func value(_ name: StaticString) -> AttributeValue? {
-        guard let span = span(name) else { return nil }
-        let written = withBytes { text(UnsafeBufferPointer(rebasing: $0[span.valueStart..<span.valueEnd])) }
-        return span.isQuoted ? .quoted(written) : .unquoted(written)
     }
 
     func string(_ name: StaticString) -> String? { read(name) { text($0) } }
@@ -206,25 +202,6 @@ struct AttributeReader {
     /// A quoted `length[@offset]` byte range.
     func byteRange(_ name: StaticString) throws(PlaylistParseError) -> ByteRange? {
         try parsed(name) { ByteRangeParsing.parse(bytes: $0) }
-    }
-
-    /// A comma-separated list (CODECS, CHARACTERISTICS): split at commas, white space around each item dropped,
-    /// empty items left out (so that the list, joined by commas, reads back as the same list).
-    func list(_ name: StaticString) -> [String] {
-        read(name) { bytes in
-            var items: [String] = []
-            // One allocation for the list, not one per item appended.
-            var commas = 0
-            for byte in bytes where byte == 0x2C { commas += 1 }
-            items.reserveCapacity(commas + 1)
-            var start = 0
-            for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x2C {
-                let item = ByteScanning.trimmed(UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                if !item.isEmpty { items.append(text(item)) }
-                start = index + 1
-            }
-            return items
-        } ?? []
     }
 
     /// The attributes whose names are not in `known`, as written, in order: what the tag's model keeps besides

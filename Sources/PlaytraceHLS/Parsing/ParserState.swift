@@ -246,7 +246,7 @@ struct ParserState {
         variantLines.append(pendingVariantLine)
     }
 
-    /// `text` copied into the parse's block of URIs (a new block when the first one is full: substituted URIs can
+    /// `text` copied into the parse's text block (a new block when the first one is full: substituted URIs can
     /// make the URIs longer than the input).
     mutating func storedURI(_ text: UnsafeBufferPointer<UInt8>) -> SegmentURI {
         if let block = textBlock, let uri = block.appendURI(text) { return uri }
@@ -262,10 +262,7 @@ struct ParserState {
     /// The parse's text block, a new one when the current one has less room than `count` bytes.
     mutating func textBlock(roomFor count: Int) -> TextBlock {
         if let block = textBlock, block.room >= count { return block }
-        // Blocks grow from 16 KB, each twice the last, up to the input's size: a media playlist's URIs take most of
-        // it, a multivariant playlist's texts a fraction.
-        let size = inputBytes
-        let block = TextBlock.make(capacity: Swift.max(size, count))
+        let block = TextBlock.make(capacity: Swift.max(inputBytes, count))
         textBlock = block
         return block
     }
