@@ -12,7 +12,9 @@
 public struct Stopwatch: Sendable {
     /// The injected clock.
     public let clock: any Clock<Duration>
-    private let reading: @Sendable () -> Duration
+    /// Reads the time elapsed (for components that read it on every event: they keep the closure rather than the
+    /// stopwatch, whose copy would count references to the clock too).
+    package let reading: @Sendable () -> Duration
 
     /// Starts a stopwatch at the clock's current instant.
     public init(clock: any Clock<Duration>) {

@@ -111,6 +111,56 @@ struct LineProtocolTests {
         #expect(encoded == "my\\ events,action=Custom\\ Action,contentId=a\\,b\\=c\\ d errorDescription=\"HTTP 500: \\\"server error\\\"\nat C:\\\\media\",odd\\ key\\=1=1i 5\n")
     }
 
+    @Test("Every ASCII byte at every place of short and long runs is escaped as its kind requires (words looked at whole)")
+    func escapingAtEveryPlace() {
+        let encoder = LineProtocolEncoder()
+        // What each kind makes of one byte among letters (`last`: the byte ends the run).
+        func measurement(_ byte: UInt8, last: Bool) -> String {
+            switch byte {
+            case UInt8(ascii: ","), UInt8(ascii: " "): "\\" + String(UnicodeScalar(byte))
+            case 0x0A, 0x0D, 0x09: "_"
+            case UInt8(ascii: "\\"): last ? "" : "\\"
+            default: String(UnicodeScalar(byte))
+            }
+        }
+        func tag(_ byte: UInt8, last: Bool) -> String {
+            switch byte {
+            case UInt8(ascii: ","), UInt8(ascii: " "), UInt8(ascii: "="): "\\" + String(UnicodeScalar(byte))
+            case 0x0A, 0x0D, 0x09: "\\ "
+            default: measurement(byte, last: last)
+            }
+        }
+        func field(_ byte: UInt8) -> String {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): "\\" + String(UnicodeScalar(byte))
+            default: String(UnicodeScalar(byte))
+            }
+        }
+        for length in [1, 7, 8, 9, 15, 16, 17, 24, 31, 33, 40] {
+            for place in 0..<length {
+                for byte in UInt8(1)...127 {
+                    var bytes = [UInt8]("é".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes[2 + place] = byte
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    let before = "é" + String(repeating: "a", count: place)
+                    let after = String(repeating: "a", count: length - place - 1)
+                    let last = place == length - 1
+                    let metric = Metric(name: text, kind: .counter, value: 1, date: StreamDate(secondsSince1970: 0))
+                    let metricLine = line { encoder.encode(metric, timestamp: 5, into: &$0) }
+                    #expect(metricLine == before + measurement(byte, last: last) + after + ",kind=counter value=1i 5\n",
+                            "byte \(byte) at \(place) of \(length)")
+                    var event = Event(action: .start, date: StreamDate(secondsSince1970: 0))
+                    event[.contentId] = .string(text)
+                    event[.title] = .string(text)
+                    let eventLine = line { encoder.encode(event, timestamp: 5, into: &$0) }
+                    #expect(eventLine == "events,action=Start,contentId=" + before + tag(byte, last: last) + after
+                                + " title=\"" + before + field(byte) + after + "\" 5\n",
+                            "byte \(byte) at \(place) of \(length)")
+                }
+            }
+        }
+    }
+
     @Test("Backslashes the line protocol cannot carry in tags (at the end, before an escape) are left out; others stay")
     func unwritableBackslashes() {
         var event = Event(action: .start, date: StreamDate(secondsSince1970: 0))

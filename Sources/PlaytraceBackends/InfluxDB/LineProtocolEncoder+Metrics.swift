@@ -24,6 +24,7 @@ extension LineProtocolEncoder {
         line.finish(into: &buffer)
     }
 
+    @inline(__always)
     func writeMetricLine(_ metric: Metric, timestamp: Int64, cache: inout ContextCache,
                                  to line: inout LineWriter) {
         cache.prepareDimensions(metric.dimensions, for: self)

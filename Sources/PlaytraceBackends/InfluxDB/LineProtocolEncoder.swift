@@ -138,9 +138,12 @@ public struct LineProtocolEncoder: Sendable {
     public func encode(_ event: Event, metrics: [Metric], into buffer: inout LineBuffer, cache: inout ContextCache,
                        timestamp: (StreamDate) -> Int64) {
         var line = LineWriter(taking: &buffer)
-        for index in metrics.indices {
-            let metric = metrics[index]
-            writeMetricLine(metric, timestamp: timestamp(metric.date), cache: &cache, to: &line)
+        // Each metric read where it is (an element taken out of the array would be copied: a retain and a release
+        // of its dimensions per line).
+        metrics.withUnsafeBufferPointer { metrics in
+            for index in metrics.indices {
+                writeMetricLine(metrics[index], timestamp: timestamp(metrics[index].date), cache: &cache, to: &line)
+            }
         }
         let eventTimestamp = timestamp(event.date)
         if event.isContextUnshadowed {

@@ -46,6 +46,9 @@ public final class Instrument: Sendable {
     private let productionOrigin: Int64?
     /// ``WallClock/origin``, read on every event.
     private let originDate: StreamDate
+    /// With another clock, the wall clock's stopwatch reading, read on every event (the closure alone: reading it
+    /// through ``wallClock`` copied the whole wall clock each time).
+    private let reading: @Sendable () -> Duration
 
     /// Items waiting for the drainer, their count, and whether a caller is draining (see ``submit(_:)``).
     private let queued = Locked(Deque<WorkItem>())
@@ -71,6 +74,7 @@ public final class Instrument: Sendable {
         self.logger = logger
         productionOrigin = clock is ContinuousClock ? ProductionClock.nanoseconds() : nil
         originDate = wallClock.origin
+        reading = wallClock.stopwatch.reading
         store.hub = hub
         store.metricalc = metricalc
         store.backends = backends
@@ -82,7 +86,7 @@ public final class Instrument: Sendable {
     /// ``elapsed`` in nanoseconds.
     private var elapsedNanoseconds: Int64 {
         if let productionOrigin { return ProductionClock.nanoseconds() &- productionOrigin }
-        return ActionTimes.nanoseconds(wallClock.stopwatch.elapsed)
+        return ActionTimes.nanoseconds(reading())
     }
 
     // MARK: Components
