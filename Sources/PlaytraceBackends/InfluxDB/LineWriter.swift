@@ -135,7 +135,7 @@ struct LineWriter: ~Copyable {
     static let overRead = 32
 
     /// Writes `count` bytes from a source that stays readable for ``overRead`` bytes from its start (a padded
-    /// table): short runs are copied as four whole words, past their end, and only `count` bytes are kept.
+    /// table): short runs are copied as two whole 16-byte vectors, past their end, and only `count` bytes are kept.
     @inline(__always)
     mutating func paddedBytes(_ source: UnsafePointer<UInt8>, count byteCount: Int) {
         guard byteCount <= Self.overRead else {
@@ -214,18 +214,17 @@ struct ByteCursor {
     }
 
     /// Writes `count` bytes (at most ``LineWriter/overRead``) from a source that stays readable for
-    /// ``LineWriter/overRead`` bytes from its start: copied as four whole words, past their end, and only `count`
-    /// kept. (The room reserved must hold the four words.)
+    /// ``LineWriter/overRead`` bytes from its start: copied as two whole 16-byte vectors, past their end, and only
+    /// `count` kept. (The room reserved must hold the 32 bytes.)
     @inline(__always)
     mutating func paddedBytes(_ source: UnsafePointer<UInt8>, count: Int) {
         precondition(count <= LineWriter.overRead, "a padded copy longer than its padding")
         check(LineWriter.overRead)
         let from = UnsafeRawPointer(source)
         let to = UnsafeMutableRawPointer(position)
-        to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
-        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
-        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
-        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 24, as: UInt64.self), toByteOffset: 24, as: UInt64.self)
+        to.storeBytes(of: from.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self), toByteOffset: 16,
+                      as: SIMD16<UInt8>.self)
         position += count
     }
 
@@ -238,10 +237,10 @@ struct ByteCursor {
         while offset < count {
             let from = UnsafeRawPointer(source + offset)
             let to = UnsafeMutableRawPointer(position + offset)
-            to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 24, as: UInt64.self), toByteOffset: 24, as: UInt64.self)
+            // Two 16-byte vectors (one load and one store each, where four words took four of each).
+            to.storeBytes(of: from.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self), toByteOffset: 16,
+                          as: SIMD16<UInt8>.self)
             offset += 32
         }
         position += count
