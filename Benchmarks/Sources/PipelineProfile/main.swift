@@ -2,7 +2,9 @@
 // harness here): `valgrind --tool=callgrind PipelineProfile 20000`. With `--stages`, also times the pipeline
 // without its backend and the line encoding alone (of the same events and metrics), to show where the time goes.
 // With `--realistic`, also runs the pipeline on a clock that puts 1.7 s between events, so that its times, counters
-// and playheads are numbers of real size (the main loop emits events back to back: most of them are 0).
+// and playheads are numbers of real size (the main loop emits events back to back: most of them are 0); with
+// `--rounds N`, that loop runs N times and the median rate is printed with the range (wall-clock rates on a shared
+// machine move from run to run).
 import Foundation
 import PlaytraceBackends
 import PlaytraceTelemetry
@@ -62,9 +64,19 @@ if arguments.contains("--stages") {
 }
 
 if arguments.contains("--realistic") {
-    let spaced = EncodingBackend()
-    let seconds = run(count: count, clock: SteppingClock(step: .milliseconds(1_700))) { spaced }
-    if ProcessInfo.processInfo.environment["PLAYTRACE_SAMPLE"] != nil { print(spaced.sample) }
-    print("realistic values (events 1.7 s apart): events_per_second=\(Int(Double(count) / seconds))"
-        + " bytes_per_event=\(spaced.bytes / max(count, 1))")
+    let rounds = arguments.firstIndex(of: "--rounds").map(arguments.index(after:))
+        .flatMap { $0 < arguments.endIndex ? Int(arguments[$0]) : nil }.map { max(1, $0) } ?? 1
+    var rates: [Int] = []
+    var bytes = 0
+    for _ in 0..<rounds {
+        let spaced = EncodingBackend()
+        let seconds = run(count: count, clock: SteppingClock(step: .milliseconds(1_700))) { spaced }
+        if ProcessInfo.processInfo.environment["PLAYTRACE_SAMPLE"] != nil { print(spaced.sample) }
+        rates.append(Int(Double(count) / seconds))
+        bytes = spaced.bytes
+    }
+    let sorted = rates.sorted()
+    let spread = rounds > 1 ? " (median of \(rounds) rounds: \(sorted.first!) to \(sorted.last!))" : ""
+    print("realistic values (events 1.7 s apart): events_per_second=\(sorted[sorted.count / 2])\(spread)"
+        + " bytes_per_event=\(bytes / max(count, 1))")
 }
