@@ -36,8 +36,8 @@ extension LineProtocolEncoder {
         case .histogram: line.ascii(",kind=histogram value=")
         }
         let value = metric.value
-        if metric.kind == .counter, value.rounded() == value, abs(value) < 1e15 {
-            line.integer(Int64(value))
+        if metric.kind == .counter, let whole = Self.wholeNumber(value) {
+            line.integer(whole)
             line.byte(UInt8(ascii: "i"))
         } else {
             Self.writeFloat(value, to: &line)
