@@ -160,9 +160,8 @@ Task { @MainActor in
 }
 // The main actor's jobs are run by a loop that waits on the main queue's descriptor and drains it, as the
 // command-line tool's dispatch_main() does, rather than by dispatch_main() itself (valgrind 3.19 crashes on it, and
-// the instruction counts need valgrind) or by Foundation's run loop (which spent about 9,000 instructions looking
-// up its mode on every wake-up, a third of the whole count, and so made the counts follow how many wake-ups the
-// order of same-instant tasks happened to give).
+// the instruction counts need valgrind) or by Foundation's run loop (which spent about 4,700 instructions looking
+// up its mode on every wake-up, a quarter of the whole count, work the command-line tool does not do).
 let handle = mainQueueHandle()
 while true {
     var descriptor = pollfd(fd: handle, events: Int16(POLLIN), revents: 0)
