@@ -140,7 +140,13 @@ final class TelemetrySetup: Sendable {
                 }
                 if statistics.rejected > 0 { line += ", \(statistics.rejected) refused" }
                 if statistics.dropped > 0 { line += ", \(statistics.dropped) dropped" }
+                if drain.lost > 0 { line += ", \(drain.lost) lost before they were stored" }
                 lines.append(line)
+            } else if drain.lost > 0 {
+                lines.append("  delivery          \(drain.lost) batch(es) lost before they were stored")
+            }
+            if drain.lost > 0 {
+                problems.append("\(drain.lost) batch(es) could not be stored for delivery, and are lost (see the log)")
             }
             if statistics.rejected > 0 {
                 problems.append("\(statistics.rejected) batch(es) refused by their destination (see the log)")

@@ -76,4 +76,27 @@ struct OutboxSubmissionTests {
         #expect(drain.lost == 0 && drain.pending == 0)
         #expect(courier.payloads == (0..<500).map { Array("m\($0)".utf8) }, "every one, in order")
     }
+
+    @Test("Submissions beyond maximumSubmitted while the storing task cannot take them are refused and counted lost; the ones queued are stored, and there is room again after")
+    func boundedSubmissions() async throws {
+        let clock = TestClock<Duration>()
+        var configuration = OutboxConfiguration()
+        configuration.storeInterval = .milliseconds(250)
+        configuration.maximumSubmitted = 3
+        let outbox = try Outbox(path: nil, couriers: [], configuration: configuration, clock: clock, origin: Self.origin)
+        submit(outbox, "first")
+        #expect(try await storedEventually(outbox, 1))
+
+        // The storing task rests until its next look: the queue fills to its bound, the rest are refused.
+        for index in 0..<8 { submit(outbox, "waiting \(index)") }
+        let drain = await outbox.flush()
+        #expect(drain.lost == 5, "eight submitted, three queued")
+        #expect(try await outbox.statistics().enqueued == 4)
+
+        // Stored, the queue has room again: nothing more is lost.
+        for index in 0..<3 { submit(outbox, "later \(index)") }
+        let later = await outbox.flush()
+        #expect(later.lost == 5)
+        #expect(try await outbox.statistics().enqueued == 7)
+    }
 }

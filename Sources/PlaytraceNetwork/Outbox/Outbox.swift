@@ -58,7 +58,7 @@ public actor Outbox {
     private var nextDrainID = 0
     private var expiredDrains: Set<Int> = []
     /// Messages handed over with ``submit(_:compressing:)``, not stored yet.
-    private nonisolated let submissions = SubmissionQueue()
+    private nonisolated let submissions: SubmissionQueue
 
     private struct Hold {
         var until: Double
@@ -88,6 +88,7 @@ public actor Outbox {
         wallClock = origin.map { WallClock(clock: clock, origin: $0) } ?? WallClock(clock: clock)
         self.random = random
         self.logger = logger
+        submissions = SubmissionQueue(capacity: configuration.maximumSubmitted)
     }
 
     deinit { loop?.cancel() }
@@ -137,7 +138,8 @@ public actor Outbox {
     /// (see ``OutboxConfiguration/storeInterval``). So a message is on disk at most
     /// ``OutboxConfiguration/storeInterval`` after it is submitted, plus one compression and one SQLite transaction;
     /// ``flush()`` and ``drain(within:)`` first store the messages submitted before them, at once. A message that
-    /// cannot be stored is logged and counted as lost.
+    /// cannot be stored, or that finds ``OutboxConfiguration/maximumSubmitted`` messages still waiting to be, is
+    /// logged and counted as lost (``OutboxDrain/lost``).
     public nonisolated func submit(_ message: OutboxMessage, compressing: Bool = false) {
         queue(SubmissionQueue.Item(message: message, compressing: compressing, payload: nil))
     }
@@ -161,8 +163,14 @@ public actor Outbox {
         item.message.createdAt = now
         item.message.nextAttemptAt = item.message.createdAt
         item.message.attempts = 0
-        if submissions.add(item) {
-            Task { await self.storeSubmissions() }
+        switch submissions.add(item) {
+        case .queued(let startsStorer):
+            if startsStorer { Task { await self.storeSubmissions() } }
+        case .refused(let firstOfOverflow):
+            guard firstOfOverflow else { return }
+            logger.error("the outbox cannot store messages as fast as they are submitted: submissions are lost until it catches up", metadata: [
+                "destination": "\(item.message.destination)", "waiting": "\(configuration.maximumSubmitted)",
+            ])
         }
     }
 
@@ -541,6 +549,15 @@ public actor Outbox {
 
 /// Messages submitted and not yet stored, and whether a task is storing them.
 private final class SubmissionQueue: Sendable {
+    /// What ``add(_:)`` did with an item.
+    enum Addition {
+        /// Queued; `startsStorer` when the caller must start a storing task (none is running).
+        case queued(startsStorer: Bool)
+        /// Refused (counted as lost): the queue holds its capacity. `firstOfOverflow` for the first refusal since
+        /// the queue last had room.
+        case refused(firstOfOverflow: Bool)
+    }
+
     struct Item: Sendable {
         var message: OutboxMessage
         var compressing: Bool
@@ -559,17 +576,30 @@ private final class SubmissionQueue: Sendable {
         /// Taken by the storing task and not yet stored.
         var inHand = 0
         var lost = 0
+        /// Whether a submission was refused since the queue last had room.
+        var overflowing = false
     }
 
     private let state = Locked(State())
+    /// The most items queued at once.
+    private let capacity: Int
 
-    /// Queues an item; `true` when the caller must start a storing task (none is running). A resting task is not
-    /// woken: it finds the item at its next look.
-    func add(_ item: Item) -> Bool {
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// Queues an item, unless ``capacity`` items wait already. A resting task is not woken: it finds the item at
+    /// its next look.
+    func add(_ item: Item) -> Addition {
         state.withLock { state in
+            guard state.items.count < capacity else {
+                state.lost += 1
+                defer { state.overflowing = true }
+                return .refused(firstOfOverflow: !state.overflowing)
+            }
             state.items.append(item)
             defer { state.storing = true }
-            return !state.storing
+            return .queued(startsStorer: !state.storing)
         }
     }
 
@@ -577,7 +607,10 @@ private final class SubmissionQueue: Sendable {
     func take() -> [Item]? {
         state.withLock { state in
             guard !state.items.isEmpty else { return nil }
-            defer { state.items.removeAll() }
+            defer {
+                state.items.removeAll()
+                state.overflowing = false
+            }
             state.inHand += state.items.count
             return state.items
         }

@@ -21,6 +21,11 @@ public struct OutboxConfiguration: Sendable {
     /// wakes it (once). Longer keeps a sparse stream of submissions from waking it each time, at the cost of a look
     /// every ``storeInterval`` meanwhile.
     public var storeLinger: Duration = .seconds(1)
+    /// The most messages handed over with `Outbox.submit` and not stored yet (the storing task writes them a look
+    /// at a time). Beyond it a submission is refused: counted as lost (`OutboxDrain.lost`) and logged once until the
+    /// storing task catches up. So a store that cannot keep up (a slow or full disk) holds this many messages in
+    /// memory at most, not as many as the callers make.
+    public var maximumSubmitted: Int = 1_024
     /// The most messages handled per pass.
     public var batchSize: Int = 64
     /// How long a delivery attempt holds its message against other processes sharing the file; longer than any
