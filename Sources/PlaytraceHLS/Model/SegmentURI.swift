@@ -32,7 +32,7 @@ struct SegmentURI: Sendable, Hashable {
 
     /// Calls `body` with the URI's bytes.
     func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try body(UnsafeBufferPointer(start: block.start(at: offset), count: Int(count)))
+        try body(block.bytes(at: Int(offset), count: Int(count)))
     }
 
     /// Whether both URIs are kept in the same block.

@@ -57,9 +57,6 @@ final class TextBlock: @unchecked Sendable {
         UnsafeRawPointer(bytes + offset).loadUnaligned(as: Number.self)
     }
 
-    /// The bytes from `offset`.
-    func start(at offset: UInt32) -> UnsafePointer<UInt8> { UnsafePointer(bytes + Int(offset)) }
-
     /// The `count` bytes from `offset`.
     func bytes(at offset: Int, count: Int) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: bytes + offset, count: count)
