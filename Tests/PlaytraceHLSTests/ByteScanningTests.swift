@@ -31,6 +31,42 @@ struct ByteScanningTests {
         }
     }
 
+    /// The word check of a comma-separated list never calls an untidy list tidy, and calls every tidy list built of
+    /// letters and single commas tidy (its false answers are only allowed after a blank, which borrows).
+    @Test func tidyListCheckMatchesTheByteRule() {
+        var generator = Generator(state: 11)
+        let alphabet: [UInt8] = [0x2C, 0x2C, 0x20, 0x09, 0x0D, 0x21, 0x2B, 0x2D, 0x61, 0x31, 0x2E, 0xC3, 0xA9]
+        func isTidy(_ bytes: [UInt8]) -> Bool {
+            guard let first = bytes.first, let last = bytes.last, first != 0x2C, last != 0x2C else { return false }
+            let noBlank = !bytes.contains { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+            return noBlank && !zip(bytes, bytes.dropFirst()).contains { $0 == 0x2C && $1 == 0x2C }
+        }
+        var tidyAnswers = 0
+        for length in 0..<40 {
+            for _ in 0..<400 {
+                let bytes = (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
+                let answer = bytes.withUnsafeBufferPointer { ByteScanning.isTidyList($0) }
+                let expected = isTidy(bytes)
+                if answer { tidyAnswers += 1 }
+                #expect(!answer || expected, "\(bytes)")
+                if expected, !bytes.contains(where: { $0 < 0x21 }) { #expect(answer, "\(bytes)") }
+            }
+        }
+        #expect(tidyAnswers > 100)
+        // Two commas in a row at every place, across the words' overlaps.
+        for length in 2..<40 {
+            for place in 0..<(length - 1) {
+                var bytes = [UInt8](repeating: 0x61, count: length)
+                bytes[place] = 0x2C
+                bytes[place + 1] = 0x2C
+                #expect(!bytes.withUnsafeBufferPointer { ByteScanning.isTidyList($0) }, "\(length) \(place)")
+                bytes[place + 1] = 0x62
+                let expected = place != 0 && place != length - 1
+                #expect(bytes.withUnsafeBufferPointer { ByteScanning.isTidyList($0) } == expected, "\(length) \(place)")
+            }
+        }
+    }
+
     @Test func attributeNameSetsFindEachNameAndNothingElse() {
         let names: [StaticString] = [
             "BANDWIDTH", "AVERAGE-BANDWIDTH", "SCORE", "CODECS", "SUPPLEMENTAL-CODECS", "RESOLUTION", "HDCP-LEVEL",

@@ -198,6 +198,41 @@ enum ByteScanning {
         return index
     }
 
+    /// Whether a comma-separated list is already as the parser keeps it: not empty, no blank (space, tab, carriage
+    /// return) anywhere, no comma first or last and no two commas in a row. It may answer `false` for a tidy list
+    /// (the caller then tidies it, which changes nothing), never `true` for an untidy one.
+    ///
+    /// Eight bytes at a time: each word overlaps the next by one byte, so every pair of neighbours is in one word.
+    /// Control bytes are refused before values are read, so a byte below `!` is a blank.
+    static func isTidyList(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress, let first = bytes.first, let last = bytes.last, first != 0x2C, last != 0x2C
+        else { return false }
+        let count = bytes.count
+        guard count >= 8 else {
+            var previous: UInt8 = 0
+            for byte in bytes {
+                guard byte > 0x20, byte != 0x2C || previous != 0x2C else { return false }
+                previous = byte
+            }
+            return true
+        }
+        let raw = UnsafeRawPointer(base)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func isTidy(_ word: UInt64) -> Bool {
+            let blanks = (word &- ones &* 0x21) & ~word & highs
+            // Exact: a comma's high bit, set alone, for each comma byte.
+            let commas = ~(((word ^ ones &* 0x2C) & ~highs) &+ ~highs | (word ^ ones &* 0x2C)) & highs
+            return blanks | (commas & commas >> 8) == 0
+        }
+        var offset = 0
+        while offset + 8 < count {
+            guard isTidy(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) else { return false }
+            offset += 7
+        }
+        return isTidy(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+    }
+
     @inline(__always) private static func hasZeroByte(_ word: UInt64) -> UInt64 {
         (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
     }

@@ -96,16 +96,7 @@ extension ParserState {
     /// A comma-separated list (CODECS) as `StreamAttributes` keeps it: its items joined by commas, with the white
     /// space around each item and the empty items left out; absent when no item is left.
     private func appendList(_ bytes: UnsafeBufferPointer<UInt8>, to texts: inout PackedStrings.Builder) {
-        var isTidy = !bytes.isEmpty && bytes.first != 0x2C && bytes.last != 0x2C
-        var previous: UInt8 = 0
-        for byte in bytes {
-            guard !ByteScanning.isBlank(byte), byte != 0x2C || previous != 0x2C else {
-                isTidy = false
-                break
-            }
-            previous = byte
-        }
-        if isTidy { return texts.append(bytes) }
+        if ByteScanning.isTidyList(bytes) { return texts.append(bytes) }
         var items: [UInt8] = []
         items.reserveCapacity(bytes.count)
         for item in bytes.split(separator: 0x2C) {
