@@ -26,7 +26,7 @@ struct PackedStrings: Sendable {
     /// The bytes a record of `count` strings of `bytes` bytes in all takes.
     static func recordSize(count: Int, bytes: Int) -> Int { headerSize(count) + bytes }
 
-    private static func headerSize(_ count: Int) -> Int { 3 + 4 * count }
+    private static func headerSize(_ count: Int) -> Int { 3 &+ 4 &* count }
 
     /// The strings, in a block of their own.
     init(_ strings: [String?]) {
@@ -95,8 +95,10 @@ struct PackedStrings: Sendable {
                 }
                 present |= 1 << index
             }
-            block.store(UInt32(block.count - offset - PackedStrings.headerSize(count)), at: offset + 3 + 4 * index)
-            index += 1
+            // (Bounded sums: the record lies in the block, at most 4 GB, with at most 15 strings.)
+            block.store(UInt32(truncatingIfNeeded: block.count &- offset &- PackedStrings.headerSize(count)),
+                        at: offset &+ 3 &+ 4 &* index)
+            index &+= 1
         }
 
         /// The record, once every string is appended.

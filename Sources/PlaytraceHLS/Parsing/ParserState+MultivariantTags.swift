@@ -20,7 +20,7 @@ extension ParserState {
                 return ("NONE" as StaticString).withUTF8Buffer { ByteScanning.equal($0, bytes) }
             }
             multivariant.variants.append(VariantStream(
-                uriText: SegmentURI.none, stream: stream, frameRate: frameRate,
+                uriText: SegmentURI.none, stream: consume stream, frameRate: frameRate,
                 hasNoClosedCaptions: hasNoClosedCaptions, texts: texts.finish()))
             hasPendingVariant = true
             pendingVariantLine = line
@@ -30,7 +30,7 @@ extension ParserState {
             let stream = try streamAttributes(reader, known: Self.iFrameVariantNames)
             let uri = reader.withValue("URI") { bytes, _ in bytes.map { storedURI($0) } }
             guard let uri else { throw reader.missing("URI") }
-            multivariant.iFrameVariants.append(IFrameVariantStream(uriText: uri, stream: stream))
+            multivariant.iFrameVariants.append(IFrameVariantStream(uriText: uri, stream: consume stream))
         case .media: multivariant.renditions.append(try rendition(value))
         case .sessionData:
             let reader = try attributes(value, tag)
