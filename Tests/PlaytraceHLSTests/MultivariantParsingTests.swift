@@ -26,6 +26,25 @@ struct MultivariantParsingTests {
         #EXT-X-VENDOR-TAG:opaque
         """
 
+    /// The parser reads a variant's hot attributes by their index in its name sets: the indices name the right ones.
+    @Test func variantAttributeIndicesNameTheirAttributes() {
+        typealias Name = ParserState.VariantName
+        func name(_ index: Int, in names: AttributeNames) -> String { names.names[index].description }
+        let variant = ParserState.variantNames
+        let iFrame = ParserState.iFrameVariantNames
+        for names in [variant, iFrame] {
+            #expect(name(Name.bandwidth, in: names) == "BANDWIDTH")
+            #expect(name(Name.averageBandwidth, in: names) == "AVERAGE-BANDWIDTH")
+            #expect(name(Name.score, in: names) == "SCORE")
+            #expect(name(Name.resolution, in: names) == "RESOLUTION")
+        }
+        #expect(name(Name.frameRate, in: variant) == "FRAME-RATE")
+        #expect(name(Name.audio, in: variant) == "AUDIO")
+        #expect(name(Name.subtitles, in: variant) == "SUBTITLES")
+        #expect(name(Name.closedCaptions, in: variant) == "CLOSED-CAPTIONS")
+        #expect(name(Name.iFrameURI, in: iFrame) == "URI")
+    }
+
     @Test func readsEveryTag() throws {
         let playlist = try PlaylistParser().parseMultivariantPlaylist(Self.text)
         #expect(playlist.version == 9)

@@ -90,9 +90,20 @@ struct AttributeReader {
         return position < 0 ? nil : spans[Int(position)]
     }
 
+    /// The span of the name at `index` in `names`: in one step when the reader was resolved against `names`.
+    @inline(__always) private func span(at index: Int, of names: AttributeNames) -> AttributeSpan? {
+        known === names ? span(inSlot: index) : span(names.names[index])
+    }
+
     /// Reads a value's bytes; `nil` when the attribute is absent.
     private func read<R, E: Error>(_ name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R? {
-        guard let span = span(name) else { return nil }
+        try read(span(name), body)
+    }
+
+    @inline(__always) private func read<R, E: Error>(
+        _ span: AttributeSpan?, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R
+    ) throws(E) -> R? {
+        guard let span else { return nil }
         return try withBytes { bytes throws(E) in
             try body(UnsafeBufferPointer(rebasing: bytes[span.valueStart..<span.valueEnd]))
         }
@@ -149,13 +160,36 @@ struct AttributeReader {
     private func parsed<Value>(_ name: StaticString, _ parse: (UnsafeBufferPointer<UInt8>) -> Value?)
         throws(PlaylistParseError) -> Value?
     {
-        try read(name) { bytes throws(PlaylistParseError) in
-            guard let value = parse(bytes) else { throw invalid(name, bytes) }
+        try parsed(span(name), name: { name }, parse)
+    }
+
+    /// ``parsed(_:_:)`` of the name at `index` in `names` (``span(at:of:)``).
+    private func parsed<Value>(
+        _ index: Int, of names: AttributeNames, _ parse: (UnsafeBufferPointer<UInt8>) -> Value?
+    ) throws(PlaylistParseError) -> Value? {
+        try parsed(span(at: index, of: names), name: { names.names[index] }, parse)
+    }
+
+    /// `name` is asked for only to report a value `parse` cannot read.
+    @inline(__always) private func parsed<Value>(
+        _ span: AttributeSpan?, name: () -> StaticString, _ parse: (UnsafeBufferPointer<UInt8>) -> Value?
+    ) throws(PlaylistParseError) -> Value? {
+        try read(span) { bytes throws(PlaylistParseError) in
+            guard let value = parse(bytes) else { throw invalid(name(), bytes) }
             return value
         }
     }
 
     func integer(_ name: StaticString) throws(PlaylistParseError) -> Int? { try parsed(name, ByteScanning.integer) }
+
+    /// ``integer(_:)`` of the name at `index` in `names`: in one step when the reader was resolved against them
+    /// (the parser's hot tags read their attributes so).
+    func integer(_ index: Int, of names: AttributeNames) throws(PlaylistParseError) -> Int? {
+        try parsed(index, of: names, ByteScanning.integer)
+    }
+
+    /// The text of the name at `index` in `names`, or `nil` when the list lacks it.
+    func string(_ index: Int, of names: AttributeNames) -> String? { read(span(at: index, of: names)) { text($0) } }
 
     func requiredInteger(_ name: StaticString) throws(PlaylistParseError) -> Int {
         guard let number = try integer(name) else { throw missing(name) }
@@ -163,6 +197,11 @@ struct AttributeReader {
     }
 
     func decimal(_ name: StaticString) throws(PlaylistParseError) -> Double? { try parsed(name, ByteScanning.decimal) }
+
+    /// ``decimal(_:)`` of the name at `index` in `names` (see ``integer(_:of:)``).
+    func decimal(_ index: Int, of names: AttributeNames) throws(PlaylistParseError) -> Double? {
+        try parsed(index, of: names, ByteScanning.decimal)
+    }
 
     func requiredDecimal(_ name: StaticString) throws(PlaylistParseError) -> Double {
         guard let number = try decimal(name) else { throw missing(name) }
@@ -190,13 +229,20 @@ struct AttributeReader {
 
     /// `WIDTHxHEIGHT`, two decimal integers.
     func resolution(_ name: StaticString) throws(PlaylistParseError) -> Resolution? {
-        try parsed(name) { bytes in
-            guard let x = bytes.firstIndex(of: 0x78),
-                  let width = ByteScanning.integer(UnsafeBufferPointer(rebasing: bytes[..<x])),
-                  let height = ByteScanning.integer(UnsafeBufferPointer(rebasing: bytes[(x + 1)...]))
-            else { return nil }
-            return Resolution(width: width, height: height)
-        }
+        try parsed(name, Self.resolution)
+    }
+
+    /// ``resolution(_:)`` of the name at `index` in `names` (see ``integer(_:of:)``).
+    func resolution(_ index: Int, of names: AttributeNames) throws(PlaylistParseError) -> Resolution? {
+        try parsed(index, of: names, Self.resolution)
+    }
+
+    private static func resolution(_ bytes: UnsafeBufferPointer<UInt8>) -> Resolution? {
+        guard let x = bytes.firstIndex(of: 0x78),
+              let width = ByteScanning.integer(UnsafeBufferPointer(rebasing: bytes[..<x])),
+              let height = ByteScanning.integer(UnsafeBufferPointer(rebasing: bytes[(x + 1)...]))
+        else { return nil }
+        return Resolution(width: width, height: height)
     }
 
     /// A quoted `length[@offset]` byte range.

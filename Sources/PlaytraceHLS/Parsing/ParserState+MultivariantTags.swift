@@ -10,11 +10,12 @@ extension ParserState {
             var reader = try attributes(value, tag)
             reader.resolve(against: Self.variantNames)
             let stream = try streamAttributes(reader, known: Self.variantNames)
-            let frameRate = try reader.decimal("FRAME-RATE")
+            let names = Self.variantNames
+            let frameRate = try reader.decimal(VariantName.frameRate, of: names)
             var texts = packedStrings(3, bytes: reader.byteCount)
-            reader.withValue("AUDIO") { bytes, _ in texts.append(bytes) }
-            reader.withValue("SUBTITLES") { bytes, _ in texts.append(bytes) }
-            let hasNoClosedCaptions = reader.withValue("CLOSED-CAPTIONS") { bytes, isQuoted in
+            reader.withValue(VariantName.audio, of: names) { bytes, _ in texts.append(bytes) }
+            reader.withValue(VariantName.subtitles, of: names) { bytes, _ in texts.append(bytes) }
+            let hasNoClosedCaptions = reader.withValue(VariantName.closedCaptions, of: names) { bytes, isQuoted in
                 texts.append(isQuoted ? bytes : nil)
                 guard let bytes, !isQuoted else { return false }
                 return ("NONE" as StaticString).withUTF8Buffer { ByteScanning.equal($0, bytes) }
@@ -28,7 +29,9 @@ extension ParserState {
             var reader = try attributes(value, tag)
             reader.resolve(against: Self.iFrameVariantNames)
             let stream = try streamAttributes(reader, known: Self.iFrameVariantNames)
-            let uri = reader.withValue("URI") { bytes, _ in bytes.map { storedURI($0) } }
+            let uri = reader.withValue(VariantName.iFrameURI, of: Self.iFrameVariantNames) { bytes, _ in
+                bytes.map { storedURI($0) }
+            }
             guard let uri else { throw reader.missing("URI") }
             multivariant.iFrameVariants.append(IFrameVariantStream(uriText: uri, stream: consume stream))
         case .media: multivariant.renditions.append(try rendition(value))
@@ -57,6 +60,18 @@ extension ParserState {
         "BANDWIDTH", "AVERAGE-BANDWIDTH", "SCORE", "CODECS", "SUPPLEMENTAL-CODECS", "RESOLUTION", "HDCP-LEVEL",
         "ALLOWED-CPC", "VIDEO-RANGE", "REQ-VIDEO-LAYOUT", "STABLE-VARIANT-ID", "VIDEO", "PATHWAY-ID",
     ]
+    /// Where the names read by index are in ``variantNames`` and ``iFrameVariantNames`` (checked by a test).
+    enum VariantName {
+        static let bandwidth = 0
+        static let averageBandwidth = 1
+        static let score = 2
+        static let resolution = 5
+        static let frameRate = 13
+        static let audio = 14
+        static let subtitles = 15
+        static let closedCaptions = 16
+        static let iFrameURI = 13
+    }
     /// The index in ``variantNames`` and ``iFrameVariantNames`` of each of `StreamAttributes`' text attributes.
     private static let textIndices = StreamAttributes.Text.allCases.map { text in
         // By the names' bytes: the same literal written in two files need not be one copy.
@@ -69,17 +84,19 @@ extension ParserState {
         return index
     }
     /// The attributes a variant stream's model holds; the others are kept as they were written.
-    private static let variantNames = AttributeNames(streamNames + ["FRAME-RATE", "AUDIO", "SUBTITLES", "CLOSED-CAPTIONS"])
+    static let variantNames = AttributeNames(streamNames + ["FRAME-RATE", "AUDIO", "SUBTITLES", "CLOSED-CAPTIONS"])
     /// The attributes an I-frame variant's model holds.
-    private static let iFrameVariantNames = AttributeNames(streamNames + ["URI"])
+    static let iFrameVariantNames = AttributeNames(streamNames + ["URI"])
 
     private mutating func streamAttributes(_ reader: AttributeReader, known: AttributeNames) throws(PlaylistParseError)
         -> StreamAttributes
     {
-        guard let bandwidth = try bitRate(reader, "BANDWIDTH") else { throw reader.missing("BANDWIDTH") }
-        let averageBandwidth = try bitRate(reader, "AVERAGE-BANDWIDTH")
-        let score = try reader.decimal("SCORE")
-        let resolution = try reader.resolution("RESOLUTION")
+        guard let bandwidth = try bitRate(reader, VariantName.bandwidth, of: known) else {
+            throw reader.missing("BANDWIDTH")
+        }
+        let averageBandwidth = try bitRate(reader, VariantName.averageBandwidth, of: known)
+        let score = try reader.decimal(VariantName.score, of: known)
+        let resolution = try reader.resolution(VariantName.resolution, of: known)
         var texts = packedStrings(StreamAttributes.Text.allCases.count, bytes: reader.byteCount)
         // The stream names come first in both sets, in the order of `StreamAttributes.Text`.
         for (position, index) in Self.textIndices.enumerated() {
@@ -110,11 +127,13 @@ extension ParserState {
 
     /// A bit rate attribute. Some packagers write it as a decimal (`BANDWIDTH="1280000.0"`): a whole,
     /// non-negative one is read, with a problem reported, as players do.
-    private mutating func bitRate(_ reader: AttributeReader, _ name: StaticString) throws(PlaylistParseError) -> Int? {
+    private mutating func bitRate(_ reader: AttributeReader, _ index: Int, of names: AttributeNames)
+        throws(PlaylistParseError) -> Int?
+    {
         do {
-            return try reader.integer(name)
+            return try reader.integer(index, of: names)
         } catch {
-            guard let value = reader.string(name), let number = Double(value), number >= 0, number < 1e18,
+            guard let value = reader.string(index, of: names), let number = Double(value), number >= 0, number < 1e18,
                   number.rounded() == number
             else { throw error }
             try recover(error)
