@@ -116,15 +116,19 @@ extension InspectionReport {
     /// A number with a fixed count of decimals (`12.500`), without going through `String(format:)`, which costs
     /// microseconds a call on Linux (a report lists thousands of them).
     static func fixed(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
-        var scale = 1.0
+        var scale: Int64 = 1
         for _ in 0..<decimals { scale *= 10 }
-        let scaled = Int64((abs(value) * scale).rounded())
-        let whole = scaled / Int64(scale)
-        let fraction = String(scaled % Int64(scale))
-        let sign = value < 0 && scaled != 0 ? "-" : ""
-        guard decimals > 0 else { return sign + String(whole) }
-        return sign + String(whole) + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+        guard value.isFinite, abs(value) * Double(scale) < 1e18 else { return "\(value)" }
+        let scaled = Int64((abs(value) * Double(scale)).rounded())
+        // Built in one string (short ones are kept inline: no allocation).
+        var text = value < 0 && scaled != 0 ? "-" : ""
+        text += String(scaled / scale)
+        guard decimals > 0 else { return text }
+        let fraction = String(scaled % scale)
+        text += "."
+        for _ in fraction.utf8.count..<decimals { text += "0" }
+        text += fraction
+        return text
     }
 
     /// A titled list of at most 20 lines, then how many more there are.

@@ -192,20 +192,22 @@ struct InspectionReport: Codable {
     }
 
     static func describe(_ section: SpliceInfoSection) -> String {
-        var parts = [section.command.name]
+        // One string, its parts separated by commas (written for thousands of messages: no array of parts).
+        var text = section.command.name
+        text.reserveCapacity(96)
         if case .spliceInsert(let insert) = section.command {
-            parts.append("event \(insert.eventID)")
-            parts.append(insert.isOutOfNetwork ? "out" : "in")
-            if let duration = insert.breakDuration { parts.append("break " + fixed(duration.seconds, 3) + " s") }
+            text += ", event " + String(insert.eventID)
+            text += insert.isOutOfNetwork ? ", out" : ", in"
+            if let duration = insert.breakDuration { text += ", break " + fixed(duration.seconds, 3) + " s" }
         }
-        if let time = section.adjustedSpliceTime { parts.append("pts " + fixed(time.seconds, 6) + " s") }
+        if let time = section.adjustedSpliceTime { text += ", pts " + fixed(time.seconds, 6) + " s" }
         for descriptor in section.segmentationDescriptors {
-            let hex = "0x\(String(descriptor.typeID, radix: 16))"
-            var text = (descriptor.typeName.contains(hex) ? descriptor.typeName : "\(descriptor.typeName) (\(hex))")
-                + " upid \(descriptor.upid)"
+            let hex = "0x" + String(descriptor.typeID, radix: 16)
+            text += ", " + descriptor.typeName
+            if !descriptor.typeName.contains(hex) { text += " (" + hex + ")" }
+            text += " upid " + descriptor.upid.description
             if let seconds = descriptor.durationSeconds { text += " " + fixed(seconds, 3) + " s" }
-            parts.append(text)
         }
-        return parts.joined(separator: ", ")
+        return text
     }
 }

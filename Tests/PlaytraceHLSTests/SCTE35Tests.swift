@@ -145,3 +145,30 @@ struct SCTE35Tests {
         #expect(section.adjustedSpliceTime == MediaTime(seconds: Double((8_589_934_000 + 1000) & 0x1_FFFF_FFFF) / 90_000))
     }
 }
+
+/// The bit reader agrees with reading one bit at a time, for every field width at every bit offset.
+@Suite("SCTE-35 bit reader")
+struct BitReaderTests {
+    @Test func fieldsOfEveryWidthAtEveryOffset() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let bytes = (0..<24).map { _ -> UInt8 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        func bit(_ index: Int) -> UInt64 { UInt64(bytes[index / 8] >> (7 - index % 8) & 1) }
+        for offset in 0..<16 {
+            for width in 0...64 {
+                var reader = BitReader(bytes)
+                try reader.skip(bits: offset)
+                let expected = (offset..<(offset + width)).reduce(UInt64(0)) { $0 << 1 | bit($1) }
+                #expect(try reader.bits(width) == expected, "width \(width) at bit \(offset)")
+                #expect(reader.byteOffset == (offset + width) / 8)
+            }
+        }
+        // Past the end: an error, and nothing read.
+        var reader = BitReader(bytes, byteLimit: 2)
+        try reader.skip(bits: 3)
+        #expect(throws: SCTE35Error.self) { try reader.bits(14) }
+        #expect(try reader.bits(13) == (3..<16).reduce(UInt64(0)) { $0 << 1 | bit($1) })
+    }
+}

@@ -13,15 +13,21 @@ struct BitReader {
     var remainingBits: Int { bitLimit - bitOffset }
     var remainingBytes: Int { remainingBits / 8 }
 
+    /// The next `count` bits (0 to 64), most significant first. Each step takes all it needs of one byte: a
+    /// 33-bit PTS costs five steps, not 33.
     mutating func bits(_ count: Int) throws(SCTE35Error) -> UInt64 {
-        precondition(count <= 64)
+        precondition(count >= 0 && count <= 64)
         guard count <= remainingBits else { throw SCTE35Error.truncated(at: byteOffset) }
         var value: UInt64 = 0
-        for _ in 0..<count {
-            let byte = bytes[bitOffset >> 3]
-            let bit = (byte >> (7 - UInt8(bitOffset & 7))) & 1
-            value = (value << 1) | UInt64(bit)
-            bitOffset += 1
+        var remaining = count
+        while remaining > 0 {
+            let available = 8 - (bitOffset & 7)
+            let taken = min(available, remaining)
+            // The byte's bits from the offset on, then the first `taken` of them.
+            let chunk = (UInt64(bytes[bitOffset >> 3]) & ((1 << available) - 1)) >> (available - taken)
+            value = (value << taken) | chunk
+            remaining -= taken
+            bitOffset += taken
         }
         return value
     }
