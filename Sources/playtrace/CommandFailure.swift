@@ -50,8 +50,14 @@ enum PlainText {
     /// that a message stays one line), escape sequences, C1 and bidirectional controls — written as visible
     /// escapes (`\u{1B}`), so that bytes from the network never drive the user's terminal.
     static func safe(_ text: String) -> String {
-        // Printable ASCII, nearly every line, is settled over the bytes; anything else is looked at by scalar.
-        guard !text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return text }
+        // Printable ASCII, nearly every line, is settled over the bytes (in place: a report checks a megabyte of
+        // lines); anything else is looked at by scalar.
+        @inline(__always) func isPrintableASCII(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F }
+        let printable = text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where !isPrintableASCII(byte) { return false }
+            return true
+        } ?? text.utf8.allSatisfy(isPrintableASCII)
+        guard !printable else { return text }
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)

@@ -119,16 +119,29 @@ extension InspectionReport {
         var scale: Int64 = 1
         for _ in 0..<decimals { scale *= 10 }
         guard value.isFinite, abs(value) * Double(scale) < 1e18 else { return "\(value)" }
-        let scaled = Int64((abs(value) * Double(scale)).rounded())
-        // Built in one string (short ones are kept inline: no allocation).
-        var text = value < 0 && scaled != 0 ? "-" : ""
-        text += String(scaled / scale)
-        guard decimals > 0 else { return text }
-        let fraction = String(scaled % scale)
-        text += "."
-        for _ in fraction.utf8.count..<decimals { text += "0" }
-        text += fraction
-        return text
+        var scaled = UInt64((abs(value) * Double(scale)).rounded())
+        let negative = value < 0 && scaled != 0
+        // The digits from the last one, into a buffer: at most 19 digits, the point and the sign. One string is made
+        // of them (a short one is kept inline: no allocation).
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            var start = buffer.count
+            var written = 0
+            repeat {
+                if written == decimals, decimals > 0 {
+                    start -= 1
+                    buffer[start] = UInt8(ascii: ".")
+                }
+                start -= 1
+                buffer[start] = UInt8(truncatingIfNeeded: 48 + scaled % 10)
+                scaled /= 10
+                written += 1
+            } while scaled > 0 || written <= decimals
+            if negative {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
+        }
     }
 
     /// A titled list of at most 20 lines, then how many more there are.

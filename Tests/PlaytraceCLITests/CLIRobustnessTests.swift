@@ -271,6 +271,7 @@ struct InspectFactsTests {
             #EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z
             #EXT-X-DATERANGE:ID="a",START-DATE="2026-01-01T00:00:00.000Z",SCTE35-CMD=0xFC3034000000000000FFFFF00506FE72BD0050001E021C435545494800008E7FCF0001A599B00808000000002CA0A18A3402009AC9D17E
             #EXT-X-DATERANGE:ID="b",START-DATE="2026-01-01T00:00:01.000Z",DURATION=12.3456,SCTE35-OUT=0xFC302F000000000000FFFFF014054800008F7FEFFE7369C02EFE0052CCF500000000000A0008435545490000013562DBA30A
+            #EXT-X-DATERANGE:ID="c",START-DATE="2026-01-01T00:00:02.000Z",DURATION=0.05
             #EXTINF:6,
             a.ts
             #EXT-X-ENDLIST
@@ -278,7 +279,7 @@ struct InspectFactsTests {
         defer { try? FileManager.default.removeItem(at: file) }
         let text = try await CLITests.run(["inspect", file.path])
         #expect(text.status == 0, "stderr: \(text.error)")
-        for line in ["      SCTE-35: time_signal, pts 21388.766756 s, Provider Placement Opportunity Start (0x34) upid TI:0x000000002ca0a18a 307.000 s",
+        for line in ["  c  2026-01-01T00:00:02.000Z  0.050 s", "      SCTE-35: time_signal, pts 21388.766756 s, Provider Placement Opportunity Start (0x34) upid TI:0x000000002ca0a18a 307.000 s",
                      "  b  2026-01-01T00:00:01.000Z  12.346 s",
                      "      SCTE-35: splice_insert, event 1207959695, out, break 60.294 s, pts 21514.559089 s"] {
             #expect(text.output.contains(line), "missing: \(line)\n\(text.output)")
