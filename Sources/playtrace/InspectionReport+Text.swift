@@ -116,6 +116,7 @@ extension InspectionReport {
     /// A number with a fixed count of decimals (`12.500`), without going through `String(format:)`, which costs
     /// microseconds a call on Linux (a report lists thousands of them).
     static func fixed(_ value: Double, _ decimals: Int) -> String {
+        precondition((0...18).contains(decimals), "at most 18 decimals")  // (19 digits, a point and a sign fit the buffer)
         var scale: Int64 = 1
         for _ in 0..<decimals { scale *= 10 }
         guard value.isFinite, abs(value) * Double(scale) < 1e18 else { return "\(value)" }
