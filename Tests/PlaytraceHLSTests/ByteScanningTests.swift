@@ -67,6 +67,40 @@ struct ByteScanningTests {
         }
     }
 
+    /// The densest lists (one-letter names, empty values) fit the room the scan makes for them, and room kept from
+    /// a longer list is reused for a shorter one without its old spans showing.
+    @Test func attributeScanFitsTheDensestLists() {
+        var room: [AttributeSpan] = []
+        let longest = Array(repeating: "A=", count: 40).joined(separator: ", ")
+        _ = Array(longest.utf8).withUnsafeBufferPointer { AttributeListParser.scan($0, into: &room) }
+        #expect(room.count == AttributeListParser.mostAttributes(longest.utf8.count), "room made to the bound")
+        for count in (1...40).reversed() {
+            for separator in [",", ", "] {
+                let list = Array(repeating: "A=", count: count).joined(separator: separator)
+                var fresh: [AttributeSpan] = []
+                let written = Array(list.utf8).withUnsafeBufferPointer { AttributeListParser.scan($0, into: &fresh) }
+                #expect(written == count, "\(list)")
+                #expect(Array(list.utf8).withUnsafeBufferPointer { AttributeListParser.scan($0, into: &room) } == count)
+                let trailing = Array((list + ",").utf8).withUnsafeBufferPointer {
+                    AttributeListParser.scan($0, into: &room)
+                }
+                #expect(trailing == count, "\(list),")
+            }
+        }
+        // The spans written are those of the list, from the room's start.
+        let list = Array("NAME=\"x\", B = 2 ,C=".utf8)
+        let written = list.withUnsafeBufferPointer { AttributeListParser.scan($0, into: &room) }
+        #expect(written == 3)
+        let names = room.prefix(3).map { String(decoding: list[$0.nameStart..<$0.nameEnd], as: UTF8.self) }
+        let values = room.prefix(3).map { String(decoding: list[$0.valueStart..<$0.valueEnd], as: UTF8.self) }
+        #expect(names == ["NAME", "B", "C"] && values == ["x", "2", ""])
+        #expect(room.prefix(3).map(\.isQuoted) == [true, false, false])
+        for malformed in ["A", "=1", "A=\"x", "A=x\"y\"", "A=\"x\"y", ",,A=1"] {
+            #expect(Array(malformed.utf8).withUnsafeBufferPointer { AttributeListParser.scan($0, into: &room) } == nil,
+                    "\(malformed)")
+        }
+    }
+
     @Test func attributeNameSetsFindEachNameAndNothingElse() {
         let names: [StaticString] = [
             "BANDWIDTH", "AVERAGE-BANDWIDTH", "SCORE", "CODECS", "SUPPLEMENTAL-CODECS", "RESOLUTION", "HDCP-LEVEL",

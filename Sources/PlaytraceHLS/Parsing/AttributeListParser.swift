@@ -21,6 +21,9 @@ struct AttributeSpan {
         self.nameKey = nameKey
     }
 
+    /// A span of nothing, for room not yet written.
+    static let none = AttributeSpan(nameStart: 0, nameEnd: 0, valueStart: 0, valueEnd: 0, isQuoted: false, nameKey: 0)
+
     var nameStart: Int { Int(storedNameStart) }
     var nameEnd: Int { Int(storedNameEnd) }
     var valueStart: Int { Int(storedValueStart) }
@@ -29,11 +32,32 @@ struct AttributeSpan {
 
 /// Reads `NAME=VALUE,NAME="quoted",…` from a tag's bytes.
 enum AttributeListParser {
-    /// Finds the attributes of a list, appending their spans; `false` when the list is malformed (a name without
-    /// `=`, an unterminated quote, a quote inside an unquoted value, or stray characters after a quoted value).
-    /// Control characters are the caller's to refuse (it scans the bytes once for them and for variables).
-    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, into spans: inout [AttributeSpan]) -> Bool {
-        guard bytes.count <= UInt32.max else { return false }  // (offsets are 32-bit)
+    /// Writes the spans of a list's attributes into `room`, from its start, and returns how many it wrote; `nil`
+    /// when the list is malformed (a name without `=`, an unterminated quote, a quote inside an unquoted value, or
+    /// stray characters after a quoted value). Control characters are the caller's to refuse (it scans the bytes
+    /// once for them and for variables).
+    ///
+    /// `room` is grown first to the most attributes a list of this size can hold (``mostAttributes(_:)``), so that
+    /// no write checks the array's uniqueness or grows it: the caller keeps it from tag to tag.
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, into room: inout [AttributeSpan]) -> Int? {
+        guard bytes.count <= UInt32.max else { return nil }  // (offsets are 32-bit)
+        let most = mostAttributes(bytes.count)
+        if room.count < most {
+            room.append(contentsOf: repeatElement(AttributeSpan.none, count: most - room.count))
+        }
+        var written = 0
+        let wellFormed = room.withUnsafeMutableBufferPointer { room in scan(bytes, into: room, written: &written) }
+        return wellFormed ? written : nil
+    }
+
+    /// The most attributes a list of `count` bytes holds: each takes a name, `=` and, but for the last, a comma.
+    /// (The room is 24 bytes per attribute, 8 per byte of the longest list read; a tag's line is bounded by
+    /// ``PlaylistLimits/maximumLineLength``.)
+    static func mostAttributes(_ count: Int) -> Int { (count + 1) / 3 + 1 }
+
+    private static func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>, into room: UnsafeMutableBufferPointer<AttributeSpan>, written: inout Int
+    ) -> Bool {
         var index = 0
         let count = bytes.count
         while index < count {
@@ -67,9 +91,13 @@ enum AttributeListParser {
                 while valueStart < valueEnd, ByteScanning.isBlank(bytes[valueStart]) { valueStart += 1 }
                 while valueEnd > valueStart, ByteScanning.isBlank(bytes[valueEnd - 1]) { valueEnd -= 1 }
             }
-            spans.append(AttributeSpan(
+            // (The room holds every attribute a well-formed list can have; the check keeps a miscount harmless.)
+            guard written < room.count else { return false }
+            let key = nameKey(count: nameEnd - nameStart, first: bytes[nameStart], last: bytes[nameEnd - 1])
+            room[written] = AttributeSpan(
                 nameStart: nameStart, nameEnd: nameEnd, valueStart: valueStart, valueEnd: valueEnd, isQuoted: isQuoted,
-                nameKey: nameKey(UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]))))
+                nameKey: key)
+            written += 1
             if index < count { index += 1 }
         }
         return true
@@ -78,7 +106,12 @@ enum AttributeListParser {
     /// A name's length (its low 16 bits) with its first and last bytes, in one integer.
     @inline(__always) static func nameKey(_ name: UnsafeBufferPointer<UInt8>) -> UInt32 {
         guard let first = name.first, let last = name.last else { return 0 }
-        return UInt32(truncatingIfNeeded: name.count) << 16 | UInt32(first) << 8 | UInt32(last)
+        return nameKey(count: name.count, first: first, last: last)
+    }
+
+    /// ``nameKey(_:)`` from its parts (the scan has them at hand).
+    @inline(__always) static func nameKey(count: Int, first: UInt8, last: UInt8) -> UInt32 {
+        UInt32(truncatingIfNeeded: count) << 16 | UInt32(first) << 8 | UInt32(last)
     }
 
     @inline(__always) static func nameKey(_ name: StaticString) -> UInt32 {

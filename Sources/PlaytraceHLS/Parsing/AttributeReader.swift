@@ -10,7 +10,10 @@ struct AttributeReader {
     let line: Int
     private let borrowed: UnsafeBufferPointer<UInt8>
     private let owned: [UInt8]?
+    /// The spans, the first ``spanCount`` of them (the parser writes a tag's spans into room it keeps from tag to
+    /// tag: a reader still alive when the next tag is read makes the parser copy that room, not overwrite it).
     private let spans: [AttributeSpan]
+    private let spanCount: Int
     /// The presence bits of the names in the list (``AttributeListParser/presenceBit(_:)``): a lookup of a name
     /// the tag does not carry, the common case for optional attributes, ends here.
     private let presence: UInt64
@@ -22,29 +25,35 @@ struct AttributeReader {
     private var knownSpans: UInt64 = 0
 
     /// A reader over the tag's own bytes.
-    init(tag: TagName, line: Int, bytes: UnsafeBufferPointer<UInt8>, spans: [AttributeSpan]) {
-        self.init(tag: tag, line: line, borrowed: bytes, owned: nil, spans: spans)
+    init(tag: TagName, line: Int, bytes: UnsafeBufferPointer<UInt8>, spans: [AttributeSpan], count: Int) {
+        self.init(tag: tag, line: line, borrowed: bytes, owned: nil, spans: spans, count: count)
     }
 
     /// A reader over bytes made for it (the attribute list with its variables substituted).
     init(tag: TagName, line: Int, owning bytes: [UInt8], spans: [AttributeSpan]) {
-        self.init(tag: tag, line: line, borrowed: UnsafeBufferPointer(start: nil, count: 0), owned: bytes, spans: spans)
+        self.init(tag: tag, line: line, borrowed: UnsafeBufferPointer(start: nil, count: 0), owned: bytes, spans: spans,
+                  count: spans.count)
     }
 
-    private init(tag: TagName, line: Int, borrowed: UnsafeBufferPointer<UInt8>, owned: [UInt8]?, spans: [AttributeSpan]) {
+    private init(tag: TagName, line: Int, borrowed: UnsafeBufferPointer<UInt8>, owned: [UInt8]?, spans: [AttributeSpan],
+                 count: Int) {
+        precondition(count <= spans.count, "more spans than written")
         self.tag = tag
         self.line = line
         self.borrowed = borrowed
         self.owned = owned
         self.spans = spans
-        presence = spans.reduce(0) { $0 | AttributeListParser.presenceBit($1.nameKey) }
+        spanCount = count
+        var presence: UInt64 = 0
+        for position in 0..<count { presence |= AttributeListParser.presenceBit(spans[position].nameKey) }
+        self.presence = presence
     }
 
     /// Finds the spans of the names in `known` once, so that looking one of them up takes one step, and the
     /// attributes the model does not hold are told apart without comparing names again. Lists too long for the
     /// slots are left as they are (their lookups scan).
     mutating func resolve(against known: AttributeNames) {
-        guard spans.count <= 64 else { return }
+        guard spanCount <= 64 else { return }
         self.known = known
         var knownSpans: UInt64 = 0
         var slots = SIMD32<Int8>(repeating: -1)
@@ -52,7 +61,7 @@ struct AttributeReader {
         // again whole for each lane, and such a load waits for the byte store before it.
         withUnsafeMutableBytes(of: &slots) { slots in
             withBytes { bytes in
-                for position in spans.indices {
+                for position in 0..<spanCount {
                     let span = spans[position]
                     let name = UnsafeBufferPointer(rebasing: bytes[span.nameStart..<span.nameEnd])
                     guard let index = known.index(of: name, key: span.nameKey) else { continue }
@@ -75,7 +84,7 @@ struct AttributeReader {
         let key = AttributeListParser.nameKey(name)
         guard presence & AttributeListParser.presenceBit(key) != 0 else { return nil }
         if let known, let index = known.index(of: name, key: key) { return span(inSlot: index) }
-        for span in spans where span.nameKey == key {
+        for span in spans[..<spanCount] where span.nameKey == key {
             let matches = withBytes { bytes in
                 name.withUTF8Buffer { ByteScanning.equal($0, UnsafeBufferPointer(rebasing: bytes[span.nameStart..<span.nameEnd])) }
             }
@@ -256,8 +265,9 @@ struct AttributeReader {
         withBytes { bytes in
             var list = AttributeList()
             let resolved = self.known === known
-            if resolved, knownSpans.nonzeroBitCount == spans.count { return list }
-            for (position, span) in spans.enumerated() {
+            if resolved, knownSpans.nonzeroBitCount == spanCount { return list }
+            for position in 0..<spanCount {
+                let span = spans[position]
                 let name = UnsafeBufferPointer(rebasing: bytes[span.nameStart..<span.nameEnd])
                 if resolved {
                     guard knownSpans & (1 << UInt64(position)) == 0 else { continue }

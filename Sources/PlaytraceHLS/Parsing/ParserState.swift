@@ -54,10 +54,13 @@ struct ParserState {
     /// large a value to move through an optional on every STREAM-INF).
     var hasPendingVariant = false
     var pendingVariantLine = 0
+    /// Room for the spans of the attribute list being read, kept from tag to tag so that reading one allocates
+    /// nothing (``AttributeListParser/scan(_:into:)``). Made at once for lists of up to 383 bytes, nearly all of
+    /// them: growing it tag after tag moved the heap's top so that glibc gave it back and took it again on every
+    /// parse of a small playlist.
+    var attributeSpans = [AttributeSpan](repeating: .none, count: AttributeListParser.mostAttributes(383))
     /// The line of each variant's `EXT-X-STREAM-INF`.
     var variantLines: [Int] = []
-    /// The spans of the attribute list being read, kept from tag to tag so that reading one allocates nothing.
-    var attributeSpans: [AttributeSpan] = []
 
     init(options: PlaylistParser.Options, inputBytes: Int) {
         self.options = options
@@ -516,21 +519,20 @@ struct ParserState {
         }
         let scan = ByteScanning.scan(value)
         if !scan.isASCII { try validateUTF8(value) }
-        attributeSpans.removeAll(keepingCapacity: true)
-        guard !scan.hasControl, AttributeListParser.scan(value, into: &attributeSpans) else {
+        guard !scan.hasControl, let spanCount = AttributeListParser.scan(value, into: &attributeSpans) else {
             throw PlaylistParseError(line: line, reason: .malformedAttributeList(tag: tag.text))
         }
         // A reference to a variable not (yet) defined fails the parse here as on URI lines (RFC 8216bis 4.3), even
         // before any variable is defined.
         guard scan.hasVariableReference else {
-            return AttributeReader(tag: tag, line: line, bytes: value, spans: attributeSpans)
+            return AttributeReader(tag: tag, line: line, bytes: value, spans: attributeSpans, count: spanCount)
         }
         // Quoted strings and hexadecimal sequences take variables (RFC 8216bis 4.3); other unquoted values are
         // substituted too, since the parser reads a quoted-string attribute written without quotes as its text
         // (and the writer would quote it back, where it would be substituted on the next read).
         var bytes: [UInt8] = []
         var spans: [AttributeSpan] = []
-        for span in attributeSpans {
+        for span in attributeSpans[..<spanCount] {
             let nameStart = bytes.count
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: value[span.nameStart..<span.nameEnd]))
             let nameEnd = bytes.count
