@@ -173,7 +173,7 @@ struct AttributeReader {
     }
 
     /// ``parsed(_:_:)`` of the name at `index` in `names` (``span(at:of:)``).
-    private func parsed<Value>(
+    @inline(__always) private func parsed<Value>(
         _ index: Int, of names: AttributeNames, _ parse: (UnsafeBufferPointer<UInt8>) -> Value?
     ) throws(PlaylistParseError) -> Value? {
         try parsed(span(at: index, of: names), name: { names.names[index] }, parse)
