@@ -128,8 +128,7 @@ struct AttributeReader {
     func withValue<R>(
         _ index: Int, of names: AttributeNames, _ body: (_ bytes: UnsafeBufferPointer<UInt8>?, _ isQuoted: Bool) -> R
     ) -> R {
-        guard known === names else { return withValue(names.names[index], body) }
-        return withValue(of: span(inSlot: index), body)
+        withValue(of: span(at: index, of: names), body)
     }
 
     @inline(__always) private func withValue<R>(

@@ -7,10 +7,10 @@ extension ParserState {
                 multivariant.variants.removeLast()
                 try recover(PlaylistParseError(line: pendingVariantLine, reason: .missingVariantURI))
             }
-            var reader = try attributes(value, tag)
-            reader.resolve(against: Self.variantNames)
-            let stream = try streamAttributes(reader, known: Self.variantNames)
             let names = Self.variantNames
+            var reader = try attributes(value, tag)
+            reader.resolve(against: names)
+            let stream = try streamAttributes(reader, known: names)
             let frameRate = try reader.decimal(VariantName.frameRate, of: names)
             var texts = packedStrings(3, bytes: reader.byteCount)
             reader.withValue(VariantName.audio, of: names) { bytes, _ in texts.append(bytes) }
@@ -26,10 +26,11 @@ extension ParserState {
             hasPendingVariant = true
             pendingVariantLine = line
         case .iFrameStreamInf:
+            let names = Self.iFrameVariantNames
             var reader = try attributes(value, tag)
-            reader.resolve(against: Self.iFrameVariantNames)
-            let stream = try streamAttributes(reader, known: Self.iFrameVariantNames)
-            let uri = reader.withValue(VariantName.iFrameURI, of: Self.iFrameVariantNames) { bytes, _ in
+            reader.resolve(against: names)
+            let stream = try streamAttributes(reader, known: names)
+            let uri = reader.withValue(VariantName.iFrameURI, of: names) { bytes, _ in
                 bytes.map { storedURI($0) }
             }
             guard let uri else { throw reader.missing("URI") }
