@@ -79,9 +79,11 @@ extension HeadlessEngine {
     }
 
     /// Requests a URL, retrying failures (no response, or an error status) with doubling delays on the engine's
-    /// clock, as `policy` allows. Every attempt is reported as a ``RequestRecord``; each failed attempt that is
-    /// retried is a non-fatal error, and the last one an error thrown to the caller (marked fatal: the caller
-    /// decides whether it is, by failing over or giving up).
+    /// clock, as `policy` allows. A client error (4xx but 408 and 429: 404, 410, 403…) is never retried: asking again
+    /// does not heal it (hls.js and ExoPlayer fail over or skip at once too). Every attempt is reported as a
+    /// ``RequestRecord``; the first failed attempt that is retried is one non-fatal error (not one per attempt), and
+    /// the last one an error thrown to the caller (marked fatal: the caller decides whether it is, by failing over
+    /// or giving up).
     func fetch(_ url: URL, kind: RequestRecord.Kind, variant: Int?,
                headers: [(name: String, value: String)] = [], policy: RetryPolicy = .standard) async throws
         -> HTTPResponse
@@ -96,6 +98,9 @@ extension HeadlessEngine {
             let result = await send(HTTPRequest(url: url, headers: headers, timeout: deadline))
             requestsInFlight -= 1
             let error: EngineError
+            // A status that asking again does not heal; and whether a retry is worth it when another variant could
+            // take over.
+            var isPermanent = false
             var isWorthRetrying = true
             switch result {
             case .success(let response):
@@ -105,9 +110,10 @@ extension HeadlessEngine {
                     timeToFirstByte: response.timing.timeToFirstByte, duration: response.timing.duration,
                     attempt: attempt, error: response.isSuccess ? nil : "HTTP \(response.status)", variantIndex: variant)))
                 if response.isSuccess { return response }
-                error = EngineError(kind: .httpStatus, message: "HTTP \(response.status) for a \(kind.rawValue) request",
+                error = EngineError(kind: .httpStatus, message: "HTTP \(response.status) for the \(kind)",
                                     isFatal: false, httpStatus: response.status, url: url.absoluteString)
-                isWorthRetrying = !(400..<500).contains(response.status) || [408, 429].contains(response.status)
+                isPermanent = (400..<500).contains(response.status) && ![408, 429].contains(response.status)
+                isWorthRetrying = !isPermanent
             case .failure(.cancelled):
                 throw CancellationError()
             case .failure(let failure):
@@ -120,6 +126,7 @@ extension HeadlessEngine {
             }
             try Task.checkCancellation()
             let retries = switch policy {
+            case _ where isPermanent: 0
             case .standard: configuration.maximumRetries
             case .failFast: isWorthRetrying ? min(1, configuration.maximumRetries) : 0
             }
@@ -130,8 +137,14 @@ extension HeadlessEngine {
                 throw fatal
             }
             lastError = error
-            emit(.error(error))
-            logger.warning("request failed, retrying", metadata: ["url": "\(url)", "attempt": "\(attempt)"])
+            if attempt == 1 {
+                var warning = error
+                warning.message += "; retrying"
+                emit(.error(warning))
+                logger.warning("request failed, retrying", metadata: ["url": "\(url)"])
+            } else {
+                logger.debug("request failed again, retrying", metadata: ["url": "\(url)", "attempt": "\(attempt)"])
+            }
             try await stopwatch.sleep(for: configuration.retryDelay * (1 << min(attempt - 1, 16)))
         }
     }

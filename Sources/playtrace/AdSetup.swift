@@ -149,6 +149,8 @@ final class AdSetup {
         var late = 0
         var missed = 0
         var unexpected = 0
+        /// Automatic events fired more than once.
+        var duplicated = 0
         var restored = 0
         /// VAST error beacons sent.
         var errors = 0
@@ -158,36 +160,49 @@ final class AdSetup {
     private(set) var counts = Counts()
 
     /// Stops the metadata, waits (at most ``Settings/beaconWait``) for the queued beacons, and returns the summary
-    /// lines and the problems (a beacon failed for good, or waiting when the run ends).
+    /// lines, the verdict's ad part and what fell short (beacons missed, not called for, fired twice, failed for good
+    /// or still waiting, VAST error reports).
     /// - Parameter played: what the engine played, for the expected beacons.
-    func finish(played snapshot: EngineSnapshot?) async -> (lines: [String], problems: [String]) {
+    func finish(played snapshot: EngineSnapshot?) async -> (lines: [String], verdict: String,
+                                                            findings: [SessionVerdict.Finding]) {
         session.stop()
         let drain = await outbox.drain(within: settings.beaconWait)
         await outbox.stop()
         // The couriers' last reports reach the session on the main actor.
         for _ in 0..<10 { await Task.yield() }
         counts = count(played: snapshot)
-        var problems: [String] = []
-        if counts.failed > 0 { problems.append("\(counts.failed) ad beacon(s) failed for good (see the list above)") }
+        var findings: [SessionVerdict.Finding] = []
+        func add(_ kind: SessionVerdict.Shortfall, _ text: String) { findings.append(.init(kind: kind, text: text)) }
+        if counts.missed > 0 { add(.missed, "\(counts.missed) of \(counts.expected) beacon(s) missed") }
+        if counts.unexpected > 0 { add(.unexpected, "\(counts.unexpected) beacon(s) fired that nothing played called for") }
+        if counts.duplicated > 0 { add(.duplicated, "\(counts.duplicated) beacon(s) fired more than once") }
+        if counts.failed > 0 { add(.failed, "\(counts.failed) beacon(s) failed for good (see the list above)") }
         if drain.pending > 0 {
-            problems.append("\(drain.pending) ad beacon URL(s) still waiting at exit"
+            add(.waiting, "\(drain.pending) beacon URL(s) still waiting at exit"
                 + (settings.outboxPath.map { " (kept in \($0))" } ?? " and lost (no --outbox file)"))
         }
-        return (podList() + [countsLine()], problems)
+        if counts.errors > 0 { add(.vastErrors, "\(counts.errors) VAST error report(s): ads that could not play") }
+        let verdict: String
+        if counts.expected == 0 && counts.fired == 0 {
+            verdict = "no beacon called for"
+        } else if findings.isEmpty {
+            verdict = "all \(counts.expected) beacon(s) called for fired once and were delivered"
+        } else {
+            verdict = "\(counts.expected - counts.missed) of \(counts.expected) beacon(s) called for fired, "
+                + "\(counts.delivered) delivered"
+        }
+        return (podList() + [countsLine()], verdict, findings)
     }
 
     private func count(played snapshot: EngineSnapshot?) -> Counts {
         var counts = Counts()
-        let played = snapshot.map { BeaconAudit.playedIntervals(of: $0, on: session.timeline) } ?? []
-        let interstitials = snapshot.map { BeaconAudit.playedInterstitialIntervals(of: $0, on: session.timeline) } ?? [:]
-        let expected = BeaconAudit.expectedEvents(in: session.adPods, played: played, interstitials: interstitials,
-                                                  scopes: session.interstitialOfPod)
+        let expected = session.expectedEvents(played: snapshot)
         counts.expected = expected.count
         var firedAutomatic: Set<TrackingEventKey> = []
         for record in session.beacons {
             if record.firing.event.kind == .automatic {
                 counts.fired += 1
-                firedAutomatic.insert(record.firing.key)
+                if !firedAutomatic.insert(record.firing.key).inserted { counts.duplicated += 1 }
             } else if record.firing.cause == .error {
                 counts.errors += 1
             } else {
@@ -291,7 +306,7 @@ final class AdSetup {
         ["format": settings.format.rawValue, "session": session.sessionInfo?.id ?? NSNull(),
          "expected": counts.expected, "fired": counts.fired, "playerInitiated": counts.playerInitiated,
          "delivered": counts.delivered, "failed": counts.failed, "waiting": counts.waiting, "late": counts.late,
-         "missed": counts.missed, "restored": counts.restored, "errors": counts.errors,
+         "missed": counts.missed, "unexpected": counts.unexpected, "duplicated": counts.duplicated, "restored": counts.restored, "errors": counts.errors,
          "worstLatenessMs": counts.worstLateness.seconds * 1000]
     }
 }

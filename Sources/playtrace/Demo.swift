@@ -58,6 +58,10 @@ struct Demo: AsyncParsableCommand {
         common.bootstrapLogging()
         let interruption = SessionInterruption()
         defer { interruption.stop() }
+        if let path = sessionOptions.summaryJSON {
+            interruption.writeOnQuit(PlayerDemo.quitSummary(reason: "quit at once during start-up, before playback began"),
+                                     to: path)
+        }
         let clock = ScaledClock(speed: speed)
         let lab = LabServer(clock: clock)
         let port = try await lab.start()
@@ -136,6 +140,7 @@ struct Demo: AsyncParsableCommand {
         demo.ads = adSetup
         demo.script = sessionOptions.viewerScript.map { ViewerScriptRunner(script: $0, clock: clock) }
         demo.summaryJSONPath = sessionOptions.summaryJSON
+        demo.accepted = Set(sessionOptions.accept)
         return await demo.run(entries, limit: limit)
     }
 }

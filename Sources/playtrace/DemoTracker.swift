@@ -67,7 +67,7 @@ final class DemoTracker: PlayerItemTracker {
         case .seekEnded(let position, let completed): "seek ended at \(position.timecode)" + (completed ? "" : " (replaced)")
         case .rateChanged(let rate): "rate \(rate)"
         case .variantSwitched(let from, let to, let reason):
-            "variant \(from.index) → \(to.index) (\(Format.bitrate(Double(to.bandwidth))), \(reason.rawValue))"
+            "variant \(from.index) → \(to.index) (\(Format.bitrate(Double(to.bandwidth))), \(reason))"
         case .itemTransition: "item transition"
         case .failure(let error): "failure: \(error)"
         case .warning(let error): "warning: \(error)"
@@ -84,9 +84,14 @@ final class DemoTracker: PlayerItemTracker {
 @MainActor
 final class DemoReport {
     private(set) var lines: [String] = []
+    /// Each item's outcome, for the verdict.
+    private(set) var outcomes: [SessionVerdict.ItemOutcome] = []
 
     func add(title: String, properties: TrackerProperties, failure: EngineError?) {
         let metrics = properties.metrics
+        outcomes.append(SessionVerdict.ItemOutcome(
+            title: title, failure: failure.map { "\($0)" }, ended: properties.playbackState == .ended,
+            stallCount: metrics.stallCount, stallDuration: metrics.stallDuration.seconds))
         let result: String
         if let failure {
             result = "failed: \(failure)"
@@ -98,7 +103,7 @@ final class DemoReport {
         lines += [
             "  \(title)",
             "    result            \(result)",
-            "    stream            \(properties.streamType.rawValue), \(properties.mediaType.rawValue)",
+            "    stream            \(properties.streamType), \(properties.mediaType)",
             "    first frame       " + (metrics.startupTime.map { Format.seconds($0) + " after the engine's play request" }
                 ?? "never shown"),
             "    stalls            \(metrics.stallCount) (" + Format.seconds(metrics.stallDuration) + ")",

@@ -45,6 +45,10 @@ struct Play: AsyncParsableCommand {
         guard let target = URL(string: url) else { throw ValidationError(PlainText.safe("\(url) is not a URL")) }
         let interruption = SessionInterruption()
         defer { interruption.stop() }
+        if let path = sessionOptions.summaryJSON {
+            interruption.writeOnQuit(PlayerDemo.quitSummary(reason: "quit at once during start-up, before playback began"),
+                                     to: path)
+        }
         let clock = ContinuousClock()
         let succeeded = try await AsyncHTTPClientTransport.scoped(clock: clock) { transport in
             let output = ConsoleOutput()
@@ -68,6 +72,7 @@ struct Play: AsyncParsableCommand {
             demo.ads = ads
             demo.script = sessionOptions.viewerScript.map { ViewerScriptRunner(script: $0, clock: clock) }
             demo.summaryJSONPath = sessionOptions.summaryJSON
+            demo.accepted = Set(sessionOptions.accept)
             if let maxBandwidth { demo.variantLimits = VariantLimits(maximumBandwidth: maxBandwidth) }
             return await demo.run([entry], limit: duration)
         }

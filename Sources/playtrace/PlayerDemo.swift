@@ -32,6 +32,8 @@ final class PlayerDemo {
     var script: ViewerScriptRunner?
     /// Where the summary for machines goes.
     var summaryJSONPath: String?
+    /// The shortfalls that do not fail the session (`--accept`).
+    var accepted: Set<SessionVerdict.Shortfall> = []
     private let report = DemoReport()
     /// The ad breaks announced, as they were when announced (a break is announced again when it changes: its end
     /// signalled, its duration known), and those entered.
@@ -78,6 +80,7 @@ final class PlayerDemo {
             output.message("script: at \(time.timecode) \(Self.describe(step.action))")
         }
         player.play()
+        keepLastWords(at: .zero)
         let interval: Duration = .milliseconds(250)
         let statusEvery = output.isTerminal ? 1 : 20
         var ticks = 0
@@ -103,6 +106,7 @@ final class PlayerDemo {
             }
             ticks += 1
             if ticks % statusEvery == 0 { output.status(statusLine(player)) }
+            if ticks % 4 == 0 { keepLastWords(at: player.time) }
             if player.error != nil, player.currentItem === items.last { failures += 1; break }
             if player.playbackState == .ended, player.currentItem === items.last { break }
             if let limit, player.currentItem === items.last, player.playbackState == .playing {
@@ -123,35 +127,67 @@ final class PlayerDemo {
         let adSnapshot = trackedItem.flatMap { $0 === currentItem ? lastSnapshot : $0.finalSnapshot }
         output.message("Summary")
         for line in report.lines { output.message(line) }
+        var verdict = SessionVerdict(items: report.outcomes, accepted: accepted)
+        verdict.interrupted = interruption?.signal != nil
+        // An item that failed before its tracker saw it end is a failure all the same.
+        if verdict.playback != .failed, failures > 0 || items.contains(where: { $0.error != nil }) {
+            verdict.playback = .failed
+            verdict.playbackText = "failed (" + (items.compactMap(\.error).first.map { "\($0)" } ?? "an item failed") + ")"
+            verdict.findings.append(.init(kind: .playbackFailed, text: verdict.playbackText))
+        }
         if let telemetry {
             for line in await telemetry.finish() { output.message(line) }
             for problem in telemetry.problems {
                 output.message("telemetry: " + problem)
-                failures += 1
+                verdict.findings.append(.init(kind: .telemetry, text: "telemetry: " + problem))
             }
         }
         if let ads {
-            let (lines, problems) = await ads.finish(played: adSnapshot ?? lastSnapshot)
+            let (lines, adsVerdict, findings) = await ads.finish(played: adSnapshot ?? lastSnapshot)
             for line in lines { output.message(line) }
-            for problem in problems {
-                output.message("ads: " + problem)
-                failures += 1
-            }
+            verdict.adsText = adsVerdict
+            verdict.findings += findings
         }
         if let summaryJSONPath {
             do {
-                try writeSummary(to: summaryJSONPath, failed: failures > 0)
+                try writeSummary(to: summaryJSONPath, verdict: verdict)
             } catch {
                 output.message(CommandFailure("--summary-json \(summaryJSONPath)", error: error).description)
-                failures += 1
+                verdict.findings.append(.init(kind: .summaryFile, text: "--summary-json could not be written"))
             }
         }
-        return failures == 0
+        // From here, quitting at once leaves the summary just written.
+        interruption?.lastWords {}
+        output.message(verdict.line)
+        return verdict.succeeded
+    }
+
+    /// What a second signal (quit at once) writes to `--summary-json`: the session as known now, marked failed and
+    /// interrupted.
+    private func keepLastWords(at playhead: MediaTime) {
+        guard let interruption, let path = summaryJSONPath else { return }
+        var summary = Self.quitSummary(reason: "quit at once by a second signal at \(playhead.timecode), "
+                                        + "before the session's end: this is what was known then")
+        summary["playhead"] = playhead.seconds
+        if let ads { summary["beacons"] = ads.beaconsJSON() }
+        if let telemetry {
+            var qoe: [String: [String: Double]] = [:]
+            for (content, name, value) in telemetry.metricValues { qoe[content, default: [:]][name] = value }
+            summary["qoe"] = qoe
+        }
+        interruption.writeOnQuit(summary, to: path)
+    }
+
+    /// A summary for a session that quit at once.
+    static func quitSummary(reason: String) -> [String: Any] {
+        ["succeeded": false,
+         "verdict": ["succeeded": false, "playback": "interrupted", "interrupted": true, "reasons": [reason],
+                     "accepted": [String]()] as [String: Any]]
     }
 
     /// The summary for machines: the items' outcomes, the QoE metrics, and the ad beacons with their delivery.
-    private func writeSummary(to path: String, failed: Bool) throws {
-        var summary: [String: Any] = ["succeeded": !failed]
+    private func writeSummary(to path: String, verdict: SessionVerdict) throws {
+        var summary: [String: Any] = ["succeeded": verdict.succeeded, "verdict": verdict.json]
         if let telemetry {
             var qoe: [String: [String: Double]] = [:]
             for (content, name, value) in telemetry.metricValues { qoe[content, default: [:]][name] = value }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import PlaytraceCore
 
 @main
 struct Playtrace: AsyncParsableCommand {
@@ -7,6 +8,7 @@ struct Playtrace: AsyncParsableCommand {
         commandName: "playtrace",
         abstract: "Play media and know exactly what happened while it played.",
         discussion: "Without a subcommand, runs the demo: the lab starts on a free loopback port and its on-demand stream with ad breaks plays to the end.",
+        version: PlaytraceVersion.current,
         subcommands: [Demo.self, Play.self, Inspect.self, Lab.self, OutboxCommand.self],
         defaultSubcommand: Demo.self)
 
@@ -14,6 +16,7 @@ struct Playtrace: AsyncParsableCommand {
     /// thread allocates (``HeapTuning``).
     static func main() async {
         HeapTuning.prepare(forArguments: CommandLine.arguments)
+        StandardStreams.lineBuffered()
         await main(nil)
     }
 }

@@ -2,43 +2,95 @@ import Foundation
 import Synchronization
 
 /// Ctrl-C (SIGINT) and SIGTERM for a playing session: the first one asks the session to end the way its normal end
-/// does (summary printed, trackers disabled, telemetry flushed within its bound); a second one exits at once.
+/// does (summary printed, trackers disabled, telemetry and beacons flushed within their bounds); a second one quits
+/// at once, after flushing what was printed and writing what is known of the session (``lastWords``).
+///
+/// Signals of one kind that arrive together are one: `timeout` and a shell's job control signal the process and then
+/// its group, so one SIGTERM often arrives twice within microseconds. A second signal counts only when it is of
+/// another kind or comes more than ``coalescingWindow`` after the first.
 final class SessionInterruption: Sendable {
-    private final class Received: Sendable {
-        let signal = Atomic<Int32>(0)
+    private struct Received {
+        var signal: Int32 = 0
+        var at: ContinuousClock.Instant?
     }
 
-    private let received = Received()
+    /// What the signal handlers share with the session.
+    private final class Shared: Sendable {
+        let received = Mutex(Received())
+        let quitAction = Mutex<(@Sendable () -> Void)?>(nil)
+    }
+
+    private let shared = Shared()
     // Set once here and only cancelled afterwards; dispatch sources are safe to cancel from any thread.
     nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
 
+    /// How far apart two signals of one kind must be to count as two.
+    static let coalescingWindow: Duration = .seconds(1)
+
     /// The signal received first, if any.
     var signal: Int32? {
-        let value = received.signal.load(ordering: .acquiring)
+        let value = shared.received.withLock { $0.signal }
         return value == 0 ? nil : value
     }
 
     /// The exit status a shell gives a process ended by the signal (130 for SIGINT, 143 for SIGTERM).
     var exitStatus: Int32? { signal.map { 128 + $0 } }
 
+    /// What to do before quitting at once (write the summary known so far); replaces the last one given.
+    func lastWords(_ action: @escaping @Sendable () -> Void) {
+        shared.quitAction.withLock { $0 = action }
+    }
+
+    /// On quitting at once, writes `summary` (serialized now) as JSON to `path`.
+    func writeOnQuit(_ summary: [String: Any], to path: String) {
+        guard let data = try? JSONSerialization.data(withJSONObject: summary, options: [.prettyPrinted, .sortedKeys])
+        else { return }
+        lastWords {
+            let line: String
+            do {
+                try data.write(to: URL(fileURLWithPath: path))
+                line = "quit at once: what was known is in \(path)"
+            } catch {
+                line = CommandFailure("--summary-json \(path)", error: error).description
+            }
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+    }
+
     /// Starts listening for SIGINT and SIGTERM; their default action (ending the process) is off until `stop()`.
     init() {
         var installed: [any DispatchSourceSignal] = []
+        let shared = shared
         for number in [SIGINT, SIGTERM] {
             Foundation.signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [received] in
-                let (isFirst, _) = received.signal.compareExchange(
-                    expected: 0, desired: number, ordering: .acquiringAndReleasing)
-                guard isFirst else { _exit(128 + number) }
-                let name = number == SIGINT ? "Ctrl-C" : "SIGTERM"
-                FileHandle.standardError.write(Data("\n\(name): ending the session (again to quit at once)\n".utf8))
+            source.setEventHandler {
+                let now = ContinuousClock.now
+                let verdict: Verdict = shared.received.withLock { state in
+                    guard state.signal != 0, let first = state.at else {
+                        state = Received(signal: number, at: now)
+                        return .first
+                    }
+                    return state.signal == number && now - first < Self.coalescingWindow ? .same : .quit
+                }
+                switch verdict {
+                case .same: return
+                case .first:
+                    let name = number == SIGINT ? "Ctrl-C" : "SIGTERM"
+                    FileHandle.standardError.write(Data("\n\(name): ending the session (again to quit at once)\n".utf8))
+                case .quit:
+                    shared.quitAction.withLock { $0 }?()
+                    StandardStreams.flush()
+                    _exit(128 + number)
+                }
             }
             source.resume()
             installed.append(source)
         }
         sources = installed
     }
+
+    private enum Verdict { case first, same, quit }
 
     /// Restores the default actions.
     func stop() {

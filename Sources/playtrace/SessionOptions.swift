@@ -13,6 +13,12 @@ struct SessionOptions: ParsableArguments {
             help: "Write the session's summary for machines to this file: QoE metrics, and every ad beacon with its delivery.")
     var summaryJSON: String?
 
+    @Option(help: ArgumentHelp(
+        "A shortfall that does not fail the session (repeatable): the verdict still names it.",
+        discussion: "missed | unexpected | duplicated | failed | waiting | vast-errors | telemetry | playback-failed "
+            + "| summary-file. For instance --accept missed when a test plays faster than beacons fire on purpose."))
+    var accept: [SessionVerdict.Shortfall] = []
+
     func validate() throws {
         if let script {
             do {
@@ -21,7 +27,7 @@ struct SessionOptions: ParsableArguments {
                 throw ValidationError(PlainText.safe("--script: \(error)"))
             }
         }
-        if let summaryJSON, summaryJSON.isEmpty { throw ValidationError("--summary-json needs a file path") }
+        if let summaryJSON { try WritablePath.check(summaryJSON, option: "--summary-json", appending: false) }
     }
 
     /// The script, parsed (validated already).

@@ -27,7 +27,7 @@ final class TelemetrySetup: Sendable {
         if otlpURL != nil { couriers.append(OTLPBackend.courier(transport: transport)) }
         if let text = options.influxURL, let url = URL(string: text) {
             couriers.append(InfluxDBBackend.courier(transport: transport))
-            let api: InfluxDBBackend.Configuration.API = options.influxToken.map {
+            let api: InfluxDBBackend.Configuration.API = options.resolvedInfluxToken.map {
                 .v2(organization: options.influxOrganization, bucket: options.influxDatabase, token: $0)
             } ?? .v1(database: options.influxDatabase)
             makers.append { InfluxDBBackend(configuration: .init(url: url, api: api), outbox: $0) }
@@ -48,7 +48,7 @@ final class TelemetrySetup: Sendable {
             couriers.append(GraphiteBackend.courier(host: host, port: port))
             makers.append { GraphiteBackend(outbox: $0) }
         }
-        if let key = options.newRelicKey, let account = options.newRelicAccount {
+        if let key = options.resolvedNewRelicKey, let account = options.newRelicAccount {
             couriers.append(NewRelicBackend.courier(transport: transport))
             let region: NewRelicBackend.Region = options.newRelicRegion == "eu" ? .eu : .us
             makers.append { NewRelicBackend(configuration: .init(accountID: account, apiKey: key, region: region), outbox: $0) }
@@ -64,10 +64,7 @@ final class TelemetrySetup: Sendable {
         for make in makers { backends.append(try make(outbox)) }
         if let otlpURL {
             var configuration = OTLPBackend.Configuration(endpoint: otlpURL)
-            for header in options.otlpHeaders {
-                let parts = header.split(separator: "=", maxSplits: 1)
-                configuration.headers[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
-            }
+            for (name, value) in options.resolvedOTLPHeaders { configuration.headers[name] = value }
             let backend: OTLPBackend
             do {
                 backend = try await OTLPBackend(configuration: configuration, outbox: outbox)

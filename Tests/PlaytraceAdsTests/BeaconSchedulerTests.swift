@@ -117,15 +117,19 @@ struct BeaconSchedulerTests {
         #expect(AdFixtures.states(pods)["a1/impression"] == .idle, "a report fires no automatic event")
     }
 
-    @Test("Nothing fires at a speed other than normal, unless configured")
+    @Test("Crossings fire up to 2.5× by default, never at rate 0, and within any configured range only")
     func rates() {
         var pods = [AdFixtures.pod()]
         var scheduler = BeaconScheduler()
-        #expect(scheduler.play(&pods, from: 0, to: 40_000, rate: 2).isEmpty)
+        #expect(scheduler.play(&pods, from: 0, to: 40_000, rate: 2).count == 14)
+        var fast = [AdFixtures.pod()]
+        #expect(scheduler.play(&fast, from: 0, to: 40_000, rate: 2.6).isEmpty)
+        #expect(!scheduler.firesAt(rate: 0) && scheduler.firesAt(rate: 0.25) && scheduler.firesAt(rate: 2.5))
         var others = [AdFixtures.pod()]
-        var lenient = BeaconScheduler()
-        lenient.playbackRates = 0.5...2
-        #expect(lenient.play(&others, from: 0, to: 40_000, rate: 2).count == 14)
+        var strict = BeaconScheduler()
+        strict.playbackRates = 1...1
+        #expect(strict.play(&others, from: 0, to: 40_000, rate: 2).isEmpty)
+        #expect(strict.play(&others, from: 0, to: 40_000, rate: 1).count == 14)
     }
 
     @Test("Metadata that arrives after the playhead passed a break is caught up for the parts played, once")

@@ -25,11 +25,23 @@ struct CLITests {
     /// Runs the executable off the Swift concurrency pool (a blocked pool thread could starve the in-process
     /// lab the command talks to), reading standard output and standard error at the same time (reading one
     /// after the other can deadlock on a full pipe).
-    static func run(_ arguments: [String]) async throws -> Run {
+    /// - Parameter environment: variables added to this process's environment for the command.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
+        try await run(executable: executable, arguments, environment: environment)
+    }
+
+    /// Runs the executable under `timeout -s TERM seconds`, which signals it and then its process group when the
+    /// time is up (as a CI step's time limit does).
+    static func run(viaTimeout seconds: Int, _ arguments: [String]) async throws -> Run {
+        try await run(executable: URL(fileURLWithPath: "/usr/bin/timeout"),
+                      ["-s", "TERM", "\(seconds)", executable.path] + arguments)
+    }
+
+    private static func run(executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 do {
-                    continuation.resume(returning: try runBlocking(arguments))
+                    continuation.resume(returning: try runBlocking(executable: executable, arguments, environment: environment))
                 } catch {
                     continuation.resume(throwing: error)
                 }
@@ -37,10 +49,13 @@ struct CLITests {
         }
     }
 
-    private static func runBlocking(_ arguments: [String]) throws -> Run {
+    private static func runBlocking(executable: URL, _ arguments: [String], environment: [String: String]) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output

@@ -1,13 +1,18 @@
 /// Decides which tracking events fire, from the playhead's observed movements: crossings, never windows.
 ///
-/// An automatic event fires when the playhead crosses its time while playing at normal speed, between two
-/// observations (`from < time ≤ to`), and is recorded at the interpolated instant of the crossing, so an event
+/// An automatic event fires when the playhead crosses its time while playing at a beaconing rate (above 0 and up to
+/// ``maximumBeaconingRate``, 2.5×), between two observations (`from < time ≤ to`), and is recorded at the interpolated instant of the crossing, so an event
 /// crossed during a late tick or across a stall still fires, on time. Entering an ad (or a break) anywhere but its
 /// start fires its impression and start (and breakStart). Quartiles, complete and breakEnd fire only when
 /// crossed while playing: what a seek jumps over never fires. A jump back into an ad that was played fires the
 /// ad's `rewind` events; automatic events never fire twice. Breaks that arrive after the playhead passed them
 /// are caught up (``catchUp(_:)``) for what was actually played, from the scheduler's own record of played
-/// intervals. Nothing fires at a rate outside ``playbackRates``.
+/// intervals.
+///
+/// The rate rule: what is played faster than ``playbackRates`` allows (above 2.5× by default) is taken for
+/// fast-forwarding, as a seek is: its crossings fire nothing. An ad entered that way and then played at a beaconing
+/// rate fires its impression and start there, as an ad entered by a seek does. ``BeaconAudit`` expects exactly this
+/// (``AdBeaconingSession/expectedEvents(played:)``), so that the audit and the scheduler cannot disagree.
 ///
 /// Breaks of HLS interstitials live on the timeline of their interstitial, not the primary's: ``podScopes`` names
 /// the interstitial of each such break, and only observations made in that interstitial's ``scope`` reach it, while
@@ -21,8 +26,13 @@
 /// let firings = scheduler.observe(.played(from: 9_900, to: 10_000, rate: 1, at: .seconds(10)), pods: &pods)
 /// ```
 public struct BeaconScheduler: Sendable {
-    /// The rates at which automatic events fire (normal speed only, by default).
-    public var playbackRates: ClosedRange<Double> = 1...1
+    /// The fastest rate at which automatic events fire by default: Harmonic's `MAX_TOLERANCE_IN_SPEED` (2.5, raised
+    /// from 2 for viewers who watch at 2×).
+    public static let maximumBeaconingRate = 2.5
+
+    /// The rates at which automatic events fire: above 0 and up to ``maximumBeaconingRate`` by default. A rate of 0
+    /// never fires, whatever the range says.
+    public var playbackRates: ClosedRange<Double> = 0...BeaconScheduler.maximumBeaconingRate
     /// How long played intervals are remembered for catching up late metadata, in milliseconds of the ad timeline.
     public var historySpan: Double = 2 * 3_600_000
     /// The most played intervals remembered (the oldest are forgotten first).
@@ -50,7 +60,8 @@ public struct BeaconScheduler: Sendable {
 
     public init() {}
 
-    private func firesAt(rate: Double) -> Bool {
+    /// Whether crossings made at `rate` fire.
+    public func firesAt(rate: Double) -> Bool {
         rate >= 0.01 && rate >= playbackRates.lowerBound - 1e-3 && rate <= playbackRates.upperBound + 1e-3
     }
 

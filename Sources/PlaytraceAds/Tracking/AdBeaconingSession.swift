@@ -195,7 +195,7 @@ public final class AdBeaconingSession {
     @ObservationIgnored var placement: AdPlacement?
     /// What was played, as the engine reported it (contiguous reports merged; at most ``playedSpanLimit``): told
     /// again to the scheduler when the metadata's timeline turns out to be another than assumed.
-    @ObservationIgnored private var playedSpans: [(progress: PlaybackProgress, end: Duration)] = []
+    @ObservationIgnored private(set) var playedSpans: [(progress: PlaybackProgress, end: Duration)] = []
     private let playedSpanLimit = 4_096
     /// The problems of the last metadata response.
     @ObservationIgnored private var lastProblems: Set<String> = []

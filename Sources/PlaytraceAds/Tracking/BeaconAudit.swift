@@ -11,12 +11,20 @@ public enum BeaconAudit {
     ///   - interstitials: what was played of each interstitial, on the same timeline, by its ID.
     ///   - scopes: the interstitial each break belongs to (``AdBeaconingSession/interstitialOfPod``): only what was
     ///     played of that interstitial counts for it, and only the primary's played ranges for the others.
+    ///   - fastForwarded: the parts of `played` passed only faster than the scheduler fires
+    ///     (``BeaconScheduler/playbackRates``): they call for nothing, as a seek's jump does not.
+    ///   - fastForwardedInterstitials: the same for each interstitial, by its ID.
     public static func expectedEvents(in pods: [AdPod], played: [ClosedRange<Double>],
                                       interstitials: [String: [ClosedRange<Double>]] = [:],
-                                      scopes: [String: String] = [:]) -> Set<TrackingEventKey> {
+                                      scopes: [String: String] = [:],
+                                      fastForwarded: [ClosedRange<Double>] = [],
+                                      fastForwardedInterstitials: [String: [ClosedRange<Double>]] = [:])
+        -> Set<TrackingEventKey> {
+        let primary = subtracting(fastForwarded, from: played)
         var keys: Set<TrackingEventKey> = []
         for pod in pods {
-            let played = scopes[pod.id].map { interstitials[$0] ?? [] } ?? played
+            let played = scopes[pod.id].map { subtracting(fastForwardedInterstitials[$0] ?? [], from: interstitials[$0] ?? []) }
+                ?? primary
             func expected(_ event: TrackingEvent, start: Double, end: Double) -> Bool {
                 guard event.event.kind == .automatic else { return false }
                 let time = event.startTime
@@ -29,6 +37,41 @@ public enum BeaconAudit {
             }
         }
         return keys
+    }
+
+    /// The parts of `ranges` that none of `removed` covers, in order; pieces shorter than a millisecond (the rounding
+    /// between two ways of placing the same movement on the timeline) are dropped. Linear after sorting.
+    public static func subtracting(_ removed: [ClosedRange<Double>],
+                                   from ranges: [ClosedRange<Double>]) -> [ClosedRange<Double>] {
+        guard !removed.isEmpty else { return ranges }
+        let cuts = merged(removed)
+        var result: [ClosedRange<Double>] = []
+        var cut = 0
+        for range in merged(ranges) {
+            var start = range.lowerBound
+            while cut < cuts.count, cuts[cut].upperBound <= start { cut += 1 }
+            var index = cut
+            while index < cuts.count, cuts[index].lowerBound < range.upperBound {
+                if cuts[index].lowerBound - start >= 1 { result.append(start...cuts[index].lowerBound) }
+                start = max(start, cuts[index].upperBound)
+                index += 1
+            }
+            if range.upperBound - start >= 1 { result.append(start...range.upperBound) }
+        }
+        return result
+    }
+
+    /// The ranges sorted, overlapping and touching ones joined.
+    static func merged(_ ranges: [ClosedRange<Double>]) -> [ClosedRange<Double>] {
+        var result: [ClosedRange<Double>] = []
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = result.last, range.lowerBound <= last.upperBound {
+                result[result.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
+            } else {
+                result.append(range)
+            }
+        }
+        return result
     }
 
     /// An engine's played ranges on an ad timeline (milliseconds): media time as it is, or the stream dates at the

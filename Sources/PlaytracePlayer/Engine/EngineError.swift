@@ -36,6 +36,6 @@ public struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        (isFatal ? "fatal " : "") + "\(kind.rawValue) error: \(message)" + (url.map { " (\($0))" } ?? "")
+        (isFatal ? "fatal " : "") + "\(kind) error: \(message)" + (url.map { " (\($0))" } ?? "")
     }
 }

@@ -1,0 +1,118 @@
+import ArgumentParser
+
+/// What a session's end says of it in one line: whether it did what it should — playback (played, stalled or failed)
+/// and ad tracking (every beacon the played media called for fired once and was delivered) and telemetry — and why
+/// not. The exit status and `--summary-json`'s `succeeded` follow it.
+struct SessionVerdict {
+    /// How playback went.
+    enum Playback: String {
+        /// Every item played (to its end, or to where the session stopped) without a stall.
+        case played
+        /// Every item played, with rebuffering.
+        case stalled
+        /// An item failed.
+        case failed
+    }
+
+    /// A way a session falls short. Each fails the session unless `--accept` names it.
+    enum Shortfall: String, CaseIterable, ExpressibleByArgument {
+        /// An item failed to play.
+        case playbackFailed = "playback-failed"
+        /// Beacons that the media played called for and that did not fire.
+        case missed
+        /// Beacons fired that nothing played called for.
+        case unexpected
+        /// Beacons fired more than once.
+        case duplicated
+        /// Beacons whose delivery failed for good.
+        case failed
+        /// Beacons still waiting for delivery at the end.
+        case waiting
+        /// VAST error reports: ads that could not be played.
+        case vastErrors = "vast-errors"
+        /// Telemetry that was refused, lost, or whose destination stopped taking it.
+        case telemetry
+        /// The `--summary-json` file could not be written.
+        case summaryFile = "summary-file"
+    }
+
+    /// One shortfall found, in words.
+    struct Finding {
+        var kind: Shortfall
+        var text: String
+    }
+
+    var playback: Playback
+    /// The playback part of the line ("played to the end", "failed: …").
+    var playbackText: String
+    /// The ad tracking part, when ads were tracked.
+    var adsText: String?
+    var findings: [Finding] = []
+    /// The shortfalls that do not fail the session (`--accept`).
+    var accepted: Set<Shortfall> = []
+    /// Whether the session was ended by a signal.
+    var interrupted = false
+
+    /// The findings that fail the session.
+    var failing: [Finding] { findings.filter { !accepted.contains($0.kind) } }
+    /// The findings that `--accept` let pass.
+    var excused: [Finding] { findings.filter { accepted.contains($0.kind) } }
+
+    var succeeded: Bool { failing.isEmpty }
+
+    /// The line: `verdict: OK — …` or `verdict: FAILED — …; reasons`.
+    var line: String {
+        var parts = ["playback " + playbackText]
+        if let adsText { parts.append("ads: " + adsText) }
+        var line = "verdict: " + (succeeded ? "OK" : "FAILED") + (interrupted ? " (interrupted)" : "") + " — "
+            + parts.joined(separator: "; ")
+        let failing = failing.filter { $0.kind != .playbackFailed }.map(\.text)
+        if !failing.isEmpty { line += "; " + failing.joined(separator: ", ") }
+        let excused = excused.map(\.text)
+        if !excused.isEmpty { line += " (accepted by --accept: " + excused.joined(separator: ", ") + ")" }
+        return line
+    }
+
+    /// For `--summary-json`.
+    var json: [String: Any] {
+        ["succeeded": succeeded, "playback": playback.rawValue, "interrupted": interrupted,
+         "reasons": failing.map(\.text), "accepted": excused.map(\.text)]
+    }
+}
+
+extension SessionVerdict {
+    /// What one item's tracker saw at its end.
+    struct ItemOutcome {
+        var title: String
+        var failure: String?
+        var ended: Bool
+        var stallCount: Int
+        /// Seconds.
+        var stallDuration: Double
+    }
+
+    /// The playback part, from the items' outcomes.
+    init(items: [ItemOutcome], accepted: Set<Shortfall>) {
+        self.accepted = accepted
+        let failed = items.filter { $0.failure != nil }
+        let stalls = items.reduce(0) { $0 + $1.stallCount }
+        let stalled = items.reduce(0.0) { $0 + $1.stallDuration }
+        let many = items.count > 1
+        if let first = failed.first {
+            playback = .failed
+            let which = many ? "\(failed.count) of \(items.count) items failed (\(first.title): " : "failed ("
+            playbackText = which + (first.failure ?? "") + ")"
+            findings.append(Finding(kind: .playbackFailed, text: playbackText))
+        } else {
+            playback = stalls > 0 ? .stalled : .played
+            if items.isEmpty {
+                playbackText = "played nothing"
+            } else if items.allSatisfy(\.ended) {
+                playbackText = many ? "played all \(items.count) items to the end" : "played to the end"
+            } else {
+                playbackText = many ? "played \(items.count) items" : "played"
+            }
+            playbackText += stalls > 0 ? " with \(stalls) stall(s) (\(Format.seconds(stalled)))" : ", no stall"
+        }
+    }
+}
