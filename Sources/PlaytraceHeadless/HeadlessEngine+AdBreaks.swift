@@ -16,11 +16,15 @@ extension HeadlessEngine {
         let offset = placed.start - first.startTime.seconds
         var changed = false
         for signal in playlist.adBreaks {
-            let start = signal.startTime.map { MediaTime(seconds: $0.seconds + offset) }
-            let id = signal.startedBeforeWindow ? knownID(source: signal.source.rawValue, start: start) ?? signal.id : signal.id
+            let placed = signal.startTime.map { MediaTime(seconds: $0.seconds + offset) }
+            let id = signal.startedBeforeWindow ? knownID(source: signal.source.rawValue, start: placed) ?? signal.id : signal.id
+            // A later tag of a range whose first tag slid out of the window (its end: END-DATE, SCTE35-IN) may not be
+            // placeable on its own: it is the break already known, now closed.
+            let earlier = adBreaks[id]
             let known = SignalledAdBreak(
-                id: id, source: signal.source.rawValue,
-                start: start, startDate: signal.startDate, duration: signal.duration, isClosed: signal.isClosed)
+                id: id, source: signal.source.rawValue, start: placed ?? earlier?.start,
+                startDate: signal.startDate ?? earlier?.startDate, duration: signal.duration ?? earlier?.duration,
+                isClosed: signal.isClosed || earlier?.isClosed == true)
             if adBreaks[id] != known {
                 adBreaks[id] = known
                 changed = true

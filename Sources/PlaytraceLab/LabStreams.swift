@@ -179,6 +179,10 @@ struct LabStreams: Sendable {
         let interval = max(1, configuration.liveAdBreakInterval)
         let length = max(1, min(configuration.liveAdBreakLength, interval - 1))
         let breakDuration = MediaTime(seconds: Double(length) * duration)
+        // As SCTE-35 encoders and SSAI servers do, a break is announced longer than it turns out (one segment more):
+        // its end comes with the CUE-IN and a second tag of its date range (RFC 8216bis §4.4.5.1) that gives its
+        // END-DATE and SCTE35-IN.
+        let announced = breakDuration + MediaTime(seconds: duration)
         for index in first...latest {
             var tags = SegmentTags()
             let date = configuration.startDate + MediaTime(seconds: Double(index) * duration)
@@ -187,14 +191,18 @@ struct LabStreams: Sendable {
             let breakNumber = index / interval
             if phase == interval - length {
                 tags.dateRanges.append(DateRange(
-                    id: "live-break-\(breakNumber)", startDate: date, plannedDuration: breakDuration,
-                    scte35Out: outSignal(eventID: UInt32(breakNumber), at: Double(index) * duration, duration: breakDuration)))
-                tags.cueOut = CueOut(duration: breakDuration)
+                    id: "live-break-\(breakNumber)", startDate: date, plannedDuration: announced,
+                    scte35Out: outSignal(eventID: UInt32(breakNumber), at: Double(index) * duration, duration: announced)))
+                tags.cueOut = CueOut(duration: announced)
             } else if phase > interval - length {
                 tags.cueOutContinuation = CueOutContinuation(
-                    elapsed: MediaTime(seconds: Double(phase - (interval - length)) * duration), duration: breakDuration)
+                    elapsed: MediaTime(seconds: Double(phase - (interval - length)) * duration), duration: announced)
             } else if phase == 0, index > 0 {
                 tags.isCueIn = true
+                let start = date - breakDuration
+                tags.dateRanges.append(DateRange(
+                    id: "live-break-\(breakNumber - 1)", startDate: start, endDate: date,
+                    scte35In: inSignal(eventID: UInt32(breakNumber - 1), at: Double(index) * duration)))
             }
             if let every = configuration.liveInterstitialInterval, every > 0, index % every == 0, index > 0 {
                 let interstitial = Interstitial(assetURI: "/ads/1/index.m3u8", restrictions: [.skip])

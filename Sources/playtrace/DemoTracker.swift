@@ -16,6 +16,8 @@ final class DemoTracker: PlayerItemTracker {
     private var propertyUpdates = 0
     private var reportedEvents = 0
     private var failure: EngineError?
+    /// When the first frame showed, counted from the item's media request: StartTime's definition.
+    private var firstFrame: Duration?
 
     init(configuration: Configuration) {
         output = configuration.output
@@ -45,14 +47,20 @@ final class DemoTracker: PlayerItemTracker {
     func updateMetricEvents(to events: [MetricEvent]) {
         for event in events.dropFirst(reportedEvents) {
             if case .failure(let error) = event.kind { failure = error }
-            output.message("[tracker \(title)] metric event at \(event.playhead.timecode): \(Self.describe(event.kind))")
+            if case .firstFrame = event.kind, firstFrame == nil { firstFrame = event.time }
+            let text = if case .firstFrame = event.kind {
+                "first frame after \(Format.seconds(event.time)) (from the media request)"
+            } else {
+                Self.describe(event.kind)
+            }
+            output.message("[tracker \(title)] metric event at \(event.playhead.timecode): \(text)")
         }
         reportedEvents = events.count
     }
 
     func disable(with properties: TrackerProperties) {
         output.message("[tracker \(title)] disable at \(properties.time.timecode) after \(propertyUpdates) property updates")
-        report.add(title: title, properties: properties, failure: failure)
+        report.add(title: title, properties: properties, failure: failure, firstFrame: firstFrame)
     }
 
     static func describe(_ kind: MetricEvent.Kind) -> String {
@@ -87,7 +95,7 @@ final class DemoReport {
     /// Each item's outcome, for the verdict.
     private(set) var outcomes: [SessionVerdict.ItemOutcome] = []
 
-    func add(title: String, properties: TrackerProperties, failure: EngineError?) {
+    func add(title: String, properties: TrackerProperties, failure: EngineError?, firstFrame: Duration?) {
         let metrics = properties.metrics
         outcomes.append(SessionVerdict.ItemOutcome(
             title: title, failure: failure.map { "\($0)" }, ended: properties.playbackState == .ended,
@@ -104,7 +112,7 @@ final class DemoReport {
             "  \(title)",
             "    result            \(result)",
             "    stream            \(properties.streamType), \(properties.mediaType)",
-            "    first frame       " + (metrics.startupTime.map { Format.seconds($0) + " after the engine's play request" }
+            "    first frame       " + (firstFrame.map { Format.seconds($0) + " after the media request (StartTime)" }
                 ?? "never shown"),
             "    stalls            \(metrics.stallCount) (" + Format.seconds(metrics.stallDuration) + ")",
             "    variant switches  \(metrics.variantSwitchCount)",

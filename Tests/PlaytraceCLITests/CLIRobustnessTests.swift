@@ -41,7 +41,8 @@ struct CLIRobustnessTests {
         try Data("hello\n".utf8).write(to: notDatabase)
         defer { try? FileManager.default.removeItem(at: notDatabase) }
         let jsonl = try await CLITests.run(["play", "http://127.0.0.1:9/x.m3u8", "--jsonl", "/nonexistent/dir/x.jsonl"])
-        Self.expectCleanFailure(jsonl, naming: "--jsonl /nonexistent/dir/x.jsonl: No such file or directory")
+        Self.expectCleanFailure(jsonl, naming: "--jsonl /nonexistent/dir/x.jsonl: No such file or directory", status: 64)
+        #expect(jsonl.output.isEmpty, "refused before the session starts")
         let outbox = try await CLITests.run(["play", "http://127.0.0.1:9/x.m3u8", "--outbox", notDatabase.path])
         Self.expectCleanFailure(outbox, naming: "--outbox \(notDatabase.path): ")
         #expect(!outbox.error.contains("while executing"))

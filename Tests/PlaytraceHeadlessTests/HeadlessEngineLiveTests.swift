@@ -78,6 +78,14 @@ struct HeadlessEngineLiveTests {
         // The first window (segments 24 to 29) opens break 2 at segment 27, signalled both ways, still open.
         #expect(Set(first.adBreaks.map(\.id)) == ["live-break-2", "cue-27"])
         #expect(first.adBreaks.allSatisfy { !$0.isClosed && $0.start == MediaTime(seconds: 12) })
+        // Announced for 16 s; its end comes in a later playlist (segment 30, 12 s after its start) as a second tag
+        // of its date range, with END-DATE and SCTE35-IN: the break closes then, at 12 s, not at its planned 16.
+        #expect(first.adBreaks.allSatisfy { $0.duration == MediaTime(seconds: 16) })
+        let closing = await harness.advance(until: { snapshot in
+            snapshot.adBreaks.contains { $0.id == "live-break-2" && $0.isClosed }
+        }, limit: .seconds(20))
+        let closed = try #require(closing.adBreaks.first { $0.id == "live-break-2" })
+        #expect(closed.duration == MediaTime(seconds: 12) && closed.start == MediaTime(seconds: 12), "\(closed)")
         await harness.advance(by: .seconds(20))
         // The window now starts inside the break (CUE-OUT-CONT first): still cue-27, now closed by its CUE-IN.
         let middle = await harness.engine.snapshot()

@@ -54,9 +54,8 @@ struct PlayerTelemetryTests {
         #expect(end[.engine] == "headless" && end[.platform] != nil && end[.bitrate] != nil)
         #expect(end[.accumPauseTime] == .int(5_000))
         let played = try #require(end[.accumPlayTime]?.int)
-        // About 5 s, then 20 s after the seek from 5 s to 20 s, and the lab's 12 s interstitial at 24 s: without an ads
-        // tracker (HubCore), an interstitial's time is play time.
-        #expect(abs(played - 37_000) <= 300, "\(played)")
+        // About 5 s, then 20 s after the seek from 5 s to 20 s; the lab's 12 s interstitial at 24 s is not content.
+        #expect(abs(played - 25_000) <= 300, "\(played)")
         let metrics = Dictionary(grouping: backend.metrics, by: \.name)
         #expect(metrics["NumPlays"]?.count == 1)
         #expect(metrics["StartTime"]?.first.map { $0.value < 1_000 } == true)
@@ -72,5 +71,85 @@ struct PlayerTelemetryTests {
         #expect(average >= bandwidths.min()! && average <= bandwidths.max()!)
         await harness.shutdown()
         _ = instrument
+    }
+
+    /// Plays the lab's on-demand stream (40 s of primary with an 8 s stitched break at 8 s, signalled by a SCTE-35
+    /// date range and cue tags, and a 12 s interstitial at 24 s) straight through; returns the metrics and events.
+    private func playLabStream(adsTracker: Bool) async throws -> (metrics: [String: Double], events: [Event]) {
+        let backend = CollectingBackend()
+        var instrument: Instrument?
+        var ads: AdTelemetryTracker?
+        let harness = try await PlayerHarness { h in
+            let created = Instrument(hub: adsTracker ? HubCoreAds() : HubCore(), metricalc: MetricalcCore(),
+                                     backends: [backend], clock: h.clock)
+            instrument = created
+            return [PlayerItem.simple(url: h.url("vod/master.m3u8"), metadata: TestMetadata(title: "A"), trackerAdapters: [
+                PlayerTelemetryTracker.adapter(configuration: .init(instrument: created), behavior: .mandatory) { _ in
+                    TelemetryMetadata()
+                },
+            ])]
+        }
+        let player = harness.player!
+        if adsTracker, let instrument { ads = AdTelemetryTracker(instrument: instrument, sessionID: "viewer") }
+        player.play()
+        await harness.advance(until: { player.time.seconds >= 8 }, limit: .seconds(20))
+        // An ads tracker that knows the stitched break reports it as well (as an SSAI session would).
+        ads?.breakBegan(roll: .mid)
+        await harness.advance(until: { player.time.seconds >= 16 }, limit: .seconds(20))
+        ads?.breakEnded()
+        await harness.advance(until: { player.playbackState == .ended }, limit: .seconds(60))
+        await harness.shutdown()
+        _ = instrument
+        var metrics: [String: Double] = [:]
+        for metric in backend.metrics { metrics[metric.name] = metric.value }
+        return (metrics, backend.events)
+    }
+
+    @Test("Content time excludes the stitched break the stream signals and the interstitial: content + ads = watched")
+    func contentTimeAddsUp() async throws {
+        let (metrics, events) = try await playLabStream(adsTracker: false)
+        let content = try #require(metrics["ContentPlaybackTime"])
+        let watched = try #require(metrics["WatchedTime"])
+        let startup = try #require(metrics["StartTime"])
+        #expect(abs(content - 32_000) <= 150, "32 s of the 40 s primary are content: \(content)")
+        #expect(abs(watched - (content + 8_000 + 12_000 + startup)) <= 150,
+                "watched \(watched) = content \(content) + 8 s stitched + 12 s interstitial + startup \(startup)")
+        let breaks = events.filter { $0.action == .adBreakBegin || $0.action == .adBreakFinish }.map(\.action.name)
+        #expect(breaks == ["AdBreakBegin", "AdBreakFinish", "AdBreakBegin", "AdBreakFinish"], "\(breaks)")
+    }
+
+    @Test("With an ads tracker reporting the stitched break too, content time is the same and no break is reported twice")
+    func contentTimeWithAnAdsTracker() async throws {
+        let (metrics, events) = try await playLabStream(adsTracker: true)
+        let content = try #require(metrics["ContentPlaybackTime"])
+        #expect(abs(content - 32_000) <= 150, "\(content)")
+        let begins = events.filter { $0.action == .adBreakBegin }
+        #expect(begins.count == 1 && begins.first?[.isAdsTracker] == .bool(true), "the ads tracker's break only")
+    }
+
+    @Test("A start that fails watched nothing")
+    func failedStartWatchedNothing() async throws {
+        let backend = CollectingBackend()
+        var instrument: Instrument?
+        let harness = try await PlayerHarness { h in
+            let created = Instrument(hub: HubCore(), metricalc: MetricalcCore(), backends: [backend], clock: h.clock)
+            instrument = created
+            return [PlayerItem.simple(url: h.url("missing/master.m3u8"), metadata: TestMetadata(title: "A"), trackerAdapters: [
+                PlayerTelemetryTracker.adapter(configuration: .init(instrument: created), behavior: .mandatory) { _ in
+                    TelemetryMetadata()
+                },
+            ])]
+        }
+        let player = harness.player!
+        player.play()
+        await harness.advance(until: { player.error != nil }, limit: .seconds(30))
+        await harness.advance(by: .seconds(3))
+        player.removeAllItems()
+        await harness.advance(by: .seconds(1))
+        await harness.shutdown()
+        _ = instrument
+        let watched = backend.metrics.first { $0.name == "WatchedTime" }
+        #expect(watched?.value == 0)
+        #expect(backend.metrics.contains { $0.name == "PlaybackFailure" })
     }
 }

@@ -151,7 +151,7 @@ extension ParserState {
         let id = try reader.requiredString("ID")
         // A later tag of the same range may leave out START-DATE (RFC 8216's own SCTE-35 example closes a
         // break that way): it takes the start of the range it continues.
-        guard let start = try reader.date("START-DATE") ?? dateRangeStarts[id] else { throw reader.missing("START-DATE") }
+        guard let start = try reader.date("START-DATE") ?? dateRangesByID[id]?.startDate else { throw reader.missing("START-DATE") }
         let end = try reader.date("END-DATE")
         if let end, end < start { throw reader.invalid("END-DATE", end.iso8601) }
         var cue = DateRange.Cue()
@@ -170,13 +170,23 @@ extension ParserState {
         if endOnNext, reader.string("CLASS") == nil { throw reader.missing("CLASS") }
         if endOnNext, duration != nil || end != nil { throw reader.invalid("END-ON-NEXT", "YES") }
         let clientAttributes = reader.attributes(excluding: Self.dateRangeAttributeNames)
-        if dateRangeStarts[id] == nil { dateRangeStarts[id] = start }
-        return DateRange(
+        let range = DateRange(
             id: id, classIdentifier: reader.string("CLASS"), startDate: start, cue: cue, endDate: end,
             duration: duration.map(MediaTime.init(seconds:)),
             plannedDuration: try reader.nonNegativeDecimal("PLANNED-DURATION").map(MediaTime.init(seconds:)),
             endOnNext: endOnNext, scte35Command: reader.string("SCTE35-CMD"), scte35Out: reader.string("SCTE35-OUT"),
             scte35In: reader.string("SCTE35-IN"), clientAttributes: clientAttributes)
+        if var merged = dateRangesByID[id] {
+            let conflicts = merged.merge(range)
+            if !conflicts.isEmpty {
+                warnings.append(PlaylistWarning(line: line, message: "EXT-X-DATERANGE ID=\"\(id)\" gives "
+                    + conflicts.joined(separator: ", ") + " another value than an earlier tag with its ID (kept the earlier)"))
+            }
+            dateRangesByID[id] = merged
+        } else {
+            dateRangesByID[id] = range
+        }
+        return range
     }
 
     func invalidValue(_ tag: TagName, _ value: UnsafeBufferPointer<UInt8>) -> PlaylistParseError {

@@ -40,9 +40,10 @@ struct ParserState {
     var textBlock: TextBlock?
     /// The size of the input.
     let inputBytes: Int
-    /// The start date of each date range by ID, for a later tag of the same range that omits it (as RFC 8216's
-    /// own SCTE-35 example does).
-    var dateRangeStarts: [String: StreamDate] = [:]
+    /// Each date range read so far by ID, its tags merged (RFC 8216bis §4.4.5.1): a later tag of the same range
+    /// takes its start when it omits START-DATE (as RFC 8216's own SCTE-35 example does), and the attributes it
+    /// gives with another value are reported.
+    var dateRangesByID: [String: DateRange] = [:]
     /// The names defined so far, values known or not.
     var definedNames: Set<String> = []
     /// The bytes that variable substitution may insert into this playlist, and what is left of them.

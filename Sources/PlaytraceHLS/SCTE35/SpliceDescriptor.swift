@@ -100,10 +100,18 @@ public struct SegmentationDescriptor: Sendable, Hashable {
     /// The name of ``typeID`` from the specification's table, e.g. "Provider Placement Opportunity Start".
     public var typeName: String { SegmentationType.name(of: typeID) }
 
-    /// Whether the type starts an ad (provider/distributor advertisement or placement opportunity start).
-    public var startsAd: Bool { [0x30, 0x32, 0x34, 0x36, 0x38, 0x3A, 0x3C, 0x3E, 0x44, 0x46].contains(typeID) }
-    /// Whether the type ends an ad.
-    public var endsAd: Bool { [0x31, 0x33, 0x35, 0x37, 0x39, 0x3B, 0x3D, 0x3F, 0x45, 0x47].contains(typeID) }
+    /// Whether the type starts an ad: a break start, a provider or distributor advertisement, or a placement
+    /// opportunity start.
+    public var startsAd: Bool { [0x22, 0x30, 0x32, 0x34, 0x36, 0x38, 0x3A, 0x3C, 0x3E, 0x44, 0x46].contains(typeID) }
+    /// Whether the type ends an ad: the ends of the types ``startsAd`` names.
+    public var endsAd: Bool { [0x23, 0x31, 0x33, 0x35, 0x37, 0x39, 0x3B, 0x3D, 0x3F, 0x45, 0x47].contains(typeID) }
+
+    /// For an end type, the start type it closes (a Program End 0x11 closes a Program Start 0x10, a Provider
+    /// Placement Opportunity End 0x35 its Start 0x34); `nil` for the other types.
+    public var closedStartTypeID: UInt8? {
+        let pairs: Set<UInt8> = [0x11, 0x21, 0x23, 0x31, 0x33, 0x35, 0x37, 0x39, 0x3B, 0x3D, 0x3F, 0x41, 0x43, 0x45, 0x47]
+        return pairs.contains(typeID) ? typeID - 1 : nil
+    }
 
     static func decode(_ reader: inout BitReader) throws(SCTE35Error) -> SegmentationDescriptor {
         let eventID = UInt32(try reader.bits(32))

@@ -66,17 +66,34 @@ enum AdBreakExtraction {
                         dateRanges: [DateRange]) -> [AdBreakSignal] {
         var breaks: [AdBreakSignal] = []
         var indexByID: [String: Int] = [:]
-        for range in dateRanges where range.signalsAdBreak {
+        // The CLASS of each END-ON-NEXT break still open, by index: it ends where the next range of its class starts.
+        var endsOnNext: [Int: String] = [:]
+        for range in dateRanges {
+            // RFC 8216bis §4.4.5.1: tags with one ID are one range. A later tag closes the break with its END-DATE
+            // or DURATION (a measured end beats a planned duration), or with SCTE35-IN at its own later date.
             if let index = indexByID[range.id] {
-                if range.scte35In != nil || range.endDate != nil {
+                let start = breaks[index].startDate
+                let end = range.endDate
+                    ?? (range.scte35In != nil && start.map { range.startDate > $0 } == true ? range.startDate : nil)
+                if let duration = range.duration {
+                    breaks[index].duration = duration
                     breaks[index].isClosed = true
-                    if breaks[index].duration == nil, let end = range.effectiveEndDate ?? (range.scte35In != nil ? range.startDate : nil),
-                       let start = breaks[index].startDate {
-                        breaks[index].duration = end - start
-                    }
+                } else if let end, let start {
+                    breaks[index].duration = end - start
+                    breaks[index].isClosed = true
+                } else if range.scte35In != nil {
+                    breaks[index].isClosed = true
                 }
                 continue
             }
+            for (index, rangeClass) in endsOnNext where rangeClass == range.classIdentifier {
+                if let start = breaks[index].startDate, range.startDate > start {
+                    breaks[index].duration = range.startDate - start
+                    breaks[index].isClosed = true
+                    endsOnNext[index] = nil
+                }
+            }
+            guard range.signalsAdBreak else { continue }
             var signal = AdBreakSignal(
                 id: range.id, source: range.classIdentifier == DateRange.interstitialClass ? .interstitial : .dateRangeSCTE35,
                 startTime: map.time(at: range.startDate), startDate: range.startDate,
@@ -84,6 +101,7 @@ enum AdBreakExtraction {
                 isClosed: range.scte35In != nil || range.endDate != nil || range.duration != nil,
                 interstitial: range.interstitial)
             if let encoded = range.scte35Out ?? range.scte35Command ?? range.scte35In { attach(encoded, to: &signal) }
+            if range.endOnNext, !signal.isClosed, let rangeClass = range.classIdentifier { endsOnNext[breaks.count] = rangeClass }
             indexByID[range.id] = breaks.count
             breaks.append(signal)
         }
@@ -136,7 +154,7 @@ enum AdBreakExtraction {
         }
         if playlist.trailingTags.isCueIn, let index = open, let start = breaks[index].startTime {
             breaks[index].isClosed = true
-            if breaks[index].duration == nil { breaks[index].duration = playlist.duration - start }
+            breaks[index].duration = playlist.duration - start
         }
         // Sorted in place (the breaks of each kind come in playlist order already; a sorted copy would copy them all).
         breaks.sort { ($0.startTime?.seconds ?? .infinity) < ($1.startTime?.seconds ?? .infinity) }
@@ -154,9 +172,12 @@ enum AdBreakExtraction {
         }
     }
 
+    /// An end signal (`CUE-IN`, a SCTE-35 return to the network or segmentation end) closes the break where it
+    /// stands: the time measured beats the duration announced (a `CUE-OUT:366` closed by a `CUE-IN` 40 s later
+    /// lasted 40 s).
     private static func close(_ signal: inout AdBreakSignal, at time: MediaTime) {
         signal.isClosed = true
-        if signal.duration == nil, let start = signal.startTime { signal.duration = time - start }
+        if let start = signal.startTime, time >= start { signal.duration = time - start }
     }
 
     /// A SCTE-35 message carried by `EXT-OATCLS-SCTE35` or `EXT-X-SPLICEPOINT-SCTE35` on a segment without a cue tag.

@@ -34,4 +34,12 @@ public struct SignalledAdBreak: Sendable, Hashable, Codable, Identifiable {
         guard let start, let duration else { return nil }
         return MediaTimeRange(start: start, end: start + duration)
     }
+
+    /// Whether the break is stitched into the primary content (not an interstitial, which plays apart from it) and
+    /// covers `time`: from its start, to its end when its duration is known, or for as long as it is open.
+    public func isStitched(at time: MediaTime) -> Bool {
+        guard source != "interstitial", let start, time >= start else { return false }
+        guard let duration else { return !isClosed }
+        return time < start + duration
+    }
 }

@@ -203,7 +203,7 @@ public final class Player {
             seekableTimeRange: snapshot.seekableRange, loadedTimeRange: snapshot.loadedRange, buffer: buffer,
             streamType: streamType, targetDuration: snapshot.targetDuration, mediaType: session?.mediaType ?? .unknown, presentationSize: size,
             isMuted: isMuted, volume: volume, mediaSelection: selection, metrics: PlaybackMetrics(snapshot),
-            interstitial: snapshot.interstitial, interstitials: snapshot.interstitials)
+            interstitial: snapshot.interstitial, interstitials: snapshot.interstitials, adBreaks: snapshot.adBreaks)
     }
 
     /// Whether the player is idle: no command waits for its engines and no event is being handled. Tests use it to

@@ -33,6 +33,8 @@ public struct TrackerProperties: Sendable, Hashable {
     public var interstitial: InterstitialStatus?
     /// The interstitials the stream schedules, in order of their start (``EngineSnapshot/interstitials``).
     public var interstitials: [InterstitialEvent]
+    /// The ad breaks the stream signals, as read so far (``EngineSnapshot/adBreaks``).
+    public var adBreaks: [SignalledAdBreak]
 
     public init(time: MediaTime = .zero, date: StreamDate? = nil, playbackState: PlaybackState = .idle,
                 rate: Double = 0, isSeeking: Bool = false, isBuffering: Bool = false,
@@ -40,7 +42,8 @@ public struct TrackerProperties: Sendable, Hashable {
                 buffer: Double = 0, streamType: StreamType = .unknown, targetDuration: MediaTime? = nil, mediaType: MediaType = .unknown,
                 presentationSize: PresentationSize? = nil, isMuted: Bool = false, volume: Double = 1,
                 mediaSelection: [MediaOption.Kind: MediaOption] = [:], metrics: PlaybackMetrics = PlaybackMetrics(),
-                interstitial: InterstitialStatus? = nil, interstitials: [InterstitialEvent] = []) {
+                interstitial: InterstitialStatus? = nil, interstitials: [InterstitialEvent] = [],
+                adBreaks: [SignalledAdBreak] = []) {
         self.time = time
         self.date = date
         self.playbackState = playbackState
@@ -60,6 +63,13 @@ public struct TrackerProperties: Sendable, Hashable {
         self.metrics = metrics
         self.interstitial = interstitial
         self.interstitials = interstitials
+        self.adBreaks = adBreaks
+    }
+
+    /// Whether what plays is not the content: an interstitial, or a stitched ad break the stream signals under the
+    /// playhead (``SignalledAdBreak/isStitched(at:)``). Content time stops meanwhile.
+    public var isInAdBreak: Bool {
+        interstitial != nil || adBreaks.contains { $0.isStitched(at: time) }
     }
 }
 

@@ -15,7 +15,8 @@ import PlaytraceCore
 /// - **A buffer before Start is initial** (part of startup), never a rebuffer; a buffer inside a pause or a seek
 ///   is flagged (`bufferType` `inBlock`, `inPauseBlock`/`inSeekBlock`), not counted.
 /// - Content play time (`accumPlayTime`, `deltaPlayTime`) counts only while content plays: started, not paused,
-///   buffering, seeking or in an ad.
+///   buffering, seeking or in an ad. **A content tracker's own AdBreakBegin/AdBreakFinish** (its player playing an
+///   interstitial or a stitched break the stream signals) pair up and stop content time in between.
 /// - A heartbeat (Ping) on the instrument's clock every ``pingInterval`` from Start to the end of the playback,
 ///   silent while paused.
 ///
@@ -122,6 +123,14 @@ public class HubCore: Hub {
             guard state.playbackIdentifier != nil, !state.didFinish else { return false }
             let reason = action == .end ? "end" : (action == .stop ? "stop" : "next")
             finish(&state, tracker: tracker, now: now, reason: state.didStart ? reason : "abandoned", event: &event)
+            return true
+        case .adBreakBegin:
+            guard state.playbackIdentifier != nil, !state.didFinish, !state.inStreamBreak else { return false }
+            state.inStreamBreak = true
+            return true
+        case .adBreakFinish:
+            guard state.inStreamBreak else { return false }
+            state.inStreamBreak = false
             return true
         case .error:
             state.countErrors += 1

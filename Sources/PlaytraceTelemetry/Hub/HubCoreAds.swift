@@ -7,6 +7,9 @@
 /// - **ad time is not content play time**: while an ad plays, the content trackers' play time stops (their
 ///   `inAdBlock` is set), and it resumes when the ad closes;
 /// - a content End inside an ad break is dropped (a mid-roll is not the end of the content);
+/// - a content tracker's own AdBreakBegin/AdBreakFinish (its stream's breaks) stop its content time as in
+///   ``HubCore``, but reach the backends only while no ads tracker is registered: an ads tracker reports the
+///   breaks it knows, and a break is not reported twice;
 /// - ad events carry the content's playhead (`position`, from the content tracker's getter) and the ad counters.
 public final class HubCoreAds: HubCore {
     /// What an ad event's snapshot carries: the ad counter and the ad flags (and the time-since values).
@@ -21,9 +24,15 @@ public final class HubCoreAds: HubCore {
     public override func processEvent(_ event: inout Event, state: inout TrackerState, tracker: TrackerID,
                                       instrument: Instrument) -> Bool {
         guard instrument.isAdsTracker(tracker) else {
-            if event.action.standardAction == .end, isBreakOpen { return false }
+            let action = event.action.standardAction
+            if action == .end, isBreakOpen { return false }
             state.inAdBreak = isBreakOpen
-            return super.processEvent(&event, state: &state, tracker: tracker, instrument: instrument)
+            let passes = super.processEvent(&event, state: &state, tracker: tracker, instrument: instrument)
+            if action == .adBreakBegin || action == .adBreakFinish,
+               instrument.trackerIDs.contains(where: { instrument.isAdsTracker($0) }) {
+                return false
+            }
+            return passes
         }
         let now = event.timeNanoseconds
         guard acceptAdEvent(&event, state: &state, instrument: instrument, now: now) else { return false }

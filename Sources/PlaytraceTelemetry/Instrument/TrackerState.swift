@@ -24,6 +24,9 @@ public struct TrackerState: Sendable, Hashable {
     public var isSeeking = false
     public var inAdBreak = false
     public var inAd = false
+    /// Whether the content tracker's own player plays a break its stream marks (an interstitial, or a stitched ad
+    /// break the stream signals): content time stops, whether or not an ads tracker reports the break.
+    public var inStreamBreak = false
     /// Whether the buffering under way is the initial one (before Start), a rebuffer, or one inside a pause or a
     /// seek (flagged, not counted).
     public var bufferKind = BufferKind.none
@@ -113,9 +116,10 @@ public struct TrackerState: Sendable, Hashable {
 
     public init() {}
 
-    /// Whether content is playing now: started, not finished, not paused, buffering, seeking, or in an ad.
+    /// Whether content is playing now: started, not finished, not paused, buffering, seeking, in an ad, or in a
+    /// break of the stream's.
     public var isPlayingContent: Bool {
-        didStart && !didFinish && !isPaused && !isBuffering && !isSeeking && !inAd
+        didStart && !didFinish && !isPaused && !isBuffering && !isSeeking && !inAd && !inStreamBreak
     }
 
     /// Forgets the previous playback; the next one begins with this identifier.

@@ -14,8 +14,10 @@ import PlaytraceCore
 /// When a playback closes (End, Stop or Next), per session (CTA-2066):
 /// - `StallCount` (gauge) and `StallDuration` (gauge, ms): rebufferings only — not startup, seeks or pauses;
 /// - `WatchedTime` (gauge, ms): from the request to the close, less user pauses (startup, stalls and seeks count);
+///   0 when the playback never started;
 /// - `RebufferingRatio` (gauge): stall duration / watched time;
-/// - `ContentPlaybackTime` (gauge, ms): content actually played (playhead progress, ads excluded);
+/// - `ContentPlaybackTime` (gauge, ms): content actually played (playhead progress; ads, interstitials and the
+///   stream's signalled breaks excluded);
 /// - `AverageBitrate` (gauge, bit/s): the bit rate weighted by the content time played at it;
 /// - `BitrateSwitchesUp`, `BitrateSwitchesDown` (gauges): QualityChangeUp and QualityChangeDown events;
 /// - `ExitBeforeVideoStart` (counter): closed before Start without a fatal error;
@@ -188,7 +190,9 @@ public final class MetricalcCore: Metricalc {
     private func addClosingMetrics(to metrics: inout Metrics, session: inout Session, state: TrackerState,
                                    event: Event) {
         let now = event.timeNanoseconds
-        let watched = max(0, HubCore.milliseconds(now - (state.requested ?? now)) - HubCore.milliseconds(state.pauseTotal))
+        // A playback that never showed a frame watched nothing, whatever it waited.
+        let watched = state.didStart
+            ? max(0, HubCore.milliseconds(now - (state.requested ?? now)) - HubCore.milliseconds(state.pauseTotal)) : 0
         func gauge(_ name: String, _ value: Double) { metrics.add(name, .gauge, value, event: event, session: &session) }
         gauge("StallCount", Double(session.stallCount))
         gauge("StallDuration", Double(session.stallDuration))

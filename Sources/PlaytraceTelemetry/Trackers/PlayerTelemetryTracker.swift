@@ -26,7 +26,9 @@ public struct TelemetryMetadata: Sendable, Hashable {
 ///
 /// Actions: PlayerSet and MediaRequest when the item's session begins; StreamLoad when its asset is ready; Start at
 /// the first frame; BufferBegin/BufferFinish for the initial buffering and for stalls; SeekBegin/SeekFinish;
-/// PauseBegin/PauseFinish; QualityChangeUp/QualityChangeDown at variant switches; Error (with `isFatal`) for
+/// PauseBegin/PauseFinish; AdBreakBegin/AdBreakFinish while the player plays an interstitial or a stitched break the
+/// stream signals (content time stops; see ``HubCore``); QualityChangeUp/QualityChangeDown at variant switches;
+/// Error (with `isFatal`) for
 /// failures and warnings; End at the end of the item; Stop when the session ends otherwise (the hub closes a
 /// session stopped before Start as abandoned).
 ///
@@ -87,6 +89,12 @@ public final class PlayerTelemetryTracker: PlayerItemTracker {
     private var previous: TrackerProperties?
     private var reportedMetricEvents = 0
     private var hasStarted = false
+    /// The player, for handing it new progress boundaries when the stream's breaks change.
+    private weak var player: Player?
+    /// The stream's signalled breaks as last seen, and whether the playhead is in one of them or in an interstitial.
+    private var adBreaks: [SignalledAdBreak] = []
+    private var inStitchedBreak = false
+    private var inInterstitial = false
 
     public init(configuration: Configuration) {
         instrument = configuration.instrument
@@ -106,12 +114,49 @@ public final class PlayerTelemetryTracker: PlayerItemTracker {
         previous = nil
         reportedMetricEvents = 0
         hasStarted = false
+        self.player = player
         let properties = player.properties
         component.update(properties, at: instrument.elapsed)
         emit(.playerSet)
         emit(.mediaRequest)
         if properties.isBuffering { emit(.bufferBegin) }
+        (inStitchedBreak, inInterstitial) = (false, false)
+        updateBreaks(properties.adBreaks)
+        setBreak(stitched: properties.adBreaks.contains { $0.isStitched(at: properties.time) },
+                 interstitial: properties.interstitial != nil)
         previous = properties
+    }
+
+    /// Progress reports end at the edges of the stream's stitched breaks, so that content time stops and resumes
+    /// exactly there (a property update may come a second late).
+    public var observesProgress: Bool { true }
+
+    public var progressBoundaries: [PlaybackBoundary] {
+        adBreaks.filter { $0.source != "interstitial" }.flatMap { signal -> [PlaybackBoundary] in
+            guard let start = signal.start else { return [] }
+            return [.time(start)] + (signal.duration.map { [.time(start + $0)] } ?? [])
+        }
+    }
+
+    public func updateProgress(_ progress: PlaybackProgress) {
+        guard progress.interstitial == nil else { return }
+        setBreak(stitched: adBreaks.contains { $0.isStitched(at: progress.to) }, interstitial: inInterstitial)
+    }
+
+    private func updateBreaks(_ breaks: [SignalledAdBreak]) {
+        guard breaks != adBreaks else { return }
+        let before = progressBoundaries
+        adBreaks = breaks
+        if progressBoundaries != before { player?.updateProgressBoundaries() }
+    }
+
+    /// Emits AdBreakBegin when the playhead enters a stitched break or an interstitial, AdBreakFinish when it
+    /// leaves the last of them: the hub stops content time in between.
+    private func setBreak(stitched: Bool, interstitial: Bool) {
+        let wasInBreak = inStitchedBreak || inInterstitial
+        (inStitchedBreak, inInterstitial) = (stitched, interstitial)
+        let isInBreak = stitched || interstitial
+        if isInBreak != wasInBreak { emit(isInBreak ? .adBreakBegin : .adBreakFinish) }
     }
 
     public func updateMetadata(to metadata: TelemetryMetadata) {
@@ -121,6 +166,8 @@ public final class PlayerTelemetryTracker: PlayerItemTracker {
     public func updateProperties(to properties: TrackerProperties) {
         component.update(properties, at: instrument.elapsed)
         defer { previous = properties }
+        // Where the playhead is against the breaks comes with each progress report (every movement, seeks included).
+        updateBreaks(properties.adBreaks)
         guard let previous else { return }
         if !hasStarted, previous.isBuffering != properties.isBuffering {
             emit(properties.isBuffering ? .bufferBegin : .bufferFinish)
@@ -175,7 +222,11 @@ public final class PlayerTelemetryTracker: PlayerItemTracker {
             emitError(error, isFatal: true)
         case .warning(let error):
             emitError(error, isFatal: false)
-        case .metadata, .rateChanged, .itemTransition, .interstitialBegan, .interstitialEnded, .interstitialAssetFailed:
+        case .interstitialBegan:
+            setBreak(stitched: inStitchedBreak, interstitial: true)
+        case .interstitialEnded:
+            setBreak(stitched: inStitchedBreak, interstitial: false)
+        case .metadata, .rateChanged, .itemTransition, .interstitialAssetFailed:
             break
         }
     }
