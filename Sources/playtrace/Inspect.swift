@@ -13,7 +13,10 @@ struct Inspect: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    @Argument(help: "A playlist, a VAST response, Harmonic ad metadata or MediaTailor tracking JSON: a URL (http or https) or a file path.")
+    @Argument(help: """
+        A playlist, a VAST response, Harmonic ad metadata, MediaTailor tracking JSON or an HLS asset list: a URL \
+        (http or https), a file path, or - for standard input.
+        """)
     var location: String
 
     @Flag(help: "Print the report as JSON.")
@@ -21,6 +24,9 @@ struct Inspect: AsyncParsableCommand {
 
     @Flag(help: "Exit 1 when the playlist has any problem, not only when it is unusable.")
     var strict = false
+
+    @Flag(help: "Fetch nothing: a VAST wrapper's ad tag URI is listed, not followed.")
+    var offline = false
 
     static let discussionText = """
         Exits 0 when the playlist is usable, even with problems (each listed with its line); 1 when it is not \
@@ -44,24 +50,20 @@ struct Inspect: AsyncParsableCommand {
             try await inspectVAST(Data(bytes), base: baseURL)
             return
         }
-        let adMetadata: (format: AdMetadataFormat, metadata: AdMetadata)?
-        do {
-            adMetadata = try AdMetadataFormat.detectAndDecode(bytes)
-        } catch {
-            throw CommandFailure(location, error: error)
-        }
-        if let adMetadata {
-            try inspectAdMetadata(adMetadata.metadata, format: adMetadata.format, size: bytes.count)
+        if JSONDocument.looksLikeJSON(bytes) {
+            try inspectJSON(bytes)
             return
         }
         let outcome: PlaylistParser.Outcome
         do {
-            outcome = try PlaylistParser(options: .init(queryParameters: Self.query(baseURL)))
+            // Read to the end whatever is wrong: every problem is listed, the first that leaves nothing playable too.
+            outcome = try PlaylistParser(options: .init(queryParameters: Self.query(baseURL), diagnoses: true))
                 .parseWithWarnings(bytes: bytes)
         } catch {
             throw CommandFailure(location, error: error)
         }
-        let report = InspectionReport(outcome, source: location, size: bytes.count, includesSegments: json)
+        var report = InspectionReport(outcome, source: location, size: bytes.count, includesSegments: json)
+        if let unusable = outcome.unusable { report.unusable = unusable.description }
         try printReport(json: report, lines: report.lines)
         // The playlist and its report are left to the process's exit rather than freed one object at a time:
         // for 100,000 segments, freeing them costs about as much as printing them.
@@ -81,12 +83,44 @@ struct Inspect: AsyncParsableCommand {
         } catch {
             throw CommandFailure(location, error.description)
         }
-        let resolution = try await AsyncHTTPClientTransport.scoped { transport in
-            await VASTResolver(transport: transport).resolve(document, base: base)
+        let resolution: VASTResolution
+        if offline {
+            resolution = await VASTResolver(transport: OfflineTransport()).resolve(document, base: base)
+        } else {
+            resolution = try await AsyncHTTPClientTransport.scoped { transport in
+                await VASTResolver(transport: transport).resolve(document, base: base)
+            }
         }
         let report = VASTReport(document, resolution: resolution, source: location, size: bytes.count)
         try printReport(json: report, lines: report.lines)
         if strict, !report.errors.isEmpty { throw ExitCode.failure }
+    }
+
+    /// A JSON document, recognised by its content: Harmonic ad metadata, MediaTailor tracking, or an HLS asset list;
+    /// anything else is named for what it is (not JSON at all, or JSON of none of these kinds).
+    private func inspectJSON(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        let adMetadata: (format: AdMetadataFormat, metadata: AdMetadata)?
+        do {
+            adMetadata = try AdMetadataFormat.detectAndDecode(bytes)
+        } catch {
+            throw CommandFailure(location, error: error)
+        }
+        if let adMetadata {
+            try inspectAdMetadata(adMetadata.metadata, format: adMetadata.format, size: bytes.count)
+            return
+        }
+        switch JSONDocument.classify(Data(bytes)) {
+        case .assetList(let list):
+            let report = AssetListReport(list, source: location, size: bytes.count)
+            try printReport(json: report, lines: report.lines)
+            if strict, !report.problems.isEmpty { throw ExitCode.failure }
+        case .invalid(let reason):
+            throw CommandFailure(location, "not valid JSON: \(reason)")
+        case .unknown(let keys):
+            throw CommandFailure(location, "JSON, but neither Harmonic ad metadata (adBreaks, dataRange), MediaTailor "
+                + "tracking (avails) nor an HLS asset list (ASSETS): "
+                + (keys.isEmpty ? "an empty object" : "its keys are " + keys.prefix(8).joined(separator: ", ")))
+        }
     }
 
     /// Harmonic ad metadata or MediaTailor tracking JSON: its breaks, ads, events and problems.
@@ -121,6 +155,10 @@ struct Inspect: AsyncParsableCommand {
                 guard response.isSuccess else { throw InspectError.httpStatus(response.status, url.absoluteString) }
                 return (DocumentBytes(copying: response.body), response.url)
             }
+        }
+        if location == "-" {
+            let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+            return (try LocalFile.readStandardInput(limit: PlaylistLimits().maximumBytes), directory.appending(path: "stdin"))
         }
         let url = URL(fileURLWithPath: location)
         return (try LocalFile.read(location, limit: PlaylistLimits().maximumBytes), url)

@@ -17,6 +17,9 @@ extension InspectionReport {
         /// The splice time with pts_adjustment applied, in 90 kHz ticks and in seconds.
         var ptsTicks: UInt64?
         var ptsSeconds: Double?
+        /// The command's pts_time as written, and the section's pts_adjustment, in 90 kHz ticks.
+        var ptsTimeTicks: UInt64?
+        var ptsAdjustmentTicks: UInt64?
         var breakDurationTicks: UInt64?
         var breakDurationSeconds: Double?
         var autoReturn: Bool?
@@ -58,6 +61,8 @@ extension InspectionReport {
             command = section.command.name
             commandType = Self.commandType(section.command)
             crc = "valid"
+            ptsTimeTicks = section.ptsTime
+            ptsAdjustmentTicks = section.ptsAdjustment
             if let time = section.adjustedSpliceTime {
                 ptsSeconds = time.seconds
                 ptsTicks = UInt64((time.seconds * 90_000).rounded())

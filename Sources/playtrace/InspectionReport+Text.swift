@@ -52,7 +52,7 @@ extension InspectionReport {
 
     private func mediaLines(into out: inout [String]) {
         out.append("segments: \(segmentCount ?? 0), total \(Self.fixed(totalDuration ?? 0, 3)) s, target \(targetDuration ?? 0) s, media sequence \(mediaSequence ?? 0)"
-            + (playlistType.map { ", type \($0)" } ?? "") + ((finished ?? false) ? ", ended" : ", live"))
+            + (playlistType.map { ", type \($0)" } ?? "") + endState)
         if let firstDate, let lastDate { out.append("dates: \(firstDate) → \(lastDate)") }
         if let discontinuities, discontinuities > 0 { out.append("discontinuities: \(discontinuities)") }
         if let gaps, gaps > 0 { out.append("gaps: \(gaps)") }
@@ -102,6 +102,9 @@ extension InspectionReport {
             out.append("interstitials (\(interstitials.count)):")
             for interstitial in interstitials { out += interstitial.lines }
         }
+        Self.list(cueMessages, title: "SCTE-35 in cue tags", into: &out) { message in
+            "  segment \(message.mediaSequence) at " + Self.fixed(message.start, 3) + " s  \(message.tag): \(message.scte35.summary)"
+        }
         out.append("ad breaks (\(adBreaks.count)):")
         for adBreak in adBreaks {
             var line = "  \(adBreak.id)  \(adBreak.source)"
@@ -111,6 +114,12 @@ extension InspectionReport {
             out.append(line)
             if let scte35 = adBreak.scte35 { out.append("      SCTE-35: \(scte35.summary)") }
         }
+    }
+
+    /// How the playlist ends, as the header says it: never at odds with the problems listed.
+    private var endState: String {
+        guard finished ?? false else { return ", live" }
+        return hasEndList ?? true ? ", ended" : " (no #EXT-X-ENDLIST)"
     }
 
     /// A number with a fixed count of decimals (`12.500`), without going through `String(format:)`, which costs

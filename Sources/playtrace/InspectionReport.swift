@@ -50,6 +50,16 @@ struct InspectionReport: Codable {
         var interstitial: String?
     }
 
+    /// A SCTE-35 message carried by a cue tag of a segment (`EXT-X-CUE-OUT` `CUE=`, `EXT-X-CUE-OUT-CONT` `SCTE35=`,
+    /// `EXT-OATCLS-SCTE35`, `EXT-X-SPLICEPOINT-SCTE35`).
+    struct CueMessage: Codable {
+        var mediaSequence: Int
+        /// Where the segment starts, seconds.
+        var start: Double
+        var tag: String
+        var scte35: SCTE35Report
+    }
+
     struct AdBreak: Codable {
         var id: String
         var source: String
@@ -76,6 +86,8 @@ struct InspectionReport: Codable {
     var segmentCount: Int?
     var totalDuration: Double?
     var finished: Bool?
+    /// Whether the playlist has `EXT-X-ENDLIST` (a VOD playlist without it is finished all the same).
+    var hasEndList: Bool?
     var firstDate: String?
     var lastDate: String?
     var discontinuities: Int?
@@ -86,6 +98,7 @@ struct InspectionReport: Codable {
     var lowLatency: LowLatency?
     var dateRanges: [DateRangeSummary] = []
     var adBreaks: [AdBreak] = []
+    var cueMessages: [CueMessage] = []
     var interstitials: [InterstitialSummary] = []
     var unknownTags: [String] = []
     var problems: [String]
@@ -140,6 +153,7 @@ struct InspectionReport: Codable {
             }
             totalDuration = playlist.duration.seconds
             finished = playlist.isFinished
+            hasEndList = playlist.hasEndList
             let map = ProgramDateTimeMap(playlist)
             firstDate = map.dateRange?.lowerBound.iso8601Milliseconds
             lastDate = map.dateRange?.upperBound.iso8601Milliseconds
@@ -179,6 +193,13 @@ struct InspectionReport: Codable {
                                startDate: signal.startDate?.iso8601Milliseconds, duration: signal.duration?.seconds,
                                closed: signal.isClosed, scte35: scte35)
             }
+            cueMessages = Self.cueMessages(in: playlist)
+            for message in cueMessages where message.scte35.error != nil {
+                problems.append("segment \(message.mediaSequence): \(message.tag) cannot be decoded: \(message.scte35.error ?? "")")
+            }
+            for range in dateRanges where range.scte35?.error != nil {
+                problems.append("date range \(range.id): its SCTE-35 message cannot be decoded: \(range.scte35?.error ?? "")")
+            }
             // A break still open at the live edge is a break in progress, not a problem.
             for signal in signals where !signal.isClosed && playlist.isFinished {
                 problems.append("ad break \(signal.id) has no end signal")
@@ -191,6 +212,27 @@ struct InspectionReport: Codable {
         }
     }
 
+    /// Every SCTE-35 message the segments' cue tags carry, decoded.
+    static func cueMessages(in playlist: MediaPlaylist) -> [CueMessage] {
+        var messages: [CueMessage] = []
+        let segments = playlist.segments
+        for index in segments.indices where segments[index].tags.mayHaveRareTags {
+            let segment = segments[index]
+            func add(_ tag: String, _ encoded: String?) {
+                guard let encoded else { return }
+                messages.append(CueMessage(mediaSequence: segment.mediaSequence, start: segment.startTime.seconds, tag: tag,
+                                           scte35: SCTE35Report(encoded: encoded)))
+            }
+            add("EXT-X-CUE-OUT", segment.tags.cueOut?.scte35)
+            add("EXT-X-CUE-OUT-CONT", segment.tags.cueOutContinuation?.scte35)
+            add("EXT-OATCLS-SCTE35", segment.tags.oatclsSCTE35)
+            for tag in segment.tags.unknownTags where tag.name == "#EXT-X-SPLICEPOINT-SCTE35" {
+                add("EXT-X-SPLICEPOINT-SCTE35", String(tag.line.dropFirst("#EXT-X-SPLICEPOINT-SCTE35:".count)))
+            }
+        }
+        return messages
+    }
+
     static func describe(_ section: SpliceInfoSection) -> String {
         // One string, its parts separated by commas (written for thousands of messages: no array of parts).
         var text = section.command.name
@@ -200,7 +242,14 @@ struct InspectionReport: Codable {
             text += insert.isOutOfNetwork ? ", out" : ", in"
             if let duration = insert.breakDuration { text += ", break " + fixed(duration.seconds, 3) + " s" }
         }
-        if let time = section.adjustedSpliceTime { text += ", pts " + fixed(time.seconds, 6) + " s" }
+        // pts_time as written, and pts_adjustment apart (the splice happens at their sum, modulo 2^33).
+        if let pts = section.ptsTime {
+            text += ", pts_time " + fixed(Double(pts) / 90_000, 6) + " s"
+            if section.ptsAdjustment != 0, let time = section.adjustedSpliceTime {
+                text += ", pts_adjustment " + fixed(Double(section.ptsAdjustment) / 90_000, 6) + " s (splice at "
+                    + fixed(time.seconds, 6) + " s)"
+            }
+        }
         for descriptor in section.segmentationDescriptors {
             let hex = "0x" + String(descriptor.typeID, radix: 16)
             text += ", " + descriptor.typeName

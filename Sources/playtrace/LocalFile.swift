@@ -75,6 +75,11 @@ enum LocalFile {
         return try readToEnd(descriptor, limit: limit)
     }
 
+    /// Standard input's bytes, read to its end; ``ReadError`` past `limit` bytes.
+    static func readStandardInput(limit: Int) throws -> DocumentBytes {
+        try readToEnd(STDIN_FILENO, limit: limit)
+    }
+
     /// Reads until the end: the size of a pipe or a device is not known, and a file's is not trusted.
     private static func readToEnd(_ descriptor: Int32, limit: Int) throws -> DocumentBytes {
         // Room for one byte past the limit, reserved but not touched: pages that no byte is read into cost nothing.

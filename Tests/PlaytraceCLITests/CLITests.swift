@@ -26,8 +26,9 @@ struct CLITests {
     /// lab the command talks to), reading standard output and standard error at the same time (reading one
     /// after the other can deadlock on a full pipe).
     /// - Parameter environment: variables added to this process's environment for the command.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
-        try await run(executable: executable, arguments, environment: environment)
+    /// - Parameter input: a file the command reads as its standard input.
+    static func run(_ arguments: [String], environment: [String: String] = [:], input: URL? = nil) async throws -> Run {
+        try await run(executable: executable, arguments, environment: environment, input: input)
     }
 
     /// Runs the executable under `timeout -s TERM seconds`, which signals it and then its process group when the
@@ -37,11 +38,13 @@ struct CLITests {
                       ["-s", "TERM", "\(seconds)", executable.path] + arguments)
     }
 
-    private static func run(executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
+    private static func run(executable: URL, _ arguments: [String], environment: [String: String] = [:],
+                            input: URL? = nil) async throws -> Run {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 do {
-                    continuation.resume(returning: try runBlocking(executable: executable, arguments, environment: environment))
+                    continuation.resume(returning: try runBlocking(executable: executable, arguments, environment: environment,
+                                                                   input: input))
                 } catch {
                     continuation.resume(throwing: error)
                 }
@@ -49,10 +52,12 @@ struct CLITests {
         }
     }
 
-    private static func runBlocking(executable: URL, _ arguments: [String], environment: [String: String]) throws -> Run {
+    private static func runBlocking(executable: URL, _ arguments: [String], environment: [String: String],
+                                    input: URL?) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let input { process.standardInput = try FileHandle(forReadingFrom: input) }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }

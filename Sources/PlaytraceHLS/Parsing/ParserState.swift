@@ -18,6 +18,8 @@ struct ParserState {
     var unresolvedImports: Set<String> = []
     var sawMediaTag = false
     var sawMultivariantTag = false
+    /// With ``PlaylistParser/Options/diagnoses``, the first problem that leaves the playlist unusable.
+    var unusable: PlaylistParseError?
     var sawHeader = false
     var seenOnce: Set<UInt8> = []
 
@@ -73,8 +75,23 @@ struct ParserState {
     /// Reports a problem that spoils one tag or line: thrown when it is fatal or the parse is strict, otherwise
     /// kept as a warning so that the rest of the playlist is read.
     mutating func recover(_ error: PlaylistParseError) throws(PlaylistParseError) {
-        if options.isStrict || error.reason.isFatal { throw error }
+        if error.reason.isFatal { return try diagnose(error) }
+        if options.isStrict { throw error }
         warnings.append(PlaylistWarning(skipping: error))
+    }
+
+    /// A problem that leaves the playlist unusable: thrown, unless the parse ``PlaylistParser/Options/diagnoses``
+    /// and the problem is one the rest of the document can still be read past; then it is a warning, and the first
+    /// such one is the outcome's ``PlaylistParser/Outcome/unusable``.
+    mutating func diagnose(_ error: PlaylistParseError) throws(PlaylistParseError) {
+        switch error.reason {
+        case .mixedPlaylistKinds, .missingTargetDuration, .missingVariants:
+            guard options.diagnoses, !options.isStrict else { throw error }
+            if unusable == nil { unusable = error }
+            warnings.append(PlaylistWarning(skipping: error))
+        default:
+            throw error
+        }
     }
 
     mutating func parse(_ input: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
@@ -126,7 +143,7 @@ struct ParserState {
         if text[0] == 0x23 {
             guard text.count >= 4, text[1] == 0x45, text[2] == 0x58, text[3] == 0x54 else { return }  // comment
             if let (tag, valueStart) = Self.frequentTag(text) {
-                try noteKind(of: tag)
+                do { try noteKind(of: tag) } catch { return try diagnose(error) }
                 do {
                     try handle(tag: tag, value: UnsafeBufferPointer(rebasing: text[valueStart...]))
                 } catch {
@@ -148,7 +165,7 @@ struct ParserState {
                 }
                 return
             }
-            try noteKind(of: tag)
+            do { try noteKind(of: tag) } catch { return try diagnose(error) }
             do {
                 try handle(tag: tag, value: value)
             } catch {
@@ -180,10 +197,17 @@ struct ParserState {
     private static var rogramDWord: UInt64 { UInt64(littleEndian: 0x442D_4D41_5247_4F52) }  // "ROGRAM-D"
     private static var ateTimeWord: UInt64 { UInt64(littleEndian: 0x454D_4954_2D45_5441) }  // "ATE-TIME"
 
+    /// Notes the playlist's kind from a tag that belongs to one kind only; a tag of the other kind than the one the
+    /// playlist began with is an error (the kind seen first stays the playlist's).
     private mutating func noteKind(of tag: TagName) throws(PlaylistParseError) {
-        if tag.isMediaOnly { sawMediaTag = true }
-        if tag.isMultivariantOnly { sawMultivariantTag = true }
-        if sawMediaTag && sawMultivariantTag { throw PlaylistParseError(line: line, reason: .mixedPlaylistKinds) }
+        if tag.isMediaOnly {
+            if sawMultivariantTag { throw PlaylistParseError(line: line, reason: .mixedPlaylistKinds) }
+            sawMediaTag = true
+        }
+        if tag.isMultivariantOnly {
+            if sawMediaTag { throw PlaylistParseError(line: line, reason: .mixedPlaylistKinds) }
+            sawMultivariantTag = true
+        }
     }
 
     private mutating func handle(tag: TagName, value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
@@ -276,8 +300,11 @@ struct ParserState {
         guard let duration = pendingDuration else {
             return try recover(PlaylistParseError(line: line, reason: .missingSegmentDuration))
         }
+        if sawMultivariantTag {
+            pendingDuration = nil
+            return try diagnose(PlaylistParseError(line: line, reason: .mixedPlaylistKinds))
+        }
         sawMediaTag = true
-        if sawMultivariantTag { throw PlaylistParseError(line: line, reason: .mixedPlaylistKinds) }
         guard segments.count < options.limits.maximumSegments else {
             throw PlaylistParseError(line: line, reason: .limitExceeded(.segments(options.limits.maximumSegments)))
         }
@@ -338,9 +365,7 @@ struct ParserState {
                 multivariant.variants.removeLast()
                 try recover(PlaylistParseError(line: pendingVariantLine, reason: .missingVariantURI))
             }
-            guard !multivariant.variants.isEmpty else {
-                throw PlaylistParseError(line: line, reason: .missingVariants)
-            }
+            if multivariant.variants.isEmpty { try diagnose(PlaylistParseError(line: line, reason: .missingVariants)) }
             multivariant.version = media.version
             multivariant.hasIndependentSegments = media.hasIndependentSegments
             multivariant.start = media.start
@@ -348,9 +373,13 @@ struct ParserState {
             multivariant.unknownTags = media.unknownTags + pending.unknownTags
             checkRenditionGroups()
             return PlaylistParser.Outcome(playlist: .multivariant(multivariant), warnings: sortedWarnings(),
-                                          variables: variables)
+                                          variables: variables, unusable: unusable)
         }
-        guard hasTargetDuration else { throw PlaylistParseError(line: line, reason: .missingTargetDuration) }
+        if !hasTargetDuration {
+            try diagnose(PlaylistParseError(line: line, reason: .missingTargetDuration))
+            // What it should have said (RFC 8216bis §4.4.3.1): the longest segment, rounded.
+            media.targetDuration = Int((segments.map(\.duration).max() ?? 0).rounded())
+        }
         if pendingDuration != nil {
             warnings.append(PlaylistWarning(line: pendingInfLine, message: "#EXTINF is not followed by a URI"))
         }
@@ -369,7 +398,8 @@ struct ParserState {
         media.trailingTags = pending
         media.renumber()
         checkDurations()
-        return PlaylistParser.Outcome(playlist: .media(media), warnings: sortedWarnings(), variables: variables)
+        return PlaylistParser.Outcome(playlist: .media(media), warnings: sortedWarnings(), variables: variables,
+                                      unusable: unusable)
     }
 
     /// The warnings in line order (those found at the end were appended last); equal lines keep their order.

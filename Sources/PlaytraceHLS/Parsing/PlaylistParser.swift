@@ -29,15 +29,23 @@ public struct PlaylistParser: Sendable {
         public var isStrict: Bool
         /// Bounds on what one parse may cost.
         public var limits: PlaylistLimits
+        /// Whether the parse reads to the end whatever is wrong, as a validator does: the problems that leave
+        /// nothing usable (tags of both kinds, no target duration, no variant) are listed as warnings with their
+        /// lines too, the first of them is ``Outcome/unusable``, and the playlist holds what could be read (a tag of
+        /// the kind the playlist did not start with is skipped; a missing target duration is taken as the longest
+        /// segment's, rounded up). Not reading the document (no `#EXTM3U`, a limit exceeded) still throws.
+        /// `false` by default: a player has no use for an unusable playlist.
+        public var diagnoses: Bool
 
         public init(
             importedVariables: [String: String]? = nil, queryParameters: [String: String]? = nil,
-            isStrict: Bool = false, limits: PlaylistLimits = PlaylistLimits()
+            isStrict: Bool = false, limits: PlaylistLimits = PlaylistLimits(), diagnoses: Bool = false
         ) {
             self.importedVariables = importedVariables
             self.queryParameters = queryParameters
             self.isStrict = isStrict
             self.limits = limits
+            self.diagnoses = diagnoses
         }
     }
 
@@ -50,6 +58,9 @@ public struct PlaylistParser: Sendable {
         public var warnings: [PlaylistWarning]
         /// The variables the playlist defined (for importing into its media playlists).
         public var variables: [String: String]
+        /// With ``Options/diagnoses``, the first problem that leaves the playlist unusable (it is among the
+        /// warnings too); `nil` otherwise.
+        public var unusable: PlaylistParseError? = nil
     }
 
     /// The context for variable substitution.

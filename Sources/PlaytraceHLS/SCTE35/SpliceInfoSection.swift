@@ -88,16 +88,20 @@ public struct SpliceInfoSection: Sendable, Hashable {
         descriptors = try SpliceDescriptor.decodeLoop(reader: &reader, length: loopLength)
     }
 
+    /// The command's own `pts_time`, in 90 kHz ticks, as written (without `pts_adjustment`); `nil` when the command
+    /// has no time (immediate, or no time specified).
+    public var ptsTime: UInt64? {
+        switch command {
+        case .timeSignal(let time): time.ptsTime
+        case .spliceInsert(let insert): insert.spliceTime?.ptsTime
+        default: nil
+        }
+    }
+
     /// `pts_time` of the command with `pts_adjustment` applied (modulo 2^33), in seconds; `nil` when the
     /// command has no time (immediate, or no time specified).
     public var adjustedSpliceTime: MediaTime? {
-        let pts: UInt64?
-        switch command {
-        case .timeSignal(let time): pts = time.ptsTime
-        case .spliceInsert(let insert): pts = insert.spliceTime?.ptsTime
-        default: pts = nil
-        }
-        guard let pts else { return nil }
+        guard let pts = ptsTime else { return nil }
         return MediaTime(seconds: Double((pts &+ ptsAdjustment) & 0x1_FFFF_FFFF) / 90_000)
     }
 

@@ -38,7 +38,8 @@ public enum SpliceInfoSectionEncoder {
     /// A `time_signal` with one segmentation descriptor.
     public static func timeSignal(
         ptsTime: UInt64, segmentationEventID: UInt32, segmentationTypeID: UInt8, duration: UInt64?,
-        upidType: UInt8 = 0x0F, upid: [UInt8] = [], segmentNumber: UInt8 = 0, segmentsExpected: UInt8 = 0
+        upidType: UInt8 = 0x0F, upid: [UInt8] = [], segmentNumber: UInt8 = 0, segmentsExpected: UInt8 = 0,
+        ptsAdjustment: UInt64 = 0
     ) -> [UInt8] {
         var command = BitWriter()
         writeSpliceTime(ptsTime, to: &command)
@@ -63,7 +64,8 @@ public enum SpliceInfoSectionEncoder {
             descriptor.write(0, bits: 8)
         }
         let body = descriptor.bytes
-        return section(commandType: 0x06, command: command.bytes, descriptors: [0x02, UInt8(body.count)] + body)
+        return section(commandType: 0x06, command: command.bytes, descriptors: [0x02, UInt8(body.count)] + body,
+                       ptsAdjustment: ptsAdjustment)
     }
 
     /// `0x`-prefixed upper-case hexadecimal, as DATERANGE's SCTE35 attributes carry it.
@@ -83,12 +85,13 @@ public enum SpliceInfoSectionEncoder {
         writer.write(pts & 0x1_FFFF_FFFF, bits: 33)
     }
 
-    private static func section(commandType: UInt8, command: [UInt8], descriptors: [UInt8]) -> [UInt8] {
+    private static func section(commandType: UInt8, command: [UInt8], descriptors: [UInt8],
+                                ptsAdjustment: UInt64 = 0) -> [UInt8] {
         var body = BitWriter()
         body.write(0, bits: 8)  // protocol_version
         body.write(0, bits: 1)  // encrypted_packet
         body.write(0, bits: 6)  // encryption_algorithm
-        body.write(0, bits: 33)  // pts_adjustment
+        body.write(ptsAdjustment & 0x1_FFFF_FFFF, bits: 33)  // pts_adjustment
         body.write(0xFF, bits: 8)  // cw_index
         body.write(0xFFF, bits: 12)  // tier
         body.write(UInt64(command.count), bits: 12)

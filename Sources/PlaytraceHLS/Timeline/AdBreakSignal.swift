@@ -94,6 +94,21 @@ enum AdBreakExtraction {
                 }
             }
             guard range.signalsAdBreak else { continue }
+            // A range of its own that only ends a break (SCTE35-IN, or a SCTE35-CMD that returns to the network or
+            // ends a segmentation: a Provider Placement Opportunity End, 0x35) closes the last break still open; a
+            // command that neither opens nor closes one (a Program Start, say) is no break.
+            if range.classIdentifier != DateRange.interstitialClass, range.scte35Out == nil {
+                let message = (range.scte35Command ?? range.scte35In).flatMap { try? SpliceInfoSection(encoded: $0) }
+                let ends = range.scte35In != nil || message.map(closesBreak) == true
+                if ends || message.map(opensBreak) != true {
+                    if ends, let index = breaks.lastIndex(where: { !$0.isClosed && $0.source == .dateRangeSCTE35 }),
+                       let start = breaks[index].startDate, range.startDate >= start {
+                        breaks[index].duration = range.startDate - start
+                        breaks[index].isClosed = true
+                    }
+                    if message != nil || range.scte35In != nil { continue }
+                }
+            }
             var signal = AdBreakSignal(
                 id: range.id, source: range.classIdentifier == DateRange.interstitialClass ? .interstitial : .dateRangeSCTE35,
                 startTime: map.time(at: range.startDate), startDate: range.startDate,
