@@ -191,6 +191,14 @@ extension HeadlessEngine {
         scheduled.hasPlayed = true
         scheduledInterstitials[scheduled.event.id] = scheduled
         if activeInterstitial?.scheduled.event.id != scheduled.event.id { discardPreload() }
+        // An asset list refused for good while preloading is not asked for again: the interstitial is skipped.
+        if activeInterstitial == nil, let failure = failedPreloads[scheduled.event.id], failure.isPermanent {
+            var active = ActiveInterstitial(scheduled: scheduled)
+            active.isStarted = true
+            activeInterstitial = active
+            emit(.interstitialBegan(scheduled.event))
+            return endInterstitial(failure.outcome, resumeAtStart: true)
+        }
         if activeInterstitial == nil { startLoading(scheduled) }
         activeInterstitial?.isStarted = true
         activeInterstitial?.scheduled.event.start = scheduled.event.start
@@ -225,6 +233,8 @@ extension HeadlessEngine {
         guard activeInterstitial == nil else { return }
         let lead = configuration.interstitialPreloadLead
         if let next = interstitial(from: position, to: position + lead) {
+            // One that failed to preload is tried again when the playhead gets there, not at every tick before.
+            guard failedPreloads[next.event.id] == nil else { return }
             startLoading(next)
         } else if allDownloaded, let end = buffer.last?.end, end - position <= lead,
                   let postRoll = pendingInterstitial(.postRoll) {
@@ -290,18 +300,21 @@ extension HeadlessEngine {
         } catch {
             guard generation == expected, activeInterstitial?.scheduled.event.id == scheduled.event.id else { return }
             // An asset-list error cancels the interstitial: the primary resumes at its start.
-            failLoading(.failed("the asset list: \(error)"), of: scheduled)
+            let status = (error as? EngineError)?.httpStatus
+            let isPermanent = status.map { (400..<500).contains($0) && ![408, 429].contains($0) } ?? false
+            failLoading(.failed("the asset list: \(error)"), of: scheduled, isPermanent: isPermanent)
         }
     }
 
     /// The asset list could not be had: a started interstitial is cancelled (the primary resumes at its start); a
     /// preloaded one is forgotten, and tried again when the playhead gets there.
-    private func failLoading(_ outcome: InterstitialOutcome, of scheduled: ScheduledInterstitial) {
+    private func failLoading(_ outcome: InterstitialOutcome, of scheduled: ScheduledInterstitial, isPermanent: Bool = true) {
         guard activeInterstitial?.scheduled.event.id == scheduled.event.id else { return }
         if activeInterstitial?.isStarted == true {
             endInterstitial(outcome, resumeAtStart: true)
         } else {
             logger.warning("an interstitial could not be preloaded", metadata: ["id": "\(scheduled.event.id)", "reason": "\(outcome)"])
+            failedPreloads[scheduled.event.id] = (outcome, isPermanent)
             discardPreload()
         }
     }

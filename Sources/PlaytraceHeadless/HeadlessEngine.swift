@@ -129,6 +129,9 @@ public actor HeadlessEngine: PlaybackEngine {
     var movedLastTick = false
     /// The interstitials the playlists announce, by ID, and the one that plays.
     var scheduledInterstitials: [String: ScheduledInterstitial] = [:]
+    /// Interstitials whose asset list could not be preloaded, by ID, with why and whether asking again could help
+    /// (not after a 404 or a 410): none is preloaded twice, and one that cannot be had is skipped at once.
+    var failedPreloads: [String: (outcome: InterstitialOutcome, isPermanent: Bool)] = [:]
     var activeInterstitial: ActiveInterstitial?
     /// Where a seek asked while an interstitial had to play first (a JUMP-restricted one it crossed, or one that may
     /// not be skipped) goes when the interstitial ends.
@@ -313,6 +316,7 @@ public actor HeadlessEngine: PlaybackEngine {
         activeInterstitial?.cancelDownloads()
         activeInterstitial = nil
         scheduledInterstitials = [:]
+        failedPreloads = [:]
         seekAfterInterstitial = nil
         interstitialPlayedRanges = [:]
         primaryID = RandomUUID.lowercasedString()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Logging
 import PlaytraceCore
 
@@ -17,6 +18,11 @@ struct Playtrace: AsyncParsableCommand {
     static func main() async {
         HeapTuning.prepare(forArguments: CommandLine.arguments)
         StandardStreams.lineBuffered()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let problem = ArgumentCheck.problem(in: arguments) {
+            FileHandle.standardError.write(Data("Error: \(problem)\n".utf8))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
         await main(nil)
     }
 }

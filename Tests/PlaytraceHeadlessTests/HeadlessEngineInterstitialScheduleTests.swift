@@ -51,6 +51,9 @@ struct HeadlessEngineInterstitialScheduleTests {
             "began mid-4 at 60.0", "asset 0 failed", "asset 1 played", "ended mid-4 played",
             "began post at 80.0", "asset 0 played", "ended post played", "end",
         ])
+        // mid-3's asset list answers 404: asked for once, while preloading; skipped at once when reached, not asked
+        // again at every tick before it nor when it is reached.
+        #expect(harness.lab.requests.all.filter { $0.path == "/ads/pods/missing.json" }.count == 1)
         // The primary played everything but what mid-1 replaced (20…32 s).
         snapshot = await harness.engine.snapshot()
         #expect(snapshot.playedRanges.ranges.map { [$0.start.seconds, $0.end.seconds] } == [[0, 20], [32, 80]])
