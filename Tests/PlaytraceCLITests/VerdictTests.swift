@@ -148,6 +148,37 @@ struct VerdictTests {
         #expect((json["verdict"] as? [String: Any])?["interrupted"] as? Bool == true)
     }
 
+    @Test("SIGTERM during start-up (the ad session being set up): the session ends as its normal end does")
+    func signalDuringStartUp() async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        // The session set-up's first request is answered 3 s late: the signal comes while it waits.
+        lab.faults.add(LabFault(pathContains: "/ssai/harmonic/vod/master.m3u8", kind: .delay(milliseconds: 3_000), remaining: 1))
+        let summary = Self.temporary("startup.json")
+        defer { try? FileManager.default.removeItem(atPath: summary) }
+        let process = Process()
+        process.executableURL = CLITests.executable
+        process.arguments = ["play", "http://127.0.0.1:\(port)/ssai/harmonic/vod/master.m3u8", "--ads", "harmonic",
+                             "--summary-json", summary]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<400 where !lab.requests.all.contains(where: { $0.path.hasPrefix("/ssai/harmonic/vod/") }) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        kill(process.processIdentifier, SIGTERM)
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        await lab.stop()
+        #expect(process.terminationStatus == 128 + SIGTERM)
+        #expect(text.contains("Summary") && text.contains("interrupted at"), "\(text)")
+        #expect(Self.verdictLine(text)?.hasPrefix("verdict: OK (interrupted) — ") == true, "\(text)")
+        let verdict = try Self.json(summary)["verdict"] as? [String: Any]
+        #expect(verdict?["interrupted"] as? Bool == true)
+    }
+
     @Test("--version; an unwritable --summary-json refused before the session; secrets from the environment")
     func commandLine() async throws {
         let version = try await CLITests.run(["--version"])
