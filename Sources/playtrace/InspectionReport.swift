@@ -167,17 +167,19 @@ struct InspectionReport: Codable {
             lowLatency = LowLatency(playlist)
             // Gathered from the segments once (the property walks every segment each time it is read).
             let allDateRanges = playlist.dateRanges
-            dateRanges = allDateRanges.map { range in
+            // Tags with one ID are one range (RFC 8216bis §4.4.5.1): listed once, with every tag's attributes.
+            let mergedDateRanges = DateRange.merged(allDateRanges)
+            dateRanges = mergedDateRanges.map { range in
                 DateRangeSummary(
                     id: range.id, classIdentifier: range.classIdentifier, startDate: range.startDate.iso8601Milliseconds,
-                    duration: range.duration?.seconds, plannedDuration: range.plannedDuration?.seconds,
+                    duration: (range.duration ?? range.endDate.map { $0 - range.startDate })?.seconds, plannedDuration: range.plannedDuration?.seconds,
                     scte35: (range.scte35Out ?? range.scte35In ?? range.scte35Command).map(SCTE35Report.init(encoded:)),
                     interstitial: range.interstitial.map { interstitial in
                         (interstitial.assetList.map { "asset list \($0)" } ?? interstitial.assetURI.map { "asset \($0)" } ?? "no asset")
                             + (interstitial.isValid ? "" : " (invalid: needs exactly one of X-ASSET-URI and X-ASSET-LIST)")
                     })
             }
-            interstitials = allDateRanges.compactMap { range in
+            interstitials = mergedDateRanges.compactMap { range in
                 range.interstitial.map { InterstitialSummary(range, $0, dates: map) }
             }
             problems += interstitials.flatMap { summary in summary.problems.map { "interstitial \(summary.id): \($0)" } }

@@ -148,4 +148,35 @@ struct DateRangeMergingTests {
             #expect(descriptor.closedStartTypeID == UInt8(start))
         }
     }
+
+    /// SCTE 35's own samples (its examples section): a time_signal with a Provider Placement Opportunity Start
+    /// (0x34, 307 s, segmentation event 0x4800008E), and the time_signal with its End (0x35).
+    static let placementOpportunityStart = "0xFC3034000000000000FFFFF00506FE72BD0050001E021C435545494800008E7FCF0001A599B00808000000002CA0A18A3402009AC9D17E"
+    static let placementOpportunityEnd = "0xFC302F000000000000FFFFF00506FE746290A000190217435545494800008E7F9F0808000000002CA0A18A350200A9CC6758"
+
+    @Test("SCTE 35's samples in two date ranges: the Placement Opportunity End closes the Start's break, and is no break of its own")
+    func scte35SamplesInDateRanges() throws {
+        let playlist = try Self.media("""
+            #EXTM3U
+            #EXT-X-TARGETDURATION:10
+            #EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00Z
+            #EXT-X-DATERANGE:ID="po-1",START-DATE="2026-01-01T00:00:10Z",SCTE35-CMD=\(Self.placementOpportunityStart)
+            #EXTINF:10,
+            s0.ts
+            #EXTINF:10,
+            s1.ts
+            #EXTINF:10,
+            s2.ts
+            #EXT-X-DATERANGE:ID="po-1-end",START-DATE="2026-01-01T00:00:30Z",SCTE35-CMD=\(Self.placementOpportunityEnd)
+            #EXTINF:10,
+            s3.ts
+            #EXT-X-ENDLIST
+            """)
+        let breaks = playlist.adBreaks
+        #expect(breaks.map(\.id) == ["po-1"], "\(breaks.map(\.id))")
+        #expect(breaks.first?.isClosed == true && breaks.first?.duration == MediaTime(seconds: 20), "not its announced 307 s")
+        let end = try SpliceInfoSection(encoded: Self.placementOpportunityEnd)
+        #expect(end.segmentationDescriptors.first?.typeID == 0x35 && end.segmentationDescriptors.first?.endsAd == true)
+        #expect(end.segmentationDescriptors.first?.closedStartTypeID == 0x34)
+    }
 }

@@ -109,7 +109,6 @@ public final class ManifestSignalingAdProvider: AdMetadataProvider {
         let decoder = AdCreativeSignalingDecoder(limits: limits)
         var pods: [AdPod] = []
         var problems: [AdMetadataProblem] = []
-        var seen = Set<String>()
         var firstDate: StreamDate?
         var lastEnd: StreamDate?
         for segment in media.segments {
@@ -119,13 +118,14 @@ public final class ManifestSignalingAdProvider: AdMetadataProvider {
             } else if let end = lastEnd {
                 lastEnd = end + MediaTime(seconds: segment.duration)
             }
-            for range in segment.tags.dateRanges where seen.insert(range.id).inserted {
-                guard let value = range.clientAttributes[AdCreativeSignalingDecoder.attribute]?.text else { continue }
-                let decoded = decoder.decode(base64: value, id: range.id, date: range.startDate)
-                pods += decoded.pods
-                problems += decoded.problems
-                if pods.count > limits.maximumPods { break }
-            }
+        }
+        // Tags with one ID are one range (RFC 8216bis §4.4.5.1): the signaling may come in any of them.
+        for range in DateRange.merged(media.dateRanges) {
+            guard let value = range.clientAttributes[AdCreativeSignalingDecoder.attribute]?.text else { continue }
+            let decoded = decoder.decode(base64: value, id: range.id, date: range.startDate)
+            pods += decoded.pods
+            problems += decoded.problems
+            if pods.count > limits.maximumPods { break }
         }
         let range = firstDate.flatMap { first in
             lastEnd.map { DataRange(start: first.millisecondsSince1970, end: $0.millisecondsSince1970) }
