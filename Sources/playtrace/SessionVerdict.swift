@@ -69,7 +69,7 @@ struct SessionVerdict {
         let failing = failing.filter { $0.kind != .playbackFailed }.map(\.text)
         if !failing.isEmpty { line += "; " + failing.joined(separator: ", ") }
         let excused = excused.map(\.text)
-        if !excused.isEmpty { line += " (accepted by --accept: " + excused.joined(separator: ", ") + ")" }
+        if !excused.isEmpty { line += " (accepted: " + excused.joined(separator: ", ") + ")" }
         return line
     }
 

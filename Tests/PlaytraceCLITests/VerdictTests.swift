@@ -70,7 +70,7 @@ struct VerdictTests {
         await lab.stop()
         #expect(accepted.status == 0, "stdout: \(accepted.output)\nstderr: \(accepted.error)")
         let acceptedLine = try #require(Self.verdictLine(accepted.output))
-        #expect(acceptedLine.hasPrefix("verdict: OK — ") && acceptedLine.contains("(accepted by --accept: 1 beacon(s) failed for good"),
+        #expect(acceptedLine.hasPrefix("verdict: OK — ") && acceptedLine.contains("(accepted: 1 beacon(s) failed for good"),
                 "\(acceptedLine)")
         #expect(try Self.json(summary)["succeeded"] as? Bool == true)
     }
