@@ -31,12 +31,12 @@ extension Player {
         }
     }
 
-    /// Hands the current item's trackers' progress boundaries to its engine again: a tracker whose
-    /// ``PlayerItemTracker/progressBoundaries`` changed calls it.
+    /// Hands the current item's trackers' progress boundaries to its engine again, and whether any of them observes
+    /// progress now: a tracker whose ``PlayerItemTracker/progressBoundaries`` or
+    /// ``PlayerItemTracker/observesProgress`` changed calls it.
     public func updateProgressBoundaries() {
         guard let session else { return }
-        let boundaries = progressBoundaries(of: session)
-        session.send { await $0.setProgressBoundaries(boundaries) }
+        updateProgressReporting(of: session)
     }
 
     private func progressBoundaries(of session: ItemSession) -> [PlaybackBoundary] {

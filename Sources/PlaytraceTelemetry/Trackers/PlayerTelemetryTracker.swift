@@ -127,9 +127,10 @@ public final class PlayerTelemetryTracker: PlayerItemTracker {
         previous = properties
     }
 
-    /// Progress reports end at the edges of the stream's stitched breaks, so that content time stops and resumes
-    /// exactly there (a property update may come a second late).
-    public var observesProgress: Bool { true }
+    /// While the stream signals stitched breaks, progress reports end at their edges, so that content time stops
+    /// and resumes exactly there (a property update may come a second late); without any, the engine need not
+    /// report progress for this tracker.
+    public var observesProgress: Bool { adBreaks.contains { $0.source != "interstitial" } }
 
     public var progressBoundaries: [PlaybackBoundary] {
         adBreaks.filter { $0.source != "interstitial" }.flatMap { signal -> [PlaybackBoundary] in
@@ -145,9 +146,9 @@ public final class PlayerTelemetryTracker: PlayerItemTracker {
 
     private func updateBreaks(_ breaks: [SignalledAdBreak]) {
         guard breaks != adBreaks else { return }
-        let before = progressBoundaries
+        let before = (progressBoundaries, observesProgress)
         adBreaks = breaks
-        if progressBoundaries != before { player?.updateProgressBoundaries() }
+        if progressBoundaries != before.0 || observesProgress != before.1 { player?.updateProgressBoundaries() }
     }
 
     /// Emits AdBreakBegin when the playhead enters a stitched break or an interstitial, AdBreakFinish when it
