@@ -150,8 +150,14 @@ extension HeadlessEngine {
         return changed
     }
 
+    /// How many target durations a live playlist may stay unchanged before it counts as stuck (ExoPlayer's
+    /// `PLAYLIST_STUCK_TARGET_DURATION_COEFFICIENT`): a live origin adds a segment every target duration, and a
+    /// refresh may come just before it.
+    static let stuckPlaylistTargetDurations = 3.5
+
     private func refreshLoop(generation expected: Int) async {
         var changedLastTime = true
+        var lastChange = stopwatch.elapsed
         while !Task.isCancelled, generation == expected {
             let target = max(timeline.targetDuration, 1)
             do {
@@ -163,6 +169,19 @@ extension HeadlessEngine {
                 guard generation == expected else { return }
                 emit(.playlistRefreshed(window: timeline.range, mediaSequence: timeline.first?.sequence ?? 0))
                 if timeline.isFinished { return }
+                if changedLastTime {
+                    lastChange = stopwatch.elapsed
+                } else if stopwatch.elapsed - lastChange >= .seconds(target * Self.stuckPlaylistTargetDurations) {
+                    // The stream stopped: another variant takes over if its playlist moves; otherwise the item fails
+                    // rather than waiting for ever.
+                    let unchanged = (stopwatch.elapsed - lastChange).seconds
+                    let error = EngineError(
+                        kind: .playlist,
+                        message: "the live playlist has not changed for \(String(format: "%.1f", unchanged)) s (more than "
+                            + "\(Self.stuckPlaylistTargetDurations) target durations): the stream stopped",
+                        isFatal: true, url: variant(at: index)?.url)
+                    guard failOverPlaylist(from: index, error: error) != nil else { return fail(error) }
+                }
             } catch let error as EngineError {
                 guard generation == expected else { return }
                 // Another variant takes over; its playlist is loaded at once by the download loop.

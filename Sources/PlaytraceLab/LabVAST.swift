@@ -11,7 +11,8 @@ import Foundation
 ///   ad (its root `<Error>` only), `mid-4`'s first ad has a media file that does not exist;
 /// - `/vast/chain/<n>/<id>.xml`: a wrapper around `/vast/chain/<n-1>/<id>.xml` (around `/vast/pods/<id>.xml` when
 ///   `n` is 1), with its own impression, error and `start`/`complete` tracking (`?ad=[ADCOUNT]`), and
-///   `allowMultipleAds="true"`: `n` = 6 is a chain too deep.
+///   `allowMultipleAds="true"`: `n` = 6 is a chain too deep;
+/// - `/vast/loop/<a|b>/<id>.xml`: two wrappers around each other (a → b → a), a loop a resolver must end.
 struct LabVAST {
     let configuration: LabConfiguration
     /// The lab's own address, for absolute beacon and media URLs.
@@ -27,6 +28,11 @@ struct LabVAST {
             let id = String(parts[3].dropLast(4))
             guard LabInterstitials(configuration: configuration).entries.contains(where: { $0.id == id }) else { return nil }
             return wrapper(id, level: levels)
+        case 4 where parts[1] == "loop" && ["a", "b"].contains(parts[2]) && parts[3].hasSuffix(".xml"):
+            let id = String(parts[3].dropLast(4))
+            guard LabInterstitials(configuration: configuration).entries.contains(where: { $0.id == id }) else { return nil }
+            let other = parts[2] == "a" ? "b" : "a"
+            return wrapper(id, name: "loop-\(parts[2])", next: "\(base)/vast/loop/\(other)/\(id).xml")
         default:
             return nil
         }
@@ -114,13 +120,17 @@ struct LabVAST {
     /// A wrapper `level` steps above the inline pod.
     func wrapper(_ id: String, level: Int) -> String {
         let next = level > 1 ? "\(base)/vast/chain/\(level - 1)/\(id).xml" : "\(base)/vast/pods/\(id).xml"
-        let name = "wrapper-\(level)"
-        return """
+        return wrapper(id, name: "wrapper-\(level)", next: next)
+    }
+
+    /// A wrapper named `name` around the VAST at `next`, with its own impression, error and tracking.
+    private func wrapper(_ id: String, name: String, next: String) -> String {
+        """
         <?xml version="1.0" encoding="UTF-8"?>
         <VAST version="4.2">
         <Ad id="\(name)">
         <Wrapper followAdditionalWrappers="true" allowMultipleAds="true" fallbackOnNoAd="false">
-        <AdSystem>Playtrace lab wrapper \(level)</AdSystem>
+        <AdSystem>Playtrace lab \(name)</AdSystem>
         <VASTAdTagURI>\(cdata(next))</VASTAdTagURI>
         <Impression>\(cdata(sink(id, name, "impression") + "?ad=[ADCOUNT]"))</Impression>
         <Error>\(cdata(sink(id, name, "error") + "?code=[ERRORCODE]"))</Error>

@@ -84,6 +84,19 @@ struct VASTInterstitialTests {
         try await h.shutdown()
     }
 
+    @Test("A wrapper loop (a → b → a) ends at once: error 302, each wrapper's error URL once, nothing fetched twice")
+    func wrapperLoop() async throws {
+        let h = try await AdSessionHarness(playing: nil)
+        let resolution = await VASTResolver(transport: h.transport).resolve(URL(string: "\(h.base)/vast/loop/a/mid-2.xml")!)
+        try await h.shutdown()
+        #expect(resolution.ads.isEmpty)
+        #expect(resolution.errors.map(\.code) == [.wrapperLimit])
+        let urls = resolution.errors.first?.urls.compactMap { URL(string: $0)?.path } ?? []
+        #expect(urls == ["/beacons/vast/mid-2/loop-b/error", "/beacons/vast/mid-2/loop-a/error"], "\(urls)")
+        #expect(resolution.fetches.map { URL(string: $0.url)?.path } == ["/vast/loop/a/mid-2.xml", "/vast/loop/b/mid-2.xml"])
+        #expect(h.lab.requests.all.filter { $0.path.hasPrefix("/vast/loop/") }.count == 2)
+    }
+
     @Test("Errors reach every level of the chain: 405 for a broken media file behind two wrappers, 302 to six wrappers")
     func errorsReachEveryLevel() async throws {
         let h = try await AdSessionHarness(playing: nil)

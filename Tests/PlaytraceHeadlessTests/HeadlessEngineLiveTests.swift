@@ -103,4 +103,21 @@ struct HeadlessEngineLiveTests {
         #expect(reported.contains { $0.contains("live-break-3") } && !(reported.first ?? []).contains("live-break-3"))
         await harness.shutdown()
     }
+
+    /// A live origin that stops: its playlists keep answering, unchanged. As ExoPlayer, the engine gives up after
+    /// 3.5 target durations without a change (each variant in turn), instead of waiting for ever.
+    @Test func aLivePlaylistThatStopsChangingFailsTheItem() async throws {
+        let harness = try await EngineHarness()
+        await harness.start("/live/master.m3u8")
+        await harness.advance(until: { $0.status == .playing }, limit: .seconds(10))
+        // From now on every media playlist is the same two old segments.
+        harness.lab.faults.add(LabFault(pathContains: "index.m3u8", kind: .body(
+            "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:24\n#EXTINF:4,\nseg24.ts\n#EXTINF:4,\nseg25.ts\n")))
+        let stopped = await harness.advance(until: { $0.status == .failed }, limit: .seconds(90))
+        #expect(stopped.status == .failed)
+        let message = stopped.error?.message ?? ""
+        #expect(message.contains("the live playlist has not changed for") && message.contains("the stream stopped"), "\(message)")
+        #expect(harness.stopwatch.elapsedSeconds < 80, "it gave up within a few target durations of each variant")
+        await harness.shutdown()
+    }
 }

@@ -44,9 +44,11 @@ public struct VASTErrorReport: Sendable, Hashable {
     /// What happened, for logs.
     public var message: String
 
+    /// - Parameter urls: the error URLs to call; one given twice (a wrapper met twice in a chain) is kept once.
     public init(code: VASTErrorCode, urls: [String], message: String) {
         self.code = code
-        self.urls = urls
+        var seen = Set<String>()
+        self.urls = urls.filter { seen.insert($0).inserted }
         self.message = message
     }
 }

@@ -131,6 +131,13 @@ public struct VASTResolver: Sendable {
                                                      message: "the wrapper's VASTAdTagURI is not an http(s) URL: \(wrapper.adTagURI)"))
             return []
         }
+        // A wrapper that leads back into its own chain (A → B → A) would be followed to the depth limit: it ends the
+        // chain at once, each error URL called once.
+        guard !chainURLs.contains(url.absoluteString) else {
+            resolution.errors.append(VASTErrorReport(code: .wrapperLimit, urls: chainErrors,
+                                                     message: "a wrapper loop: \(url.absoluteString) is already in the chain"))
+            return []
+        }
         state.requests += 1
         switch await fetch(url, depth: depth + 1, into: &resolution) {
         case .success(let document):

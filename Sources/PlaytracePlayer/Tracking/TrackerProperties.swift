@@ -65,12 +65,6 @@ public struct TrackerProperties: Sendable, Hashable {
         self.interstitials = interstitials
         self.adBreaks = adBreaks
     }
-
-    /// Whether what plays is not the content: an interstitial, or a stitched ad break the stream signals under the
-    /// playhead (``SignalledAdBreak/isStitched(at:)``). Content time stops meanwhile.
-    public var isInAdBreak: Bool {
-        interstitial != nil || adBreaks.contains { $0.isStitched(at: time) }
-    }
 }
 
 /// The size of a video picture, in pixels.
