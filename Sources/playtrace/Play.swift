@@ -18,7 +18,10 @@ struct Play: AsyncParsableCommand {
     @Argument(help: "The multivariant or media playlist URL (with --ads, the SSAI session URL).")
     var url: String
 
-    @Option(help: "Stop after this many seconds of media time (live streams play until stopped otherwise).")
+    @Option(help: """
+        Stop after this many seconds of media time (live streams play until stopped otherwise). A stream that stalls \
+        ends too, after this long plus as long again (at least 15 s) of wall-clock time, and fails the verdict.
+        """)
     var duration: Double?
 
     @Option(help: "Cap the variants by peak bandwidth, bits per second.")

@@ -46,7 +46,12 @@ final class PlayerDemo {
         self.output = output
     }
 
-    /// Plays the entries in order; `limit` stops after that much media time of the last item (live streams).
+    /// How much wall-clock time a session with a media-time limit may take beyond it: `limit` plus this much (at
+    /// least 15 s, and as long as the limit itself for longer ones) before it counts as stalled and ends.
+    static func wallClockAllowance(for limit: Double) -> Double { max(15, limit) }
+
+    /// Plays the entries in order; `limit` stops after that much media time of the last item (live streams), or,
+    /// when the stream stalls, after ``wallClockAllowance(for:)`` more of wall-clock time (the verdict says so).
     /// Returns whether every item played without failing.
     func run(_ entries: [Entry], limit: Double?) async -> Bool {
         let clock = self.clock
@@ -87,6 +92,8 @@ final class PlayerDemo {
         var lastItem: PlayerItem?
         var startOfLast: MediaTime?
         var failures = 0
+        let stopwatch = Stopwatch(clock: clock)
+        var limitNotReached: String?
         while true {
             if let item = player.currentItem, item !== lastItem, let index = items.firstIndex(where: { $0 === item }) {
                 lastItem = item
@@ -113,6 +120,14 @@ final class PlayerDemo {
                 if startOfLast == nil, !player.isBuffering { startOfLast = player.time }
                 if let start = startOfLast, (player.time - start).seconds >= limit { break }
             }
+            if let limit, stopwatch.elapsedSeconds >= limit + Self.wallClockAllowance(for: limit) {
+                let played = startOfLast.map { (player.time - $0).seconds } ?? 0
+                limitNotReached = "--duration \(Format.seconds(limit)) not reached: \(Format.seconds(played)) of media played in "
+                    + "\(Format.seconds(stopwatch.elapsedSeconds)) (the stream stalled)"
+                output.endStatus()
+                output.message("stopped: " + (limitNotReached ?? ""))
+                break
+            }
         }
         output.endStatus()
         failures += items.filter { $0.error != nil }.count
@@ -129,6 +144,13 @@ final class PlayerDemo {
         for line in report.lines { output.message(line) }
         var verdict = SessionVerdict(items: report.outcomes, accepted: accepted)
         verdict.interrupted = interruption?.signal != nil
+        if let limitNotReached {
+            if verdict.playback != .failed {
+                verdict.playback = .stalled
+                verdict.playbackText = "stalled"
+            }
+            verdict.findings.append(.init(kind: .stalled, text: limitNotReached))
+        }
         // An item that failed before its tracker saw it end is a failure all the same.
         if verdict.playback != .failed, failures > 0 || items.contains(where: { $0.error != nil }) {
             verdict.playback = .failed

@@ -16,7 +16,7 @@ struct SessionOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "A shortfall that does not fail the session (repeatable): the verdict still names it.",
         discussion: "missed | unexpected | duplicated | failed | waiting | vast-errors | telemetry | playback-failed "
-            + "| summary-file. For instance --accept missed when a test plays faster than beacons fire on purpose."))
+            + "| stalled | summary-file. For instance --accept missed when a test plays faster than beacons fire on purpose."))
     var accept: [SessionVerdict.Shortfall] = []
 
     func validate() throws {

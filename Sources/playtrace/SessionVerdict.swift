@@ -18,6 +18,8 @@ struct SessionVerdict {
     enum Shortfall: String, CaseIterable, ExpressibleByArgument {
         /// An item failed to play.
         case playbackFailed = "playback-failed"
+        /// The session stalled: `--duration` was not reached within its wall-clock allowance.
+        case stalled
         /// Beacons that the media played called for and that did not fire.
         case missed
         /// Beacons fired that nothing played called for.

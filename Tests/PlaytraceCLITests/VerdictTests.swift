@@ -179,6 +179,24 @@ struct VerdictTests {
         #expect(verdict?["interrupted"] as? Bool == true)
     }
 
+    @Test("--duration has a wall-clock companion: a stream that never plays ends the session, stalled, in the verdict")
+    func durationNotReached() async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        // The multivariant playlist is answered after 25 s: nothing plays for the first 2 + 15 s.
+        lab.faults.add(LabFault(pathContains: "/live/master.m3u8", kind: .delay(milliseconds: 25_000), remaining: 1))
+        let began = ContinuousClock.now
+        let run = try await CLITests.run(["play", "http://127.0.0.1:\(port)/live/master.m3u8", "--duration", "2"])
+        let took = ContinuousClock.now - began
+        await lab.stop()
+        #expect(run.status == 1, "\(run.output)")
+        #expect(run.output.contains("stopped: --duration 2.00 s not reached: 0.00 s of media played in 17."), "\(run.output)")
+        let line = try #require(Self.verdictLine(run.output), "\(run.output)")
+        #expect(line.hasPrefix("verdict: FAILED — playback stalled; --duration 2.00 s not reached") && line.contains("(the stream stalled)"),
+                "\(line)")
+        #expect(took < .seconds(24), "it ended on its own: \(took)")
+    }
+
     @Test("--version; an unwritable --summary-json refused before the session; secrets from the environment")
     func commandLine() async throws {
         let version = try await CLITests.run(["--version"])
