@@ -8,6 +8,9 @@ public struct LabFault: Sendable, Hashable, Codable {
         case delay(milliseconds: Int)
         /// Answer with this HTTP status and no body.
         case status(Int)
+        /// Answer with this HTTP status (429, 503) and a `Retry-After` header of this value (seconds, or an HTTP
+        /// date).
+        case retryAfter(status: Int, value: String)
         /// Send the head and half the body, then close the connection.
         case dropConnection
         /// Send the body at this many bytes per second (lab time).
@@ -19,7 +22,7 @@ public struct LabFault: Sendable, Hashable, Codable {
         var category: Int {
             switch self {
             case .delay: 0
-            case .status: 1
+            case .status, .retryAfter: 1
             case .dropConnection: 2
             case .throttle: 3
             case .body: 4

@@ -104,7 +104,14 @@ extension LabServer {
         sink.append(SinkDelivery(path: path, query: request.uri.query, headers: headers,
                                  body: Array(body.readableBytesView), status: drop ? 0 : status))
         if drop { throw LabFaultError.droppedConnection }
-        return Response(status: HTTPResponse.Status(code: status))
+        return Self.faultResponse(status: status, kinds: kinds)
+    }
+
+    /// A sink's answer: its status, with the `Retry-After` header a fault asks for.
+    private static func faultResponse(status: Int, kinds: [LabFault.Kind]) -> Response {
+        var headers = HTTPFields()
+        for case .retryAfter(_, let value) in kinds { headers[.retryAfter] = value }
+        return Response(status: HTTPResponse.Status(code: status), headers: headers)
     }
 
     /// The beacon sink: answers every `GET /beacons/...` with 200 and an empty body, or as the faults for its path
@@ -117,7 +124,7 @@ extension LabServer {
                                    bytes: 0, receivedAt: receivedAt, faults: kinds.map { "\($0)" }, idempotencyKey: nil))
         beacons.append(BeaconHit(path: path, query: request.uri.query, receivedAt: receivedAt, status: drop ? 0 : status))
         if drop { throw LabFaultError.droppedConnection }
-        return Response(status: HTTPResponse.Status(code: status))
+        return Self.faultResponse(status: status, kinds: kinds)
     }
 
     /// The faults for a sink's path, applied: a delay is waited out; the status to answer and whether to drop the
@@ -130,7 +137,7 @@ extension LabServer {
         for kind in kinds {
             switch kind {
             case .delay(let milliseconds): try await park(for: .milliseconds(milliseconds), connection: connection)
-            case .status(let code): status = code
+            case .status(let code), .retryAfter(let code, _): status = code
             case .dropConnection: drop = true
             case .throttle, .body: break
             }
@@ -405,6 +412,7 @@ struct FaultDescription: Codable, Sendable {
         switch fault.kind {
         case .delay(let milliseconds): type = "delay"; value = milliseconds
         case .status(let code): type = "status"; value = code
+        case .retryAfter(let code, let after): type = "retry-after"; value = code; body = after
         case .dropConnection: type = "drop"; value = nil
         case .throttle(let rate): type = "throttle"; value = rate
         case .body(let text): type = "body"; body = text
@@ -416,6 +424,9 @@ struct FaultDescription: Codable, Sendable {
         switch (type, value) {
         case ("delay", let milliseconds?) where milliseconds >= 0: kind = .delay(milliseconds: milliseconds)
         case ("status", let code?) where (100...599).contains(code): kind = .status(code)
+        case ("retry-after", let code?) where (100...599).contains(code):
+            guard let body else { return nil }
+            kind = .retryAfter(status: code, value: body)
         case ("drop", _): kind = .dropConnection
         case ("throttle", let rate?) where rate > 0: kind = .throttle(bytesPerSecond: rate)
         case ("body", _):

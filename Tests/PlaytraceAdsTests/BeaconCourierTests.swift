@@ -71,6 +71,24 @@ struct BeaconCourierTests {
         await lab.stop()
     }
 
+    @Test("A beacon server's Retry-After on a 429 is honoured: the retry waits for it (here 1 s, the backoff being 10 ms)")
+    func retryAfter() async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        lab.faults.add(LabFault(pathContains: "/beacons/", kind: .retryAfter(status: 429, value: "1"), remaining: 1))
+        let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
+        let attempts = Attempts()
+        let outbox = try outbox(BeaconCourier(transport: transport, report: attempts.add))
+        try outbox.enqueue(message("s/0", "http://127.0.0.1:\(port)/beacons/p/a/start"))
+        let drain = await outbox.drain(within: .seconds(10))
+        #expect(drain.pending == 0)
+        #expect(attempts.all.map(\.status) == [429, 200])
+        let hits = lab.requests.all.filter { $0.path == "/beacons/p/a/start" }.map(\.receivedAt)
+        #expect(hits.count == 2 && hits[1] - hits[0] >= .milliseconds(990), "\(hits)")
+        try await transport.shutdown()
+        await lab.stop()
+    }
+
     @Test("A beacon that keeps failing fails for good after its retry budget")
     func retryBudget() async throws {
         let lab = LabServer(clock: ContinuousClock())

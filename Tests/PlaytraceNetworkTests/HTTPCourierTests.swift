@@ -6,7 +6,7 @@ import Testing
 
 @Suite("HTTP courier")
 struct HTTPCourierTests {
-    @Test("2xx delivers, 5xx and no response retry, 401/403/404 pause, 400 refuses with the server's status; the key is sent")
+    @Test("2xx delivers, 5xx and no response retry (429/503 after their Retry-After), 401/403/404 pause, 400 refuses; the key is sent")
     func outcomes() async throws {
         let lab = LabServer(clock: ContinuousClock())
         let port = try await lab.start()
@@ -20,11 +20,27 @@ struct HTTPCourierTests {
         }
         #expect(await courier.deliver(message("/vod/master.m3u8")) == .delivered)
         lab.faults.add(LabFault(pathContains: "/live/", kind: .status(503)))
-        guard case .retry(let reason) = await courier.deliver(message("/live/master.m3u8")) else {
+        guard case .retry(let reason, let after) = await courier.deliver(message("/live/master.m3u8")) else {
             Issue.record("a 503 is retried")
             return
         }
-        #expect(reason.hasPrefix("HTTP 503"))
+        #expect(reason.hasPrefix("HTTP 503") && after == nil)
+        // 429 and 503 say how long to wait: seconds, or an HTTP date (the lab's sink answers as its faults say).
+        let post = OutboxMessage(key: "post", destination: "lab", payload: Array("batch".utf8),
+                                 metadata: ["url": "http://127.0.0.1:\(port)/sink/retry"])
+        lab.faults.add(LabFault(pathContains: "/sink/retry", kind: .retryAfter(status: 503, value: "30"), remaining: 1))
+        #expect(await courier.deliver(post) == .retry("HTTP 503: ", after: .seconds(30)))
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let date = formatter.string(from: Date().addingTimeInterval(120))
+        lab.faults.add(LabFault(pathContains: "/sink/retry", kind: .retryAfter(status: 429, value: date), remaining: 1))
+        guard case .retry(_, let dated?) = await courier.deliver(post) else {
+            Issue.record("a 429 with an HTTP date is retried after it")
+            return
+        }
+        #expect(dated > .seconds(115) && dated <= .seconds(120), "\(dated)")
         guard case .pause(let pause) = await courier.deliver(message("/nothing/here")) else {
             Issue.record("a 404 (a missing database or path) pauses the destination")
             return
@@ -52,5 +68,18 @@ struct HTTPCourierTests {
         #expect(request?.idempotencyKey == "key-/vod/master.m3u8")
         try await transport.shutdown()
         await lab.stop()
+    }
+
+    @Test("Retry-After: seconds, the three HTTP date forms, a date past, nonsense")
+    func retryAfterValues() throws {
+        let now = try #require(ISO8601DateFormatter().date(from: "2026-11-25T18:00:00Z"))
+        #expect(RetryAfter.delay("120", now: now) == .seconds(120))
+        #expect(RetryAfter.delay(" 0 ", now: now) == .zero)
+        #expect(RetryAfter.delay("Wed, 25 Nov 2026 18:00:30 GMT", now: now) == .seconds(30))
+        #expect(RetryAfter.delay("Wednesday, 25-Nov-26 18:01:00 GMT", now: now) == .seconds(60))
+        #expect(RetryAfter.delay("Wed Nov 25 18:02:00 2026", now: now) == .seconds(120))
+        #expect(RetryAfter.delay("Wed, 25 Nov 2026 17:00:00 GMT", now: now) == .zero, "a date past asks for no wait")
+        #expect(RetryAfter.delay("soon", now: now) == nil && RetryAfter.delay("-5", now: now) == nil)
+        #expect(RetryAfter.delay("99999999999999999999999", now: now).map { $0 > .seconds(1_000_000) } == true)
     }
 }

@@ -45,6 +45,31 @@ struct OutboxTests {
     }
 
 
+    @Test("A server's Retry-After is honoured: the next attempt waits for it, not for the shorter backoff")
+    func retryAfter() async throws {
+        let clock = TestClock<Duration>()
+        let courier = ScriptedCourier(script: [.retry("HTTP 503", after: .seconds(30)), .retry("HTTP 429", after: .milliseconds(10))],
+                                      wallClock: WallClock(clock: clock, origin: Self.origin))
+        var configuration = OutboxConfiguration()
+        configuration.initialBackoff = .seconds(2)
+        let outbox = try Outbox(path: nil, couriers: [courier], configuration: configuration, clock: clock,
+                                origin: Self.origin, random: { 1 })
+        await outbox.start()
+        try outbox.enqueue(message("a"))
+        await settleOutboxTasks()
+        for _ in 0..<400 {
+            await clock.advance(by: .milliseconds(100))
+            await settleOutboxTasks()
+        }
+        let times = courier.attempts.map { $0.time - Self.origin.secondsSince1970 }
+        #expect(times.count == 3, "\(times)")
+        if times.count == 3 {
+            #expect(abs(times[1] - times[0] - 30) < 0.15, "the 30 s the server asked for, not the 2 s backoff: \(times)")
+            #expect(abs(times[2] - times[1] - 4) < 0.15, "a shorter Retry-After does not shorten the backoff: \(times)")
+        }
+        await outbox.stop()
+    }
+
     @Test("Transient failures are retried with doubling, jittered backoff; the message is delivered once")
     func retries() async throws {
         let clock = TestClock<Duration>()

@@ -1,3 +1,4 @@
+import Foundation
 public import PlaytraceNetwork
 
 /// One delivery attempt of a beacon URL, as the ``BeaconCourier`` reports it.
@@ -59,7 +60,10 @@ public struct BeaconCourier: OutboxCourier {
                 status = response.status
                 switch response.status {
                 case 200..<400: outcome = .delivered
-                case 408, 429, 500...: outcome = retryOrGiveUp("HTTP \(response.status)", attempt: attempt)
+                case 429, 503:
+                    let after = response.header("Retry-After").flatMap { RetryAfter.delay($0, now: Date()) }
+                    outcome = retryOrGiveUp("HTTP \(response.status)", attempt: attempt, after: after)
+                case 408, 500...: outcome = retryOrGiveUp("HTTP \(response.status)", attempt: attempt)
                 default: outcome = .reject("HTTP \(response.status)")
                 }
             } catch .bodyTooLarge, .decompressedBodyTooLarge {
@@ -73,7 +77,7 @@ public struct BeaconCourier: OutboxCourier {
         return outcome
     }
 
-    private func retryOrGiveUp(_ reason: String, attempt: Int) -> DeliveryOutcome {
-        attempt >= maximumAttempts ? .reject("gave up after \(attempt) attempts: \(reason)") : .retry(reason)
+    private func retryOrGiveUp(_ reason: String, attempt: Int, after: Duration? = nil) -> DeliveryOutcome {
+        attempt >= maximumAttempts ? .reject("gave up after \(attempt) attempts: \(reason)") : .retry(reason, after: after)
     }
 }

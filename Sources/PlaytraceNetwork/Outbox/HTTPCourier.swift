@@ -3,7 +3,8 @@ import Foundation
 /// Delivers outbox messages over HTTP: the payload is the body; the metadata gives the `url`, the `method`
 /// (`POST` by default) and headers (keys `header.<Name>`). The message key goes as `Idempotency-Key`.
 ///
-/// 2xx is delivered; 408, 429 and 5xx, and no response, are retried; 401, 403 and 404 say the destination itself is
+/// 2xx is delivered; 408, 429 and 5xx, and no response, are retried (429 and 503 no sooner than their
+/// `Retry-After` says); 401, 403 and 404 say the destination itself is
 /// not set up for these messages (credentials, a missing database or path): the destination is paused and its
 /// messages kept; other statuses (a 400 for malformed data) refuse that message for good, with the server's message.
 public struct HTTPCourier: OutboxCourier {
@@ -35,7 +36,10 @@ public struct HTTPCourier: OutboxCourier {
                 .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
             let detail = "HTTP \(response.status): " + message
             switch response.status {
-            case 408, 429, 500...: return .retry(detail)
+            case 429, 503:
+                // Too many requests, or unavailable for a while: the server may say how long to wait.
+                return .retry(detail, after: response.header("Retry-After").flatMap { RetryAfter.delay($0, now: Date()) })
+            case 408, 500...: return .retry(detail)
             case 401, 403, 404: return .pause(detail)
             default: return .reject(detail)
             }

@@ -430,9 +430,11 @@ public actor Outbox {
                 ])
                 try store.remove(id, counting: "rejected", at: now)
                 return true
-            case .retry(let reason):
+            case .retry(let reason, let after):
                 let attempts = message.attempts + 1
-                let delay = configuration.backoff(afterAttempt: attempts, random: random())
+                // A server's Retry-After is honoured (up to the longest wait the configuration allows).
+                let asked = min(after ?? .zero, configuration.maximumRetryAfter)
+                let delay = max(configuration.backoff(afterAttempt: attempts, random: random()), asked)
                 if Task.isCancelled {
                     // Abandoned at a drain's deadline or by stop(): not a failure of the destination.
                     logger.debug("delivery abandoned, the message stays stored", metadata: ["destination": "\(destination)"])

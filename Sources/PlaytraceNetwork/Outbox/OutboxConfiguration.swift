@@ -34,6 +34,9 @@ public struct OutboxConfiguration: Sendable {
     /// How long a destination that refuses everything for a reason of its own set-up (a missing database, bad
     /// credentials: ``DeliveryOutcome/pause(_:)``) is left alone before it is tried again.
     public var pauseDuration: Duration = .seconds(60)
+    /// The longest wait a server's `Retry-After` may ask for; a longer one is cut to it (a message is not parked for
+    /// a day because a server said so).
+    public var maximumRetryAfter: Duration = .seconds(3_600)
 
     public init() {}
 

@@ -57,8 +57,9 @@ public enum OutboxKeyState: Sendable, Hashable {
 public enum DeliveryOutcome: Sendable, Hashable {
     /// Delivered: the message is removed.
     case delivered
-    /// A transient failure (no response, 5xx, 429): the message is tried again later.
-    case retry(String)
+    /// A transient failure (no response, 5xx, 429): the message is tried again later — after its backoff, or after
+    /// `after` when the server said how long to wait (`Retry-After`), whichever is longer.
+    case retry(String, after: Duration? = nil)
     /// A permanent failure (a 400 for malformed data): the message is removed, counted and logged with the reason.
     case reject(String)
     /// The destination refuses every message for a reason of its own set-up (a missing database, bad
