@@ -44,7 +44,10 @@ public struct VASTErrorReport: Sendable, Hashable {
     /// What happened, for logs.
     public var message: String
 
-    /// - Parameter urls: the error URLs to call; one given twice (a wrapper met twice in a chain) is kept once.
+    /// - Parameters:
+    ///   - code: the VAST error code (`[ERRORCODE]`).
+    ///   - urls: the error URLs to call; one given twice (a wrapper met twice in a chain) is kept once.
+    ///   - message: what happened, for logs.
     public init(code: VASTErrorCode, urls: [String], message: String) {
         self.code = code
         var seen = Set<String>()
