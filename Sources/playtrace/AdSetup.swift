@@ -306,7 +306,8 @@ final class AdSetup {
         ["format": settings.format.rawValue, "session": session.sessionInfo?.id ?? NSNull(),
          "expected": counts.expected, "fired": counts.fired, "playerInitiated": counts.playerInitiated,
          "delivered": counts.delivered, "failed": counts.failed, "waiting": counts.waiting, "late": counts.late,
-         "missed": counts.missed, "unexpected": counts.unexpected, "duplicated": counts.duplicated, "restored": counts.restored, "errors": counts.errors,
+         "missed": counts.missed, "unexpected": counts.unexpected, "duplicated": counts.duplicated,
+         "restored": counts.restored, "errors": counts.errors,
          "worstLatenessMs": counts.worstLateness.seconds * 1000]
     }
 }

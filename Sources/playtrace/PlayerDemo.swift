@@ -91,7 +91,6 @@ final class PlayerDemo {
         var ticks = 0
         var lastItem: PlayerItem?
         var startOfLast: MediaTime?
-        var failures = 0
         let stopwatch = Stopwatch(clock: clock)
         var limitNotReached: String?
         while true {
@@ -114,7 +113,7 @@ final class PlayerDemo {
             ticks += 1
             if ticks % statusEvery == 0 { output.status(statusLine(player)) }
             if ticks % 4 == 0 { keepLastWords(at: player.time) }
-            if player.error != nil, player.currentItem === items.last { failures += 1; break }
+            if player.error != nil, player.currentItem === items.last { break }
             if player.playbackState == .ended, player.currentItem === items.last { break }
             if let limit, player.currentItem === items.last, player.playbackState == .playing {
                 if startOfLast == nil, !player.isBuffering { startOfLast = player.time }
@@ -130,7 +129,6 @@ final class PlayerDemo {
             }
         }
         output.endStatus()
-        failures += items.filter { $0.error != nil }.count
         // The engine's own state now (the Player's copy is refreshed periodically): what was played up to the end.
         let lastSnapshot = await player.engines.first?.snapshot() ?? player.engineSnapshot
         let trackedItem = zip(entries, items).first { $0.0.tracksAds }?.1
@@ -152,9 +150,9 @@ final class PlayerDemo {
             verdict.findings.append(.init(kind: .stalled, text: limitNotReached))
         }
         // An item that failed before its tracker saw it end is a failure all the same.
-        if verdict.playback != .failed, failures > 0 || items.contains(where: { $0.error != nil }) {
+        if verdict.playback != .failed, let error = items.lazy.compactMap(\.error).first {
             verdict.playback = .failed
-            verdict.playbackText = "failed (" + (items.compactMap(\.error).first.map { "\($0)" } ?? "an item failed") + ")"
+            verdict.playbackText = "failed (\(error))"
             verdict.findings.append(.init(kind: .playbackFailed, text: verdict.playbackText))
         }
         if let telemetry {
@@ -192,12 +190,15 @@ final class PlayerDemo {
                                         + "before the session's end: this is what was known then")
         summary["playhead"] = playhead.seconds
         if let ads { summary["beacons"] = ads.beaconsJSON() }
-        if let telemetry {
-            var qoe: [String: [String: Double]] = [:]
-            for (content, name, value) in telemetry.metricValues { qoe[content, default: [:]][name] = value }
-            summary["qoe"] = qoe
-        }
+        if let telemetry { summary["qoe"] = Self.qoeJSON(telemetry) }
         interruption.writeOnQuit(summary, to: path)
+    }
+
+    /// The session's QoE metrics by content, for `--summary-json`.
+    private static func qoeJSON(_ telemetry: TelemetrySetup) -> [String: [String: Double]] {
+        var qoe: [String: [String: Double]] = [:]
+        for (content, name, value) in telemetry.metricValues { qoe[content, default: [:]][name] = value }
+        return qoe
     }
 
     /// A summary for a session that quit at once.
@@ -210,11 +211,7 @@ final class PlayerDemo {
     /// The summary for machines: the items' outcomes, the QoE metrics, and the ad beacons with their delivery.
     private func writeSummary(to path: String, verdict: SessionVerdict) throws {
         var summary: [String: Any] = ["succeeded": verdict.succeeded, "verdict": verdict.json]
-        if let telemetry {
-            var qoe: [String: [String: Double]] = [:]
-            for (content, name, value) in telemetry.metricValues { qoe[content, default: [:]][name] = value }
-            summary["qoe"] = qoe
-        }
+        if let telemetry { summary["qoe"] = Self.qoeJSON(telemetry) }
         if let ads {
             summary["ads"] = ads.countsJSON()
             summary["beacons"] = ads.beaconsJSON()

@@ -13,17 +13,33 @@ struct Playtrace: AsyncParsableCommand {
         subcommands: [Demo.self, Play.self, Inspect.self, Lab.self, OutboxCommand.self],
         defaultSubcommand: Demo.self)
 
-    /// The program's entry point: ArgumentParser's, after the allocator settings that have to be made before any
-    /// thread allocates (``HeapTuning``).
+    /// The program's entry point: ArgumentParser's parse and run, after the allocator settings that have to be made
+    /// before any thread allocates (``HeapTuning``). When the arguments do not parse, an unknown option or subcommand
+    /// is named first (``ArgumentCheck``): ArgumentParser validates a command before it reports what it could not
+    /// parse. Arguments that parse cost no such check.
     static func main() async {
         HeapTuning.prepare(forArguments: CommandLine.arguments)
         StandardStreams.lineBuffered()
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if let problem = ArgumentCheck.problem(in: arguments) {
-            FileHandle.standardError.write(Data("Error: \(problem)\n".utf8))
-            Foundation.exit(ExitCode.validationFailure.rawValue)
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            if let problem = ArgumentCheck.problem(in: arguments) {
+                FileHandle.standardError.write(Data("Error: \(problem)\n".utf8))
+                Foundation.exit(ExitCode.validationFailure.rawValue)
+            }
+            exit(withError: error)
         }
-        await main(nil)
+        do {
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
     }
 }
 

@@ -12,6 +12,11 @@ struct CLITests {
         var error: String
     }
 
+    /// A fresh path in the temporary directory, named after `name`.
+    static func temporaryPath(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
+    }
+
     static var executable: URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for _ in 0..<4 {

@@ -12,10 +12,6 @@ import Darwin
 /// `play --ads` as a user runs it, against an in-process lab, in real time.
 @Suite("play --ads", .serialized)
 struct PlayAdsTests {
-    private static func temporary(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
-    }
-
     private static func harmonicHits(_ lab: LabServer) -> [String] {
         lab.beacons.accepted(under: "/beacons/harmonic/break-1/").map { String($0.path.dropFirst("/beacons/harmonic/break-1/".count)) }
     }
@@ -29,8 +25,8 @@ struct PlayAdsTests {
     func harmonicSession() async throws {
         let lab = LabServer(clock: ContinuousClock())
         let port = try await lab.start()
-        let jsonl = Self.temporary("ads.jsonl")
-        let summary = Self.temporary("ads-summary.json")
+        let jsonl = CLITests.temporaryPath("ads.jsonl")
+        let summary = CLITests.temporaryPath("ads-summary.json")
         defer { for path in [jsonl, summary] { try? FileManager.default.removeItem(atPath: path) } }
         let run = try await CLITests.run(["play", "http://127.0.0.1:\(port)/ssai/harmonic/vod/master.m3u8", "--ads", "harmonic",
                                           "--ads-interval", "2", "--script", "at 9.5 pause 0.5; at 17 stop",
@@ -68,7 +64,7 @@ struct PlayAdsTests {
     func killedMidBreak() async throws {
         let lab = LabServer(clock: ContinuousClock())
         let port = try await lab.start()
-        let outbox = Self.temporary("ads-kill.sqlite")
+        let outbox = CLITests.temporaryPath("ads-kill.sqlite")
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: outbox + suffix) } }
         let url = "http://127.0.0.1:\(port)/ssai/harmonic/vod/master.m3u8"
         // The beacon server answers the midpoint with 503 while the first run plays: it waits in the outbox.

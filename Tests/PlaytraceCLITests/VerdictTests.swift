@@ -14,10 +14,6 @@ import Darwin
 /// which plays in real time.
 @Suite("The verdict and signals", .serialized)
 struct VerdictTests {
-    private static func temporary(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
-    }
-
     private static func json(_ path: String) throws -> [String: Any] {
         try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
     }
@@ -30,7 +26,7 @@ struct VerdictTests {
     func twiceTheSpeed() async throws {
         let lab = LabServer(clock: ContinuousClock())
         let port = try await lab.start()
-        let summary = Self.temporary("verdict-2x.json")
+        let summary = CLITests.temporaryPath("verdict-2x.json")
         defer { try? FileManager.default.removeItem(atPath: summary) }
         let run = try await CLITests.run(["play", "http://127.0.0.1:\(port)/ssai/harmonic/vod/master.m3u8", "--ads", "harmonic",
                                           "--script", "at 7 rate 2; at 20 stop", "--summary-json", summary])
@@ -51,7 +47,7 @@ struct VerdictTests {
         let lab = LabServer(clock: ContinuousClock())
         let port = try await lab.start()
         lab.faults.add(LabFault(pathContains: "/ad-1/midpoint", kind: .status(404)))
-        let summary = Self.temporary("verdict-failed.json")
+        let summary = CLITests.temporaryPath("verdict-failed.json")
         defer { try? FileManager.default.removeItem(atPath: summary) }
         let url = "http://127.0.0.1:\(port)/ssai/harmonic/vod/master.m3u8"
         let arguments = ["play", url, "--ads", "harmonic", "--beacon-attempts", "1", "--script", "at 6 rate 2; at 17 stop",
@@ -97,7 +93,7 @@ struct VerdictTests {
         let lab = LabServer(clock: ContinuousClock())
         let port = try await lab.start()
         for attempt in 1...2 {
-            let summary = Self.temporary("timeout-\(attempt).json")
+            let summary = CLITests.temporaryPath("timeout-\(attempt).json")
             defer { try? FileManager.default.removeItem(atPath: summary) }
             let run = try await CLITests.run(viaTimeout: 4, ["play", "http://127.0.0.1:\(port)/live/master.m3u8",
                                                              "--summary-json", summary])
@@ -118,8 +114,8 @@ struct VerdictTests {
         let port = try await lab.start()
         // The telemetry destination answers 503: the drain retries until its timeout.
         lab.faults.add(LabFault(pathContains: "/sink/", kind: .status(503)))
-        let summary = Self.temporary("quit.json")
-        let outputPath = Self.temporary("quit.out")
+        let summary = CLITests.temporaryPath("quit.json")
+        let outputPath = CLITests.temporaryPath("quit.out")
         defer { for path in [summary, outputPath] { try? FileManager.default.removeItem(atPath: path) } }
         #expect(FileManager.default.createFile(atPath: outputPath, contents: nil))
         let process = Process()
@@ -154,7 +150,7 @@ struct VerdictTests {
         let port = try await lab.start()
         // The session set-up's first request is answered 3 s late: the signal comes while it waits.
         lab.faults.add(LabFault(pathContains: "/ssai/harmonic/vod/master.m3u8", kind: .delay(milliseconds: 3_000), remaining: 1))
-        let summary = Self.temporary("startup.json")
+        let summary = CLITests.temporaryPath("startup.json")
         defer { try? FileManager.default.removeItem(atPath: summary) }
         let process = Process()
         process.executableURL = CLITests.executable

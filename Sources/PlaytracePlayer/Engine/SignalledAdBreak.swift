@@ -35,10 +35,13 @@ public struct SignalledAdBreak: Sendable, Hashable, Codable, Identifiable {
         return MediaTimeRange(start: start, end: start + duration)
     }
 
-    /// Whether the break is stitched into the primary content (not an interstitial, which plays apart from it) and
-    /// covers `time`: from its start, to its end when its duration is known, or for as long as it is open.
+    /// Whether the break is stitched into the primary content: not an interstitial, which plays apart from it.
+    public var isStitched: Bool { source != "interstitial" }
+
+    /// Whether the break is stitched into the primary content (``isStitched``) and covers `time`: from its start, to
+    /// its end when its duration is known, or for as long as it is open.
     public func isStitched(at time: MediaTime) -> Bool {
-        guard source != "interstitial", let start, time >= start else { return false }
+        guard isStitched, let start, time >= start else { return false }
         guard let duration else { return !isClosed }
         return time < start + duration
     }

@@ -130,10 +130,10 @@ public final class PlayerTelemetryTracker: PlayerItemTracker {
     /// While the stream signals stitched breaks, progress reports end at their edges, so that content time stops
     /// and resumes exactly there (a property update may come a second late); without any, the engine need not
     /// report progress for this tracker.
-    public var observesProgress: Bool { adBreaks.contains { $0.source != "interstitial" } }
+    public var observesProgress: Bool { adBreaks.contains(where: \.isStitched) }
 
     public var progressBoundaries: [PlaybackBoundary] {
-        adBreaks.filter { $0.source != "interstitial" }.flatMap { signal -> [PlaybackBoundary] in
+        adBreaks.filter(\.isStitched).flatMap { signal -> [PlaybackBoundary] in
             guard let start = signal.start else { return [] }
             return [.time(start)] + (signal.duration.map { [.time(start + $0)] } ?? [])
         }
