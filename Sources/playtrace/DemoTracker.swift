@@ -98,7 +98,7 @@ final class DemoReport {
     func add(title: String, properties: TrackerProperties, failure: EngineError?, firstFrame: Duration?) {
         let metrics = properties.metrics
         outcomes.append(SessionVerdict.ItemOutcome(
-            title: title, failure: failure.map { "\($0)" }, ended: properties.playbackState == .ended,
+            title: title, failure: failure.map { "\($0)" }, started: firstFrame != nil, ended: properties.playbackState == .ended,
             stallCount: metrics.stallCount, stallDuration: metrics.stallDuration.seconds))
         let result: String
         if let failure {

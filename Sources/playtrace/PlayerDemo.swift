@@ -143,7 +143,7 @@ final class PlayerDemo {
         var verdict = SessionVerdict(items: report.outcomes, accepted: accepted)
         verdict.interrupted = interruption?.signal != nil
         if let limitNotReached {
-            if verdict.playback != .failed {
+            if verdict.playback == .played {
                 verdict.playback = .stalled
                 verdict.playbackText = "stalled"
             }

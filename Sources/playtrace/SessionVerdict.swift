@@ -18,7 +18,7 @@ struct SessionVerdict {
     enum Shortfall: String, CaseIterable, ExpressibleByArgument {
         /// An item failed to play.
         case playbackFailed = "playback-failed"
-        /// The session stalled: `--duration` was not reached within its wall-clock allowance.
+        /// The session stalled: nothing was shown, or `--duration` was not reached within its wall-clock allowance.
         case stalled
         /// Beacons that the media played called for and that did not fire.
         case missed
@@ -87,6 +87,8 @@ extension SessionVerdict {
     struct ItemOutcome {
         var title: String
         var failure: String?
+        /// Whether its first frame showed.
+        var started: Bool
         var ended: Bool
         var stallCount: Int
         /// Seconds.
@@ -107,8 +109,12 @@ extension SessionVerdict {
             findings.append(Finding(kind: .playbackFailed, text: playbackText))
         } else {
             playback = stalls > 0 ? .stalled : .played
-            if items.isEmpty {
-                playbackText = "played nothing"
+            if !items.contains(where: \.started) {
+                // Stopped (a signal, the wall-clock limit) before anything showed: nothing played.
+                playback = .stalled
+                playbackText = "never started"
+                findings.append(Finding(kind: .stalled, text: "no frame was shown"))
+                return
             } else if items.allSatisfy(\.ended) {
                 playbackText = many ? "played all \(items.count) items to the end" : "played to the end"
             } else {

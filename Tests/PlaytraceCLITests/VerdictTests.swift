@@ -170,7 +170,10 @@ struct VerdictTests {
         await lab.stop()
         #expect(process.terminationStatus == 128 + SIGTERM)
         #expect(text.contains("Summary") && text.contains("interrupted at"), "\(text)")
-        #expect(Self.verdictLine(text)?.hasPrefix("verdict: OK (interrupted) — ") == true, "\(text)")
+        // Interrupted as playback began: whether a frame showed first is a matter of milliseconds.
+        let line = Self.verdictLine(text) ?? ""
+        #expect(line.hasPrefix("verdict: OK (interrupted) — playback played")
+                || line.hasPrefix("verdict: FAILED (interrupted) — playback never started"), "\(text)")
         let verdict = try Self.json(summary)["verdict"] as? [String: Any]
         #expect(verdict?["interrupted"] as? Bool == true)
     }
@@ -188,8 +191,8 @@ struct VerdictTests {
         #expect(run.status == 1, "\(run.output)")
         #expect(run.output.contains("stopped: --duration 2.00 s not reached: 0.00 s of media played in 17."), "\(run.output)")
         let line = try #require(Self.verdictLine(run.output), "\(run.output)")
-        #expect(line.hasPrefix("verdict: FAILED — playback stalled; --duration 2.00 s not reached") && line.contains("(the stream stalled)"),
-                "\(line)")
+        #expect(line.hasPrefix("verdict: FAILED — playback never started; no frame was shown, --duration 2.00 s not reached")
+                && line.contains("(the stream stalled)"), "\(line)")
         #expect(took < .seconds(24), "it ended on its own: \(took)")
     }
 
