@@ -43,6 +43,10 @@ public struct LabConfiguration: Sendable {
     public var liveAdBreakInterval: Int
     /// …and lasts this many segments.
     public var liveAdBreakLength: Int
+    /// Other ad vendors' beacon servers (base URLs, `http://127.0.0.1:9000`): every SSAI tracking event also lists
+    /// a URL to each, `<vendor>/beacons/<format>/<break>/<ad>/<event>`, after the lab's own. Empty: the lab's own
+    /// sink only.
+    public var beaconVendors: [String] = []
 
     public init(
         variants: [Variant] = [

@@ -9,7 +9,7 @@ import PlaytraceCore
 /// break of ``LabConfiguration/vodBreakStartSegment``. Live: every break whose segments are in the playlist's window
 /// at the lab's current time, and only the ads whose segment is already published, so that ads appear while their
 /// break is under way, as real servers add them. Every beacon URL points at the lab's beacon sink
-/// (`/beacons/<format>/<break>/<ad>/<event>`).
+/// (`/beacons/<format>/<break>/<ad>/<event>`), and to each of ``LabConfiguration/beaconVendors``.
 ///
 /// Paths:
 /// - Harmonic: `GET /ssai/harmonic/<vod|live>/master.m3u8?initSession=true` or `POST` of it → the session's URLs;
@@ -142,7 +142,9 @@ struct LabSSAI {
                 func event(_ name: String, _ fraction: Double, spans: Bool = false) -> HarmonicMetadata.Event {
                     HarmonicMetadata.Event(
                         event: name, startTime: start + fraction * length, duration: spans ? length : 0,
-                        signalingUrls: ["\(base)/beacons/harmonic/\(adBreak.id)/\(slot.id)/\(name)?cb=[CACHEBUSTING]"])
+                        signalingUrls: ([base] + configuration.beaconVendors).map {
+                            "\($0)/beacons/harmonic/\(adBreak.id)/\(slot.id)/\(name)?cb=[CACHEBUSTING]"
+                        })
                 }
                 var events = [event("impression", 0, spans: true), event("start", 0), event("firstQuartile", 0.25),
                               event("midpoint", 0.5), event("thirdQuartile", 0.75), event("complete", 1)]
@@ -230,7 +232,9 @@ struct LabSSAI {
                 func event(_ name: String, _ fraction: Double, urls: [String]? = nil) -> MediaTailorTracking.Event {
                     MediaTailorTracking.Event(
                         eventId: "\(slot.segment)", eventType: name,
-                        beaconUrls: urls ?? ["\(sink)/\(slot.id)/\(name)"],
+                        beaconUrls: urls ?? ([base] + configuration.beaconVendors).map {
+                            "\($0)/beacons/mediatailor/\(adBreak.id)/\(slot.id)/\(name)"
+                        },
                         startTimeInSeconds: start + fraction * slot.duration,
                         durationInSeconds: name == "impression" ? slot.duration : 0)
                 }

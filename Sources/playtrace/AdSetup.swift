@@ -91,27 +91,20 @@ final class AdSetup {
     /// Reads interstitial asset lists served as VAST and tracks their ads (in every format).
     let assetListReader: VASTAssetListReader
 
-    /// A beacon is late when it is handed over more than this after its crossing.
-    static let lateness = Duration.milliseconds(100)
+    /// A beacon is late when its delivery (the response's arrival) comes more than this after its crossing: past
+    /// it a vendor counts the ad at a moment the viewer was no longer at.
+    static let lateness = Duration.seconds(1)
 
-    init(settings: Settings, clock: any Clock<Duration>, transport: any HTTPTransport) async throws {
+    /// - Parameter run: the run's outbox, whose beacon courier reports to this setup's session from now on.
+    init(settings: Settings, clock: any Clock<Duration>, transport: any HTTPTransport, outbox run: RunOutbox) async {
         self.settings = settings
-        // The courier reports to the session, which needs the outbox first: a box closes the loop.
-        let holder = SessionBox()
-        let courier = BeaconCourier(transport: transport, maximumAttempts: settings.beaconAttempts) { attempt in
-            Task { @MainActor in holder.session?.courierReport(attempt) }
-        }
-        do {
-            // Delivery is real network traffic: backoffs and the final wait run on real time.
-            outbox = try Outbox(path: settings.outboxPath, couriers: [courier], clock: ContinuousClock())
-        } catch {
-            throw CommandFailure("--outbox \(settings.outboxPath ?? "")", error: error)
-        }
-        await outbox.start()
+        outbox = run.outbox
         session = AdBeaconingSession(outbox: outbox, clock: clock)
         session.metadataUpdateInterval = settings.metadataInterval
         session.isInitRequest = settings.isInitRequest
-        holder.session = session
+        let session = session
+        run.routeBeaconReports { session.courierReport($0) }
+        await outbox.start()
         switch settings.format {
         case .harmonic: provider = HarmonicAdProvider(transport: transport, clock: clock)
         case .mediaTailor: provider = MediaTailorAdProvider(transport: transport, adsParams: settings.adsParams, clock: clock)
@@ -154,7 +147,12 @@ final class AdSetup {
         var restored = 0
         /// VAST error beacons sent.
         var errors = 0
+        /// The latest delivery after a crossing, and the latest hand-over to the outbox.
         var worstLateness: Duration = .zero
+        var worstFiringLateness: Duration = .zero
+        /// URLs not requested: refused by policy (their scheme), and past the limit per event.
+        var refusedURLs = 0
+        var urlsOverLimit = 0
     }
 
     private(set) var counts = Counts()
@@ -166,8 +164,8 @@ final class AdSetup {
     func finish(played snapshot: EngineSnapshot?) async -> (lines: [String], verdict: String,
                                                             findings: [SessionVerdict.Finding]) {
         session.stop()
-        let drain = await outbox.drain(within: settings.beaconWait)
-        await outbox.stop()
+        let drain = await outbox.drain(within: settings.beaconWait, only: [BeaconCourier.destination])
+        let waiting = drain.pendingByDestination[BeaconCourier.destination] ?? 0
         // The couriers' last reports reach the session on the main actor.
         for _ in 0..<10 { await Task.yield() }
         counts = count(played: snapshot)
@@ -177,9 +175,14 @@ final class AdSetup {
         if counts.unexpected > 0 { add(.unexpected, "\(counts.unexpected) beacon(s) fired that nothing played called for") }
         if counts.duplicated > 0 { add(.duplicated, "\(counts.duplicated) beacon(s) fired more than once") }
         if counts.failed > 0 { add(.failed, "\(counts.failed) beacon(s) failed for good (see the list above)") }
-        if drain.pending > 0 {
-            add(.waiting, "\(drain.pending) beacon URL(s) still waiting at exit"
-                + (settings.outboxPath.map { " (kept in \($0))" } ?? " and lost (no --outbox file)"))
+        if counts.late > 0 {
+            add(.late, "\(counts.late) beacon(s) delivered more than \(Format.seconds(Self.lateness.seconds)) after their "
+                + "crossing (worst \(Self.milliseconds(counts.worstLateness)))")
+        }
+        if waiting > 0 {
+            let whereKept = drain.fileProblem != nil ? " and lost (the outbox file is gone)"
+                : settings.outboxPath.map { " (kept in \($0))" } ?? " and lost (no --outbox file)"
+            add(.waiting, "\(waiting) beacon URL(s) still waiting at exit" + whereKept)
         }
         if counts.errors > 0 { add(.vastErrors, "\(counts.errors) VAST error report(s): ads that could not play") }
         let verdict: String
@@ -208,16 +211,18 @@ final class AdSetup {
             } else {
                 counts.playerInitiated += 1
             }
-            let outcomes = record.urls.map(\.outcome)
-            if outcomes.contains(where: { if case .failed = $0 { true } else { false } }) {
-                counts.failed += 1
-            } else if outcomes.allSatisfy({ $0 != nil }) {
-                counts.delivered += 1
-            } else {
-                counts.waiting += 1
+            switch record.state {
+            case .failed: counts.failed += 1
+            case nil: counts.waiting += 1
+            default: counts.delivered += 1
             }
-            if record.lateness > Self.lateness { counts.late += 1 }
-            counts.worstLateness = max(counts.worstLateness, record.lateness)
+            counts.refusedURLs += record.urls.filter { if case .refused = $0.outcome { true } else { false } }.count
+            counts.urlsOverLimit += record.urlsOverLimit
+            if let lateness = record.deliveryLateness {
+                if lateness > Self.lateness { counts.late += 1 }
+                counts.worstLateness = max(counts.worstLateness, lateness)
+            }
+            counts.worstFiringLateness = max(counts.worstFiringLateness, record.lateness)
         }
         counts.restored = session.restoredBeaconCount
         let restored = Set(session.adPods.flatMap(\.allTrackingEvents).filter { $0.reportingState != .idle }.map(\.id))
@@ -234,11 +239,19 @@ final class AdSetup {
         if counts.errors > 0 { line += " (+\(counts.errors) VAST error report(s))" }
         line += ", \(counts.delivered) delivered, \(counts.failed) failed"
         if counts.waiting > 0 { line += ", \(counts.waiting) waiting" }
-        line += ", \(counts.late) late (> \(Int(Self.lateness.seconds * 1000)) ms); worst lateness "
-            + String(format: "%.1f ms", counts.worstLateness.seconds * 1000)
+        line += ", \(counts.late) late (delivered > \(Format.seconds(Self.lateness.seconds)) after the crossing); worst "
+            + "delivery \(Self.milliseconds(counts.worstLateness)), worst firing \(Self.milliseconds(counts.worstFiringLateness))"
+        if counts.refusedURLs > 0 { line += "; \(counts.refusedURLs) URL(s) not requested (scheme refused)" }
+        if counts.urlsOverLimit > 0 {
+            line += "; \(counts.urlsOverLimit) URL(s) past the limit of \(AdMetadataLimits().maximumURLsPerEvent) per event not requested"
+        }
         if counts.missed > 0 { line += "; \(counts.missed) MISSED" }
         if counts.unexpected > 0 { line += "; \(counts.unexpected) not called for by what was played" }
         return line
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        String(format: "%.1f ms", duration.seconds * 1000)
     }
 
     /// Each break, ad and event with its state: the terminal counterpart of the seed's pod list.
@@ -284,13 +297,18 @@ final class AdSetup {
                     "event": record.firing.event.rawValue, "key": record.firing.key.description, "url": url.url,
                     "cause": record.firing.cause.rawValue, "mediaTime": record.firing.mediaTime,
                     "crossing": record.firing.crossing.seconds, "sent": record.sentAt.seconds,
-                    "latenessMs": record.lateness.seconds * 1000, "attempts": url.attempts,
+                    "firingLatenessMs": record.lateness.seconds * 1000, "attempts": url.attempts,
                 ]
+                if record.urlsOverLimit > 0 { entry["urlsOverLimit"] = record.urlsOverLimit }
                 switch url.outcome {
                 case .delivered(let at):
                     entry["state"] = "delivered"
                     entry["delivered"] = at.seconds
+                    entry["latenessMs"] = (at - record.firing.crossing).seconds * 1000
                 case .skipped: entry["state"] = "skipped"
+                case .refused(let reason):
+                    entry["state"] = "refused"
+                    entry["reason"] = reason
                 case .failed(let reason):
                     entry["state"] = "failed"
                     entry["reason"] = reason
@@ -307,13 +325,9 @@ final class AdSetup {
          "expected": counts.expected, "fired": counts.fired, "playerInitiated": counts.playerInitiated,
          "delivered": counts.delivered, "failed": counts.failed, "waiting": counts.waiting, "late": counts.late,
          "missed": counts.missed, "unexpected": counts.unexpected, "duplicated": counts.duplicated,
-         "restored": counts.restored, "errors": counts.errors,
-         "worstLatenessMs": counts.worstLateness.seconds * 1000]
+         "restored": counts.restored, "errors": counts.errors, "refusedURLs": counts.refusedURLs,
+         "urlsOverLimit": counts.urlsOverLimit, "worstLatenessMs": counts.worstLateness.seconds * 1000,
+         "worstFiringLatenessMs": counts.worstFiringLateness.seconds * 1000]
     }
 }
 
-/// Holds the session for the courier made before it.
-@MainActor
-private final class SessionBox {
-    var session: AdBeaconingSession?
-}

@@ -85,7 +85,10 @@ struct Demo: AsyncParsableCommand {
     private func play(base: String, clock: ScaledClock, transport: AsyncHTTPClientTransport,
                       interruption: SessionInterruption) async throws -> Bool {
         let output = ConsoleOutput()
-        let telemetry = try await TelemetrySetup(options: telemetryOptions, clock: clock, transport: transport, output: output)
+        let outbox = try RunOutbox(path: telemetryOptions.outboxPath,
+                                   couriers: TelemetrySetup.couriers(for: telemetryOptions, transport: transport),
+                                   transport: transport)
+        let telemetry = try await TelemetrySetup(options: telemetryOptions, clock: clock, output: output, outbox: outbox)
         var entries: [PlayerDemo.Entry] = []
         // The first item is the lab's SSAI session on the stream, its ads tracked (the DVR stream has no session).
         var adSetup: AdSetup?
@@ -93,8 +96,8 @@ struct Demo: AsyncParsableCommand {
         // otherwise (an asset list in VAST needs the VAST reader to be played at all).
         let labStream = stream == "interstitials" && ads != "none" ? "vast-interstitials" : stream
         if let format = AdSetup.AdFormat(rawValue: ads), stream != "dvr" {
-            let setup = try await AdSetup(settings: AdSetup.Settings(format: format, outboxPath: telemetryOptions.outboxPath),
-                                          clock: clock, transport: transport)
+            let setup = await AdSetup(settings: AdSetup.Settings(format: format, outboxPath: telemetryOptions.outboxPath),
+                                      clock: clock, transport: transport, outbox: outbox)
             let session = switch format {
             case .harmonic: "\(base)/ssai/harmonic/\(labStream)/master.m3u8"
             case .mediaTailor: "\(base)/ssai/mediatailor/v1/session/lab/origin/\(labStream)/master.m3u8"
@@ -138,6 +141,7 @@ struct Demo: AsyncParsableCommand {
         demo.interruption = interruption
         demo.telemetry = telemetry
         demo.ads = adSetup
+        demo.outbox = outbox
         demo.script = sessionOptions.viewerScript.map { ViewerScriptRunner(script: $0, clock: clock) }
         demo.summaryJSONPath = sessionOptions.summaryJSON
         // The lab's VAST server answers one ad with a media file it does not serve, to show the error reporting:

@@ -22,14 +22,25 @@ struct Lab: AsyncParsableCommand {
     @Option(help: "Write the lab's address to this file as JSON once it listens.")
     var readyFile: String?
 
+    @Option(name: .customLong("beacon-vendor"),
+            help: "Another ad vendor's beacon server (a base URL, repeatable): every SSAI tracking event also lists a URL to it.")
+    var beaconVendors: [String] = []
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
+        for vendor in beaconVendors {
+            guard let url = URL(string: vendor), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ValidationError(PlainText.safe("--beacon-vendor \(vendor): expected an http(s) base URL"))
+            }
+        }
     }
 
     func run() async throws {
         common.bootstrapLogging()
-        let lab = LabServer(clock: ContinuousClock())
+        var configuration = LabConfiguration()
+        configuration.beaconVendors = beaconVendors.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        let lab = LabServer(clock: ContinuousClock(), configuration: configuration)
         let host = self.host
         let readyFile = self.readyFile
         do {

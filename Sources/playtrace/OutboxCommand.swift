@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PlaytraceAds
 import PlaytraceBackends
 import PlaytraceNetwork
 
@@ -9,8 +10,8 @@ struct OutboxCommand: AsyncParsableCommand {
         commandName: "outbox",
         abstract: "Show what an outbox file holds; with --deliver, deliver what earlier runs could not.",
         discussion: """
-            HTTP batches (InfluxDB, New Relic, OTLP) go to the URL stored with them; Graphite batches need \
-            --graphite. Exits 1 when messages it could deliver are still waiting.
+            HTTP batches (InfluxDB, New Relic, OTLP) and ad beacons go to the URL stored with them; Graphite \
+            batches need --graphite. With --deliver, exits 1 while any message is still waiting.
             """)
 
     @OptionGroup var common: CommonOptions
@@ -38,7 +39,7 @@ struct OutboxCommand: AsyncParsableCommand {
         try await AsyncHTTPClientTransport.scoped { transport in
             var couriers: [any OutboxCourier] = [
                 InfluxDBBackend.courier(transport: transport), NewRelicBackend.courier(transport: transport),
-                OTLPBackend.courier(transport: transport),
+                OTLPBackend.courier(transport: transport), BeaconCourier(transport: transport),
             ]
             if let graphite, let (host, port) = TelemetrySetup.hostAndPort(graphite) {
                 couriers.append(GraphiteBackend.courier(host: host, port: port))
@@ -54,14 +55,19 @@ struct OutboxCommand: AsyncParsableCommand {
             print(Self.describe(before, file: file))
             guard deliver else { return }
             let drain = await outbox.drain(within: .milliseconds(Int64((timeout * 1_000).rounded())))
-            let after = try await outbox.statistics()
-            print("delivered \(after.delivered - before.delivered), refused \(after.rejected - before.rejected); "
-                + "\(after.pending) waiting" + (drain.timedOut ? " (stopped after \(Format.seconds(timeout)))" : ""))
-            for (destination, reason) in drain.paused.sorted(by: { $0.key < $1.key }) {
-                print("\(destination) paused: \(PlainText.safe(reason))")
+            let counts = await outbox.runCounts().values
+            let waiting = drain.pendingByDestination.values.reduce(0, +)
+            print("delivered \(counts.reduce(0) { $0 + $1.delivered }), refused \(counts.reduce(0) { $0 + $1.rejected }); "
+                + "\(waiting) waiting" + (drain.timedOut ? " (stopped after \(Format.seconds(timeout)))" : ""))
+            for (destination, count) in drain.pendingByDestination.sorted(by: { $0.key < $1.key }) {
+                let why = drain.paused[destination].map { "paused: " + PlainText.safe($0) }
+                    ?? (destination == GraphiteBackend.destination && graphite == nil ? "--graphite delivers them" : "to retry later")
+                print("  " + destination.padding(toLength: 10, withPad: " ", startingAt: 0) + "\(count) waiting (\(why))")
             }
-            let deliverable = Set(couriers.map(\.name))
-            if after.pendingByDestination.contains(where: { deliverable.contains($0.key) }) { throw ExitCode(1) }
+            if let problem = drain.fileProblem {
+                throw CommandFailure(file, "the file was \(problem) during delivery")
+            }
+            if waiting > 0 { throw ExitCode(1) }
         }
     }
 
@@ -76,7 +82,7 @@ struct OutboxCommand: AsyncParsableCommand {
         if statistics.quarantined > 0 {
             lines.append("  \(statistics.quarantined) unreadable row(s) set aside (never sent)")
         }
-        lines.append("so far: enqueued \(statistics.enqueued), delivered \(statistics.delivered), retried "
+        lines.append("in the file's lifetime: enqueued \(statistics.enqueued), delivered \(statistics.delivered), retried "
             + "\(statistics.retried), refused \(statistics.rejected), dropped \(statistics.dropped), duplicates "
             + "\(statistics.duplicates)")
         return lines.joined(separator: "\n")

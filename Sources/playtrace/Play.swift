@@ -57,11 +57,14 @@ struct Play: AsyncParsableCommand {
             let output = ConsoleOutput()
             let title = target.deletingLastPathComponent().lastPathComponent.isEmpty
                 ? target.lastPathComponent : target.deletingLastPathComponent().lastPathComponent + "/" + target.lastPathComponent
-            let telemetry = try await TelemetrySetup(options: telemetryOptions, clock: clock, transport: transport, output: output)
+            let outbox = try RunOutbox(path: telemetryOptions.outboxPath,
+                                       couriers: TelemetrySetup.couriers(for: telemetryOptions, transport: transport),
+                                       transport: transport, beaconAttempts: adOptions.beaconAttempts)
+            let telemetry = try await TelemetrySetup(options: telemetryOptions, clock: clock, output: output, outbox: outbox)
             var playlist = target
             var ads: AdSetup?
             if let settings = adOptions.settings(outboxPath: telemetryOptions.outboxPath) {
-                let setup = try await AdSetup(settings: settings, clock: clock, transport: transport)
+                let setup = await AdSetup(settings: settings, clock: clock, transport: transport, outbox: outbox)
                 playlist = try await setup.start(mediaUrl: target)
                 output.message("ad session (\(settings.format.rawValue)): playing \(playlist.absoluteString)")
                 ads = setup
@@ -73,6 +76,7 @@ struct Play: AsyncParsableCommand {
             demo.interruption = interruption
             demo.telemetry = telemetry
             demo.ads = ads
+            demo.outbox = outbox
             demo.script = sessionOptions.viewerScript.map { ViewerScriptRunner(script: $0, clock: clock) }
             demo.summaryJSONPath = sessionOptions.summaryJSON
             demo.accepted = Set(sessionOptions.accept)

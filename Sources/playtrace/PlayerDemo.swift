@@ -28,6 +28,8 @@ final class PlayerDemo {
     var interruption: SessionInterruption?
     /// The ad tracking of the entries that track ads.
     var ads: AdSetup?
+    /// The run's outbox (telemetry batches and beacons), for its own summary lines once both have finished.
+    var outbox: RunOutbox?
     /// A scripted viewer.
     var script: ViewerScriptRunner?
     /// Where the summary for machines goes.
@@ -166,6 +168,11 @@ final class PlayerDemo {
             let (lines, adsVerdict, findings) = await ads.finish(played: adSnapshot ?? lastSnapshot)
             for line in lines { output.message(line) }
             verdict.adsText = adsVerdict
+            verdict.findings += findings
+        }
+        if let outbox {
+            let (lines, findings) = await outbox.finish()
+            for line in lines { output.message(line) }
             verdict.findings += findings
         }
         if let summaryJSONPath {

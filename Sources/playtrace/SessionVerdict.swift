@@ -30,6 +30,10 @@ struct SessionVerdict {
         case failed
         /// Beacons still waiting for delivery at the end.
         case waiting
+        /// Beacons delivered more than a second after their crossing.
+        case late
+        /// The outbox file was deleted, replaced, truncated or no longer writable while in use.
+        case outbox
         /// VAST error reports: ads that could not be played.
         case vastErrors = "vast-errors"
         /// Telemetry that was refused, lost, or whose destination stopped taking it.

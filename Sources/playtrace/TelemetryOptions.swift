@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlaytraceBackends
 import Foundation
 
 /// Where `play` and the demo send telemetry.
@@ -56,6 +57,12 @@ struct TelemetryOptions: ParsableArguments {
 
     /// The InfluxDB token: `--influx-token`, or `INFLUX_TOKEN`.
     var resolvedInfluxToken: String? { influxToken ?? Self.environment("INFLUX_TOKEN") }
+
+    /// InfluxDB's API: v2 with a token (`--influx-token`, `INFLUX_TOKEN`), v1 otherwise.
+    var influxAPI: InfluxDBBackend.Configuration.API {
+        resolvedInfluxToken.map { .v2(organization: influxOrganization, bucket: influxDatabase, token: $0) }
+            ?? .v1(database: influxDatabase)
+    }
 
     /// The New Relic key: `--newrelic-key`, or `NEW_RELIC_LICENSE_KEY`.
     var resolvedNewRelicKey: String? { newRelicKey ?? Self.environment("NEW_RELIC_LICENSE_KEY") }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PlaytraceAds
 import PlaytraceBackends
 import PlaytraceCore
 import PlaytraceNetwork
@@ -17,51 +18,49 @@ final class TelemetrySetup: Sendable {
     private let drainTimeout: Duration
     private let summary = SummaryBackend()
 
-    init(options: TelemetryOptions, clock: any Clock<Duration>, transport: any HTTPTransport, output: ConsoleOutput) async throws {
-        keepsUndelivered = options.outboxPath != nil
-        outboxPath = options.outboxPath
-        drainTimeout = .milliseconds(Int64((options.drainTimeout * 1_000).rounded()))
+    /// The couriers of the backends `options` ask for. InfluxDB's database is created (when missing) beside the
+    /// session, not before it: its batches wait for the check, playback does not.
+    static func couriers(for options: TelemetryOptions, transport: any HTTPTransport) -> [any OutboxCourier] {
         var couriers: [any OutboxCourier] = []
-        var makers: [(Outbox) throws -> any Backend & Sendable] = []
-        let otlpURL = options.otlpURL.flatMap { URL(string: $0) }
-        if otlpURL != nil { couriers.append(OTLPBackend.courier(transport: transport)) }
+        if options.otlpURL.flatMap({ URL(string: $0) }) != nil { couriers.append(OTLPBackend.courier(transport: transport)) }
         if let text = options.influxURL, let url = URL(string: text) {
-            couriers.append(InfluxDBBackend.courier(transport: transport))
-            let api: InfluxDBBackend.Configuration.API = options.resolvedInfluxToken.map {
-                .v2(organization: options.influxOrganization, bucket: options.influxDatabase, token: $0)
-            } ?? .v1(database: options.influxDatabase)
-            makers.append { InfluxDBBackend(configuration: .init(url: url, api: api), outbox: $0) }
-            // A server slow to answer is named while the session waits for it (at most the 5 s of the request).
-            let notice = Task {
-                try await Task.sleep(for: .seconds(1))
-                FileHandle.standardError.write(Data(PlainText.safe("waiting for InfluxDB at \(text) (at most 5 s)…").utf8 + [0x0A]))
+            let configuration = InfluxDBBackend.Configuration(url: url, api: options.influxAPI)
+            let check = Task {
+                do {
+                    try await InfluxDBBackend.createDatabase(for: configuration, transport: transport)
+                } catch {
+                    // Not fatal: the batches wait in the outbox for a destination that works.
+                    FileHandle.standardError.write(Data(PlainText.safe("warning: --influx \(text): \(error)").utf8 + [0x0A]))
+                }
             }
-            defer { notice.cancel() }
-            do {
-                try await InfluxDBBackend.createDatabase(for: .init(url: url, api: api), transport: transport)
-            } catch {
-                // Not fatal: the batches wait in the outbox for a destination that works.
-                FileHandle.standardError.write(Data(PlainText.safe("warning: --influx \(text): \(error)").utf8 + [0x0A]))
-            }
+            couriers.append(PreparedCourier(InfluxDBBackend.courier(transport: transport), after: check))
         }
         if let address = options.graphite, let (host, port) = Self.hostAndPort(address) {
             couriers.append(GraphiteBackend.courier(host: host, port: port))
-            makers.append { GraphiteBackend(outbox: $0) }
         }
-        if let key = options.resolvedNewRelicKey, let account = options.newRelicAccount {
+        if options.resolvedNewRelicKey != nil, options.newRelicAccount != nil {
             couriers.append(NewRelicBackend.courier(transport: transport))
-            let region: NewRelicBackend.Region = options.newRelicRegion == "eu" ? .eu : .us
-            makers.append { NewRelicBackend(configuration: .init(accountID: account, apiKey: key, region: region), outbox: $0) }
         }
-        do {
-            // Delivery is real network traffic: its backoffs and the drain's deadline run on real time, even when
-            // the demo's clock runs faster.
-            outbox = try Outbox(path: options.outboxPath, couriers: couriers, clock: ContinuousClock())
-        } catch {
-            throw CommandFailure("--outbox \(options.outboxPath ?? "")", error: error)
-        }
+        return couriers
+    }
+
+    /// The telemetry of the backends `options` ask for, delivered through the run's outbox (whose couriers came
+    /// from ``couriers(for:transport:)``).
+    init(options: TelemetryOptions, clock: any Clock<Duration>, output: ConsoleOutput, outbox run: RunOutbox) async throws {
+        keepsUndelivered = options.outboxPath != nil
+        outboxPath = options.outboxPath
+        drainTimeout = .milliseconds(Int64((options.drainTimeout * 1_000).rounded()))
+        outbox = run.outbox
         var backends: [any Backend & Sendable] = [summary]
-        for make in makers { backends.append(try make(outbox)) }
+        if let text = options.influxURL, let url = URL(string: text) {
+            backends.append(InfluxDBBackend(configuration: .init(url: url, api: options.influxAPI), outbox: outbox))
+        }
+        if options.graphite.flatMap(Self.hostAndPort) != nil { backends.append(GraphiteBackend(outbox: outbox)) }
+        if let key = options.resolvedNewRelicKey, let account = options.newRelicAccount {
+            let region: NewRelicBackend.Region = options.newRelicRegion == "eu" ? .eu : .us
+            backends.append(NewRelicBackend(configuration: .init(accountID: account, apiKey: key, region: region), outbox: outbox))
+        }
+        let otlpURL = options.otlpURL.flatMap { URL(string: $0) }
         if let otlpURL {
             var configuration = OTLPBackend.Configuration(endpoint: otlpURL)
             for (name, value) in options.resolvedOTLPHeaders { configuration.headers[name] = value }
@@ -117,43 +116,44 @@ final class TelemetrySetup: Sendable {
     /// The session metrics kept for the summary: content, metric name, value.
     var metricValues: [(content: String, name: String, value: Double)] { summary.values }
 
-    /// Ends the instrument, delivers what is left (within the drain timeout), and returns the summary lines.
+    /// Ends the instrument, delivers what is left (within the drain timeout), and returns the summary lines: this
+    /// run's batches (the outbox file's lifetime figures are `playtrace outbox FILE`'s).
     func finish() async -> [String] {
         instrument.shutdown()
         await otlp?.shutdown()
-        let drain = await outbox.drain(within: drainTimeout)
-        await outbox.stop()
+        // The run's batches, not its beacons (the ad tracking drains those within its own --beacon-wait).
+        let batchDestinations = outbox.destinations.filter { $0 != BeaconCourier.destination }
+        let drain = await outbox.drain(within: drainTimeout, only: Set(batchDestinations))
         var lines = summary.lines()
         var problems: [String] = []
-        do {
-            let statistics = try await outbox.statistics()
-            if statistics.enqueued > 0 {
-                var line = "  delivery          \(statistics.delivered) batch(es) delivered"
-                if drain.pending > 0 {
-                    line += ", \(drain.pending) waiting " + (keepsUndelivered
+        let batches = await outbox.runCounts().filter { $0.key != BeaconCourier.destination }.values
+        let delivered = batches.reduce(0) { $0 + $1.delivered - $1.deliveredFromEarlierRuns }
+        let refused = batches.reduce(0) { $0 + $1.rejected }
+        let split = batches.reduce(0) { $0 + $1.split }
+        let pending = drain.pendingByDestination.filter { $0.key != BeaconCourier.destination }.values.reduce(0, +)
+        if delivered + refused + pending + drain.lost > 0 {
+            var line = "  delivery          \(delivered) batch(es) delivered this run"
+            if pending > 0 {
+                if drain.fileProblem != nil {
+                    line += ", \(pending) waiting and lost (the outbox file is gone, see below)"
+                } else {
+                    line += ", \(pending) waiting " + (keepsUndelivered
                         ? "in \(outboxPath ?? "the outbox") (playtrace outbox \(outboxPath ?? "FILE") --deliver sends them)"
                         : "and lost at exit (no --outbox file)")
-                    if drain.timedOut { line += " after the \(Format.seconds(drainTimeout.seconds)) drain" }
                 }
-                if statistics.rejected > 0 { line += ", \(statistics.rejected) refused" }
-                if statistics.dropped > 0 { line += ", \(statistics.dropped) dropped" }
-                if drain.lost > 0 { line += ", \(drain.lost) lost before they were stored" }
-                lines.append(line)
-            } else if drain.lost > 0 {
-                lines.append("  delivery          \(drain.lost) batch(es) lost before they were stored")
+                if drain.timedOut { line += " after the \(Format.seconds(drainTimeout.seconds)) drain" }
             }
-            if drain.lost > 0 {
-                problems.append("\(drain.lost) batch(es) could not be stored for delivery, and are lost (see the log)")
-            }
-            if statistics.rejected > 0 {
-                problems.append("\(statistics.rejected) batch(es) refused by their destination (see the log)")
-            }
-            if drain.pending > 0, !keepsUndelivered { problems.append("\(drain.pending) batch(es) lost") }
-        } catch {
-            lines.append("  delivery          unknown (\(error))")
-            problems.append("delivery unknown: \(error)")
+            if split > 0 { line += ", \(split) cut in smaller batches (HTTP 413)" }
+            if refused > 0 { line += ", \(refused) refused" }
+            if drain.lost > 0 { line += ", \(drain.lost) lost before they were stored" }
+            lines.append(line)
         }
-        for (destination, reason) in drain.paused.sorted(by: { $0.key < $1.key }) {
+        if drain.lost > 0 {
+            problems.append("\(drain.lost) batch(es) could not be stored for delivery, and are lost (see the log)")
+        }
+        if refused > 0 { problems.append("\(refused) batch(es) refused by their destination (see the log)") }
+        if pending > 0, !keepsUndelivered { problems.append("\(pending) batch(es) lost") }
+        for (destination, reason) in drain.paused.sorted(by: { $0.key < $1.key }) where destination != BeaconCourier.destination {
             lines.append("  \(destination) paused: \(PlainText.safe(reason))")
             problems.append("\(destination) refuses its batches: \(PlainText.safe(reason))")
         }

@@ -89,6 +89,74 @@ struct BeaconCourierTests {
         await lab.stop()
     }
 
+    /// Enqueues `urls` in order; returns when each was first delivered, after its enqueueing, by URL.
+    private func deliveryTimes(_ outbox: Outbox, _ attempts: Attempts, urls: [String],
+                               until done: (Int) -> Bool) async throws -> [String: Duration] {
+        await outbox.start()
+        let begun = ContinuousClock.now
+        for (index, url) in urls.enumerated() { try outbox.enqueue(message("m/\(index)", url)) }
+        var arrivals: [String: Duration] = [:]
+        let deadline = begun + .seconds(20)
+        while ContinuousClock.now < deadline {
+            for attempt in attempts.all where attempt.outcome == .delivered && arrivals[attempt.url] == nil {
+                arrivals[attempt.url] = begun.duration(to: .now)
+            }
+            if done(arrivals.count) { break }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        return arrivals
+    }
+
+    @Test("A vendor that does not answer holds back none of the other vendor's beacons (each delivered within 300 ms)")
+    func deadVendorIsolated() async throws {
+        let healthy = LabServer(clock: ContinuousClock())
+        let dead = LabServer(clock: ContinuousClock())
+        let (healthyPort, deadPort) = (try await healthy.start(), try await dead.start())
+        // The dead vendor answers nothing for 30 s: each attempt runs into the courier's deadline.
+        dead.faults.add(LabFault(pathContains: "/beacons/", kind: .delay(milliseconds: 30_000), remaining: 1_000))
+        let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
+        let attempts = Attempts()
+        var configuration = OutboxConfiguration()
+        configuration.initialBackoff = .seconds(1)
+        let outbox = try Outbox(path: nil, couriers: [BeaconCourier(transport: transport, timeout: .seconds(5),
+                                                                    report: attempts.add)], configuration: configuration)
+        // Ten dead URLs first (more than the six per host that may run at once), each followed by a healthy one.
+        let urls = (0..<10).flatMap { index in
+            ["http://127.0.0.1:\(deadPort)/beacons/p/a/e\(index)", "http://127.0.0.1:\(healthyPort)/beacons/p/a/e\(index)"]
+        }
+        let arrivals = try await deliveryTimes(outbox, attempts, urls: urls) { $0 == 10 }
+        await outbox.stop()
+        let healthyTimes = urls.filter { $0.contains(":\(healthyPort)/") }.map { arrivals[$0] }
+        #expect(healthyTimes.allSatisfy { ($0 ?? .seconds(99)) < .milliseconds(300) }, "\(healthyTimes)")
+        #expect(healthy.beacons.accepted().count == 10)
+        try await transport.shutdown()
+        await healthy.stop()
+        await dead.stop()
+    }
+
+    @Test("Three failures per URL: every URL is retried on its own schedule (0.1, 0.2, 0.4 s, jitter halving at most), none waits for another's")
+    func retriesIndependent() async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        let urls = (0..<6).map { "http://127.0.0.1:\(port)/beacons/p/a/event\($0)" }
+        for index in 0..<6 { lab.faults.add(LabFault(pathContains: "/event\(index)", kind: .status(503), remaining: 3)) }
+        let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
+        let attempts = Attempts()
+        var configuration = OutboxConfiguration()
+        configuration.initialBackoff = .milliseconds(100)
+        let outbox = try Outbox(path: nil, couriers: [BeaconCourier(transport: transport, report: attempts.add)],
+                                configuration: configuration)
+        let arrivals = try await deliveryTimes(outbox, attempts, urls: urls) { $0 == 6 }
+        await outbox.stop()
+        // Each URL's fourth attempt comes after 0.35 to 0.7 s of backoff; in order, behind one another, the last
+        // would wait six times as long.
+        let times = urls.map { arrivals[$0] ?? .seconds(99) }
+        #expect(times.allSatisfy { $0 >= .milliseconds(340) && $0 < .milliseconds(1_000) }, "\(times)")
+        #expect(Dictionary(grouping: attempts.all, by: \.url).values.allSatisfy { $0.map(\.attempt) == [1, 2, 3, 4] })
+        try await transport.shutdown()
+        await lab.stop()
+    }
+
     @Test("A beacon that keeps failing fails for good after its retry budget")
     func retryBudget() async throws {
         let lab = LabServer(clock: ContinuousClock())

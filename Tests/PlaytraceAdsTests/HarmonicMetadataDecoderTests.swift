@@ -35,6 +35,21 @@ struct HarmonicMetadataDecoderTests {
         #expect(ad.trackingEvents.allSatisfy { $0.reportingState == .idle })
     }
 
+    @Test("URLs past the limit per event are not kept, and counted on the event")
+    func urlsOverLimit() throws {
+        let urls = (0..<53).map { "\"https://t.example/\($0)\"" }.joined(separator: ",")
+        let body = """
+        {"adBreaks":[{"id":"p","startTime":0,"duration":1000,"ads":[{"id":"a","startTime":0,"duration":1000,"trackingEvents":[
+          {"event":"start","startTime":0,"signalingUrls":[\(urls)]},
+          {"event":"complete","startTime":1000,"signalingUrls":["https://t.example/c"]}]}]}],
+         "dataRange":{"start":0,"end":60000}}
+        """
+        let events = try HarmonicMetadataDecoder().decode(Array(body.utf8)).pods[0].ads[0].trackingEvents
+        let start = try #require(events.first { $0.event == .start })
+        #expect(start.signalingUrls.count == 50 && start.urlsOverLimit == 3)
+        #expect(events.first { $0.event == .complete }?.urlsOverLimit == 0)
+    }
+
     @Test("Offsets from the content's start (VOD without dates) are told apart from dates by their values")
     func vodOffsets() throws {
         let body = #"{"adBreaks":[{"id":"pre","startTime":0,"duration":10000,"ads":[]}],"dataRange":{"start":0,"end":600000}}"#

@@ -150,7 +150,8 @@ struct OutboxOnceTests {
                                 origin: Self.origin, logger: logs.logger)
         for key in ["a", "b", "c"] { try outbox.enqueue(message(key)) }
         let drain = await outbox.flush()
-        #expect(drain == OutboxDrain(pending: 3, paused: ["test": "HTTP 404: database not found"], timedOut: false))
+        #expect(drain == OutboxDrain(pending: 3, paused: ["test": "HTTP 404: database not found"], timedOut: false,
+                                      pendingByDestination: ["test": 3]))
         #expect(courier.attempts.map(\.key) == ["a"])
         await outbox.start()
         for _ in 0..<75 {

@@ -24,6 +24,9 @@ public struct BeaconCourier: OutboxCourier {
     /// The Outbox destination of beacons.
     public static let destination = "ad-beacons"
     public var name: String { Self.destination }
+    /// Each beacon URL on its own: a vendor that fails or does not answer delays its own beacons only. At most six
+    /// requests at once to one host (as browsers open), 32 in all.
+    public var ordering: OutboxOrdering { .independent(maximumPerHost: 6, maximumInFlight: 32) }
 
     private let transport: any HTTPTransport
     private let timeout: Duration

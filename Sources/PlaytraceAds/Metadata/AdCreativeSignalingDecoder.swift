@@ -131,10 +131,14 @@ public struct AdCreativeSignalingDecoder: Sendable {
             }
             let key = TrackingEventKey(podID: podID, adID: adID, event: type, time: Int64(time.rounded()))
             guard keys.insert(key).inserted else {
-                if let index = events.firstIndex(where: { $0.id == key }) { events[index].signalingUrls += urls }
+                if let index = events.firstIndex(where: { $0.id == key }) {
+                    events[index].signalingUrls += urls
+                    events[index].urlsOverLimit += tracking.countOver("urls", limit: limits.maximumURLsPerEvent)
+                }
                 continue
             }
-            events.append(TrackingEvent(id: key, event: type, startTime: time, duration: span, signalingUrls: urls))
+            events.append(TrackingEvent(id: key, event: type, startTime: time, duration: span, signalingUrls: urls,
+                                        urlsOverLimit: tracking.countOver("urls", limit: limits.maximumURLsPerEvent)))
         }
         return events
     }

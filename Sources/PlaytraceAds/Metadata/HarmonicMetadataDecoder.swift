@@ -91,7 +91,8 @@ public struct HarmonicMetadataDecoder: Sendable {
                 let eventType = TrackingEventType(rawValue: type)
                 let key = TrackingEventKey(podID: podID, adID: id, event: eventType, time: Int64(time.rounded()))
                 ad.trackingEvents.append(TrackingEvent(id: key, event: eventType, startTime: time, duration: eventDuration,
-                                                       signalingUrls: urls))
+                                                       signalingUrls: urls,
+                                                       urlsOverLimit: eventReader.countOver("signalingUrls", limit: limits.maximumURLsPerEvent)))
             }
         } else if !reader.has("trackingEvents") {
             problems.append(AdMetadataProblem(path: reader.path(of: "trackingEvents"), message: "missing: the ad has no events"))

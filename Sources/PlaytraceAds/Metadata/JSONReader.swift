@@ -122,6 +122,9 @@ struct JSONReader {
     /// The number of elements of an array (0 when absent or not an array).
     func count(_ key: String) -> Int { (object[key] as? [Any])?.count ?? 0 }
 
+    /// How many elements of an array lie past `limit` (and are not read).
+    func countOver(_ key: String, limit: Int) -> Int { max(0, count(key) - limit) }
+
     private static func isBoolean(_ number: NSNumber) -> Bool {
         // JSONSerialization gives booleans as NSNumber too; their type encoding is "c" (a C char).
         String(cString: number.objCType) == "c"

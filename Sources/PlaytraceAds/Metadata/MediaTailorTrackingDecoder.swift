@@ -74,7 +74,8 @@ public struct MediaTailorTrackingDecoder: Sendable {
             let urls = eventReader.strings("beaconUrls", limit: limits.maximumURLsPerEvent,
                                            maximumLength: limits.maximumURLLength, problems: &problems) ?? []
             let key = TrackingEventKey(podID: id, adID: nil, event: eventType, time: Int64(time.rounded()))
-            pod.trackingEvents.append(TrackingEvent(id: key, event: eventType, startTime: time, signalingUrls: urls))
+            pod.trackingEvents.append(TrackingEvent(id: key, event: eventType, startTime: time, signalingUrls: urls,
+                                                    urlsOverLimit: eventReader.countOver("beaconUrls", limit: limits.maximumURLsPerEvent)))
         }
         pod.trackingEvents = AdEventOrdering.disambiguated(pod.trackingEvents)
         return pod
@@ -120,7 +121,8 @@ public struct MediaTailorTrackingDecoder: Sendable {
             let eventDuration = max(seconds(eventReader, "durationInSeconds", "duration", &problems) ?? 0, 0) * 1000
             let key = TrackingEventKey(podID: podID, adID: id, event: eventType, time: Int64(time.rounded()))
             ad.trackingEvents.append(TrackingEvent(id: key, event: eventType, startTime: time, duration: eventDuration,
-                                                   signalingUrls: urls))
+                                                   signalingUrls: urls,
+                                                   urlsOverLimit: eventReader.countOver("beaconUrls", limit: limits.maximumURLsPerEvent)))
         }
         ad.trackingEvents = AdEventOrdering.disambiguated(ad.trackingEvents)
         return ad

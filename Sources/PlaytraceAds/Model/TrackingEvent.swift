@@ -43,14 +43,18 @@ public struct TrackingEvent: Sendable, Hashable, Identifiable {
     /// The beacon URLs, each requested when the event fires (macros filled).
     public var signalingUrls: [String]
     public var reportingState: ReportingState
+    /// URLs the metadata listed for the event past ``AdMetadataLimits/maximumURLsPerEvent``: not kept, not
+    /// requested, counted so that a summary can say so.
+    public var urlsOverLimit: Int
 
     public init(id: TrackingEventKey, event: TrackingEventType, startTime: Double, duration: Double = 0,
-                signalingUrls: [String], reportingState: ReportingState = .idle) {
+                signalingUrls: [String], reportingState: ReportingState = .idle, urlsOverLimit: Int = 0) {
         self.id = id
         self.event = event
         self.startTime = startTime
         self.duration = duration
         self.signalingUrls = signalingUrls
         self.reportingState = reportingState
+        self.urlsOverLimit = urlsOverLimit
     }
 }

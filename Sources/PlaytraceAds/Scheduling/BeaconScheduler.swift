@@ -153,7 +153,7 @@ public struct BeaconScheduler: Sendable {
         firings.append(BeaconFiring(key: event.id, occurrence: 0, event: event.event, mediaTime: time, crossing: crossing,
                                     cause: actualCause, urls: event.signalingUrls,
                                     adPlayhead: ad.map { max(0, moment - $0.startTime) }, adStart: ad?.startTime,
-                                    podStart: pod.startTime))
+                                    podStart: pod.startTime, urlsOverLimit: event.urlsOverLimit))
     }
 
     // MARK: - Player-initiated events
@@ -180,7 +180,7 @@ public struct BeaconScheduler: Sendable {
             firings.append(BeaconFiring(key: event.id, occurrence: occurrence, event: type, mediaTime: playhead,
                                         crossing: instant, cause: .playerAction, urls: event.signalingUrls,
                                         adPlayhead: max(0, playhead - ad.startTime), adStart: ad.startTime,
-                                        podStart: pods[podIndex].startTime))
+                                        podStart: pods[podIndex].startTime, urlsOverLimit: event.urlsOverLimit))
         }
         return firings
     }

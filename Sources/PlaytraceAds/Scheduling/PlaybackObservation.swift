@@ -47,6 +47,8 @@ public struct BeaconFiring: Sendable, Hashable {
     public var podStart: Double
     /// `[ERRORCODE]`, for an error beacon.
     public var errorCode: Int?
+    /// The event's URLs past the limit per event, dropped when the metadata was read (``TrackingEvent/urlsOverLimit``).
+    public var urlsOverLimit = 0
 
     /// The idempotency key of this occurrence in an ad session (``SessionInfo/id``): the same in every run of the
     /// session for an automatic event (it fires once, even after a restart), and distinct for each report of a

@@ -86,7 +86,7 @@ extension AdBeaconingSession {
 
     private func outcome(of keys: [String]) -> AdReportOutcome {
         let urls = records(of: keys).flatMap(\.urls)
-        if urls.contains(where: { if case .failed = $0.outcome { true } else { false } }) { return .failed }
+        if urls.contains(where: { $0.outcome?.isFailure == true }) { return .failed }
         if urls.allSatisfy({ if case .delivered = $0.outcome { true } else { false } }) { return .delivered }
         return .queued
     }

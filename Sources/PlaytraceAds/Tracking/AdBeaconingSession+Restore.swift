@@ -62,7 +62,7 @@ extension AdBeaconingSession {
     func restoredAttemptFinished(_ attempt: BeaconAttempt, deliveryKey: String, index: Int) {
         switch attempt.outcome {
         case .delivered: restored[deliveryKey]?.urls[index] = .delivered
-        case .reject(let reason):
+        case .reject(let reason), .split(let reason):
             restored[deliveryKey]?.urls[index] = .rejected
             log("beacon \(attempt.key) failed for good: \(reason)", isError: true)
         case .retry, .pause: restored[deliveryKey]?.urls[index] = .pending(attempts: attempt.attempt)

@@ -102,7 +102,7 @@ public final class AdBeaconingSession {
     @ObservationIgnored var metadataTask: Task<Void, Never>?
     @ObservationIgnored var streamTypeWaiters: [CheckedContinuation<StreamType, Never>] = []
     @ObservationIgnored var attemptWaiters: [CheckedContinuation<Void, Never>] = []
-    @ObservationIgnored let stopwatch: Stopwatch
+    @ObservationIgnored nonisolated let stopwatch: Stopwatch
     /// Where the playhead was last seen on the ad timeline (milliseconds).
     @ObservationIgnored private(set) var lastPosition: Double?
     /// Reports waiting for the first attempts at their beacons (``report(_:)``).
@@ -126,7 +126,7 @@ public final class AdBeaconingSession {
     public func makeCourier(transport: any HTTPTransport, timeout: Duration = .seconds(5),
                             maximumAttempts: Int = 8) -> BeaconCourier {
         BeaconCourier(transport: transport, timeout: timeout, maximumAttempts: maximumAttempts) { [weak self] attempt in
-            Task { @MainActor in self?.attemptFinished(attempt) }
+            self?.courierReport(attempt)
         }
     }
 
@@ -346,8 +346,9 @@ public final class AdBeaconingSession {
                     record.urls[index].outcome = .skipped
                     continue
                 case .refuse(let reason):
-                    record.urls[index].outcome = .failed("refused: \(reason)")
-                    log("beacon \(deliveryKey) URL \(index + 1) refused: \(reason)", isError: true)
+                    // Refused by policy, never requested: said, and not a failure of the event.
+                    record.urls[index].outcome = .refused(reason)
+                    log("beacon \(deliveryKey) URL \(index + 1) not requested: \(reason)", isError: false)
                     continue
                 }
                 let message = OutboxMessage(key: "\(deliveryKey)/\(index)", destination: BeaconCourier.destination,
@@ -363,6 +364,11 @@ public final class AdBeaconingSession {
                     log("beacon \(deliveryKey) could not be queued: \(error)", isError: true)
                 }
             }
+            record.urlsOverLimit = firing.urlsOverLimit
+            if firing.urlsOverLimit > 0 {
+                log("beacon \(deliveryKey): \(firing.urlsOverLimit) URL(s) past the limit per event not requested",
+                    isError: true)
+            }
             recordIndex[deliveryKey] = beacons.count
             beacons.append(record)
             log("fired \(firing.key) (\(firing.cause.rawValue)) to \(firing.urls.count) URL(s)", isError: false)
@@ -373,10 +379,15 @@ public final class AdBeaconingSession {
     }
 
     /// Takes a ``BeaconCourier``'s report of an attempt (``makeCourier(transport:timeout:maximumAttempts:)`` wires
-    /// it; a courier made before the session, as the Outbox needs its couriers first, calls this).
-    public func courierReport(_ attempt: BeaconAttempt) { attemptFinished(attempt) }
+    /// it; a courier made before the session, as the Outbox needs its couriers first, calls this), from the
+    /// courier's own task: the attempt's end is read on the session's clock at once (a delivery's instant is the
+    /// response's arrival), and the record updated on the main actor.
+    public nonisolated func courierReport(_ attempt: BeaconAttempt) {
+        let instant = stopwatch.elapsed
+        Task { @MainActor in self.attemptFinished(attempt, at: instant) }
+    }
 
-    private func attemptFinished(_ attempt: BeaconAttempt) {
+    private func attemptFinished(_ attempt: BeaconAttempt, at instant: Duration) {
         guard let slash = attempt.key.lastIndex(of: "/"), let index = Int(attempt.key[attempt.key.index(after: slash)...])
         else { return }
         let deliveryKey = String(attempt.key[..<slash])
@@ -387,8 +398,8 @@ public final class AdBeaconingSession {
         guard let position = recordIndex[deliveryKey], beacons[position].urls.indices.contains(index) else { return }
         beacons[position].urls[index].attempts = attempt.attempt
         switch attempt.outcome {
-        case .delivered: beacons[position].urls[index].outcome = .delivered(stopwatch.elapsed)
-        case .reject(let reason):
+        case .delivered: beacons[position].urls[index].outcome = .delivered(instant)
+        case .reject(let reason), .split(let reason):
             beacons[position].urls[index].outcome = .failed(reason)
             log("beacon \(attempt.key) failed for good: \(reason)", isError: true)
         case .retry, .pause: break
@@ -397,13 +408,11 @@ public final class AdBeaconingSession {
         resumeReportWaiters()
     }
 
-    /// Moves a fired event to done or failed once every URL of its occurrence has an outcome.
+    /// Moves a fired event to done or failed once every URL of its occurrence has an outcome: failed when one of
+    /// its URLs failed, done otherwise (URLs refused by policy or with nothing to request are said, not failures).
     private func settle(_ deliveryKey: String) {
-        guard let position = recordIndex[deliveryKey] else { return }
-        let record = beacons[position]
-        guard record.urls.allSatisfy({ $0.outcome != nil }) else { return }
-        let failed = record.urls.contains { if case .failed = $0.outcome { true } else { false } }
-        setState(failed ? .failed : .done, of: record.firing.key)
+        guard let position = recordIndex[deliveryKey], let state = beacons[position].state else { return }
+        setState(state, of: beacons[position].firing.key)
     }
 
     func setState(_ state: ReportingState, of key: TrackingEventKey) {
@@ -431,11 +440,18 @@ public final class AdBeaconingSession {
 public struct BeaconRecord: Sendable, Hashable {
     public struct URLState: Sendable, Hashable {
         public enum Outcome: Sendable, Hashable {
-            /// Delivered at this instant of the session's stopwatch.
+            /// Delivered: the response arrived at this instant of the session's stopwatch.
             case delivered(Duration)
             /// Nothing to request (`about:blank`).
             case skipped
+            /// Not requested: the URL is not one Playtrace requests (a scheme other than http and https), for this
+            /// reason. Said, and not a failure of the event.
+            case refused(String)
+            /// Requested, and failed for good (refused by the server, or out of attempts).
             case failed(String)
+
+            /// Whether the URL failed for good.
+            public var isFailure: Bool { if case .failed = self { true } else { false } }
         }
         /// The URL requested, macros filled.
         public var url: String
@@ -448,7 +464,30 @@ public struct BeaconRecord: Sendable, Hashable {
     /// When it was handed to the Outbox, on the session's stopwatch.
     public var sentAt: Duration
     public var urls: [URLState]
+    /// The event's URLs past the limit per event (``AdMetadataLimits/maximumURLsPerEvent``), not requested.
+    public var urlsOverLimit = 0
 
-    /// How long after the crossing it was handed over.
+    /// How long after the crossing it was handed over (the firing's lateness).
     public var lateness: Duration { sentAt - firing.crossing }
+
+    /// How long after the crossing its last URL was delivered (the response's arrival): the lateness that a vendor
+    /// sees. `nil` while a URL waits, or when none was delivered.
+    public var deliveryLateness: Duration? {
+        var latest: Duration?
+        for url in urls {
+            switch url.outcome {
+            case .delivered(let instant): latest = max(latest ?? instant, instant)
+            case nil: return nil
+            default: break
+            }
+        }
+        return latest.map { $0 - firing.crossing }
+    }
+
+    /// The event's reporting state from its URLs' states: `nil` while one waits; ``ReportingState/failed`` when
+    /// one failed for good; ``ReportingState/done`` otherwise.
+    public var state: ReportingState? {
+        guard urls.allSatisfy({ $0.outcome != nil }) else { return nil }
+        return urls.contains { $0.outcome?.isFailure == true } ? .failed : .done
+    }
 }

@@ -74,7 +74,7 @@ public final class InfluxDBBackend: Backend, Sendable {
 
     /// The courier that delivers this backend's batches (register it with the outbox).
     public static func courier(transport: any HTTPTransport) -> HTTPCourier {
-        HTTPCourier(name: destination, transport: transport)
+        HTTPCourier(name: destination, transport: transport, splitter: HTTPCourier.lineSplitter)
     }
 
     public let configuration: Configuration

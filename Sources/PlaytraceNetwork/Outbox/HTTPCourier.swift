@@ -6,16 +6,53 @@ import Foundation
 /// 2xx is delivered; 408, 429 and 5xx, and no response, are retried (429 and 503 no sooner than their
 /// `Retry-After` says); 401, 403 and 404 say the destination itself is
 /// not set up for these messages (credentials, a missing database or path): the destination is paused and its
-/// messages kept; other statuses (a 400 for malformed data) refuse that message for good, with the server's message.
+/// messages kept; 413 (too large) cuts the payload in two with the courier's `splitter`, each half delivered on its
+/// own, down to what cannot be cut; other statuses (a 400 for malformed data) refuse that message for good, with the
+/// server's message.
 public struct HTTPCourier: OutboxCourier {
     public let name: String
     private let transport: any HTTPTransport
     private let timeout: Duration
+    private let splitter: (@Sendable ([UInt8]) -> [[UInt8]]?)?
 
-    public init(name: String, transport: any HTTPTransport, timeout: Duration = .seconds(15)) {
+    /// - Parameters:
+    ///   - name: the destination.
+    ///   - transport: the HTTP client.
+    ///   - timeout: the deadline of each request.
+    ///   - splitter: cuts a payload (uncompressed) in pieces for a server that refused it as too large; `nil` when
+    ///     the payload cannot be cut (``lineSplitter`` for line-oriented payloads).
+    public init(name: String, transport: any HTTPTransport, timeout: Duration = .seconds(15),
+                splitter: (@Sendable ([UInt8]) -> [[UInt8]]?)? = nil) {
         self.name = name
         self.transport = transport
         self.timeout = timeout
+        self.splitter = splitter
+    }
+
+    /// Cuts a payload of lines (InfluxDB's line protocol, carbon's plaintext) in two halves of whole lines; `nil`
+    /// for one line.
+    public static let lineSplitter: @Sendable ([UInt8]) -> [[UInt8]]? = { payload in
+        var ends: [Int] = []
+        for (index, byte) in payload.enumerated() where byte == 0x0A && index < payload.count - 1 { ends.append(index) }
+        guard !ends.isEmpty else { return nil }
+        let cut = ends[(ends.count - 1) / 2] + 1
+        return [Array(payload[..<cut]), Array(payload[cut...])]
+    }
+
+    public func split(_ message: OutboxMessage) -> [OutboxMessage]? {
+        guard let splitter else { return nil }
+        let compressed = message.metadata["header.Content-Encoding"] == "gzip"
+        guard let payload = compressed ? try? Gzip.decompress(message.payload) : message.payload,
+              let pieces = splitter(payload), pieces.count > 1 else { return nil }
+        var result: [OutboxMessage] = []
+        for piece in pieces {
+            var part = message
+            part.id = nil
+            guard let bytes = compressed ? try? Gzip.compress(piece) : piece else { return nil }
+            part.payload = bytes
+            result.append(part)
+        }
+        return result
     }
 
     public func deliver(_ message: OutboxMessage) async -> DeliveryOutcome {
@@ -41,6 +78,7 @@ public struct HTTPCourier: OutboxCourier {
                 return .retry(detail, after: response.header("Retry-After").flatMap { RetryAfter.delay($0, now: Date()) })
             case 408, 500...: return .retry(detail)
             case 401, 403, 404: return .pause(detail)
+            case 413: return .split(detail)
             default: return .reject(detail)
             }
         } catch {

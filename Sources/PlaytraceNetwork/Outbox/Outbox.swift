@@ -1,3 +1,4 @@
+import Foundation
 public import Logging
 public import PlaytraceCore
 
@@ -5,16 +6,22 @@ public import PlaytraceCore
 ///
 /// - Messages are persisted in SQLite (GRDB) before ``enqueue(_:)`` returns, and removed only once delivered or
 ///   refused for good: a crash, a `kill -9` or a server down for an hour loses nothing; the next start resumes.
-/// - Once started, delivery runs in the background: a message leaves as soon as it is enqueued, one destination
-///   at a time in order, destinations in parallel.
+/// - Once started, delivery runs in the background: a message leaves as soon as it is enqueued, destinations in
+///   parallel. A destination's messages go one at a time in order, or each on its own, as its courier says
+///   (``OutboxOrdering``): telemetry batches in order, ad beacons each to its own vendor, no beacon waiting on
+///   another's failures.
 /// - Each message is sent once, and again only after an attempt failed. A message being sent is claimed in the
 ///   file, so that processes sharing one file (and a flush racing the background delivery) never send it twice;
 ///   each message keeps a stable key (its `Idempotency-Key`) across retries and restarts, and a message enqueued
 ///   twice with the same key is stored once — also after its delivery, for a message that asks its key to be
 ///   remembered (``OutboxMessage/remembersKey``: ad beacons, which a restarted session may fire anew).
-/// - Transient failures (no response, 5xx, 429) hold the destination back with exponential backoff and jitter;
-///   a refusal of the destination's own set-up (401, 403, 404) pauses it and keeps its messages; a refusal of one
-///   message (400) drops that message, counted and logged with the server's message.
+/// - Transient failures (no response, 5xx, 429) are retried with exponential backoff and jitter (no sooner than a
+///   server's `Retry-After`), holding back the whole destination when its messages go in order, the message alone
+///   otherwise; a refusal of the destination's own set-up (401, 403, 404) pauses it and keeps its messages; a
+///   message too large for the server (413) is cut in pieces, each delivered on its own; a refusal of one message
+///   (400) drops that message, counted and logged with the server's message.
+/// - The file is watched: deleted, replaced or truncated under the outbox, or no longer writable, it is said at once
+///   in the log and in every flush's and drain's result (``fileProblem()``), never taken for storage.
 /// - The store is bounded in bytes and in age; what the bounds drop is counted (``statistics()``) and logged. A row
 ///   that cannot be read back is set aside and reported, never retried, and blocks nothing.
 ///
@@ -28,9 +35,9 @@ public actor Outbox {
     public nonisolated let configuration: OutboxConfiguration
     private nonisolated let store: OutboxStore
     private let couriers: [String: any OutboxCourier]
-    /// The destinations delivered here; messages for others stay stored (bounds apply) for an outbox that has
-    /// their courier — a run with other backends configured, `playtrace outbox --deliver`.
-    private let destinations: [String]
+    /// The destinations delivered here, in order of name; messages for others stay stored (bounds apply) for an
+    /// outbox that has their courier — a run with other backends configured, `playtrace outbox --deliver`.
+    public nonisolated let destinations: [String]
     private nonisolated let wallClock: WallClock
     private nonisolated let logger: Logger
     private let random: @Sendable () -> Double
@@ -42,6 +49,15 @@ public actor Outbox {
     private var rerun: Set<String> = []
     /// Messages this process is sending.
     private var inFlight: Set<Int64> = []
+    /// The attempts under way for destinations whose messages are independent (``OutboxOrdering/independent``).
+    private var deliveries: [Int64: (destination: String, task: Task<Void, Never>)] = [:]
+    /// How many of those attempts run, by destination and by destination and host.
+    private var running: [String: Int] = [:]
+    private var runningPerHost: [String: Int] = [:]
+    /// What this outbox did since it was opened, by destination.
+    private var counts: [String: OutboxRunCounts] = [:]
+    /// When this outbox was opened (seconds since 1970): messages stored before were left by an earlier run.
+    private nonisolated let openedAt: Double
     /// Destinations left alone until a date: after a transient failure (backoff) or a pause.
     private var holds: [String: Hold] = [:]
     /// When each destination next has a message due, as far as this outbox knows (its own enqueues, and the store
@@ -89,6 +105,7 @@ public actor Outbox {
         self.random = random
         self.logger = logger
         submissions = SubmissionQueue(capacity: configuration.maximumSubmitted)
+        openedAt = wallClock.now.secondsSince1970
     }
 
     deinit { loop?.cancel() }
@@ -105,8 +122,15 @@ public actor Outbox {
         message.createdAt = now
         message.nextAttemptAt = now
         message.attempts = 0
-        let inserted = try store.insert(message, rememberedSince: oldestKept)
-        try enforceBounds()
+        checkFile()
+        let inserted: Bool
+        do {
+            inserted = try store.insert(message, rememberedSince: oldestKept)
+            try enforceBounds()
+        } catch {
+            noteWriteFailure(error)
+            throw error
+        }
         if inserted { Task { await self.noteDue(message.destination) } }
         return inserted
     }
@@ -120,11 +144,16 @@ public actor Outbox {
         message.createdAt = now
         message.nextAttemptAt = now
         message.attempts = 0
-        let inserted = try await store.insertInBackground(message, rememberedSince: oldestKept)
-        if inserted {
-            try enforceBounds()
-            await noteDue(message.destination)
+        checkFile()
+        let inserted: Bool
+        do {
+            inserted = try await store.insertInBackground(message, rememberedSince: oldestKept)
+            if inserted { try enforceBounds() }
+        } catch {
+            noteWriteFailure(error)
+            throw error
         }
+        if inserted { await noteDue(message.destination) }
         return inserted
     }
 
@@ -229,6 +258,7 @@ public actor Outbox {
     /// message that cannot be stored does not take the others with it.
     private nonisolated func store(_ messages: [OutboxMessage]) async {
         guard !messages.isEmpty else { return }
+        checkFile()
         do {
             let inserted = try await store.insertAllInBackground(messages, rememberedSince: oldestKept)
             if inserted.contains(true) { try enforceBounds() }
@@ -248,6 +278,7 @@ public actor Outbox {
     /// Counts and logs a submitted message that could not be stored.
     private nonisolated func lose(_ message: OutboxMessage, _ error: any Error) {
         submissions.countLost()
+        noteWriteFailure(error)
         logger.error("a message could not be stored for delivery, and is lost", metadata: [
             "destination": "\(message.destination)", "bytes": "\(message.payload.count)", "error": "\(error)",
         ])
@@ -265,6 +296,7 @@ public actor Outbox {
         loop?.cancel()
         loop = nil
         for pass in passes.values { pass.cancel() }
+        for delivery in deliveries.values { delivery.task.cancel() }
         rerun.removeAll()
     }
 
@@ -273,15 +305,16 @@ public actor Outbox {
     /// stored, with their backoff, for later.
     @discardableResult
     public func flush() async -> OutboxDrain {
-        await settle(within: nil)
+        await settle(within: nil, only: nil)
     }
 
     /// Delivers what waits, backoff aside, retrying failures as their backoff allows, until nothing deliverable is
     /// left or `timeout` has passed; then abandons the attempts under way. What is left stays stored (for the next
     /// run when the outbox has a file); the result says how much, and which destinations are paused and why.
+    /// - Parameter only: the destinations drained (all by default); the others go on in the background.
     @discardableResult
-    public func drain(within timeout: Duration) async -> OutboxDrain {
-        await settle(within: timeout)
+    public func drain(within timeout: Duration, only: Set<String>? = nil) async -> OutboxDrain {
+        await settle(within: timeout, only: only)
     }
 
     /// What became of the messages whose key starts with `prefix`: those stored, and those delivered or refused
@@ -291,9 +324,21 @@ public actor Outbox {
         try store.keyStates(withPrefix: prefix)
     }
 
-    /// What the outbox did so far, and what waits.
+    /// What the outbox file did in its whole life (every run that used it), and what waits.
     public func statistics() throws -> OutboxStatistics {
-        try store.statistics()
+        checkFile()
+        return try store.statistics()
+    }
+
+    /// What this outbox did since it was opened, by destination: this run's figures.
+    public func runCounts() -> [String: OutboxRunCounts] { counts }
+
+    /// What happened to the outbox's file while in use, if anything did: deleted, replaced by another file, truncated
+    /// or overwritten, or no longer writable by SQLite. Checked now; once noticed it stays, and it was logged as an
+    /// error the moment it was noticed. `nil` for an outbox in memory, or a file that is fine.
+    public nonisolated func fileProblem() -> String? {
+        checkFile()
+        return store.watch?.problem
     }
 
     /// The destinations paused because they refuse their messages for a reason of their own set-up, with that
@@ -353,7 +398,11 @@ public actor Outbox {
 
     /// Makes sure a pass runs for `destination` (or runs again, when one is under way).
     private func kick(_ destination: String) {
-        guard loop != nil, couriers[destination] != nil else { return }
+        guard loop != nil, let courier = couriers[destination] else { return }
+        if case .independent(let perHost, let total) = courier.ordering {
+            startDeliveries(destination, courier: courier, maximumPerHost: perHost, maximumInFlight: total)
+            return
+        }
         if passes[destination] != nil {
             rerun.insert(destination)
             return
@@ -379,7 +428,8 @@ public actor Outbox {
         while !Task.isCancelled {
             rerun.remove(destination)
             if let hold = holds[destination], hold.until > now { return }
-            let due: (messages: [OutboxMessage], quarantined: [OutboxStore.Quarantined])
+            checkFile()
+            let due: OutboxStore.DuePage
             do {
                 due = try store.due(destination: destination, at: now, limit: configuration.batchSize)
             } catch {
@@ -405,7 +455,8 @@ public actor Outbox {
                 inFlight.insert(id)
                 let outcome = await courier.deliver(message)
                 inFlight.remove(id)
-                let goesOn = record(outcome, of: message, id: id)
+                let goesOn = record(outcome, of: message, id: id, courier: courier, holdsDestination: true,
+                                    abandoned: Task.isCancelled)
                 notifyWaiters()
                 if !goesOn { return }
             }
@@ -413,12 +464,18 @@ public actor Outbox {
     }
 
     /// Stores what became of an attempt; whether the destination's pass goes on to its next message.
-    private func record(_ outcome: DeliveryOutcome, of message: OutboxMessage, id: Int64) -> Bool {
+    /// - Parameters:
+    ///   - holdsDestination: whether a transient failure holds the whole destination back (messages in order).
+    ///   - abandoned: the attempt was cancelled (a drain's deadline, ``stop()``): not a failure of the destination.
+    private func record(_ outcome: DeliveryOutcome, of message: OutboxMessage, id: Int64, courier: any OutboxCourier,
+                        holdsDestination: Bool, abandoned: Bool) -> Bool {
         let destination = message.destination
         do {
             switch outcome {
             case .delivered:
                 try store.remove(id, counting: "delivered", at: now)
+                counts[destination, default: OutboxRunCounts()].delivered += 1
+                if message.createdAt < openedAt { counts[destination, default: OutboxRunCounts()].deliveredFromEarlierRuns += 1 }
                 if let pause = holds[destination]?.pause {
                     logger.notice("destination delivers again", metadata: ["destination": "\(destination)", "was": "\(pause)"])
                 }
@@ -429,13 +486,35 @@ public actor Outbox {
                     "destination": "\(destination)", "key": "\(message.key)", "reason": "\(reason)",
                 ])
                 try store.remove(id, counting: "rejected", at: now)
+                counts[destination, default: OutboxRunCounts()].rejected += 1
+                return true
+            case .split(let reason):
+                guard let pieces = courier.split(message), pieces.count > 1 else {
+                    logger.error("message refused as too large and cannot be cut further, dropped", metadata: [
+                        "destination": "\(destination)", "key": "\(message.key)", "reason": "\(reason)",
+                    ])
+                    try store.remove(id, counting: "rejected", at: now)
+                    counts[destination, default: OutboxRunCounts()].rejected += 1
+                    return true
+                }
+                logger.notice("message refused as too large: cut in pieces, each delivered on its own", metadata: [
+                    "destination": "\(destination)", "key": "\(message.key)", "pieces": "\(pieces.count)",
+                    "reason": "\(reason)",
+                ])
+                let keyed = pieces.enumerated().map { index, piece in
+                    var piece = piece
+                    piece.key = "\(message.key).\(index + 1)"
+                    return piece
+                }
+                try store.replace(id, with: keyed, at: now)
+                counts[destination, default: OutboxRunCounts()].split += 1
                 return true
             case .retry(let reason, let after):
                 let attempts = message.attempts + 1
                 // A server's Retry-After is honoured (up to the longest wait the configuration allows).
                 let asked = min(after ?? .zero, configuration.maximumRetryAfter)
                 let delay = max(configuration.backoff(afterAttempt: attempts, random: random()), asked)
-                if Task.isCancelled {
+                if abandoned {
                     // Abandoned at a drain's deadline or by stop(): not a failure of the destination.
                     logger.debug("delivery abandoned, the message stays stored", metadata: ["destination": "\(destination)"])
                 } else {
@@ -446,9 +525,10 @@ public actor Outbox {
                 }
                 let next = now + delay.seconds
                 try store.reschedule(id, attempts: attempts, nextAttemptAt: next, error: reason)
-                // The destination waits as its first message does: a server that is down gets one request per
-                // backoff, not one per message.
-                holds[destination] = Hold(until: next, pause: holds[destination]?.pause)
+                counts[destination, default: OutboxRunCounts()].retried += 1
+                // In order, the destination waits as its first message does: a server that is down gets one request
+                // per backoff, not one per message. Messages on their own wait alone.
+                if holdsDestination { holds[destination] = Hold(until: next, pause: holds[destination]?.pause) }
                 return false
             case .pause(let reason):
                 try store.release(id)
@@ -463,13 +543,117 @@ public actor Outbox {
             }
         } catch {
             logger.error("outbox update failed", metadata: ["destination": "\(destination)", "error": "\(error)"])
+            noteWriteFailure(error)
             return false
         }
     }
 
+    // MARK: - Independent messages
+
+    /// Starts attempts at the due messages of a destination whose messages are independent, oldest first, while its
+    /// limits allow: at most `maximumInFlight` at once, `maximumPerHost` to one host. A message whose host is at its
+    /// limit is passed over for later ones (other hosts'); it starts when an attempt of its host ends.
+    private func startDeliveries(_ destination: String, courier: any OutboxCourier, maximumPerHost: Int,
+                                 maximumInFlight: Int) {
+        defer {
+            if let hold = holds[destination], hold.until > now {
+                setNextDue(destination, hold.until)
+            } else {
+                // The next message falling due, among those no attempt holds.
+                setNextDue(destination, (try? store.nextDue(destinations: [destination], unclaimedAt: now)) ?? .infinity)
+            }
+            notifyWaiters()
+        }
+        if let hold = holds[destination], hold.until > now { return }
+        checkFile()
+        var after: Int64 = 0
+        while running[destination, default: 0] < maximumInFlight {
+            let page: OutboxStore.DuePage
+            do {
+                page = try store.due(destination: destination, at: now, limit: configuration.batchSize, after: after)
+            } catch {
+                logger.error("outbox delivery failed", metadata: ["destination": "\(destination)", "error": "\(error)"])
+                return
+            }
+            for row in page.quarantined {
+                logger.error("an outbox row could not be read back and was set aside", metadata: [
+                    "destination": "\(destination)", "id": "\(row.id)", "reason": "\(row.reason)",
+                ])
+            }
+            for message in page.messages {
+                guard running[destination, default: 0] < maximumInFlight else { break }
+                guard let id = message.id, !inFlight.contains(id) else { continue }
+                let lane = destination + " " + Self.host(of: message)
+                guard runningPerHost[lane, default: 0] < maximumPerHost else { continue }
+                do {
+                    let moment = now
+                    guard try store.claim(id, until: moment + configuration.claimDuration.seconds, now: moment) else { continue }
+                } catch {
+                    logger.error("outbox claim failed", metadata: ["destination": "\(destination)", "error": "\(error)"])
+                    return
+                }
+                inFlight.insert(id)
+                running[destination, default: 0] += 1
+                runningPerHost[lane, default: 0] += 1
+                deliveries[id] = (destination, Task {
+                    let outcome = await courier.deliver(message)
+                    self.finished(outcome, of: message, id: id, lane: lane, courier: courier, abandoned: Task.isCancelled)
+                })
+            }
+            if page.isLast { return }
+            after = page.lastRow
+        }
+    }
+
+    /// Records an attempt at an independent message, and starts what its freed place allows.
+    private func finished(_ outcome: DeliveryOutcome, of message: OutboxMessage, id: Int64, lane: String,
+                          courier: any OutboxCourier, abandoned: Bool) {
+        let destination = message.destination
+        deliveries[id] = nil
+        inFlight.remove(id)
+        running[destination, default: 1] -= 1
+        runningPerHost[lane, default: 1] -= 1
+        if runningPerHost[lane] == 0 { runningPerHost[lane] = nil }
+        _ = record(outcome, of: message, id: id, courier: courier, holdsDestination: false, abandoned: abandoned)
+        if !abandoned, loop != nil, case .independent(let perHost, let total) = courier.ordering {
+            startDeliveries(destination, courier: courier, maximumPerHost: perHost, maximumInFlight: total)
+        } else {
+            notifyWaiters()
+        }
+    }
+
+    /// The host (and port) a message goes to: its `url` metadata's; messages without one share a lane.
+    private static func host(of message: OutboxMessage) -> String {
+        guard let text = message.metadata["url"], let components = URLComponents(string: text) else { return "" }
+        return (components.host ?? "") + ":" + (components.port.map(String.init) ?? components.scheme ?? "")
+    }
+
+    // MARK: - The file
+
+    /// Looks at the file; logs what happened to it the first time it is noticed.
+    private nonisolated func checkFile() {
+        guard let (problem, isNew) = store.watch?.check(), isNew else { return }
+        reportFileProblem(problem)
+    }
+
+    /// Records a failure of SQLite to write the file; logs it the first time.
+    private nonisolated func noteWriteFailure(_ error: any Error) {
+        guard let watch = store.watch, !(error is CancellationError) else { return }
+        let (problem, isNew) = watch.noteWriteFailure("\(error)")
+        if isNew { reportFileProblem(problem) }
+    }
+
+    private nonisolated func reportFileProblem(_ problem: String) {
+        let held = (try? store.statistics()).map { "\($0.pending)" } ?? "unknown"
+        logger.error("the outbox file was \(problem): the messages it held are lost at exit", metadata: [
+            "path": "\(store.watch?.path ?? "")", "waiting": "\(held)",
+        ])
+    }
+
     // MARK: - Flush and drain
 
-    private func settle(within window: Duration?) async -> OutboxDrain {
+    private func settle(within window: Duration?, only: Set<String>?) async -> OutboxDrain {
+        let drained = only.map { only in destinations.filter(only.contains) } ?? destinations
         // What was submitted before is part of what is flushed: stored now, not at the storing task's next look.
         while !submissions.isIdle {
             submissions.wake()
@@ -479,12 +663,12 @@ public actor Outbox {
         let horizon = beginning + (window?.seconds ?? 0)
         do {
             try enforceBounds()
-            try store.makeDue(at: beginning, destinations: destinations)
+            try store.makeDue(at: beginning, destinations: drained)
         } catch {
             logger.error("outbox flush failed", metadata: ["error": "\(error)"])
         }
         // Backoff aside: a destination held back by a failure is tried again now; a paused one stays paused.
-        holds = holds.filter { $0.value.pause != nil }
+        holds = holds.filter { $0.value.pause != nil || !drained.contains($0.key) }
         nextDue.removeAll()
         let startedHere = loop == nil
         // Started, or woken at once when it sleeps: every destination is due now.
@@ -497,27 +681,31 @@ public actor Outbox {
                 await self?.expire(id)
             }
         }
-        while !expiredDrains.contains(id), !isSettled(horizon: horizon) {
+        while !expiredDrains.contains(id), !isSettled(drained, horizon: horizon) {
             await withCheckedContinuation { waiters.append($0) }
         }
         deadline?.cancel()
         let timedOut = expiredDrains.remove(id) != nil
         if timedOut {
             // The time is up: attempts under way are abandoned (their messages stay stored).
-            for pass in passes.values { pass.cancel() }
+            for (destination, pass) in passes where drained.contains(destination) { pass.cancel() }
+            for delivery in deliveries.values where drained.contains(delivery.destination) { delivery.task.cancel() }
         }
         if startedHere { loop?.cancel(); loop = nil }
-        let pending = (try? store.statistics().pendingByDestination.filter { destinations.contains($0.key) }
-            .values.reduce(0, +)) ?? 0
-        return OutboxDrain(pending: pending, paused: pausedDestinations(), timedOut: timedOut, lost: submissions.lost)
+        checkFile()
+        let byDestination = (try? store.statistics().pendingByDestination) ?? [:]
+        let pending = byDestination.filter { drained.contains($0.key) }.values.reduce(0, +)
+        return OutboxDrain(pending: pending, paused: pausedDestinations(), timedOut: timedOut, lost: submissions.lost,
+                           pendingByDestination: byDestination, fileProblem: store.watch?.problem)
     }
 
-    /// Whether nothing this outbox can deliver is left before `horizon`: no pass running, and every destination
-    /// either empty of due messages or held back past the horizon.
-    private func isSettled(horizon: Double) -> Bool {
-        guard passes.isEmpty, submissions.isIdle else { return false }
+    /// Whether nothing this outbox can deliver to `drained` is left before `horizon`: no pass or attempt of theirs
+    /// running, and each destination either empty of due messages or held back past the horizon.
+    private func isSettled(_ drained: [String], horizon: Double) -> Bool {
+        guard submissions.isIdle, !passes.keys.contains(where: drained.contains),
+              !deliveries.values.contains(where: { drained.contains($0.destination) }) else { return false }
         let moment = now
-        for destination in destinations {
+        for destination in drained {
             if let hold = holds[destination], hold.until > horizon { continue }
             do {
                 if try store.deliverableCount(destination: destination, dueBy: horizon, now: moment) > 0 { return false }

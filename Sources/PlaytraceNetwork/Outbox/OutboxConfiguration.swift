@@ -50,7 +50,8 @@ public struct OutboxConfiguration: Sendable {
     }
 }
 
-/// What the outbox did so far (kept across restarts).
+/// What the outbox file saw in its whole life, every process and run that used it (kept across restarts); what
+/// one outbox did since it was opened is ``OutboxRunCounts``.
 public struct OutboxStatistics: Sendable, Hashable {
     public var enqueued = 0
     public var delivered = 0
@@ -62,6 +63,8 @@ public struct OutboxStatistics: Sendable, Hashable {
     public var dropped = 0
     /// Duplicates refused at enqueueing (same key).
     public var duplicates = 0
+    /// Messages a server refused as too large, replaced by smaller pieces (HTTP 413).
+    public var split = 0
     /// Messages waiting now, and their payload bytes.
     public var pending = 0
     public var pendingBytes = 0
@@ -72,6 +75,23 @@ public struct OutboxStatistics: Sendable, Hashable {
     /// Rows set aside because they could not be read back as messages (a damaged or hand-edited file); they are
     /// counted in ``pending`` but never sent.
     public var quarantined = 0
+
+    public init() {}
+}
+
+/// What one ``Outbox`` did since it was opened, by destination (``Outbox/runCounts()``): the figures of a run, where
+/// ``OutboxStatistics`` has the file's lifetime.
+public struct OutboxRunCounts: Sendable, Hashable {
+    /// Messages delivered, those an earlier run left included.
+    public var delivered = 0
+    /// Of ``delivered``, the messages stored before this outbox was opened (left by an earlier run).
+    public var deliveredFromEarlierRuns = 0
+    /// Messages refused for good.
+    public var rejected = 0
+    /// Attempts that failed and will be tried again.
+    public var retried = 0
+    /// Messages cut in smaller ones after a server refused them as too large.
+    public var split = 0
 
     public init() {}
 }

@@ -8,11 +8,20 @@ public struct OutboxDrain: Sendable, Hashable {
     public var timedOut: Bool
     /// Messages submitted to this outbox (since it was opened) that could not be stored, and are lost.
     public var lost: Int
+    /// Messages waiting, by destination: those of the outbox's destinations, and those stored for destinations it
+    /// has no courier for (left by runs with other backends).
+    public var pendingByDestination: [String: Int]
+    /// What happened to the outbox's file while in use, when something did (deleted, replaced, truncated, no longer
+    /// writable): what ``pending`` counts is then not kept for a later run (``Outbox/fileProblem()``).
+    public var fileProblem: String?
 
-    public init(pending: Int, paused: [String: String], timedOut: Bool, lost: Int = 0) {
+    public init(pending: Int, paused: [String: String], timedOut: Bool, lost: Int = 0,
+                pendingByDestination: [String: Int] = [:], fileProblem: String? = nil) {
         self.pending = pending
         self.paused = paused
         self.timedOut = timedOut
         self.lost = lost
+        self.pendingByDestination = pendingByDestination
+        self.fileProblem = fileProblem
     }
 }

@@ -65,12 +65,41 @@ public enum DeliveryOutcome: Sendable, Hashable {
     /// The destination refuses every message for a reason of its own set-up (a missing database, bad
     /// credentials: 401, 403, 404): the message is kept, the destination is paused, and the reason is logged once.
     case pause(String)
+    /// The message is too large for the server (HTTP 413): it is replaced by the pieces its courier cuts it into
+    /// (``OutboxCourier/split(_:)``), each delivered on its own; a message that cannot be cut is refused for good
+    /// with this reason.
+    case split(String)
 }
 
 /// Delivers messages of one destination: over HTTP, over a TCP connection…
 public protocol OutboxCourier: Sendable {
     /// The destination name messages refer to.
     var name: String { get }
+    /// How the destination's messages relate to each other: in order, or each on its own (``OutboxOrdering``).
+    /// ``OutboxOrdering/sequential`` unless the courier says otherwise.
+    var ordering: OutboxOrdering { get }
     /// Makes one delivery attempt.
     func deliver(_ message: OutboxMessage) async -> DeliveryOutcome
+    /// The message cut in smaller ones that together carry the same payload, for a server that refused it as too
+    /// large (``DeliveryOutcome/split(_:)``); `nil` when it cannot be cut further (one line, one record). The pieces
+    /// need only their payload, metadata and key set.
+    func split(_ message: OutboxMessage) -> [OutboxMessage]?
+}
+
+extension OutboxCourier {
+    public var ordering: OutboxOrdering { .sequential }
+    public func split(_ message: OutboxMessage) -> [OutboxMessage]? { nil }
+}
+
+/// How a destination's messages are delivered relative to each other.
+public enum OutboxOrdering: Sendable, Hashable {
+    /// One message at a time, oldest first; a transient failure holds the whole destination back for its backoff,
+    /// so that a server that is down gets one request per backoff, not one per message (telemetry batches to one
+    /// backend).
+    case sequential
+    /// Each message on its own: its failures, retries and backoff are its own and never delay another message. At
+    /// most `maximumInFlight` attempts run at once, and at most `maximumPerHost` to one host (the host and port of
+    /// the message's `url` metadata), so that a host that does not answer ties up its own messages' attempts only
+    /// (ad beacons, each URL to its own vendor).
+    case independent(maximumPerHost: Int, maximumInFlight: Int)
 }

@@ -7,12 +7,15 @@ struct OutboxStore: Sendable {
     private let database: DatabaseQueue
     /// The name of this store's claims.
     private let owner = ClaimOwner()
+    /// Notices the file being deleted, replaced or truncated under the store (`nil` in memory).
+    let watch: OutboxFileWatch?
 
     /// Opens (or creates) the store at `path`; `nil` keeps it in memory (for tests that do not restart).
     /// - Throws: ``OutboxError/unreadableStore(path:reason:)`` when SQLite cannot open or prepare it.
     init(path: String?) throws(OutboxError) {
         do {
             database = try Self.open(path: path)
+            watch = path.flatMap(OutboxFileWatch.init(path:))
         } catch let error as OutboxError {
             throw error
         } catch let error as DatabaseError {
@@ -162,33 +165,49 @@ struct OutboxStore: Sendable {
         var reason: String
     }
 
+    /// One look at a destination's due messages (``due(destination:at:limit:after:)``).
+    struct DuePage: Sendable {
+        var messages: [OutboxMessage] = []
+        var quarantined: [Quarantined] = []
+        /// The last row looked at: the next page starts after it.
+        var lastRow: Int64 = 0
+        /// Whether no due row is left after ``lastRow``.
+        var isLast = true
+    }
+
     /// Messages for `destination` due at `now` and not claimed by another live store, oldest first (this store's
     /// own claims are its caller's to tell apart: it knows what it is sending). Rows that cannot
     /// be read back are set aside (``Quarantined``) and returned apart, so that one bad row never blocks the others.
-    func due(destination: String, at now: Double, limit: Int) throws -> (messages: [OutboxMessage], quarantined: [Quarantined]) {
+    /// `after` skips the rows up to that id (the next page of a pass that could not start every message it found).
+    func due(destination: String, at now: Double, limit: Int,
+             after: Int64 = 0) throws -> DuePage {
         try database.write { db in
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT * FROM message
-                WHERE destination = ? AND quarantined = 0 AND nextAttemptAt <= ?
+                WHERE destination = ? AND quarantined = 0 AND nextAttemptAt <= ? AND id > ?
                 ORDER BY id LIMIT ?
-                """), arguments: [destination, now, limit * 2])
-            var messages: [OutboxMessage] = []
-            var quarantined: [Quarantined] = []
-            for row in rows where messages.count < limit {
+                """), arguments: [destination, now, after, limit * 2])
+            var page = DuePage(lastRow: after, isLast: rows.count < limit * 2)
+            for row in rows {
+                guard page.messages.count < limit else {
+                    page.isLast = false
+                    break
+                }
+                page.lastRow = (try? row.decode(Int64.self, forColumn: "id")) ?? page.lastRow
                 // Another live process is sending it.
                 if let other = try? row.decode(String?.self, forColumn: "claimedBy"), other != owner.id,
                    let until = try? row.decode(Double?.self, forColumn: "claimedUntil"), until >= now,
                    ClaimOwner.isAlive(other) { continue }
                 do {
-                    messages.append(try Self.message(row))
+                    page.messages.append(try Self.message(row))
                 } catch {
                     let id: Int64 = try row.decode(forColumn: "id")
                     let reason = "unreadable row: \(error)"
                     try db.cachedStatement(sql: "UPDATE message SET quarantined = 1, lastError = ? WHERE id = ?").execute(arguments: [reason, id])
-                    quarantined.append(Quarantined(id: id, reason: reason))
+                    page.quarantined.append(Quarantined(id: id, reason: reason))
                 }
             }
-            return (messages, quarantined)
+            return page
         }
     }
 
@@ -246,14 +265,38 @@ struct OutboxStore: Sendable {
         }
     }
 
-    /// When the next stored message for `destinations` is due, if any.
-    func nextDue(destinations: [String]) throws -> Double? {
+    /// When the next stored message for `destinations` is due, if any; with `unclaimedAt`, among the messages no
+    /// attempt holds at that date (those being sent are not due again).
+    func nextDue(destinations: [String], unclaimedAt now: Double? = nil) throws -> Double? {
         guard !destinations.isEmpty else { return nil }
         let placeholders = Array(repeating: "?", count: destinations.count).joined(separator: ",")
+        let claimed = now == nil ? "" : " AND (claimedUntil IS NULL OR claimedUntil < ?)"
         return try database.read { db in
             try Double.fetchOne(db.cachedStatement(sql: """
-                SELECT MIN(nextAttemptAt) FROM message WHERE quarantined = 0 AND destination IN (\(placeholders))
-                """), arguments: StatementArguments(destinations))
+                SELECT MIN(nextAttemptAt) FROM message WHERE quarantined = 0 AND destination IN (\(placeholders))\(claimed)
+                """), arguments: StatementArguments(destinations as [any DatabaseValueConvertible] + (now.map { [$0] } ?? [])))
+        }
+    }
+
+    /// Replaces a message by the pieces it was cut into, in one transaction: each piece keeps the message's
+    /// destination, date and key memory, and is due at `now` with no attempt counted.
+    func replace(_ id: Int64, with pieces: [OutboxMessage], at now: Double) throws {
+        let metadata = try pieces.map(Self.metadataText)
+        try database.write { db in
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT destination, createdAt, remembersKey FROM message WHERE id = ?"),
+                                             arguments: [id]) else { return }
+            let destination: String = try row.decode(forColumn: "destination")
+            let createdAt: Double = try row.decode(forColumn: "createdAt")
+            let remembersKey = try row.decode(Bool?.self, forColumn: "remembersKey") ?? false
+            try db.cachedStatement(sql: "DELETE FROM message WHERE id = ?").execute(arguments: [id])
+            for (piece, metadata) in zip(pieces, metadata) {
+                try db.cachedStatement(sql: """
+                    INSERT OR IGNORE INTO message
+                        (key, destination, payload, metadata, createdAt, attempts, nextAttemptAt, lastError, remembersKey)
+                    VALUES (?, ?, ?, ?, ?, 0, ?, NULL, ?)
+                    """).execute(arguments: [piece.key, destination, Data(piece.payload), metadata, createdAt, now, remembersKey])
+            }
+            try Self.increment("split", in: db)
         }
     }
 
@@ -337,6 +380,7 @@ struct OutboxStore: Sendable {
                 case "rejected": statistics.rejected = value
                 case "dropped": statistics.dropped = value
                 case "duplicates": statistics.duplicates = value
+                case "split": statistics.split = value
                 default: break
                 }
             }

@@ -1,0 +1,80 @@
+import Foundation
+import PlaytraceAds
+import PlaytraceBackends
+import PlaytraceCore
+import PlaytraceNetwork
+
+/// The one outbox of a `play` or demo run: telemetry batches and ad beacons, with a courier for every kind of
+/// message an outbox file can hold (the HTTP backends' batches go to the URL stored with them), so that a run with
+/// `--outbox` also delivers what earlier runs left there. Graphite batches need the run's `--graphite`.
+final class RunOutbox: Sendable {
+    let outbox: Outbox
+    /// The `--outbox` file; `nil` keeps messages in memory (lost at exit).
+    let path: String?
+    /// Where the beacon courier's reports go: the ad session, once there is one.
+    private let beaconReports: BeaconReportRoute
+
+    /// - Parameters:
+    ///   - path: the `--outbox` file.
+    ///   - couriers: the couriers of the backends the run sends to.
+    ///   - beaconAttempts: the attempts at each beacon URL (`--beacon-attempts`).
+    init(path: String?, couriers: [any OutboxCourier], transport: any HTTPTransport, beaconAttempts: Int = 8) throws {
+        self.path = path
+        var all = couriers
+        var names = Set(couriers.map(\.name))
+        if path != nil {
+            // What an earlier run with other backends left goes out too.
+            for courier in [InfluxDBBackend.courier(transport: transport), NewRelicBackend.courier(transport: transport),
+                            OTLPBackend.courier(transport: transport)] as [any OutboxCourier]
+                where names.insert(courier.name).inserted {
+                all.append(courier)
+            }
+        }
+        let reports = BeaconReportRoute()
+        beaconReports = reports
+        all.append(BeaconCourier(transport: transport, maximumAttempts: beaconAttempts) { attempt in
+            reports.receiver.withLock { $0 }?(attempt)
+        })
+        do {
+            // Delivery is real network traffic: its backoffs and drains run on real time, even when the demo's clock
+            // runs faster.
+            outbox = try Outbox(path: path, couriers: all, clock: ContinuousClock())
+        } catch {
+            throw CommandFailure("--outbox \(path ?? "")", error: error)
+        }
+    }
+
+    /// Sends the beacon courier's reports to `receive` (the ad session's).
+    func routeBeaconReports(to receive: @escaping @Sendable (BeaconAttempt) -> Void) {
+        beaconReports.receiver.withLock { $0 = receive }
+    }
+
+    /// The outbox's own lines for the summary, once the run's drains are done: what earlier runs left that this run
+    /// delivered, what waits for a destination this run cannot reach, and what happened to the file (a finding).
+    func finish() async -> (lines: [String], findings: [SessionVerdict.Finding]) {
+        await outbox.stop()
+        var lines: [String] = []
+        var findings: [SessionVerdict.Finding] = []
+        let earlier = await outbox.runCounts().values.reduce(0) { $0 + $1.deliveredFromEarlierRuns }
+        if earlier > 0 {
+            lines.append("  outbox            \(earlier) message(s) left by earlier runs delivered")
+        }
+        if let path, let statistics = try? await outbox.statistics() {
+            let graphite = statistics.pendingByDestination[GraphiteBackend.destination] ?? 0
+            if graphite > 0 {
+                lines.append("  outbox            \(graphite) Graphite batch(es) wait in \(path) (--graphite delivers them)")
+            }
+        }
+        if let problem = outbox.fileProblem() {
+            let text = "the outbox file \(path ?? "") was \(problem): what it held is lost"
+            lines.append("  outbox            " + PlainText.safe(text))
+            findings.append(.init(kind: .outbox, text: PlainText.safe(text)))
+        }
+        return (lines, findings)
+    }
+}
+
+/// Who receives the beacon courier's reports, set once the ad session exists (the courier is made before it).
+private final class BeaconReportRoute: Sendable {
+    let receiver = Locked<(@Sendable (BeaconAttempt) -> Void)?>(nil)
+}
