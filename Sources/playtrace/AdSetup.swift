@@ -90,6 +90,9 @@ final class AdSetup {
     private let provider: (any AdMetadataProvider)?
     /// Reads interstitial asset lists served as VAST and tracks their ads (in every format).
     let assetListReader: VASTAssetListReader
+    /// How much faster than real time the session's clock runs (the demo's `--speed`): beacons travel in real time,
+    /// so their lateness is told in real time.
+    private let speed: Double
 
     /// A beacon is late when its delivery (the response's arrival) comes more than this after its crossing: past
     /// it a vendor counts the ad at a moment the viewer was no longer at.
@@ -98,6 +101,7 @@ final class AdSetup {
     /// - Parameter run: the run's outbox, whose beacon courier reports to this setup's session from now on.
     init(settings: Settings, clock: any Clock<Duration>, transport: any HTTPTransport, outbox run: RunOutbox) async {
         self.settings = settings
+        speed = (clock as? ScaledClock)?.speed ?? 1
         outbox = run.outbox
         session = AdBeaconingSession(outbox: outbox, clock: clock)
         session.metadataUpdateInterval = settings.metadataInterval
@@ -218,11 +222,11 @@ final class AdSetup {
             }
             counts.refusedURLs += record.urls.filter { if case .refused = $0.outcome { true } else { false } }.count
             counts.urlsOverLimit += record.urlsOverLimit
-            if let lateness = record.deliveryLateness {
+            if let lateness = record.deliveryLateness.map(realTime) {
                 if lateness > Self.lateness { counts.late += 1 }
                 counts.worstLateness = max(counts.worstLateness, lateness)
             }
-            counts.worstFiringLateness = max(counts.worstFiringLateness, record.lateness)
+            counts.worstFiringLateness = max(counts.worstFiringLateness, realTime(record.lateness))
         }
         counts.restored = session.restoredBeaconCount
         let restored = Set(session.adPods.flatMap(\.allTrackingEvents).filter { $0.reportingState != .idle }.map(\.id))
@@ -249,6 +253,9 @@ final class AdSetup {
         if counts.unexpected > 0 { line += "; \(counts.unexpected) not called for by what was played" }
         return line
     }
+
+    /// A duration of the session's clock in real time.
+    private func realTime(_ duration: Duration) -> Duration { duration / speed }
 
     private static func milliseconds(_ duration: Duration) -> String {
         String(format: "%.1f ms", duration.seconds * 1000)
@@ -297,14 +304,14 @@ final class AdSetup {
                     "event": record.firing.event.rawValue, "key": record.firing.key.description, "url": url.url,
                     "cause": record.firing.cause.rawValue, "mediaTime": record.firing.mediaTime,
                     "crossing": record.firing.crossing.seconds, "sent": record.sentAt.seconds,
-                    "firingLatenessMs": record.lateness.seconds * 1000, "attempts": url.attempts,
+                    "firingLatenessMs": realTime(record.lateness).seconds * 1000, "attempts": url.attempts,
                 ]
                 if record.urlsOverLimit > 0 { entry["urlsOverLimit"] = record.urlsOverLimit }
                 switch url.outcome {
                 case .delivered(let at):
                     entry["state"] = "delivered"
                     entry["delivered"] = at.seconds
-                    entry["latenessMs"] = (at - record.firing.crossing).seconds * 1000
+                    entry["latenessMs"] = realTime(at - record.firing.crossing).seconds * 1000
                 case .skipped: entry["state"] = "skipped"
                 case .refused(let reason):
                     entry["state"] = "refused"

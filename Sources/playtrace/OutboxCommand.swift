@@ -62,7 +62,7 @@ struct OutboxCommand: AsyncParsableCommand {
             for (destination, count) in drain.pendingByDestination.sorted(by: { $0.key < $1.key }) {
                 let why = drain.paused[destination].map { "paused: " + PlainText.safe($0) }
                     ?? (destination == GraphiteBackend.destination && graphite == nil ? "--graphite delivers them" : "to retry later")
-                print("  " + destination.padding(toLength: 10, withPad: " ", startingAt: 0) + "\(count) waiting (\(why))")
+                print("  " + destination.padding(toLength: 12, withPad: " ", startingAt: 0) + "\(count) waiting (\(why))")
             }
             if let problem = drain.fileProblem {
                 throw CommandFailure(file, "the file was \(problem) during delivery")
@@ -77,7 +77,7 @@ struct OutboxCommand: AsyncParsableCommand {
             lines[0] += ", the oldest enqueued \(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: oldest)))"
         }
         for (destination, count) in statistics.pendingByDestination.sorted(by: { $0.key < $1.key }) {
-            lines.append("  " + destination.padding(toLength: 10, withPad: " ", startingAt: 0) + "\(count)")
+            lines.append("  " + destination.padding(toLength: 12, withPad: " ", startingAt: 0) + "\(count)")
         }
         if statistics.quarantined > 0 {
             lines.append("  \(statistics.quarantined) unreadable row(s) set aside (never sent)")

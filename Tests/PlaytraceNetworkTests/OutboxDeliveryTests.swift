@@ -50,4 +50,39 @@ struct OutboxDeliveryTests {
         try await transport.shutdown()
         await lab.stop()
     }
+
+    @Test("HTTP 413: the batch is cut in halves, and halves again, each delivered on its own; one line still refused is dropped with the server's message")
+    func tooLarge() async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        // The first three requests are refused as too large: 8 lines → 4 → 2 → 1, then everything goes.
+        lab.faults.add(LabFault(pathContains: "/sink/", kind: .status(413), remaining: 3))
+        let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
+        let logs = LogCapture()
+        let courier = HTTPCourier(name: "sink", transport: transport, timeout: .seconds(5), splitter: HTTPCourier.lineSplitter)
+        let outbox = try Outbox(path: nil, couriers: [courier], logger: logs.logger)
+        let lines = (0..<8).map { "m v=\($0)i\n" }.joined()
+        var gzipped = OutboxMessage(key: "big", destination: "sink", payload: try Gzip.compress(Array(lines.utf8)),
+                                    metadata: ["url": "http://127.0.0.1:\(port)/sink/split", "header.Content-Encoding": "gzip"])
+        gzipped.metadata["method"] = "POST"
+        try outbox.enqueue(gzipped)
+        var drain = await outbox.drain(within: .seconds(10))
+        #expect(drain.pending == 0)
+        let bodies = lab.sink.accepted(under: "/sink/split").map { String(decoding: try! Gzip.decompress($0.body), as: UTF8.self) }
+        #expect(bodies.joined().split(separator: "\n").sorted() == lines.split(separator: "\n").sorted())
+        #expect(bodies.count == 4, "the pieces delivered: 1 + 1 + 2 + 4 lines")
+        var counts = await outbox.runCounts()["sink"]
+        #expect(counts?.split == 3 && counts?.delivered == 4 && counts?.rejected == 0)
+
+        // One line the server still refuses: dropped, counted, and said with the server's reason.
+        lab.faults.add(LabFault(pathContains: "/sink/", kind: .status(413), remaining: 1))
+        try outbox.enqueue(OutboxMessage(key: "one", destination: "sink", payload: Array("m v=9i\n".utf8),
+                                         metadata: ["url": "http://127.0.0.1:\(port)/sink/split"]))
+        drain = await outbox.drain(within: .seconds(10))
+        counts = await outbox.runCounts()["sink"]
+        #expect(drain.pending == 0 && counts?.rejected == 1)
+        #expect(logs.messages.contains { $0.contains("cannot be cut further") && $0.contains("HTTP 413") })
+        try await transport.shutdown()
+        await lab.stop()
+    }
 }

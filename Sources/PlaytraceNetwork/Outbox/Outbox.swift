@@ -334,7 +334,7 @@ public actor Outbox {
     public func runCounts() -> [String: OutboxRunCounts] { counts }
 
     /// What happened to the outbox's file while in use, if anything did: deleted, replaced by another file, truncated
-    /// or overwritten, or no longer writable by SQLite. Checked now; once noticed it stays, and it was logged as an
+    /// or no longer writable by SQLite. Checked now; once noticed it stays, and it was logged as an
     /// error the moment it was noticed. `nil` for an outbox in memory, or a file that is fine.
     public nonisolated func fileProblem() -> String? {
         checkFile()

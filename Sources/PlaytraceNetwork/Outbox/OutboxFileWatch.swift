@@ -2,12 +2,14 @@ import Foundation
 import PlaytraceCore
 
 /// Notices when an outbox file is taken away from the store that has it open: deleted, replaced by another file,
-/// truncated or overwritten. SQLite keeps writing to the file it opened, so without a look at the path a deleted
+/// or truncated. SQLite keeps writing to the file it opened, so without a look at the path a deleted
 /// file's messages would be "stored" in a file nobody can reach, and lost at exit without a word.
 ///
 /// A look is a `stat` of the path (its device and inode against those of the file opened, its size against the
-/// largest seen: an outbox file in write-ahead-log mode never shrinks, it has no auto-vacuum) and a read of its
-/// 16-byte SQLite header: a few microseconds, made before the store's writes and at every flush.
+/// largest seen: an outbox file in write-ahead-log mode never shrinks, it has no auto-vacuum): a microsecond or two,
+/// made before the store's writes and at every flush. The file is never opened here: closing a second descriptor
+/// of a database file would drop the POSIX locks SQLite holds on it. A file overwritten in place shows as SQLite's
+/// own errors, which the store reports (``noteWriteFailure(_:)``).
 final class OutboxFileWatch: Sendable {
     let path: String
     private struct State {
@@ -38,8 +40,8 @@ final class OutboxFileWatch: Sendable {
             if let status {
                 if UInt64(status.st_dev) != state.device || UInt64(status.st_ino) != state.inode {
                     problem = "replaced by another file while in use"
-                } else if Int64(status.st_size) < state.largestSize || (status.st_size > 0 && !Self.hasSQLiteHeader(path)) {
-                    problem = "truncated or overwritten while in use"
+                } else if Int64(status.st_size) < state.largestSize {
+                    problem = "truncated while in use"
                 } else {
                     state.largestSize = Int64(status.st_size)
                     problem = nil
@@ -69,12 +71,5 @@ final class OutboxFileWatch: Sendable {
     private static func status(of path: String) -> stat? {
         var status = stat()
         return stat(path, &status) == 0 ? status : nil
-    }
-
-    private static func hasSQLiteHeader(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        return header.count < 16 || header == Data("SQLite format 3\u{0}".utf8)
     }
 }
