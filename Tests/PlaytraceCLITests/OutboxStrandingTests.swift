@@ -35,7 +35,8 @@ struct OutboxStrandingTests {
         let delivered = try await CLITests.run(["outbox", path, "--deliver"])
         #expect(delivered.status == 0, "\(delivered.output) \(delivered.error)")
         #expect(delivered.output.contains("delivered 3, refused 0; 0 waiting"), "\(delivered.output)")
-        #expect(lab.beacons.accepted().map(\.path).sorted() == ["/beacons/old/a/complete", "/beacons/old/a/start"])
+        // (A set: on a machine loaded enough for a request to outlast its 5 s deadline, the retry is a second hit.)
+        #expect(Set(lab.beacons.accepted().map(\.path)) == ["/beacons/old/a/complete", "/beacons/old/a/start"])
         #expect(lab.sink.accepted(under: "/sink/influx").count == 1)
 
         Self.remove(path)

@@ -35,6 +35,10 @@ struct ParserState {
     var segments: [Segment] = []
     /// The line of each segment's `EXTINF`, for problems found once the playlist is read.
     var segmentLines: [Int] = []
+    /// Segments read, those left out by ``PlaylistParser/Options/keepingLastSegments`` included.
+    var segmentsRead = 0
+    /// What the segments left out by ``PlaylistParser/Options/keepingLastSegments`` carried forward.
+    var windowCarry = WindowCarry()
     /// The URI of the previous segment when it had a byte range (the next range without an offset follows it).
     var previousByteRangeURI: SegmentURI?
     /// Where the segments' URIs and the variants' text attributes are copied, made at the first one with room for
@@ -99,8 +103,9 @@ struct ParserState {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             bytes = UnsafeBufferPointer(rebasing: bytes[3...])
         }
-        segments.reserveCapacity(bytes.count / 64)
-        segmentLines.reserveCapacity(bytes.count / 64)
+        let expected = min(bytes.count / 64, options.keepingLastSegments.map { 2 * $0 } ?? .max)
+        segments.reserveCapacity(expected)
+        segmentLines.reserveCapacity(expected)
         var start = 0
         let count = bytes.count
         let maximumLineLength = options.limits.maximumLineLength
@@ -305,7 +310,7 @@ struct ParserState {
             return try diagnose(PlaylistParseError(line: line, reason: .mixedPlaylistKinds))
         }
         sawMediaTag = true
-        guard segments.count < options.limits.maximumSegments else {
+        guard segmentsRead < options.limits.maximumSegments else {
             throw PlaylistParseError(line: line, reason: .limitExceeded(.segments(options.limits.maximumSegments)))
         }
         if let range = pendingByteRange {
@@ -322,6 +327,10 @@ struct ParserState {
         segments.append(Segment(uriText: uri, duration: duration, title: pendingTitle, byteRange: pendingByteRange,
                                 tags: tags))
         segmentLines.append(pendingInfLine)
+        segmentsRead += 1
+        if let window = options.keepingLastSegments, segments.count >= 2 * window, media.playlistType != .vod {
+            leaveOutOldestSegments(segments.count - window)
+        }
         pendingDuration = nil
         pendingTitle = ""
         pendingByteRange = nil
@@ -392,6 +401,16 @@ struct ParserState {
             // Without segments or known trailing tags nothing tells header from trailer: keep them in the header.
             media.unknownTags += pending.unknownTags
             pending.unknownTags = []
+        }
+        if windowCarry.leftOut > 0 {
+            if let window = options.keepingLastSegments, segments.count > window {
+                leaveOutOldestSegments(segments.count - window)
+            }
+            media.mediaSequence += windowCarry.leftOut
+            media.discontinuitySequence += windowCarry.discontinuities
+            compactURIs()
+            warnings.append(PlaylistWarning(line: segmentLines.first ?? line, message: "the first \(windowCarry.leftOut) "
+                + "segments are left out: only the last \(segments.count) are kept"))
         }
         media.segments = segments
         segments = []  // so that renumbering mutates the only copy

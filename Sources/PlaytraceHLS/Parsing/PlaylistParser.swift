@@ -36,16 +36,26 @@ public struct PlaylistParser: Sendable {
         /// segment's, rounded up). Not reading the document (no `#EXTM3U`, a limit exceeded) still throws.
         /// `false` by default: a player has no use for an unusable playlist.
         public var diagnoses: Bool
+        /// With a number, a media playlist that is not a VOD one (`EXT-X-PLAYLIST-TYPE:VOD`) keeps only its last
+        /// this many segments, as if the server had listed only those: the media and discontinuity sequences move
+        /// past the ones left out, and what they carried forward (the `EXT-X-MAP`, `EXT-X-KEY` and `EXT-X-BITRATE`
+        /// in effect, the program date-time, byte-range offsets) is written on the first segment kept. A player
+        /// needs the live window it can seek in, not a server's weeks of history: the parse then holds at most
+        /// twice this many segments at once, and the playlist this many, whatever the input's length. A warning
+        /// says how many were left out. `nil` (the default) keeps every segment.
+        public var keepingLastSegments: Int?
 
         public init(
             importedVariables: [String: String]? = nil, queryParameters: [String: String]? = nil,
-            isStrict: Bool = false, limits: PlaylistLimits = PlaylistLimits(), diagnoses: Bool = false
+            isStrict: Bool = false, limits: PlaylistLimits = PlaylistLimits(), diagnoses: Bool = false,
+            keepingLastSegments: Int? = nil
         ) {
             self.importedVariables = importedVariables
             self.queryParameters = queryParameters
             self.isStrict = isStrict
             self.limits = limits
             self.diagnoses = diagnoses
+            self.keepingLastSegments = keepingLastSegments.map { max($0, 1) }
         }
     }
 
