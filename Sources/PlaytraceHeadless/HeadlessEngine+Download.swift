@@ -126,7 +126,7 @@ extension HeadlessEngine {
             } else {
                 reason = .initial
             }
-            if streamType != .onDemand || timeline.locations[chosen] == nil {
+            if streamType != .onDemand || !timeline.hasPlaylist(variant: chosen) {
                 do {
                     try await refreshVariant(chosen, policy: retryPolicy(for: chosen))
                 } catch let error as EngineError {

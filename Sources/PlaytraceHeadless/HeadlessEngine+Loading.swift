@@ -202,7 +202,8 @@ extension HeadlessEngine {
         let response = try await fetch(url, kind: kind, variant: variant, policy: policy)
         let parser = PlaylistParser(options: PlaylistParser.Options(
             importedVariables: kind == .mediaPlaylist ? importedVariables : nil,
-            queryParameters: Self.queryParameters(of: response.url)))
+            queryParameters: Self.queryParameters(of: response.url),
+            keepingLastSegments: configuration.maximumPlaylistSegments))
         do {
             let outcome = try parser.parseWithWarnings(bytes: response.body)
             for warning in outcome.warnings {

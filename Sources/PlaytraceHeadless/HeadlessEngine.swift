@@ -62,6 +62,11 @@ public actor HeadlessEngine: PlaybackEngine {
         public var liveEdgeTargetDurations: Double = 3
         /// A live window at least this long (seconds) makes the stream DVR.
         public var minimumDVRWindow: Double = 60
+        /// The most segments kept of a media playlist that is not a VOD one: its last ones, the window the viewer can
+        /// seek in (20,000 segments: 11 hours of 2-second segments, 33 of 6-second ones). A live playlist of weeks of
+        /// history (the parse caps allow a million segments) then costs what this window costs at each refresh
+        /// (`PlaylistParser.Options.keepingLastSegments`); `nil` keeps every segment.
+        public var maximumPlaylistSegments: Int? = 20_000
         /// The share of the throughput estimate a variant may use to be kept, or chosen on the way down.
         public var abrSafetyFactor: Double = 0.8
         /// The share of the throughput estimate a higher variant may use to be switched up to (stricter: hysteresis).

@@ -25,15 +25,72 @@ struct SegmentLocation: Sendable, Hashable {
     var key: URL?
 }
 
+/// A variant's latest media playlist, whose segments' locations are resolved when one is fetched: a refresh costs
+/// no URL per segment, and a long live window no location kept per segment.
+struct VariantPlaylist: Sendable {
+    let playlist: MediaPlaylist
+    let baseURL: URL
+    /// The media sequence of the playlist's first segment.
+    let firstSequence: Int
+    /// The segment indexes where an `EXT-X-MAP` starts, in order, and what each puts in effect.
+    private let mapStarts: [Int]
+    private let maps: [ResourceLocation]
+    /// The segment indexes where an `EXT-X-KEY` starts, and the key each puts in effect (`nil`: unencrypted).
+    private let keyStarts: [Int]
+    private let keys: [URL?]
+
+    init(_ playlist: MediaPlaylist, baseURL: URL) {
+        self.playlist = playlist
+        self.baseURL = baseURL
+        firstSequence = playlist.segments.first?.mediaSequence ?? playlist.mediaSequence
+        var (mapStarts, maps, keyStarts, keys): ([Int], [ResourceLocation], [Int], [URL?]) = ([], [], [], [])
+        for (index, segment) in playlist.segments.enumerated() where segment.tags.mayHaveRareTags {
+            if let map = segment.tags.map, let url = URL(string: map.uri, relativeTo: baseURL)?.absoluteURL {
+                mapStarts.append(index)
+                maps.append(ResourceLocation(url: url, byteRange: map.byteRange))
+            }
+            if let last = segment.tags.keys.last {
+                keyStarts.append(index)
+                keys.append(last.method == .none ? nil : last.uri.flatMap { URL(string: $0, relativeTo: baseURL)?.absoluteURL })
+            }
+        }
+        (self.mapStarts, self.maps, self.keyStarts, self.keys) = (mapStarts, maps, keyStarts, keys)
+    }
+
+    /// Where a segment is, with the initialization section and key in effect for it.
+    func location(sequence: Int) -> SegmentLocation? {
+        let index = sequence - firstSequence
+        guard playlist.segments.indices.contains(index) else { return nil }
+        let segment = playlist.segments[index]
+        guard let url = URL(string: segment.uri, relativeTo: baseURL)?.absoluteURL else { return nil }
+        return SegmentLocation(resource: ResourceLocation(url: url, byteRange: segment.resolvedByteRange),
+                               initializationSection: Self.inEffect(mapStarts, at: index).map { maps[$0] },
+                               key: Self.inEffect(keyStarts, at: index).flatMap { keys[$0] })
+    }
+
+    /// The position in `starts` (ascending segment indexes) of the last start at or before `index`: a binary search.
+    private static func inEffect(_ starts: [Int], at index: Int) -> Int? {
+        var low = 0
+        var high = starts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if starts[middle] <= index { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 ? low - 1 : nil
+    }
+}
+
 /// The engine's timeline: segments keyed by media sequence number, placed once and kept in place across playlist
 /// refreshes and variant switches (variants of one stream share sequence numbers and durations).
 ///
 /// A live window slides: segments that leave the playlist leave the timeline; new ones are appended after the
-/// last known one.
+/// last known one. A refresh costs time in proportion to what changed (the segments added and removed) plus one
+/// pass over the playlist's rare tags; the playlist itself is bounded by the parser's window
+/// (`HeadlessEngine.Configuration.maximumPlaylistSegments`).
 struct MediaTimeline: Sendable {
     private(set) var segments: [TimelineSegment] = []
-    /// Segment locations per variant, by media sequence.
-    private(set) var locations: [Int: [Int: SegmentLocation]] = [:]
+    /// Each variant's latest playlist, by variant index.
+    private(set) var playlists: [Int: VariantPlaylist] = [:]
     private(set) var targetDuration: Double = 0
     private(set) var isFinished = false
 
@@ -49,50 +106,47 @@ struct MediaTimeline: Sendable {
     mutating func merge(_ playlist: MediaPlaylist, variant: Int, baseURL: URL) -> Bool {
         targetDuration = Double(playlist.targetDuration)
         isFinished = playlist.isFinished
-        let dates = ProgramDateTimeMap(playlist)
-        var dateBySequence: [Int: StreamDate] = [:]
-        for entry in dates.entries { dateBySequence[entry.mediaSequence] = entry.startDate }
-        var variantLocations = locations[variant] ?? [:]
+        playlists[variant] = VariantPlaylist(playlist, baseURL: baseURL)
         var changed = false
-        let firstSequence = playlist.segments.first?.mediaSequence
-        var initializationSection: ResourceLocation?
-        var key: URL?
-        for segment in playlist.segments {
-            if let map = segment.tags.map, let url = URL(string: map.uri, relativeTo: baseURL)?.absoluteURL {
-                initializationSection = ResourceLocation(url: url, byteRange: map.byteRange)
+        let incoming = playlist.segments
+        // The segments past the last known one are new; those before it are known already.
+        var index = 0
+        if let lastKnown = segments.last, let firstIncoming = incoming.first {
+            index = min(max(lastKnown.sequence + 1 - firstIncoming.mediaSequence, 0), incoming.count)
+        }
+        // The date running into the first new segment: the last known segment's end, unless a tag says otherwise.
+        var date = segments.last.flatMap { last in last.date.map { $0 + MediaTime(seconds: last.duration) } }
+        if index == 0 { date = nil }
+        while index < incoming.count {
+            let segment = incoming[index]
+            if let tagged = segment.tags.programDateTime {
+                date = tagged
+            } else if segment.tags.isDiscontinuity {
+                date = nil
             }
-            if let last = segment.tags.keys.last {
-                key = last.method == .none ? nil : last.uri.flatMap { URL(string: $0, relativeTo: baseURL)?.absoluteURL }
-            }
-            if let url = URL(string: segment.uri, relativeTo: baseURL)?.absoluteURL {
-                variantLocations[segment.mediaSequence] = SegmentLocation(
-                    resource: ResourceLocation(url: url, byteRange: segment.resolvedByteRange),
-                    initializationSection: initializationSection, key: key)
-            }
-            if let lastKnown = segments.last, segment.mediaSequence <= lastKnown.sequence { continue }
-            let start: Double
-            if let lastKnown = segments.last {
-                // Sequence numbers past the end follow it; a jump (missed refreshes) keeps them contiguous.
-                start = lastKnown.end
-            } else {
-                start = segment.startTime.seconds
-            }
-            segments.append(TimelineSegment(
-                sequence: segment.mediaSequence, start: start, duration: segment.duration,
-                date: dateBySequence[segment.mediaSequence], isGap: segment.tags.isGap))
+            // Sequence numbers past the end follow it; a jump (missed refreshes) keeps them contiguous.
+            let start = segments.last?.end ?? segment.startTime.seconds
+            segments.append(TimelineSegment(sequence: segment.mediaSequence, start: start, duration: segment.duration,
+                                            date: date, isGap: segment.tags.isGap))
+            date = date.map { $0 + MediaTime(seconds: segment.duration) }
             changed = true
+            index += 1
         }
-        if let firstSequence, !playlist.isFinished || playlist.playlistType != .vod {
-            let before = segments.count
-            segments.removeAll { $0.sequence < firstSequence }
-            if segments.count != before { changed = true }
-            variantLocations = variantLocations.filter { $0.key >= firstSequence }
+        if let firstSequence = incoming.first?.mediaSequence, !playlist.isFinished || playlist.playlistType != .vod {
+            // Segments are in sequence order: those that left the window are at the front.
+            let leaving = segments.prefix { $0.sequence < firstSequence }.count
+            if leaving > 0 {
+                segments.removeFirst(leaving)
+                changed = true
+            }
         }
-        locations[variant] = variantLocations
         return changed
     }
 
-    func location(sequence: Int, variant: Int) -> SegmentLocation? { locations[variant]?[sequence] }
+    func location(sequence: Int, variant: Int) -> SegmentLocation? { playlists[variant]?.location(sequence: sequence) }
+
+    /// Whether a playlist of the variant was merged.
+    func hasPlaylist(variant: Int) -> Bool { playlists[variant] != nil }
 
     func segment(sequence: Int) -> TimelineSegment? {
         guard let first, sequence >= first.sequence else { return nil }

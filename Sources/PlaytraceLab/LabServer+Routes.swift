@@ -309,6 +309,17 @@ extension LabServer {
             guard parts[2].hasSuffix(isAudio ? ".aac" : ".vtt") else { return nil }
             let size = isAudio ? 128_000 * configuration.segmentDuration / 8 : 512
             return (SegmentPayload.bytes(path: path, size: size), isAudio ? "audio/aac" : "text/vtt")
+        case 3 where parts[0] == "long-live":
+            // A live media playlist of any window length (1 to 1,000,000 segments), as plain as one can be.
+            guard let count = Int(parts[1]), (1...1_000_000).contains(count) else { return nil }
+            if parts[2] == "index.m3u8" {
+                return (streams.longLiveMedia(count: count, elapsed: stopwatch.elapsedSeconds), playlistType)
+            }
+            guard let number = segmentNumber(parts[2]), number >= 0,
+                  number <= LabStreams.longLiveLatest(count: count, elapsed: stopwatch.elapsedSeconds,
+                                                      segmentDuration: configuration.segmentDuration) else { return nil }
+            return (SegmentPayload.bytes(path: path, size: configuration.variants[0].bandwidth * configuration.segmentDuration / 8),
+                    "video/mp2t")
         case 3 where parts[0] == "ads":
             guard let asset = Int(parts[1]) else { return nil }
             if parts[2] == "index.m3u8" {

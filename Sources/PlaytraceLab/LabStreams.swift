@@ -1,3 +1,4 @@
+import NIOCore
 import Foundation
 import PlaytraceCore
 import PlaytraceHLS
@@ -215,6 +216,34 @@ struct LabStreams: Sendable {
         }
         playlist.renumber()
         return writer.write(playlist)
+    }
+
+    /// The newest segment of the long live stream of `count` segments at `elapsed` seconds: its window is full
+    /// from the start.
+    static func longLiveLatest(count: Int, elapsed: Double, segmentDuration: Int) -> Int {
+        Int((elapsed / Double(max(segmentDuration, 1))).rounded(.down)) + count - 1
+    }
+
+    /// The long live stream's media playlist (`/long-live/<count>/index.m3u8`): `count` segments, a date on the
+    /// first, nothing else per segment but its duration and URI — the largest window the parser's caps allow costs
+    /// 25 bytes a segment. Written straight into bytes: a million segments take a fraction of a second.
+    func longLiveMedia(count: Int, elapsed: Double) -> ByteBuffer {
+        let duration = configuration.segmentDuration
+        let latest = Self.longLiveLatest(count: count, elapsed: elapsed, segmentDuration: duration)
+        let first = latest - count + 1
+        let date = configuration.startDate + MediaTime(seconds: Double(first * duration))
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(128 + count * 28)
+        buffer.writeString("#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(duration)\n#EXT-X-MEDIA-SEQUENCE:\(first)\n"
+            + "#EXT-X-PROGRAM-DATE-TIME:\(date.iso8601Milliseconds)\n")
+        let extinf = Array("#EXTINF:\(duration),\nseg".utf8)
+        let suffix = Array(".ts\n".utf8)
+        for index in first...latest {
+            buffer.writeBytes(extinf)
+            buffer.writeString(String(index))
+            buffer.writeBytes(suffix)
+        }
+        return buffer
     }
 
     func assetList() -> String {

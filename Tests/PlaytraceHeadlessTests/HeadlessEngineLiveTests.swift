@@ -121,3 +121,33 @@ struct HeadlessEngineLiveTests {
         await harness.shutdown()
     }
 }
+
+@Suite("Headless engine: a live playlist of any length")
+struct HeadlessEngineLongLiveTests {
+    @Test("A live playlist of 100,000 segments plays; the engine keeps its last segments only, and follows it")
+    func longLiveWindow() async throws {
+        var configuration = HeadlessEngine.Configuration()
+        configuration.maximumPlaylistSegments = 500
+        let harness = try await EngineHarness(engine: configuration)
+        await harness.start("/long-live/100000/index.m3u8")
+        let playing = await harness.advance(until: { $0.status == .playing }, limit: .seconds(20))
+        #expect(playing.status == .playing)
+        // 500 segments of 4 s, the playhead three target durations from the live edge.
+        #expect(playing.seekableRange.duration.seconds == 500 * 4 - 12)
+        await harness.advance(by: .seconds(20))
+        let later = await harness.engine.snapshot()
+        #expect(later.status == .playing && later.stallCount == 0)
+        #expect(later.seekableRange.start.seconds >= playing.seekableRange.start.seconds + 16, "the window slid")
+        #expect(later.seekableRange.duration.seconds == 500 * 4 - 12)
+        let date = try #require(later.streamDate)
+        let edge = harness.lab.configuration.startDate
+            + MediaTime(seconds: Double(LabStreamsProbe.longLiveLatest(count: 100_000, elapsed: harness.stopwatch.elapsedSeconds) * 4))
+        #expect((edge - date).seconds > 4 && (edge - date).seconds < 20, "the date follows the stream: \(edge - date)")
+        await harness.shutdown()
+    }
+}
+
+/// The long live stream's live edge, as the lab computes it (segments of 4 s, the window full from the start).
+enum LabStreamsProbe {
+    static func longLiveLatest(count: Int, elapsed: Double) -> Int { Int((elapsed / 4).rounded(.down)) + count - 1 }
+}

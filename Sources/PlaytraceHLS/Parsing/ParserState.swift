@@ -402,10 +402,10 @@ struct ParserState {
             media.unknownTags += pending.unknownTags
             pending.unknownTags = []
         }
+        if let window = options.keepingLastSegments, segments.count > window, media.playlistType != .vod {
+            leaveOutOldestSegments(segments.count - window)
+        }
         if windowCarry.leftOut > 0 {
-            if let window = options.keepingLastSegments, segments.count > window {
-                leaveOutOldestSegments(segments.count - window)
-            }
             media.mediaSequence += windowCarry.leftOut
             media.discontinuitySequence += windowCarry.discontinuities
             compactURIs()

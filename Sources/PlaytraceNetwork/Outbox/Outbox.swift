@@ -367,8 +367,12 @@ public actor Outbox {
         }
     }
 
+    /// How many times the background loop woke (for tests: an idle or blocked outbox must not spin).
+    package private(set) var loopWakes = 0
+
     /// Starts the passes that are due, and returns how long the loop may sleep before the next one.
     private func tick() -> Duration {
+        loopWakes += 1
         let moment = now
         let fullScan = moment >= nextScan
         if fullScan { nextScan = moment + configuration.pollInterval.seconds }
@@ -420,7 +424,9 @@ public actor Outbox {
             if let hold = holds[destination], hold.until > now {
                 setNextDue(destination, hold.until)
             } else {
-                setNextDue(destination, (try? store.nextDue(destinations: [destination])) ?? .infinity)
+                // Messages still due now were held by another process's claim (or a store error stopped the
+                // pass): they are looked at again at the next date, or the next look through the file.
+                setNextDue(destination, (try? store.nextDue(destinations: [destination], after: now)) ?? .infinity)
             }
             notifyWaiters()
         }
@@ -559,8 +565,10 @@ public actor Outbox {
             if let hold = holds[destination], hold.until > now {
                 setNextDue(destination, hold.until)
             } else {
-                // The next message falling due, among those no attempt holds.
-                setNextDue(destination, (try? store.nextDue(destinations: [destination], unclaimedAt: now)) ?? .infinity)
+                // The next message falling due later: those due now were started, or wait for an attempt of their
+                // host to end (which starts them); a date in the past here would wake the loop at once, again and
+                // again.
+                setNextDue(destination, (try? store.nextDue(destinations: [destination], after: now)) ?? .infinity)
             }
             notifyWaiters()
         }

@@ -265,15 +265,15 @@ struct OutboxStore: Sendable {
         }
     }
 
-    /// When the next stored message for `destinations` is due, if any; with `unclaimedAt`, among the messages no
-    /// attempt holds at that date (those being sent are not due again).
-    func nextDue(destinations: [String], unclaimedAt now: Double? = nil) throws -> Double? {
+    /// When the next stored message for `destinations` is due, if any; with `after`, the first date past it (the
+    /// messages due already are being sent, or wait for an attempt to end).
+    func nextDue(destinations: [String], after now: Double? = nil) throws -> Double? {
         guard !destinations.isEmpty else { return nil }
         let placeholders = Array(repeating: "?", count: destinations.count).joined(separator: ",")
-        let claimed = now == nil ? "" : " AND (claimedUntil IS NULL OR claimedUntil < ?)"
+        let later = now == nil ? "" : " AND nextAttemptAt > ?"
         return try database.read { db in
             try Double.fetchOne(db.cachedStatement(sql: """
-                SELECT MIN(nextAttemptAt) FROM message WHERE quarantined = 0 AND destination IN (\(placeholders))\(claimed)
+                SELECT MIN(nextAttemptAt) FROM message WHERE quarantined = 0 AND destination IN (\(placeholders))\(later)
                 """), arguments: StatementArguments(destinations as [any DatabaseValueConvertible] + (now.map { [$0] } ?? [])))
         }
     }
