@@ -388,6 +388,19 @@ public actor Outbox {
         return .milliseconds(Int64(((alarm - moment) * 1_000).rounded(.up)))
     }
 
+    /// After a pass (or the start of a destination's attempts): when the destination must be looked at next — the
+    /// end of its hold, or the first message falling due later (one query per pass, none per idle poll). Messages
+    /// due now and left were held by another process's claim, wait for an attempt of their host to end (which
+    /// starts them), or met a store error: a date in the past here would wake the loop at once, again and again.
+    private func scheduleNextLook(_ destination: String) {
+        if let hold = holds[destination], hold.until > now {
+            setNextDue(destination, hold.until)
+        } else {
+            setNextDue(destination, (try? store.nextDue(destinations: [destination], after: now)) ?? .infinity)
+        }
+        notifyWaiters()
+    }
+
     /// Records when `destination` next has a message due, waking the background loop earlier when it sleeps past it.
     private func setNextDue(_ destination: String, _ date: Double) {
         nextDue[destination] = date
@@ -419,45 +432,20 @@ public actor Outbox {
     private func pass(_ destination: String) async {
         defer {
             passes[destination] = nil
-            // When the next pass is needed: the end of a hold, or the earliest message left (one query per pass,
-            // none per idle poll).
-            if let hold = holds[destination], hold.until > now {
-                setNextDue(destination, hold.until)
-            } else {
-                // Messages still due now were held by another process's claim (or a store error stopped the
-                // pass): they are looked at again at the next date, or the next look through the file.
-                setNextDue(destination, (try? store.nextDue(destinations: [destination], after: now)) ?? .infinity)
-            }
-            notifyWaiters()
+            scheduleNextLook(destination)
         }
         guard let courier = couriers[destination] else { return }
         while !Task.isCancelled {
             rerun.remove(destination)
             if let hold = holds[destination], hold.until > now { return }
             checkFile()
-            let due: OutboxStore.DuePage
-            do {
-                due = try store.due(destination: destination, at: now, limit: configuration.batchSize)
-            } catch {
-                logger.error("outbox delivery failed", metadata: ["destination": "\(destination)", "error": "\(error)"])
-                return
-            }
-            for row in due.quarantined {
-                logger.error("an outbox row could not be read back and was set aside", metadata: [
-                    "destination": "\(destination)", "id": "\(row.id)", "reason": "\(row.reason)",
-                ])
-            }
+            guard let due = duePage(destination) else { return }
             if due.messages.isEmpty, due.quarantined.isEmpty, !rerun.contains(destination) { return }
             for message in due.messages {
                 guard !Task.isCancelled else { return }
                 guard let id = message.id, !inFlight.contains(id) else { continue }
-                do {
-                    let moment = now
-                    guard try store.claim(id, until: moment + configuration.claimDuration.seconds, now: moment) else { continue }
-                } catch {
-                    logger.error("outbox claim failed", metadata: ["destination": "\(destination)", "error": "\(error)"])
-                    return
-                }
+                guard let claimed = claim(id, of: destination) else { return }
+                guard claimed else { continue }
                 inFlight.insert(id)
                 let outcome = await courier.deliver(message)
                 inFlight.remove(id)
@@ -466,6 +454,36 @@ public actor Outbox {
                 notifyWaiters()
                 if !goesOn { return }
             }
+        }
+    }
+
+    /// A destination's due messages after the row `after`, the rows set aside on the way logged; `nil` when the
+    /// store failed (logged).
+    private func duePage(_ destination: String, after: Int64 = 0) -> OutboxStore.DuePage? {
+        let page: OutboxStore.DuePage
+        do {
+            page = try store.due(destination: destination, at: now, limit: configuration.batchSize, after: after)
+        } catch {
+            logger.error("outbox delivery failed", metadata: ["destination": "\(destination)", "error": "\(error)"])
+            return nil
+        }
+        for row in page.quarantined {
+            logger.error("an outbox row could not be read back and was set aside", metadata: [
+                "destination": "\(destination)", "id": "\(row.id)", "reason": "\(row.reason)",
+            ])
+        }
+        return page
+    }
+
+    /// Claims a message for one attempt: whether this outbox may send it (`false`: another live process is sending
+    /// it); `nil` when the store failed (logged).
+    private func claim(_ id: Int64, of destination: String) -> Bool? {
+        do {
+            let moment = now
+            return try store.claim(id, until: moment + configuration.claimDuration.seconds, now: moment)
+        } catch {
+            logger.error("outbox claim failed", metadata: ["destination": "\(destination)", "error": "\(error)"])
+            return nil
         }
     }
 
@@ -561,45 +579,19 @@ public actor Outbox {
     /// limit is passed over for later ones (other hosts'); it starts when an attempt of its host ends.
     private func startDeliveries(_ destination: String, courier: any OutboxCourier, maximumPerHost: Int,
                                  maximumInFlight: Int) {
-        defer {
-            if let hold = holds[destination], hold.until > now {
-                setNextDue(destination, hold.until)
-            } else {
-                // The next message falling due later: those due now were started, or wait for an attempt of their
-                // host to end (which starts them); a date in the past here would wake the loop at once, again and
-                // again.
-                setNextDue(destination, (try? store.nextDue(destinations: [destination], after: now)) ?? .infinity)
-            }
-            notifyWaiters()
-        }
+        defer { scheduleNextLook(destination) }
         if let hold = holds[destination], hold.until > now { return }
         checkFile()
         var after: Int64 = 0
         while running[destination, default: 0] < maximumInFlight {
-            let page: OutboxStore.DuePage
-            do {
-                page = try store.due(destination: destination, at: now, limit: configuration.batchSize, after: after)
-            } catch {
-                logger.error("outbox delivery failed", metadata: ["destination": "\(destination)", "error": "\(error)"])
-                return
-            }
-            for row in page.quarantined {
-                logger.error("an outbox row could not be read back and was set aside", metadata: [
-                    "destination": "\(destination)", "id": "\(row.id)", "reason": "\(row.reason)",
-                ])
-            }
+            guard let page = duePage(destination, after: after) else { return }
             for message in page.messages {
                 guard running[destination, default: 0] < maximumInFlight else { break }
                 guard let id = message.id, !inFlight.contains(id) else { continue }
                 let lane = destination + " " + Self.host(of: message)
                 guard runningPerHost[lane, default: 0] < maximumPerHost else { continue }
-                do {
-                    let moment = now
-                    guard try store.claim(id, until: moment + configuration.claimDuration.seconds, now: moment) else { continue }
-                } catch {
-                    logger.error("outbox claim failed", metadata: ["destination": "\(destination)", "error": "\(error)"])
-                    return
-                }
+                guard let claimed = claim(id, of: destination) else { return }
+                guard claimed else { continue }
                 inFlight.insert(id)
                 running[destination, default: 0] += 1
                 runningPerHost[lane, default: 0] += 1
