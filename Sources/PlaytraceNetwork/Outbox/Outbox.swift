@@ -166,7 +166,7 @@ public actor Outbox {
     /// resting between looks (waking a thread costs its waker several microseconds), only when it has gone idle
     /// (see ``OutboxConfiguration/storeInterval``). So a message is on disk at most
     /// ``OutboxConfiguration/storeInterval`` after it is submitted, plus one compression and one SQLite transaction;
-    /// ``flush()`` and ``drain(within:)`` first store the messages submitted before them, at once. A message that
+    /// ``flush()`` and ``drain(within:only:)`` first store the messages submitted before them, at once. A message that
     /// cannot be stored, or that finds ``OutboxConfiguration/maximumSubmitted`` messages still waiting to be, is
     /// logged and counted as lost (``OutboxDrain/lost``).
     public nonisolated func submit(_ message: OutboxMessage, compressing: Bool = false) {
@@ -311,7 +311,9 @@ public actor Outbox {
     /// Delivers what waits, backoff aside, retrying failures as their backoff allows, until nothing deliverable is
     /// left or `timeout` has passed; then abandons the attempts under way. What is left stays stored (for the next
     /// run when the outbox has a file); the result says how much, and which destinations are paused and why.
-    /// - Parameter only: the destinations drained (all by default); the others go on in the background.
+    /// - Parameters:
+    ///   - timeout: the most time spent delivering.
+    ///   - only: the destinations drained (all by default); the others go on in the background.
     @discardableResult
     public func drain(within timeout: Duration, only: Set<String>? = nil) async -> OutboxDrain {
         await settle(within: timeout, only: only)
