@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // Playtrace: play media and know exactly what happened while it played.
 // The module layout and the import rules are those of DESIGN.md (see README.md).
 

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // Playtrace's benchmarks (ordo-one/benchmark). Run them with `scripts/bench` from the repository root, which also
 // measures the peers (the Python m3u8 package) in the same run and prints the ratios.
 import PackageDescription

@@ -112,6 +112,20 @@ struct PlayerLifeCycleTests {
         await harness.shutdown()
     }
 
+    /// Pillarbox: `testRemoveAllItemsClearsError`.
+    @Test("removeAllItems() clears the error of a failed item")
+    func removeAllItemsClearsError() async throws {
+        struct Refused: Error {}
+        let harness = try await PlayerHarness { _ in [PlayerItem.unavailable(Refused(), metadata: TestMetadata(title: "Blocked"))] }
+        let player = harness.player!
+        player.play()
+        await harness.advance(until: { player.error != nil }, limit: .seconds(10))
+        #expect(player.error is Refused)
+        player.removeAllItems()
+        #expect(player.error == nil && player.currentItem == nil)
+        await harness.shutdown()
+    }
+
     @Test("A failure on the last item stays visible; replay loads the item again")
     func replayAfterFailure() async throws {
         let log = TrackerLog()

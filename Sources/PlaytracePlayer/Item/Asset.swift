@@ -33,6 +33,11 @@ public struct Asset<Metadata: AssetMetadata>: Sendable {
         Asset(resource: .simple(url), metadata: metadata, startPosition: startPosition)
     }
 
+    /// A URL to play, starting where `configuration` says (Pillarbox's `Asset.simple(url:metadata:configuration:)`).
+    public static func simple(url: URL, metadata: Metadata, configuration: PlaybackConfiguration) -> Asset {
+        Asset(resource: .simple(url), metadata: metadata, startPosition: configuration.position?.time)
+    }
+
     /// Content that cannot be played, with its metadata.
     public static func unavailable(_ error: any Error, metadata: Metadata) -> Asset {
         Asset(resource: .unavailable(error), metadata: metadata)
@@ -43,6 +48,11 @@ public extension Asset where Metadata == EmptyAssetMetadata {
     /// A URL to play, without metadata.
     static func simple(url: URL, startPosition: MediaTime? = nil) -> Asset {
         Asset(resource: .simple(url), metadata: EmptyAssetMetadata(), startPosition: startPosition)
+    }
+
+    /// A URL to play without metadata, starting where `configuration` says.
+    static func simple(url: URL, configuration: PlaybackConfiguration) -> Asset {
+        Asset(resource: .simple(url), metadata: EmptyAssetMetadata(), startPosition: configuration.position?.time)
     }
 
     /// Content that cannot be played, without metadata.

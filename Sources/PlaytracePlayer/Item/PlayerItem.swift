@@ -90,14 +90,27 @@ public final class PlayerItem: Identifiable {
     }
 
     /// An item that plays a URL, with metadata.
+    /// - Parameters:
+    ///   - url: what to play.
+    ///   - metadata: its metadata.
+    ///   - configuration: where playback starts.
+    ///   - trackerAdapters: its trackers.
     public static func simple<Metadata: AssetMetadata>(url: URL, metadata: Metadata,
+                                                       configuration: PlaybackConfiguration = .default,
                                                        trackerAdapters: [TrackerAdapter<Metadata>] = []) -> PlayerItem {
-        PlayerItem(loader: FixedAssetLoader(fixed: .simple(url: url, metadata: metadata)), trackerAdapters: trackerAdapters)
+        PlayerItem(loader: FixedAssetLoader(fixed: .simple(url: url, metadata: metadata, configuration: configuration)),
+                   trackerAdapters: trackerAdapters)
     }
 
     /// An item that plays a URL, without metadata.
-    public static func simple(url: URL, trackerAdapters: [TrackerAdapter<EmptyAssetMetadata>] = []) -> PlayerItem {
-        PlayerItem(loader: FixedAssetLoader(fixed: .simple(url: url)), trackerAdapters: trackerAdapters)
+    /// - Parameters:
+    ///   - url: what to play.
+    ///   - configuration: where playback starts.
+    ///   - trackerAdapters: its trackers.
+    public static func simple(url: URL, configuration: PlaybackConfiguration = .default,
+                              trackerAdapters: [TrackerAdapter<EmptyAssetMetadata>] = []) -> PlayerItem {
+        PlayerItem(loader: FixedAssetLoader(fixed: .simple(url: url, configuration: configuration)),
+                   trackerAdapters: trackerAdapters)
     }
 
     /// An item that cannot be played, with the metadata to show.

@@ -56,15 +56,19 @@ extension Player {
     /// Removes an item; removing the current one moves on to the next (or the previous, when it was the last).
     @discardableResult
     public func remove(_ item: PlayerItem) -> Bool {
-        editPlaylist { $0.remove(item) }
+        resumePositions[item.id] = nil
+        return editPlaylist { $0.remove(item) }
     }
 
-    /// Empties the playlist and stops playback.
+    /// Empties the playlist and stops playback; the error goes with the items (Pillarbox's
+    /// `testRemoveAllItemsClearsError`).
     public func removeAllItems() {
+        resumePositions.removeAll()
         editPlaylist { queue in
             queue.removeAll()
             return true
         }
+        error = nil
     }
 
     /// Whether there is an item after the current one (given the repeat mode).

@@ -142,3 +142,26 @@ extension Player {
         if seeking != isSeeking { isSeeking = seeking }
     }
 }
+
+extension Player {
+    /// Starts `item` at `position` the next time it plays, once, instead of where it would start (its asset's or
+    /// configuration's position, or the default): a "continue watching" row (Pillarbox's `resume(_:in:)`). When the
+    /// item is playing already, it seeks there now. Blocked ranges still apply.
+    ///
+    /// ```swift
+    /// player.resume(.at(MediaTime(seconds: savedSeconds)), in: item)
+    /// player.currentItem = item
+    /// ```
+    public func resume(_ position: SeekPosition, in item: PlayerItem) {
+        if let session, session.item === item, session.asset != nil {
+            seek(position)
+            return
+        }
+        resumePositions[item.id] = position
+        if let preloaded = preloadedSession, preloaded.item === item {
+            // Preloaded at the position it had: loaded again, from this one, when it becomes current.
+            preloaded.close()
+            preloadedSession = nil
+        }
+    }
+}

@@ -88,7 +88,9 @@ extension Player {
         switch asset.resource {
         case .url(let url):
             let blocked = session.item.metadata.blockedRanges
-            let source = EngineSource(url: url, startPosition: asset.startPosition, skippedRanges: blocked.rangeSet)
+            // A resume position given for the item wins over its own, once.
+            let start = resumePositions.removeValue(forKey: session.item.id)?.time ?? asset.startPosition
+            let source = EngineSource(url: url, startPosition: start, skippedRanges: blocked.rangeSet)
             session.send { await $0.load(source) }
             if session === self.session {
                 recordTimings(of: session)
