@@ -54,7 +54,10 @@ struct PlayAdsTests {
         let json = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summary))) as? [String: Any])
         let beacons = try #require(json["beacons"] as? [[String: Any]])
         #expect(beacons.count == 14 && beacons.allSatisfy { $0["state"] as? String == "delivered" })
-        #expect(beacons.allSatisfy { ($0["latenessMs"] as? Double ?? 1e9) < 100 && $0["attempts"] as? Int == 1 })
+        // Fired within 100 ms of their crossings; delivered (the response's arrival) within the summary's 1 s bound,
+        // a loaded machine's loopback included.
+        #expect(beacons.allSatisfy { ($0["firingLatenessMs"] as? Double ?? 1e9) < 100 && $0["attempts"] as? Int == 1 })
+        #expect(beacons.allSatisfy { ($0["latenessMs"] as? Double ?? 1e9) < 1_000 })
         #expect((json["ads"] as? [String: Any])?["expected"] as? Int == 12)
         #expect(json["qoe"] != nil)
     }
