@@ -68,6 +68,17 @@ struct ItemQueueTests {
         #expect(!stranger && !ontoItself && !afterStranger)
     }
 
+    /// Pillarbox: `testMoveBeforeIdenticalItem`-style rules, moves that change nothing are refused.
+    @Test func movesThatChangeNothingAreRefused() {
+        var queue = ItemQueue(items: [a, b, c])
+        let refused = [queue.move(a, before: nil), queue.move(a, before: b), queue.move(c, after: nil),
+                       queue.move(c, after: b), queue.move(b, after: a), queue.move(b, before: c)]
+        #expect(refused == [false, false, false, false, false, false])
+        #expect(names(queue.items) == ["a", "b", "c"])
+        let moved = queue.move(a, after: b)
+        #expect(moved && names(queue.items) == ["b", "a", "c"])
+    }
+
     @Test func removingTheCurrentItemMakesTheNextOneCurrent() {
         var queue = ItemQueue(items: [a, b, c])
         queue.setCurrent(b)

@@ -64,4 +64,29 @@ struct PlayerStartPositionTests {
         #expect(player.time > MediaTime(seconds: 25) && player.time < MediaTime(seconds: 28), "sought at once: \(player.time)")
         await harness.shutdown()
     }
+
+    /// Pillarbox: `testSetCurrentItemWithUnknownItem` (and the rules beside it in REFERENCE.md §1).
+    @Test("Setting currentItem: an unknown item replaces the current one, the current one skips to its default, nil stops")
+    func currentItemSetter() async throws {
+        let harness = try await PlayerHarness { h in
+            [PlayerItem.simple(url: h.url("vod/master.m3u8"), metadata: Self.metadata("1")),
+             PlayerItem.simple(url: h.url("vod/master.m3u8"), metadata: Self.metadata("2"))]
+        }
+        let player = harness.player!
+        let (first, second) = (player.items[0], player.items[1])
+        player.play()
+        await harness.advance(until: { player.time > MediaTime(seconds: 5) }, limit: .seconds(20))
+        player.currentItem = first
+        await harness.advance(by: .seconds(1))
+        #expect(player.currentItem === first && player.time < MediaTime(seconds: 3), "back to the start: \(player.time)")
+
+        let third = PlayerItem.simple(url: harness.url("vod/master.m3u8"), metadata: Self.metadata("3"))
+        player.currentItem = third
+        #expect(player.items.map(\.id) == [third.id, second.id] && player.currentItem === third)
+
+        player.currentItem = nil
+        await harness.settle()
+        #expect(player.currentItem == nil && player.items.count == 2)
+        await harness.shutdown()
+    }
 }

@@ -12,12 +12,28 @@ extension Player {
     /// The items after the current one.
     public var nextItems: [PlayerItem] { queue.nextItems }
 
-    /// The item being played. Setting an item of the playlist makes it current (other items are ignored).
+    /// The item being played. Setting it follows Pillarbox's rules: an item of the playlist becomes current; the
+    /// current item itself skips to its default position; an item not in the playlist replaces the current one
+    /// (items `[1, 2]` playing 1, set 3: `[3, 2]`; appended to a playlist without a current item); `nil` stops
+    /// playback, the items kept.
     public var currentItem: PlayerItem? {
         get { queue.currentItem }
         set {
-            guard let newValue, queue.contains(newValue) else { return }
-            startSession(for: newValue)
+            guard let newValue else {
+                editPlaylist { $0.setCurrent(nil) }
+                return
+            }
+            if newValue === queue.currentItem {
+                skipToDefault()
+            } else if queue.contains(newValue) {
+                startSession(for: newValue)
+            } else if let current = queue.currentItem {
+                editPlaylist { queue in
+                    queue.insert(newValue, before: current) && queue.remove(current) && queue.setCurrent(newValue)
+                }
+            } else {
+                editPlaylist { queue in queue.append(newValue) && queue.setCurrent(newValue) }
+            }
         }
     }
 

@@ -82,6 +82,8 @@ public struct ItemQueue<Item: AnyObject>: Sendable where Item: Sendable {
     public mutating func move(_ item: Item, before other: Item?) -> Bool {
         guard let from = index(of: item), other !== item else { return false }
         if let other, !contains(other) { return false }
+        // A move that changes nothing is refused (Pillarbox's rule): already first, or already just before `other`.
+        if let other { if index(of: other) == from + 1 { return false } } else if from == 0 { return false }
         let current = currentItem
         items.remove(at: from)
         let destination = other.flatMap { index(of: $0) } ?? 0
@@ -95,6 +97,8 @@ public struct ItemQueue<Item: AnyObject>: Sendable where Item: Sendable {
     public mutating func move(_ item: Item, after other: Item?) -> Bool {
         guard let from = index(of: item), other !== item else { return false }
         if let other, !contains(other) { return false }
+        // Already last, or already just after `other`: refused.
+        if let other { if index(of: other) == from - 1 { return false } } else if from == items.count - 1 { return false }
         let current = currentItem
         items.remove(at: from)
         let destination = other.flatMap { index(of: $0) }.map { $0 + 1 } ?? items.count
