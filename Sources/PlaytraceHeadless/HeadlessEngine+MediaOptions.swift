@@ -18,7 +18,8 @@ extension HeadlessEngine {
             let id = "\(kind.rawValue):\(rendition.language ?? "und"):\(rendition.name)"
             guard !mediaOptions.contains(where: { $0.id == id }) else { continue }
             mediaOptions.append(MediaOption(id: id, kind: kind, name: rendition.name, language: rendition.language,
-                                            isDefault: rendition.isDefault, isForced: rendition.isForced,
+                                            isDefault: rendition.isDefault, isAutoSelect: rendition.isAutoselect,
+                                            isForced: rendition.isForced,
                                             characteristics: rendition.characteristics))
             if let uri = rendition.uri, let url = URL(string: uri, relativeTo: baseURL)?.absoluteURL {
                 mediaOptionURLs[id] = url

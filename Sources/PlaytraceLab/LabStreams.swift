@@ -101,7 +101,8 @@ struct LabStreams: Sendable {
     }
 
     /// The on-demand stream's alternative renditions: English audio muxed in the variants (the default), French
-    /// audio and English and German subtitles as playlists of their own (`audio/fr.m3u8`, `subtitles/en.m3u8`…).
+    /// audio, English and German subtitles, and forced French subtitles (for the French audio) as playlists of their
+    /// own (`audio/fr.m3u8`, `subtitles/en.m3u8`, `subtitles/fr-forced.m3u8`…).
     static let renditions = [
         Rendition(type: .audio, groupID: "aud", language: "en", name: "English", isDefault: true, isAutoselect: true),
         Rendition(type: .audio, uri: "audio/fr.m3u8", groupID: "aud", language: "fr", name: "Français",
@@ -110,6 +111,8 @@ struct LabStreams: Sendable {
                   isAutoselect: true),
         Rendition(type: .subtitles, uri: "subtitles/de.m3u8", groupID: "subs", language: "de", name: "Deutsch",
                   isAutoselect: true),
+        Rendition(type: .subtitles, uri: "subtitles/fr-forced.m3u8", groupID: "subs", language: "fr",
+                  name: "Français (forcé)", isAutoselect: true, isForced: true),
     ]
 
     /// The media playlist of an on-demand rendition (`audio` or `subtitles`, by language), when it exists.

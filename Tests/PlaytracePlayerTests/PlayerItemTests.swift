@@ -131,34 +131,6 @@ struct PlayerItemTests {
     }
 }
 
-@Suite("Player: audio and subtitle renditions")
-@MainActor
-struct PlayerMediaSelectionTests {
-    @Test("The renditions of EXT-X-MEDIA are offered, the defaults chosen, and a choice loads the rendition")
-    func renditions() async throws {
-        let log = TrackerLog()
-        let harness = try await PlayerHarness { h in [h.item("A", log: log)] }
-        let player = harness.player!
-        #expect(player.mediaOptions(for: .audio).map(\.name) == ["English", "Français"])
-        #expect(player.mediaOptions(for: .subtitles).map(\.language) == ["en", "de"])
-        #expect(player.selectedMediaOption(for: .audio)?.name == "English")
-        #expect(player.selectedMediaOption(for: .subtitles) == nil, "no subtitles rendition is DEFAULT=YES")
-        let french = try #require(player.mediaOptions(for: .audio).last)
-        let german = try #require(player.mediaOptions(for: .subtitles).last)
-        player.select(mediaOption: french, for: .audio)
-        player.select(mediaOption: german, for: .subtitles)
-        await harness.advance(by: .seconds(1))
-        #expect(player.selectedMediaOption(for: .audio) == french)
-        #expect(player.properties.mediaSelection[.subtitles] == german)
-        #expect(harness.lab.requests.all.contains { $0.path == "/vod/audio/fr.m3u8" })
-        #expect(harness.lab.requests.all.contains { $0.path == "/vod/subtitles/de.m3u8" })
-        player.select(mediaOption: nil, for: .subtitles)
-        await harness.advance(by: .seconds(1))
-        #expect(player.selectedMediaOption(for: .subtitles) == nil)
-        await harness.shutdown()
-    }
-}
-
 @Suite("Player: observation")
 @MainActor
 struct PlayerObservationTests {

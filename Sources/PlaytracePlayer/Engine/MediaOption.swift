@@ -16,18 +16,32 @@ public struct MediaOption: Sendable, Hashable, Codable, Identifiable {
     public var language: String?
     /// Whether the rendition is the one to choose without a preference.
     public var isDefault: Bool
+    /// Whether the rendition may be chosen automatically, without the user asking for it, when it suits the
+    /// viewer's environment (its language, say): HLS's `AUTOSELECT=YES`.
+    public var isAutoSelect: Bool
     /// Whether the rendition holds forced subtitles only (shown even with subtitles off).
     public var isForced: Bool
     /// Accessibility characteristics, as declared (for instance `public.accessibility.describes-video`).
     public var characteristics: [String]
 
+    /// Creates an option.
+    /// - Parameters:
+    ///   - id: unique among the options of an item.
+    ///   - kind: audio or subtitles.
+    ///   - name: the name to show.
+    ///   - language: the language (RFC 5646 tag), when declared.
+    ///   - isDefault: whether it is the one to choose without a preference (`DEFAULT=YES`).
+    ///   - isAutoSelect: whether it may be chosen automatically (`AUTOSELECT=YES`; implied by `isDefault`).
+    ///   - isForced: whether it holds forced subtitles only (`FORCED=YES`).
+    ///   - characteristics: accessibility characteristics, as declared.
     public init(id: String, kind: Kind, name: String, language: String? = nil, isDefault: Bool = false,
-                isForced: Bool = false, characteristics: [String] = []) {
+                isAutoSelect: Bool = false, isForced: Bool = false, characteristics: [String] = []) {
         self.id = id
         self.kind = kind
         self.name = name
         self.language = language
         self.isDefault = isDefault
+        self.isAutoSelect = isAutoSelect || isDefault
         self.isForced = isForced
         self.characteristics = characteristics
     }

@@ -24,6 +24,8 @@ final class ItemSession {
     var becameCurrentAt: Duration?
     /// When the engine reported the source loaded.
     var engineLoadedAt: Duration?
+    /// The rendition last asked of the engine for each kind of media (`.some(nil)`: no subtitles).
+    var requestedMediaSelection: [MediaOption.Kind: MediaOption.ID?] = [:]
     var hasRecordedMetadataTiming = false
     var hasRecordedAssetTiming = false
     /// The fatal error that ended the session, if any.

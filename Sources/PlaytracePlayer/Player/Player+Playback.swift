@@ -80,20 +80,4 @@ extension Player {
         playbackSpeed = speed
         session?.send { await $0.setRate(speed) }
     }
-
-    /// The renditions on offer for a kind of media.
-    public func mediaOptions(for kind: MediaOption.Kind) -> [MediaOption] {
-        engineSnapshot.mediaOptions.filter { $0.kind == kind }
-    }
-
-    /// The rendition chosen for a kind of media.
-    public func selectedMediaOption(for kind: MediaOption.Kind) -> MediaOption? {
-        engineSnapshot.selectedMediaOption(for: kind)
-    }
-
-    /// Chooses the rendition of a kind of media (`nil`: the default audio, or subtitles off).
-    public func select(mediaOption: MediaOption?, for kind: MediaOption.Kind) {
-        let id = mediaOption?.id
-        session?.send { await $0.selectMediaOption(id, for: kind) }
-    }
 }

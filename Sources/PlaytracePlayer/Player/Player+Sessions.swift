@@ -120,6 +120,7 @@ extension Player {
         }
         await session.refreshSnapshot(stopwatch: stopwatch)
         guard !session.isClosed else { return }
+        applyMediaSelection(in: session)
         let isCurrent = session === self.session
         let metricEvent = session.collector.record(event, at: session.sessionTime(stopwatch),
                                                    playhead: session.snapshot.playhead)

@@ -126,6 +126,8 @@ public final class Player {
     @ObservationIgnored var seeksInFlight: [(target: MediaTime, completion: @MainActor (Bool) -> Void)] = []
     /// The seek that waits for the one in flight (smooth seeking keeps only the last one).
     @ObservationIgnored var pendingSeek: (position: SeekPosition, completion: @MainActor (Bool) -> Void)?
+    /// What the viewer asked for, per characteristic (kept from item to item).
+    var mediaSelectionSettings: [MediaCharacteristic: MediaSelectionSetting] = [:]
     /// Where items start the next time they play (``resume(_:in:)``), by item.
     @ObservationIgnored var resumePositions: [UUID: SeekPosition] = [:]
 
