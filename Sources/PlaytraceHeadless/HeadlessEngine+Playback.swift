@@ -288,6 +288,25 @@ extension HeadlessEngine {
         skippedRanges = ranges
     }
 
+    /// Seeks within tolerances: to the segment boundary nearest the target among those they allow (a segment starts
+    /// with an independent frame, so a real client decodes nothing before it), else exactly to the target.
+    public func seek(to position: MediaTime, toleranceBefore: MediaTime, toleranceAfter: MediaTime) {
+        let target = seekableRange().clamp(position).seconds
+        guard toleranceBefore > .zero || toleranceAfter > .zero,
+              let segment = timeline.segment(containing: target), segment.start <= target, target < segment.end
+        else {
+            seek(to: position)
+            return
+        }
+        var boundaries: [Double] = []
+        if target - segment.start <= toleranceBefore.seconds { boundaries.append(segment.start) }
+        if segment.end - target <= toleranceAfter.seconds, streamType != .onDemand || segment.end < seekableRange().end.seconds {
+            boundaries.append(segment.end)
+        }
+        let nearest = boundaries.min { abs($0 - target) < abs($1 - target) } ?? target
+        seek(to: MediaTime(seconds: nearest))
+    }
+
     /// Seeks the primary. While an interstitial plays, the seek skips it where the viewer may, and otherwise waits for
     /// its end. A forward seek past a `JUMP`-restricted interstitial not played yet goes to it first; the seek's
     /// target follows when it ends.

@@ -79,7 +79,9 @@ final class PlayerDemo {
         defer { withExtendedLifetime(adTelemetry) {} }
         var configuration = HeadlessEngine.Configuration()
         configuration.assetListReader = ads?.assetListReader
-        let player = Player(items: items, clock: clock) {
+        var playerConfiguration = Player.Configuration()
+        playerConfiguration.advancesAfterFailure = true
+        let player = Player(items: items, configuration: playerConfiguration, clock: clock) {
             HeadlessEngine(clock: clock, transport: transport, configuration: configuration)
         }
         player.variantLimits = variantLimits

@@ -107,7 +107,7 @@ struct BeaconCourierTests {
         return arrivals
     }
 
-    @Test("A vendor that does not answer holds back none of the other vendor's beacons (each delivered within 300 ms)")
+    @Test("A vendor that does not answer holds back none of the other vendor's beacons (each delivered within 1 s)")
     func deadVendorIsolated() async throws {
         let healthy = LabServer(clock: ContinuousClock())
         let dead = LabServer(clock: ContinuousClock())
@@ -133,7 +133,9 @@ struct BeaconCourierTests {
         #expect(woke <= 2, "the outbox's loop woke \(woke) times in 0.5 s")
         await outbox.stop()
         let healthyTimes = urls.filter { $0.contains(":\(healthyPort)/") }.map { arrivals[$0] }
-        #expect(healthyTimes.allSatisfy { ($0 ?? .seconds(99)) < .milliseconds(300) }, "\(healthyTimes)")
+        // Alone they arrive within 0.3 s; the bound leaves room for a loaded machine and stays far below the 5 s
+        // a dead attempt lasts (in order, none arrived in 20 s).
+        #expect(healthyTimes.allSatisfy { ($0 ?? .seconds(99)) < .seconds(1) }, "\(healthyTimes)")
         #expect(healthy.beacons.accepted().count == 10)
         try await transport.shutdown()
         await healthy.stop()

@@ -72,7 +72,7 @@ struct PlayerItemTests {
         let log = TrackerLog()
         let harness = try await PlayerHarness { h in [h.item("VOD", log: log), h.item("Live", log: log, path: "live/master.m3u8")] }
         let player = harness.player!
-        player.setDesiredPlaybackSpeed(3)
+        player.playbackSpeed = 3
         #expect(player.playbackSpeed == 2)
         #expect(player.playbackSpeedRange == 0.1...2)
         player.play()
@@ -80,11 +80,27 @@ struct PlayerItemTests {
         #expect(await harness.engines[0].snapshot().rate == 2)
         #expect((log.metricEvents["VOD"] ?? []).contains { $0.kind == .rateChanged(2) })
         #expect(player.buffer > 0.5 && player.loadedTimeRange.end > player.time)
-        player.advanceToNext()
+        player.advanceToNextItem()
         await harness.advance(by: .seconds(3))
         #expect(player.streamType == .live)
         #expect(player.playbackSpeedRange == 1...1)
         #expect(player.playbackSpeed == 1)
+        await harness.shutdown()
+    }
+
+    /// Pillarbox: `SpeedTests.testEmptyPlayer` and `testItemAppendMustStartAtCurrentSpeed`.
+    @Test("An empty player allows 1 alone and remembers the speed asked for, which the next item gets")
+    func playbackSpeedOnEmptyPlayer() async throws {
+        let log = TrackerLog()
+        let harness = try await PlayerHarness()
+        let player = harness.player!
+        player.playbackSpeed = 1.5
+        #expect(player.playbackSpeedRange == 1...1 && player.playbackSpeed == 1)
+        player.append(harness.item("A", log: log))
+        await harness.advance(by: .seconds(1))
+        #expect(player.playbackSpeedRange == 0.1...2)
+        #expect(player.playbackSpeed == 1.5)
+        #expect(await harness.engines[0].snapshot().rate == 1.5)
         await harness.shutdown()
     }
 

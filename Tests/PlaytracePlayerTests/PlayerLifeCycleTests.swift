@@ -28,10 +28,9 @@ struct PlayerLifeCycleTests {
     @Test("With the pause action at item end, the player stays at the end of the item")
     func pauseAtItemEnd() async throws {
         let log = TrackerLog()
-        var configuration = Player.Configuration()
-        configuration.actionAtItemEnd = .pause
-        let harness = try await PlayerHarness(player: configuration) { h in [h.item("A", log: log), h.item("B", log: log)] }
+        let harness = try await PlayerHarness { h in [h.item("A", log: log), h.item("B", log: log)] }
         let player = harness.player!
+        player.actionAtItemEnd = .pause
         player.play()
         await harness.advance(until: { player.playbackState == .ended }, limit: .seconds(60))
         await harness.advance(by: .seconds(2))
@@ -74,6 +73,8 @@ struct PlayerLifeCycleTests {
         player.play()
         await harness.advance(until: { player.playbackState == .ended }, limit: .seconds(60))
         #expect(player.canReplay())
+        // Playtrace stays on the last item (ExoPlayer's rule), where Pillarbox's current item becomes nil.
+        #expect(player.currentItem === player.items[0] && player.metadata.title == "A")
         player.replay()
         await harness.advance(by: .seconds(5))
         #expect(player.playbackState == .playing)
@@ -82,11 +83,13 @@ struct PlayerLifeCycleTests {
         await harness.shutdown()
     }
 
-    @Test("A failed item: the player moves on, the failed item's trackers still get their disable")
+    @Test("With advancesAfterFailure, a failed item: the player moves on, the failed item's trackers still get their disable")
     func failedItemMovesOn() async throws {
         let log = TrackerLog()
         struct Refused: Error {}
-        let harness = try await PlayerHarness { h in
+        var configuration = Player.Configuration()
+        configuration.advancesAfterFailure = true
+        let harness = try await PlayerHarness(player: configuration) { h in
             [h.item("Broken", log: log, path: "missing/master.m3u8"),
              PlayerItem.unavailable(Refused(), metadata: TestMetadata(title: "Blocked"), trackerAdapters: [
                  RecordingTracker.adapter(configuration: .init(name: "Blocked", log: log)) { $0.title },
@@ -109,6 +112,29 @@ struct PlayerLifeCycleTests {
         #expect(log.lines == ["Broken init", "Blocked init", "A init", "Broken enable", "Broken metadata Broken",
                               "Blocked metadata Blocked", "Broken disable at 0", "Blocked enable", "Blocked disable at 0",
                               "A enable", "A metadata A"])
+        await harness.shutdown()
+    }
+
+    /// Pillarbox: `QueueTests.testFailingUnavailableItem` (the player stays on the failed item).
+    @Test("By default the player stays on a failed item, its error shown, and goes no further")
+    func failedItemStays() async throws {
+        let log = TrackerLog()
+        let harness = try await PlayerHarness { h in
+            [h.item("Broken", log: log, path: "missing/master.m3u8"), h.item("A", log: log)]
+        }
+        let player = harness.player!
+        player.play()
+        await harness.advance(until: { player.error != nil }, limit: .seconds(10))
+        await harness.advance(by: .seconds(5))
+        #expect(player.currentItem === player.items[0])
+        #expect(player.error is EngineError)
+        #expect(!log.lines.contains("A enable"))
+        #expect(!player.isEnabled(.skipForward) && !player.isEnabled(.changePlaybackPosition),
+                "position and skips are off after a fatal error")
+        #expect(player.isEnabled(.nextTrack))
+        player.advanceToNextItem()
+        await harness.advance(by: .seconds(1))
+        #expect(player.error == nil && player.currentItem === player.items[1])
         await harness.shutdown()
     }
 

@@ -68,7 +68,9 @@ struct PlayerSeekingTests {
         await harness.shutdown()
     }
 
-    @Test("Smooth seeking sends the first and the last target; the ones in between complete with false")
+    /// Pillarbox: `QueuePlayerSmoothSeekTests.testCompletionsForMultipleSeeksEndingWithSmoothSeek` and
+    /// `QueuePlayerSeekTests.testCompletionsForMultipleSmoothSeeksEndingWithSeek`.
+    @Test("Smooth seeking sends the first and the last target; the ones in between complete with true")
     func smoothSeeking() async throws {
         let log = TrackerLog()
         let harness = try await PlayerHarness { h in [h.item("A", log: log)] }
@@ -79,11 +81,18 @@ struct PlayerSeekingTests {
         player.seek(.at(MediaTime(seconds: 15))) { results["15"] = $0 }
         #expect(player.isSeeking && player.isBusy)
         await harness.advance(by: .seconds(1))
-        #expect(results == ["5": true, "10": false, "15": true])
+        #expect(results == ["5": true, "10": true, "15": true])
         #expect(player.time == MediaTime(seconds: 15))
+        player.seek(.at(MediaTime(seconds: 20))) { results["20"] = $0 }
+        player.seek(.at(MediaTime(seconds: 25))) { results["25"] = $0 }
+        player.seek(.at(MediaTime(seconds: 30)), smooth: false) { results["30"] = $0 }
+        #expect(results["25"] == false, "a waiting seek that a non-smooth one replaces completes with false at once")
+        await harness.advance(by: .seconds(1))
+        #expect(results["20"] != nil, "sent at once, and completed (or interrupted by the engine)")
+        #expect(results["30"] == true && player.time == MediaTime(seconds: 30))
         #expect(!player.isSeeking)
         let seeks = (log.metricEvents["A"] ?? []).filter { if case .seekBegan = $0.kind { true } else { false } }
-        #expect(seeks.count == 2, "the engine saw two seeks")
+        #expect(seeks.count == 4, "the engine saw the first and last of each run")
         await harness.shutdown()
     }
 
@@ -94,7 +103,7 @@ struct PlayerSeekingTests {
                         Chapter(id: "2", title: "Two", timeRange: range(12, 40))]
         let harness = try await PlayerHarness { h in [h.item("A", log: log, chapters: chapters)] }
         let player = harness.player!
-        #expect(player.canSkipForward() && !player.canSkipBackward())
+        #expect(player.canSkipForward() && player.canSkipBackward(), "Pillarbox: backward whenever the range is valid")
         player.skipForward()
         player.skipForward()
         await harness.advance(by: .seconds(1))
@@ -102,7 +111,7 @@ struct PlayerSeekingTests {
         #expect(player.currentChapter?.id == "2")
         player.skipBackward()
         await harness.advance(by: .seconds(1))
-        #expect(player.time == MediaTime(seconds: 10))
+        #expect(player.time == MediaTime(seconds: 8), "a backward skip may land before its target: the segment's start")
         player.seek(to: chapters[1])
         await harness.advance(by: .seconds(1))
         #expect(player.time == MediaTime(seconds: 12))
@@ -128,25 +137,56 @@ struct PlayerSeekingTests {
         await harness.shutdown()
     }
 
-    @Test("Smart navigation: previous restarts the item more than 3 s in, otherwise goes back")
+    /// Pillarbox: `NavigationSmartTests` (`testReturnForOnDemandAtBeginningWithoutPreviousItem`,
+    /// `testReturnForOnDemandNotAtBeginning…`).
+    @Test("Smart navigation: previous restarts the item 3 s in or without a previous item, otherwise goes back")
     func smartNavigation() async throws {
         let log = TrackerLog()
         let harness = try await PlayerHarness { h in [h.item("A", log: log), h.item("B", log: log)] }
         let player = harness.player!
-        player.advanceToNext()
+        player.advanceToNextItem()
         await harness.advance(by: .seconds(1))
         #expect(player.currentItem === player.items[1])
         player.seek(.at(MediaTime(seconds: 10)))
         await harness.advance(by: .seconds(1))
-        #expect(player.canReturnToPrevious())
-        player.returnToPrevious()
+        #expect(player.canReturnToPreviousItem())
+        player.returnToPreviousItem()
         await harness.advance(by: .seconds(1))
         #expect(player.currentItem === player.items[1])
         #expect(player.time == .zero)
-        player.returnToPrevious()
+        player.returnToPreviousItem()
         await harness.advance(by: .seconds(1))
         #expect(player.currentItem === player.items[0])
+        #expect(player.canReturnToPreviousItem(), "on demand without a previous item: it restarts")
+        player.seek(.at(MediaTime(seconds: 2)))
+        await harness.advance(by: .seconds(1))
+        player.returnToPreviousItem()
+        await harness.advance(by: .seconds(1))
+        #expect(player.currentItem === player.items[0] && player.time == .zero)
+        await harness.shutdown()
+    }
+
+    /// Pillarbox: `NavigationImmediateTests`.
+    @Test("Immediate navigation: previous always goes to the previous item, and not without one")
+    func immediateNavigation() async throws {
+        let log = TrackerLog()
+        var configuration = Player.Configuration()
+        configuration.navigationMode = .immediate
+        let harness = try await PlayerHarness(player: configuration) { h in [h.item("A", log: log), h.item("B", log: log)] }
+        let player = harness.player!
+        player.seek(.at(MediaTime(seconds: 10)))
+        await harness.advance(by: .seconds(1))
         #expect(!player.canReturnToPreviousItem())
+        player.returnToPreviousItem()
+        await harness.advance(by: .seconds(1))
+        #expect(player.time == MediaTime(seconds: 10), "nothing happened")
+        player.advanceToNextItem()
+        await harness.advance(by: .seconds(1))
+        player.seek(.at(MediaTime(seconds: 10)))
+        await harness.advance(by: .seconds(1))
+        player.returnToPreviousItem()
+        await harness.advance(by: .seconds(1))
+        #expect(player.currentItem === player.items[0])
         await harness.shutdown()
     }
 }

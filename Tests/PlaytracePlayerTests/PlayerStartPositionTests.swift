@@ -53,7 +53,7 @@ struct PlayerStartPositionTests {
         #expect(player.currentItem === second)
         #expect(await Self.firstPlayed(harness) == MediaTime(seconds: 30), "the resume position wins over the item's")
 
-        player.returnToPreviousItem()
+        player.currentItem = player.items[0]
         await harness.advance(by: .seconds(2))
         player.advanceToNextItem()
         await harness.advance(until: { player.time > MediaTime(seconds: 9) }, limit: .seconds(30))

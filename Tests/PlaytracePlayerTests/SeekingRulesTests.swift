@@ -27,7 +27,7 @@ struct SeekingRulesTests {
 
     @Test(arguments: [
         (StreamType.live, false, 1.0...1.0), (.live, true, 1.0...1.0), (.dvr, true, 0.1...1.0),
-        (.dvr, false, 0.1...2.0), (.onDemand, false, 0.1...2.0), (.unknown, false, 0.1...2.0),
+        (.dvr, false, 0.1...2.0), (.onDemand, false, 0.1...2.0), (.unknown, false, 1.0...1.0),
     ])
     func speedRangesFollowTheStreamType(type: StreamType, atEdge: Bool, range: ClosedRange<Double>) {
         #expect(PlaybackSpeedRange.allowed(for: type, isAtLiveEdge: atEdge) == range)
@@ -39,11 +39,6 @@ struct SeekingRulesTests {
         #expect(PlaybackSpeedRange.clamp(1.5, for: .dvr, isAtLiveEdge: true) == 1)
         #expect(PlaybackSpeedRange.clamp(0.5, for: .live, isAtLiveEdge: false) == 1)
         #expect(PlaybackSpeedRange.clamp(.nan, for: .onDemand, isAtLiveEdge: false) == 1)
-    }
-
-    @Test func smartNavigationRestartsOnDemandItemsPastThreeSeconds() {
-        #expect(SmartNavigation.restartsCurrentItem(playhead: 3.5, streamType: .onDemand))
-        #expect(!SmartNavigation.restartsCurrentItem(playhead: 3, streamType: .onDemand))
-        #expect(!SmartNavigation.restartsCurrentItem(playhead: 30, streamType: .dvr))
+        #expect(PlaybackSpeedRange.clamp(2, for: .unknown, isAtLiveEdge: false) == 1, "Pillarbox: 1…1 while unknown")
     }
 }

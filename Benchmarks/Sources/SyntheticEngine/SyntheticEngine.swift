@@ -116,7 +116,7 @@ public actor SyntheticEngine: PlaybackEngine {
         broadcaster.yield(.statusChanged(.paused))
     }
 
-    public func seek(to position: MediaTime) {
+    public func seek(to position: MediaTime, toleranceBefore: MediaTime, toleranceAfter: MediaTime) {
         broadcaster.yield(.seekBegan(target: position))
         playheadAtStart = position
         if playStartedAt != nil { playStartedAt = stopwatch.elapsed }

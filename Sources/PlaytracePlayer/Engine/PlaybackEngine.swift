@@ -41,8 +41,10 @@ public protocol PlaybackEngine: AnyObject, Sendable {
     func play() async
     /// Pauses.
     func pause() async
-    /// Seeks to a position (clamped to the seekable range); the result is reported by events.
-    func seek(to position: MediaTime) async
+    /// Seeks to a position (clamped to the seekable range), landing anywhere from `toleranceBefore` before it to
+    /// `toleranceAfter` after it: an engine lands where it is quickest within them (a segment boundary, a key
+    /// frame), exactly on the position when both are zero. The result is reported by events.
+    func seek(to position: MediaTime, toleranceBefore: MediaTime, toleranceAfter: MediaTime) async
     /// Sets the playback rate (1 is normal speed).
     func setRate(_ rate: Double) async
     /// Restricts the variants adaptive bit rate may choose.
@@ -70,4 +72,12 @@ public protocol PlaybackEngine: AnyObject, Sendable {
     func skipInterstitial() async
     /// Stops everything and releases the source; the engine returns to ``EngineStatus/idle``.
     func stop() async
+}
+
+extension PlaybackEngine {
+    /// Seeks exactly to a position (both tolerances zero).
+    /// - Parameter position: the target.
+    public func seek(to position: MediaTime) async {
+        await seek(to: position, toleranceBefore: .zero, toleranceAfter: .zero)
+    }
 }

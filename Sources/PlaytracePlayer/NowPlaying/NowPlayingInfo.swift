@@ -6,13 +6,13 @@ public struct NowPlayingInfo: Sendable, Hashable {
     public var subtitle: String?
     /// The artwork, loaded only by the integration that shows it.
     public var artworkSource: ImageSource
-    /// The playhead.
+    /// The playhead; for a DVR stream, from the start of its window.
     public var elapsedTime: MediaTime
-    /// The duration, for on-demand content.
+    /// The duration: of on-demand content, or of a DVR stream's window (so the scrubber spans what one can seek).
     public var duration: MediaTime?
     /// The playback rate (0 while paused).
     public var rate: Double
-    /// Whether the stream is live (without a duration to show).
+    /// Whether the stream is live without a window to seek in (without a duration to show).
     public var isLive: Bool
     /// The title of the chapter at the playhead.
     public var chapterTitle: String?

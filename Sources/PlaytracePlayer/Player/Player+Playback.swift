@@ -24,15 +24,18 @@ extension Player {
         if playbackState == .playing { pause() } else { play() }
     }
 
-    /// Whether ``replay()`` does something: the current item ended or failed.
+    /// Whether ``replay()`` does something: the current item ended or failed, or the player has items but none is
+    /// current (after `currentItem = nil`).
     public func canReplay() -> Bool {
-        session?.hasEnded == true || session?.hasFailed == true
+        guard !items.isEmpty else { return false }
+        return session == nil || session?.hasEnded == true || session?.hasFailed == true
     }
 
-    /// Plays the current item again from the start after it ended, or loads it again after it failed. Either way
-    /// this is a new playback session: its trackers are disabled and enabled again.
+    /// Plays the current item again from the start after it ended, loads it again after it failed, or plays the
+    /// first item when none is current. Either way this is a new playback session: its trackers are disabled and
+    /// enabled again (Pillarbox restarts an ended item in the same session: see "Coming from Pillarbox").
     public func replay() {
-        guard canReplay(), let item = session?.item else { return }
+        guard canReplay(), let item = session?.item ?? items.first else { return }
         wantsToPlay = true
         item.error = nil
         startSession(for: item)
@@ -56,9 +59,10 @@ extension Player {
     }
 
     /// The speeds the current stream allows: 1 on live streams, at most 1 near the live edge of a DVR stream,
-    /// 0.1…2 otherwise.
+    /// 0.1…2 otherwise; 1 alone without an item or while the stream's type is unknown.
     public var playbackSpeedRange: ClosedRange<Double> {
-        PlaybackSpeedRange.allowed(for: streamType, isAtLiveEdge: isAtLiveEdge)
+        guard session != nil else { return 1...1 }
+        return PlaybackSpeedRange.allowed(for: streamType, isAtLiveEdge: isAtLiveEdge)
     }
 
     /// Whether the playhead is at the live edge of a live or DVR stream.
@@ -67,17 +71,31 @@ extension Player {
         return seekableTimeRange.end - time <= configuration.liveEdgeTolerance
     }
 
-    /// Asks for a playback speed; the speed in effect (``playbackSpeed``) stays within ``playbackSpeedRange``,
-    /// and follows it as it changes (reaching the live edge of a DVR stream brings it back to 1).
+    /// The playback speed: reading it gives the speed in effect (``effectivePlaybackSpeed``); setting it asks for
+    /// a speed (``setDesiredPlaybackSpeed(_:)``).
+    ///
+    /// ```swift
+    /// player.playbackSpeed = 1.5   // 1.5 on demand; 1 on a live stream, and 1.5 again on the next on-demand item
+    /// ```
+    public var playbackSpeed: Double {
+        get { effectivePlaybackSpeed }
+        set { setDesiredPlaybackSpeed(newValue) }
+    }
+
+    /// Asks for a playback speed. The speed in effect stays within ``playbackSpeedRange`` and follows it as it
+    /// changes; the desired speed is remembered, so an item that allows it gets it (reaching the live edge of a
+    /// DVR stream brings the speed back to 1; leaving it restores the desired speed).
+    /// - Parameter speed: the speed wanted (a non-finite or non-positive one counts as 1).
     public func setDesiredPlaybackSpeed(_ speed: Double) {
         desiredPlaybackSpeed = speed.isFinite && speed > 0 ? speed : 1
         applyPlaybackSpeed()
     }
 
     func applyPlaybackSpeed() {
-        let speed = PlaybackSpeedRange.clamp(desiredPlaybackSpeed, for: streamType, isAtLiveEdge: isAtLiveEdge)
-        guard speed != playbackSpeed else { return }
-        playbackSpeed = speed
+        let range = playbackSpeedRange
+        let speed = min(max(desiredPlaybackSpeed, range.lowerBound), range.upperBound)
+        guard speed != effectivePlaybackSpeed else { return }
+        effectivePlaybackSpeed = speed
         session?.send { await $0.setRate(speed) }
     }
 }

@@ -1,3 +1,4 @@
+import PlaytraceCore
 extension Player {
     /// The playlist. Setting it keeps the current item when it is still in the list (otherwise the first new item
     /// becomes current); duplicates are dropped.
@@ -98,41 +99,32 @@ extension Player {
         startSession(for: next)
     }
 
-    /// Whether there is an item before the current one (given the repeat mode).
+    /// Whether ``returnToPreviousItem()`` does something: with ``NavigationMode/smart(interval:)``, always for
+    /// on-demand content (it restarts the item); otherwise, when there is an item before the current one (given the
+    /// repeat mode).
     public func canReturnToPreviousItem() -> Bool {
-        queue.previousItem(repeatMode: repeatMode) != nil
+        if case .smart = configuration.navigationMode, session != nil, streamType == .onDemand { return true }
+        return queue.previousItem(repeatMode: repeatMode) != nil
     }
 
-    /// Goes to the item before the current one (the last one before the first with ``RepeatMode/all``).
+    /// "Previous", by the ``Configuration/navigationMode``: with ``NavigationMode/smart(interval:)`` (the default,
+    /// 3 s), restarts the current on-demand item when the playhead is that far past its start or when there is no
+    /// previous item, and goes to the previous item otherwise (the last one before the first with
+    /// ``RepeatMode/all``); with ``NavigationMode/immediate``, always goes to the previous item. Does nothing when
+    /// ``canReturnToPreviousItem()`` is false.
     public func returnToPreviousItem() {
-        guard let previous = queue.previousItem(repeatMode: repeatMode) else { return }
-        startSession(for: previous)
-    }
-
-    /// Whether ``returnToPrevious()`` does something.
-    public func canReturnToPrevious() -> Bool {
-        restartsOnReturn() || canReturnToPreviousItem()
-    }
-
-    /// "Previous", as users expect it: more than 3 s into on-demand content it restarts the current item, otherwise
-    /// it goes to the previous item (with ``Configuration/isSmartNavigationEnabled``).
-    public func returnToPrevious() {
+        guard canReturnToPreviousItem() else { return }
         if restartsOnReturn() {
-            seek(.at(startPosition))
-        } else {
-            returnToPreviousItem()
+            seek(.at(startPosition), smooth: false)
+        } else if let previous = queue.previousItem(repeatMode: repeatMode) {
+            startSession(for: previous)
         }
     }
 
-    /// Whether ``advanceToNext()`` does something.
-    public func canAdvanceToNext() -> Bool { canAdvanceToNextItem() }
-
-    /// "Next": the next item.
-    public func advanceToNext() { advanceToNextItem() }
-
     private func restartsOnReturn() -> Bool {
-        configuration.isSmartNavigationEnabled && session != nil
-            && SmartNavigation.restartsCurrentItem(playhead: time.seconds, streamType: streamType)
+        guard case .smart(let interval) = configuration.navigationMode, session != nil else { return false }
+        let hasPrevious = queue.previousItem(repeatMode: repeatMode) != nil
+        return (streamType == .onDemand && time - seekableTimeRange.start >= MediaTime(interval)) || !hasPrevious
     }
 
     func setItems(_ newItems: [PlayerItem]) {

@@ -95,7 +95,7 @@ extension Player {
             if session === self.session {
                 recordTimings(of: session)
                 if wantsToPlay { session.send { await $0.play() } }
-                let rate = playbackSpeed
+                let rate = effectivePlaybackSpeed
                 if rate != 1 { session.send { await $0.setRate(rate) } }
                 publish()
             }
@@ -163,7 +163,7 @@ extension Player {
             startSession(for: session.item)
             return
         }
-        if configuration.actionAtItemEnd == .advance, let next = queue.nextItem(repeatMode: repeatMode) {
+        if actionAtItemEnd == .advance, let next = queue.nextItem(repeatMode: repeatMode) {
             startSession(for: next)
             return
         }

@@ -32,13 +32,13 @@ public final class Player {
 
     /// How the player behaves.
     public struct Configuration: Sendable {
-        /// What happens at the end of an item (with ``RepeatMode/off`` or ``RepeatMode/all``).
-        public var actionAtItemEnd = ActionAtItemEnd.advance
         /// Whether the player moves on to the next item when the current one fails (the failed item keeps its
-        /// ``PlayerItem/error``).
-        public var advancesAfterFailure = true
-        /// Whether ``returnToPrevious()`` restarts on-demand content more than 3 s in instead of going back.
-        public var isSmartNavigationEnabled = true
+        /// ``PlayerItem/error``). Off by default, as in Pillarbox: the player stays on the failed item so that its
+        /// error (a geoblocking message, say) can be shown; a tool that checks every stream of a list turns it on.
+        public var advancesAfterFailure = false
+        /// How ``returnToPreviousItem()`` behaves: by default, more than 3 s into on-demand content it restarts the
+        /// item instead of going back.
+        public var navigationMode = NavigationMode.smart(interval: .seconds(3))
         /// How far ``skipForward(completion:)`` goes.
         public var forwardSkipInterval: Duration = .seconds(10)
         /// How far ``skipBackward(completion:)`` goes.
@@ -48,9 +48,11 @@ public final class Player {
         /// How often the player reads its engine's state while nothing happens (buffer, time-dependent
         /// properties, and the properties trackers receive).
         public var refreshInterval: Duration = .seconds(1)
-        /// How close to the live edge a DVR stream counts as being at it.
-        public var liveEdgeTolerance = MediaTime(seconds: 10)
+        /// How close to the live edge a DVR stream counts as being at it (5 s, as Pillarbox: there, playback
+        /// cannot go faster than 1).
+        public var liveEdgeTolerance = MediaTime(seconds: 5)
 
+        /// The default configuration.
         public init() {}
     }
 
@@ -84,8 +86,12 @@ public final class Player {
     public internal(set) var metadata = PlayerMetadata.empty
     /// The current engine's last snapshot.
     public internal(set) var engineSnapshot = EngineSnapshot()
-    /// The playback speed in effect (the desired one, limited by the stream: see ``playbackSpeedRange``).
-    public internal(set) var playbackSpeed = 1.0
+    /// The playback speed in effect: the desired one (``playbackSpeed``), limited by the stream (see
+    /// ``playbackSpeedRange``).
+    public internal(set) var effectivePlaybackSpeed = 1.0
+    /// What happens when an item plays to its end (``ActionAtItemEnd/advance`` by default); it may change at any
+    /// time, for the item that plays as well.
+    public var actionAtItemEnd = ActionAtItemEnd.advance
 
     /// Whether audio is muted. Trackers are told at once (an ad tracker reports each mute and unmute).
     public var isMuted = false {
