@@ -77,7 +77,7 @@ let package = Package(
         ),
         .target(
             name: "PlaytracePlayer",
-            dependencies: ["PlaytraceCore"],
+            dependencies: ["PlaytraceCore", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: strictness
         ),
         .target(

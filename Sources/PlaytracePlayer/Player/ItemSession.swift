@@ -1,3 +1,4 @@
+import DequeModule
 import PlaytraceCore
 
 /// One playback of one item: its engine, the engine's last snapshot, its metric events and timings.
@@ -18,6 +19,8 @@ final class ItemSession {
     /// When ``snapshot`` was taken.
     private(set) var snapshotAt: Duration
     var collector = MetricEventCollector()
+    /// Quality-of-service samples, one per periodic refresh while current (``Player/metrics()``).
+    var metricsHistory = Deque<Metrics>()
     /// The asset, once the item's loader finished.
     var asset: LoadedAsset?
     /// When the item became current (nil while preloaded).

@@ -147,6 +147,7 @@ extension Player {
                 endCurrentSession()
                 preloadNextItem()
                 publish()
+                publishMetricEvents()
             }
         } else {
             preloadNextItem()

@@ -23,6 +23,7 @@ extension Player {
         session.becameCurrentAt = stopwatch.elapsed
         session.refreshPeriodically(every: configuration.refreshInterval, stopwatch: stopwatch) { [weak self] session in
             guard let self, session === self.session else { return }
+            self.recordMetricsSample(of: session)
             self.applyPlaybackSpeed()
             self.publish()
             self.notifyProperties()
@@ -31,6 +32,7 @@ extension Player {
         if hadSession { record(.itemTransition, in: session) }
         beginTracking(of: session)
         recordTimings(of: session)
+        publishMetricEvents()
         if let failure = session.failure {
             sessionDidFail(session, error: failure)
             return

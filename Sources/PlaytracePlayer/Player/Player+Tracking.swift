@@ -70,6 +70,7 @@ extension Player {
         guard session === self.session else { return }
         let events = session.collector.events
         for box in session.item.trackers { box.updateMetricEvents(events) }
+        publishMetricEvents()
     }
 
     func trackingEnablementChanged() {

@@ -48,6 +48,8 @@ public final class Player {
         /// How often the player reads its engine's state while nothing happens (buffer, time-dependent
         /// properties, and the properties trackers receive).
         public var refreshInterval: Duration = .seconds(1)
+        /// How many samples ``Player/metrics()`` keeps for the current item (one per refresh: an hour by default).
+        public var metricsHistoryLimit = 3600
         /// How close to the live edge a DVR stream counts as being at it (5 s, as Pillarbox: there, playback
         /// cannot go faster than 1).
         public var liveEdgeTolerance = MediaTime(seconds: 5)
@@ -134,6 +136,8 @@ public final class Player {
     @ObservationIgnored var pendingSeek: (position: SeekPosition, completion: @MainActor (Bool) -> Void)?
     /// What the viewer asked for, per characteristic (kept from item to item).
     var mediaSelectionSettings: [MediaCharacteristic: MediaSelectionSetting] = [:]
+    /// The consumers of ``metricEventUpdates()``.
+    @ObservationIgnored var metricEventSubscribers: [UUID: AsyncStream<[MetricEvent]>.Continuation] = [:]
     /// Where items start the next time they play (``resume(_:in:)``), by item.
     @ObservationIgnored var resumePositions: [UUID: SeekPosition] = [:]
 
@@ -159,6 +163,7 @@ public final class Player {
     }
 
     isolated deinit {
+        for continuation in metricEventSubscribers.values { continuation.finish() }
         if let session { endTracking(of: session) }
         session?.close()
         preloadedSession?.close()
