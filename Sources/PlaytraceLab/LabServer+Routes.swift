@@ -290,6 +290,8 @@ extension LabServer {
         switch parts.count {
         case 2 where parts[0] == "steering" && parts[1] == "master.m3u8":
             return (ByteBuffer(string: streams.steeringMultivariant()), playlistType)
+        case 2 where parts[0] == "radio" && parts[1] == "master.m3u8":
+            return (ByteBuffer(string: streams.radioMultivariant()), playlistType)
         case 2 where parts[0] == "steering" && parts[1] == "manifest.json":
             return (ByteBuffer(string: steering.manifest), "application/json")
         case 2 where parts[0] == "ads" && parts[1] == "assetlist.json":

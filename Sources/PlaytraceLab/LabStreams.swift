@@ -14,7 +14,8 @@ import PlaytraceHLS
 /// - `/live/…` and `/dvr/…`: a sliding window driven by the lab's clock, with an ad break every few segments (and,
 ///   with ``LabConfiguration/liveInterstitialInterval``, an interstitial every few segments);
 /// - `/ads/assetlist.json`, `/ads/<n>/index.m3u8`: the interstitial's assets;
-/// - `/steering/master.m3u8`: the on-demand stream on two content-steering pathways (``LabSteering``).
+/// - `/steering/master.m3u8`: the on-demand stream on two content-steering pathways (``LabSteering``);
+/// - `/radio/master.m3u8`: audio only (one AAC variant: the on-demand stream's French audio).
 struct LabStreams: Sendable {
     let configuration: LabConfiguration
     private let writer = PlaylistWriter()
@@ -85,6 +86,14 @@ struct LabStreams: Sendable {
                 codecs: ["avc1.64001f", "mp4a.40.2"],
                 resolution: Resolution(width: variant.width, height: variant.height), pathwayID: pathwayID),
             frameRate: 25)
+    }
+
+    /// An audio-only stream: one AAC variant, the on-demand stream's French audio rendition.
+    func radioMultivariant() -> String {
+        var playlist = MultivariantPlaylist(version: 6, hasIndependentSegments: true)
+        playlist.variants = [VariantStream(uri: "/vod/audio/fr.m3u8",
+                                           stream: StreamAttributes(bandwidth: 128_000, codecs: ["mp4a.40.2"]))]
+        return writer.write(playlist)
     }
 
     /// The on-demand stream's variants on each content-steering pathway (``LabSteering/pathways``), with the

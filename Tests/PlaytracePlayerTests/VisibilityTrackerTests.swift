@@ -39,6 +39,7 @@ struct VisibilityTrackerTests {
 
     @Test func interactionRestartsTheWait() async {
         let tracker = VisibilityTracker(delay: .seconds(3), clock: clock)
+        tracker.player = Self.emptyPlayer()
         tracker.update(playbackState: .playing)
         await advance(by: .seconds(2))
         tracker.reset()
@@ -62,8 +63,39 @@ struct VisibilityTrackerTests {
         #expect(!tracker.isUserInterfaceHidden, "shown at the end")
     }
 
+    /// A player without items (it never makes an engine): the tracker needs one to act.
+    static func emptyPlayer() -> Player {
+        Player { preconditionFailure("a player without items makes no engine") }
+    }
+
+    /// Pillarbox: `VisibilityTrackerTests.testNoToggleWithoutPlayer`.
+    @Test func nothingWithoutAPlayer() {
+        let tracker = VisibilityTracker(clock: clock)
+        tracker.toggle()
+        tracker.hide()
+        #expect(!tracker.isUserInterfaceHidden)
+        tracker.player = Self.emptyPlayer()
+        tracker.toggle()
+        #expect(tracker.isUserInterfaceHidden)
+    }
+
+    @Test func voiceOverKeepsControlsVisible() async {
+        let tracker = VisibilityTracker(delay: .seconds(1), clock: clock)
+        tracker.player = Self.emptyPlayer()
+        tracker.hide()
+        tracker.isVoiceOverRunning = true
+        #expect(!tracker.isUserInterfaceHidden, "VoiceOver starting shows the controls")
+        tracker.update(playbackState: .playing)
+        await advance(by: .seconds(3))
+        #expect(!tracker.isUserInterfaceHidden, "no auto-hide while VoiceOver runs")
+        tracker.isVoiceOverRunning = false
+        await advance(by: .seconds(2))
+        #expect(tracker.isUserInterfaceHidden)
+    }
+
     @Test func toggleShowAndHide() async {
         let tracker = VisibilityTracker(delay: .seconds(1), clock: clock)
+        tracker.player = Self.emptyPlayer()
         tracker.toggle()
         #expect(tracker.isUserInterfaceHidden)
         tracker.toggle()

@@ -1,12 +1,15 @@
+public import Foundation
 public import Observation
 public import PlaytraceCore
 
 /// Follows a player's progress at a chosen interval, and lets a user change it interactively (a slider).
 ///
 /// Only the views that show progress observe it, so a player's user interface is not refreshed at every tick.
-/// While the user interacts (``isInteracting``), the player is paused and resumes afterwards if it was playing;
-/// with ``SeekBehavior/immediate`` every change of ``progress`` seeks (smoothly: the engine gets the first and
-/// the latest position), with ``SeekBehavior/deferred`` only the final one does, when the interaction ends.
+/// While the user interacts (``isInteracting``), video is paused and resumes afterwards if it was playing (audio
+/// plays on: there is no picture to scrub); with ``SeekBehavior/immediate`` every change of ``progress`` seeks
+/// (smoothly: the engine gets the first and the latest position), with ``SeekBehavior/deferred`` only the final one
+/// does, when the interaction ends. When ``player`` changes during an interaction, the interaction moves to the new
+/// player: the old one resumes and the new one pauses (Pillarbox's rules).
 ///
 /// ```swift
 /// let tracker = ProgressTracker(interval: .milliseconds(100))
@@ -30,12 +33,15 @@ public final class ProgressTracker {
     public var player: Player? {
         didSet {
             guard player !== oldValue else { return }
-            isInteracting = false
+            if isInteracting {
+                resumePlayback(of: oldValue)
+                pausePlayback(of: player)
+            }
             update()
         }
     }
 
-    /// The playhead within ``range``, 0…1 (0 without a range).
+    /// The playhead within ``range`` (0 without a range).
     public var progress: Double {
         get { storedProgress }
         set { setProgress(newValue) }
@@ -45,17 +51,25 @@ public final class ProgressTracker {
     public var isInteracting = false {
         didSet {
             guard isInteracting != oldValue else { return }
-            isInteracting ? beginInteraction() : endInteraction()
+            isInteracting ? pausePlayback(of: player) : endInteraction()
         }
     }
 
     /// The time that ``progress`` stands for.
     public private(set) var time = MediaTime.zero
-    /// The range progress is measured in: the player's seekable range.
-    public private(set) var range = MediaTimeRange.empty
+    /// The range ``progress`` moves in: 0…1, or 0…0 when there is nothing to track (Pillarbox's `range`).
+    public var range: ClosedRange<Double> { isProgressAvailable ? 0...1 : 0...0 }
+    /// The time range progress is measured in: the player's seekable range.
+    public private(set) var timeRange = MediaTimeRange.empty
 
     /// Whether there is a range to show progress in.
-    public var isProgressAvailable: Bool { range.duration.seconds > 0 }
+    public var isProgressAvailable: Bool { timeRange.duration.seconds > 0 }
+
+    /// The program-date-time that ``progress`` stands for, when the stream has dates.
+    public func date() -> Date? {
+        guard let player, let date = player.date else { return nil }
+        return (date + (time - player.time)).date
+    }
 
     public let interval: Duration
     public let seekBehavior: SeekBehavior
@@ -63,7 +77,8 @@ public final class ProgressTracker {
     @ObservationIgnored private var storedProgress = 0.0
     @ObservationIgnored private let clock: any Clock<Duration>
     @ObservationIgnored private var updateTask: Task<Void, Never>?
-    @ObservationIgnored private var resumesAfterInteraction = false
+    /// The player that the interaction paused, to resume at its end.
+    @ObservationIgnored private weak var pausedPlayer: Player?
 
     /// Creates a tracker.
     /// - Parameters:
@@ -94,18 +109,18 @@ public final class ProgressTracker {
     private func update() {
         guard !isInteracting else { return }
         guard let player else {
-            setIfChanged(time: .zero, range: .empty, progress: 0)
+            setIfChanged(time: .zero, timeRange: .empty, progress: 0)
             return
         }
-        let range = player.seekableTimeRange
-        let time = range.clamp(player.time)
-        let progress = range.duration.seconds > 0 ? (time - range.start).seconds / range.duration.seconds : 0
-        setIfChanged(time: time, range: range, progress: progress)
+        let timeRange = player.seekableTimeRange
+        let time = timeRange.clamp(player.time)
+        let progress = timeRange.duration.seconds > 0 ? (time - timeRange.start).seconds / timeRange.duration.seconds : 0
+        setIfChanged(time: time, timeRange: timeRange, progress: progress)
     }
 
-    private func setIfChanged(time: MediaTime, range: MediaTimeRange, progress: Double) {
+    private func setIfChanged(time: MediaTime, timeRange: MediaTimeRange, progress: Double) {
         if self.time != time { self.time = time }
-        if self.range != range { self.range = range }
+        if self.timeRange != timeRange { self.timeRange = timeRange }
         if storedProgress != progress { storedProgress = progress }
     }
 
@@ -113,22 +128,28 @@ public final class ProgressTracker {
         guard isProgressAvailable else { return }
         let progress = value.isFinite ? min(max(value, 0), 1) : 0
         storedProgress = progress
-        time = range.start + range.duration * progress
+        time = timeRange.start + timeRange.duration * progress
         if !isInteracting || seekBehavior == .immediate {
             player?.seek(.at(time))
         }
     }
 
-    private func beginInteraction() {
-        guard let player else { return }
-        resumesAfterInteraction = player.playbackState == .playing
-        if resumesAfterInteraction { player.pause() }
+    /// Pauses a player for the interaction when it plays video (audio plays on while the user scrubs).
+    private func pausePlayback(of player: Player?) {
+        guard let player, player.playbackState == .playing, player.mediaType != .audio else { return }
+        player.pause()
+        pausedPlayer = player
+    }
+
+    /// Resumes a player the interaction paused.
+    private func resumePlayback(of player: Player?) {
+        guard let player, player === pausedPlayer else { return }
+        pausedPlayer = nil
+        player.play()
     }
 
     private func endInteraction() {
-        guard let player else { return }
-        if seekBehavior == .deferred, isProgressAvailable { player.seek(.at(time)) }
-        if resumesAfterInteraction { player.play() }
-        resumesAfterInteraction = false
+        if seekBehavior == .deferred, isProgressAvailable { player?.seek(.at(time)) }
+        resumePlayback(of: player)
     }
 }

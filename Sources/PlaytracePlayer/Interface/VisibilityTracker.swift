@@ -3,22 +3,40 @@ public import Observation
 /// Decides whether a player's controls should be visible, the way users expect:
 /// - a tap toggles them (``toggle()``);
 /// - while playing they hide by themselves after ``delay`` without interaction (``reset()`` restarts the wait);
-/// - they never hide by themselves while paused, and they appear when playback is paused from outside (another
-///   app, the lock screen) or ends.
+/// - they never hide by themselves while paused or while VoiceOver runs, and they appear when playback is paused
+///   from outside (another app, the lock screen) or ends.
 ///
-/// The logic is platform-neutral and runs on an injected clock; a SwiftUI binding only forwards the player's
-/// playback state to ``update(playbackState:)``.
+/// It follows its ``player``'s playback state and does nothing without a player (Pillarbox's rule). The logic is
+/// platform-neutral and runs on an injected clock; a SwiftUI binding only sets the player and VoiceOver's status.
 ///
 /// ```swift
 /// let tracker = VisibilityTracker(delay: .seconds(3))
-/// tracker.update(playbackState: .playing)   // controls hide after 3 s unless the user interacts
-/// tracker.reset()                           // the user touched the screen: wait 3 s again
+/// tracker.player = player   // controls hide 3 s into playback unless the user interacts
+/// tracker.reset()           // the user touched the screen: wait 3 s again
 /// ```
 @MainActor
 @Observable
 public final class VisibilityTracker {
+    /// The player whose playback state the controls follow (none: the tracker does nothing).
+    public var player: Player? {
+        didSet {
+            guard player !== oldValue else { return }
+            observationGeneration += 1
+            if let player { observe(player, generation: observationGeneration) } else { update(playbackState: .idle) }
+        }
+    }
+
     /// Whether the user interface should be hidden.
     public private(set) var isUserInterfaceHidden: Bool
+
+    /// Whether VoiceOver runs: controls then never hide by themselves, and they show when it starts (an Apple
+    /// adapter sets it from `UIAccessibility`).
+    public var isVoiceOverRunning = false {
+        didSet {
+            guard isVoiceOverRunning != oldValue else { return }
+            if isVoiceOverRunning, player != nil { show() } else { scheduleHide() }
+        }
+    }
 
     /// How long controls stay visible without interaction while playing.
     public let delay: Duration
@@ -26,6 +44,7 @@ public final class VisibilityTracker {
     @ObservationIgnored private let clock: any Clock<Duration>
     @ObservationIgnored private var hideTask: Task<Void, Never>?
     @ObservationIgnored private var playbackState = PlaybackState.idle
+    @ObservationIgnored private var observationGeneration = 0
 
     /// Creates a tracker.
     /// - Parameters:
@@ -41,19 +60,21 @@ public final class VisibilityTracker {
 
     isolated deinit { hideTask?.cancel() }
 
-    /// Shows hidden controls, or hides visible ones.
+    /// Shows hidden controls, or hides visible ones (nothing without a player).
     public func toggle() {
         if isUserInterfaceHidden { show() } else { hide() }
     }
 
-    /// Shows the controls (they hide again after ``delay`` while playing).
+    /// Shows the controls (they hide again after ``delay`` while playing; nothing without a player).
     public func show() {
+        guard player != nil else { return }
         isUserInterfaceHidden = false
         scheduleHide()
     }
 
-    /// Hides the controls.
+    /// Hides the controls (nothing without a player).
     public func hide() {
+        guard player != nil else { return }
         hideTask?.cancel()
         hideTask = nil
         isUserInterfaceHidden = true
@@ -61,12 +82,23 @@ public final class VisibilityTracker {
 
     /// Restarts the wait before visible controls hide by themselves (call it on user interaction).
     public func reset() {
-        guard !isUserInterfaceHidden else { return }
+        guard player != nil, !isUserInterfaceHidden else { return }
         scheduleHide()
     }
 
-    /// Follows the player's playback state.
-    public func update(playbackState: PlaybackState) {
+    /// Follows the player's playback state until the player changes.
+    private func observe(_ player: Player, generation: Int) {
+        let state = withObservationTracking { player.playbackState } onChange: { [weak self] in
+            Task { @MainActor [weak self, weak player] in
+                guard let self, let player, generation == self.observationGeneration else { return }
+                self.observe(player, generation: generation)
+            }
+        }
+        update(playbackState: state)
+    }
+
+    /// Follows a playback state.
+    func update(playbackState: PlaybackState) {
         guard playbackState != self.playbackState else { return }
         self.playbackState = playbackState
         switch playbackState {
@@ -85,12 +117,12 @@ public final class VisibilityTracker {
     private func scheduleHide() {
         hideTask?.cancel()
         hideTask = nil
-        guard playbackState == .playing, delay > .zero else { return }
+        guard playbackState == .playing, delay > .zero, !isVoiceOverRunning else { return }
         let clock = self.clock
         let delay = self.delay
         hideTask = Task { [weak self] in
             do { try await clock.sleep(for: delay) } catch { return }
-            guard let self, !Task.isCancelled, self.playbackState == .playing else { return }
+            guard let self, !Task.isCancelled, self.playbackState == .playing, !self.isVoiceOverRunning else { return }
             self.isUserInterfaceHidden = true
             self.hideTask = nil
         }

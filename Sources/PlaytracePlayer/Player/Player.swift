@@ -195,6 +195,10 @@ public final class Player {
         return min(max(fraction, 0), 1)
     }
 
+    /// Whether the current item is audio or video, from what its variants declare (``MediaType/unknown`` until they
+    /// are known).
+    public var mediaType: MediaType { session?.mediaType ?? .unknown }
+
     /// Whether the player is buffering or seeking.
     public var isBusy: Bool { isBuffering || isSeeking }
 
