@@ -24,6 +24,15 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "SlowTracker",
+            dependencies: [
+                .product(name: "PlaytracePlayer", package: "Playtrace"),
+                .product(name: "PlaytraceCore", package: "Playtrace"),
+                "SyntheticEngine",
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "PlayerTracking",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),

@@ -13,15 +13,15 @@ struct PlayerPlaylistTests {
         let player = harness.player!
         #expect(player.playbackState == .paused)
         #expect(player.currentItem === player.items[0])
-        #expect(log.lines == ["A init", "B init", "A enable", "A metadata A", "B metadata B"],
-                "A is current and enabled; B is preloaded: its metadata arrives, it is not enabled")
+        #expect(log.lines == ["A init", "A metadata A", "B init", "B metadata B", "A enable"],
+                "metadata known at once arrives with each item; A is current and enabled, B is not")
         player.play()
         await harness.advance(until: { player.currentItem === player.items[1] }, limit: .seconds(60))
         #expect(log.lines.suffix(2) == ["A disable at 40", "B enable"])
         #expect(player.playbackState == .playing)
         await harness.advance(until: { player.playbackState == .ended }, limit: .seconds(60))
         #expect(player.currentItem === player.items[1], "the player stays on the last item")
-        #expect(log.lines == ["A init", "B init", "A enable", "A metadata A", "B metadata B",
+        #expect(log.lines == ["A init", "A metadata A", "B init", "B metadata B", "A enable",
                               "A disable at 40", "B enable"])
         let events = try #require(log.metricEvents["B"])
         #expect(events.contains { $0.kind == .itemTransition })

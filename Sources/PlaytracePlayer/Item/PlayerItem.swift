@@ -52,6 +52,8 @@ public final class PlayerItem: Identifiable {
     /// An item whose asset comes from a loader.
     public init<Loader: AssetLoader>(loader: Loader, trackerAdapters: [TrackerAdapter<Loader.Metadata>] = []) {
         trackers = trackerAdapters.map { $0.make() }
+        // An asset known in advance has its metadata at once: trackers get it before they are first enabled.
+        let immediate = (loader as? FixedAssetLoader<Loader.Metadata>)?.fixed.metadata
         loadAsset = { item, stopwatch in
             let started = stopwatch.elapsed
             let asset: Asset<Loader.Metadata>
@@ -62,7 +64,7 @@ public final class PlayerItem: Identifiable {
                                    serviceDuration: stopwatch.elapsed - started, finishedAt: stopwatch.elapsed)
             }
             let service = stopwatch.elapsed - started
-            item.apply(asset.metadata)
+            if immediate == nil { item.apply(asset.metadata) }
             item.follow(loader.metadataUpdates())
             switch asset.resource {
             case .simple(let url):
@@ -73,6 +75,7 @@ public final class PlayerItem: Identifiable {
                                    finishedAt: stopwatch.elapsed)
             }
         }
+        if let immediate { apply(immediate) }
     }
 
     /// An item whose asset comes from an asynchronous closure (a web service call, say).

@@ -1,15 +1,25 @@
 extension Player {
-    /// The session identifiers of the current item's trackers of a type (those that have one).
+    /// The session identifiers of the current item's trackers of a type, enabled or not, sorted (Pillarbox's
+    /// rule: every adapter of the type counts).
     ///
     /// ```swift
-    /// player.currentSessionIdentifiers(trackedBy: QoSTracker.self)   // ["4f1c…"]
+    /// player.currentSessionIdentifiers(trackedBy: QoSTracker.self)   // ["4f1c…", "9a0b…"]
     /// ```
+    /// - Parameter type: the tracker type.
     public func currentSessionIdentifiers<Tracker: PlayerItemTracker>(trackedBy type: Tracker.Type) -> [String] {
         guard let session else { return [] }
         return session.item.trackers.compactMap { box in
-            guard box.isEnabled, let tracker = box.tracker as? Tracker else { return nil }
-            return tracker.sessionIdentifier
-        }
+            (box.tracker as? Tracker)?.sessionIdentifier
+        }.sorted()
+    }
+
+    /// The session identifiers of the current item's asynchronous trackers of a type, enabled or not, sorted.
+    /// - Parameter type: the tracker type.
+    public func currentSessionIdentifiers<Tracker: AsyncPlayerItemTracker>(trackedBy type: Tracker.Type) -> [String] {
+        guard let session else { return [] }
+        return session.item.trackers.compactMap { box in
+            (box.tracker as? AsyncTrackerBridge<Tracker>)?.sessionIdentifier
+        }.sorted()
     }
 
     func beginTracking(of session: ItemSession) {

@@ -121,6 +121,8 @@ public final class Player {
     }
 
     @ObservationIgnored let stopwatch: Stopwatch
+    /// This player, weakly, for ``TrackerProperties/current()``.
+    @ObservationIgnored private(set) lazy var propertiesReference = PropertiesSource.Reference(self)
     @ObservationIgnored let makeEngine: EngineFactory
     @ObservationIgnored var session: ItemSession?
     @ObservationIgnored var preloadedSession: ItemSession?
@@ -218,11 +220,18 @@ public final class Player {
         }
         return TrackerProperties(
             time: time, date: date, playbackState: playbackState,
-            rate: snapshot.status == .playing ? snapshot.rate : 0, isSeeking: isSeeking, isBuffering: isBuffering,
+            rate: snapshot.status == .playing ? snapshot.rate : 0, isSeeking: isSeeking, seekTime: seekTarget,
+            isBuffering: isBuffering,
             seekableTimeRange: snapshot.seekableRange, loadedTimeRange: snapshot.loadedRange, buffer: buffer,
             streamType: streamType, targetDuration: snapshot.targetDuration, mediaType: session?.mediaType ?? .unknown, presentationSize: size,
             isMuted: isMuted, volume: volume, mediaSelection: selection, metrics: PlaybackMetrics(snapshot),
-            interstitial: snapshot.interstitial, interstitials: snapshot.interstitials, adBreaks: snapshot.adBreaks)
+            interstitial: snapshot.interstitial, interstitials: snapshot.interstitials, adBreaks: snapshot.adBreaks,
+            source: PropertiesSource(propertiesReference))
+    }
+
+    /// Where the seek under way goes: the one waiting, else the last one sent.
+    var seekTarget: MediaTime? {
+        pendingSeek?.position.time ?? seeksInFlight.last?.target
     }
 
     /// Whether the player is idle: no command waits for its engines and no event is being handled. Tests use it to

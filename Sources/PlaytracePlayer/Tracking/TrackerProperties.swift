@@ -10,7 +10,11 @@ public struct TrackerProperties: Sendable, Hashable {
     public var playbackState: PlaybackState
     /// The playback rate in effect (0 while paused or not progressing).
     public var rate: Double
+    /// Whether a seek is under way.
     public var isSeeking: Bool
+    /// Where the seek under way goes (the last one asked for), while one is.
+    public var seekTime: MediaTime?
+    /// Whether the player waits for data.
     public var isBuffering: Bool
     public var seekableTimeRange: MediaTimeRange
     public var loadedTimeRange: MediaTimeRange
@@ -35,20 +39,53 @@ public struct TrackerProperties: Sendable, Hashable {
     public var interstitials: [InterstitialEvent]
     /// The ad breaks the stream signals, as read so far (``EngineSnapshot/adBreaks``).
     public var adBreaks: [SignalledAdBreak]
+    /// The player the properties were read from, for ``current()``.
+    var source: PropertiesSource
+
+    /// Whether the player is buffering or seeking.
+    public var isBusy: Bool { isBuffering || isSeeking }
+
+    /// What plays for a characteristic: the rendition the engine renders, or ``MediaSelectionOption/off``.
+    /// - Parameter characteristic: audible or legible.
+    public func currentMediaOption(for characteristic: MediaCharacteristic) -> MediaSelectionOption {
+        mediaSelection[characteristic.kind].map { .on($0) } ?? .off
+    }
+
+    /// A fresh reading of the same player's properties (a heartbeat reads the position now, not at the last
+    /// update); these properties when the player is gone.
+    @MainActor
+    public func current() -> TrackerProperties {
+        source.player?.properties ?? self
+    }
 
     public init(time: MediaTime = .zero, date: StreamDate? = nil, playbackState: PlaybackState = .idle,
-                rate: Double = 0, isSeeking: Bool = false, isBuffering: Bool = false,
+                rate: Double = 0, isSeeking: Bool = false, seekTime: MediaTime? = nil, isBuffering: Bool = false,
                 seekableTimeRange: MediaTimeRange = .empty, loadedTimeRange: MediaTimeRange = .empty,
                 buffer: Double = 0, streamType: StreamType = .unknown, targetDuration: MediaTime? = nil, mediaType: MediaType = .unknown,
                 presentationSize: PresentationSize? = nil, isMuted: Bool = false, volume: Double = 1,
                 mediaSelection: [MediaOption.Kind: MediaOption] = [:], metrics: PlaybackMetrics = PlaybackMetrics(),
                 interstitial: InterstitialStatus? = nil, interstitials: [InterstitialEvent] = [],
                 adBreaks: [SignalledAdBreak] = []) {
+        self.init(time: time, date: date, playbackState: playbackState, rate: rate, isSeeking: isSeeking,
+                  seekTime: seekTime, isBuffering: isBuffering, seekableTimeRange: seekableTimeRange,
+                  loadedTimeRange: loadedTimeRange, buffer: buffer, streamType: streamType,
+                  targetDuration: targetDuration, mediaType: mediaType, presentationSize: presentationSize,
+                  isMuted: isMuted, volume: volume, mediaSelection: mediaSelection, metrics: metrics,
+                  interstitial: interstitial, interstitials: interstitials, adBreaks: adBreaks, source: PropertiesSource())
+    }
+
+    init(time: MediaTime, date: StreamDate?, playbackState: PlaybackState, rate: Double, isSeeking: Bool,
+         seekTime: MediaTime?, isBuffering: Bool, seekableTimeRange: MediaTimeRange, loadedTimeRange: MediaTimeRange,
+         buffer: Double, streamType: StreamType, targetDuration: MediaTime?, mediaType: MediaType,
+         presentationSize: PresentationSize?, isMuted: Bool, volume: Double, mediaSelection: [MediaOption.Kind: MediaOption],
+         metrics: PlaybackMetrics, interstitial: InterstitialStatus?, interstitials: [InterstitialEvent],
+         adBreaks: [SignalledAdBreak], source: PropertiesSource) {
         self.time = time
         self.date = date
         self.playbackState = playbackState
         self.rate = rate
         self.isSeeking = isSeeking
+        self.seekTime = seekTime
         self.isBuffering = isBuffering
         self.seekableTimeRange = seekableTimeRange
         self.loadedTimeRange = loadedTimeRange
@@ -64,6 +101,7 @@ public struct TrackerProperties: Sendable, Hashable {
         self.interstitial = interstitial
         self.interstitials = interstitials
         self.adBreaks = adBreaks
+        self.source = source
     }
 }
 
@@ -112,4 +150,23 @@ public struct PlaybackMetrics: Sendable, Hashable {
                   stallDuration: snapshot.stallDuration, variantSwitchCount: snapshot.variantSwitchCount,
                   bytesReceived: snapshot.bytesReceived, requestCount: snapshot.requestCount)
     }
+}
+
+/// The player whose properties a ``TrackerProperties`` value holds, weakly, outside its equality: two readings of
+/// the same figures are equal whichever player they come from.
+struct PropertiesSource: Sendable, Hashable {
+    @MainActor
+    final class Reference {
+        weak var player: Player?
+        init(_ player: Player?) { self.player = player }
+    }
+
+    let reference: Reference?
+
+    init(_ reference: Reference? = nil) { self.reference = reference }
+
+    @MainActor var player: Player? { reference?.player }
+
+    static func == (lhs: PropertiesSource, rhs: PropertiesSource) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }
