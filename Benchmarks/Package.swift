@@ -24,6 +24,17 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "PlayerObservation",
+            dependencies: [
+                .product(name: "PlaytracePlayer", package: "Playtrace"),
+                .product(name: "PlaytraceCore", package: "Playtrace"),
+                .product(name: "PlaytraceHeadless", package: "Playtrace"),
+                .product(name: "PlaytraceLab", package: "Playtrace"),
+                .product(name: "PlaytraceNetwork", package: "Playtrace"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "SlowTracker",
             dependencies: [
                 .product(name: "PlaytracePlayer", package: "Playtrace"),

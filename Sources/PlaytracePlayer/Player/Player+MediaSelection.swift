@@ -31,7 +31,7 @@ extension Player {
     /// to, forced subtitles included), or ``MediaSelectionOption/off``.
     /// - Parameter characteristic: audible or legible.
     public func currentMediaOption(for characteristic: MediaCharacteristic) -> MediaSelectionOption {
-        engineSnapshot.selectedMediaOption(for: characteristic.kind).map { .on($0) } ?? .off
+        renditions.selectedOption(for: characteristic.kind).map { .on($0) } ?? .off
     }
 
     /// Chooses a menu entry. The choice outlives the item: the next items play the rendition of the same language
@@ -69,7 +69,7 @@ extension Player {
     }
 
     private var selector: MediaSelector {
-        MediaSelector(options: engineSnapshot.mediaOptions, settings: mediaSelectionSettings)
+        MediaSelector(options: renditions.options, settings: mediaSelectionSettings)
     }
 
     /// Brings the renditions of the current and preloaded sessions in line with the viewer's settings.

@@ -41,9 +41,6 @@ extension Player {
         startSession(for: item)
     }
 
-    /// The interstitial that plays now, if one does: its event, assets, the asset that plays and the time played.
-    public var currentInterstitial: InterstitialStatus? { engineSnapshot.interstitial }
-
     /// Whether the interstitial that plays may be skipped now (`X-RESTRICT` without `SKIP`, and its skip control
     /// shown).
     public var canSkipInterstitial: Bool { currentInterstitial?.canSkip ?? false }

@@ -229,13 +229,13 @@ extension Player {
             setIfChanged(\.playbackState, .idle)
             setIfChanged(\.isBuffering, false)
             setIfChanged(\.streamType, .unknown)
-            setIfChanged(\.engineSnapshot, EngineSnapshot())
+            publishSnapshot(EngineSnapshot(), mediaType: .unknown)
             if !(metadata == .empty) { metadata = .empty }
             updateSeekingState()
             return
         }
         let snapshot = session.snapshot
-        setIfChanged(\.engineSnapshot, snapshot)
+        publishSnapshot(snapshot, mediaType: session.mediaType)
         let state: PlaybackState
         if session.hasFailed {
             state = .idle
@@ -252,6 +252,26 @@ extension Player {
         setIfChanged(\.streamType, snapshot.streamType)
         if !(metadata == session.item.metadata) { metadata = session.item.metadata }
         updateSeekingState()
+    }
+
+    /// Publishes an engine snapshot, and each property split out of it only when its value changed (so that a view
+    /// reading one is not refreshed at every engine event).
+    private func publishSnapshot(_ snapshot: EngineSnapshot, mediaType: MediaType) {
+        setIfChanged(\.engineSnapshot, snapshot)
+        setIfChanged(\.seekableTimeRange, snapshot.seekableRange)
+        // The buffered range's start is the playhead: it moves with the end, or when the playhead leaves the range
+        // (a seek), not at every tick.
+        let loaded = snapshot.loadedRange
+        if loaded.end != loadedTimeRange.end || loaded.start < loadedTimeRange.start || loaded.start > loadedTimeRange.end {
+            loadedTimeRange = loaded
+        }
+        let seekable = snapshot.seekableRange
+        let buffer = seekable.duration.seconds > 0
+            ? min(max((snapshot.loadedRange.end - seekable.start).seconds / seekable.duration.seconds, 0), 1) : 0
+        setIfChanged(\.buffer, buffer)
+        setIfChanged(\.currentInterstitial, snapshot.interstitial)
+        setIfChanged(\.mediaType, mediaType)
+        setIfChanged(\.renditions, Renditions(snapshot))
     }
 
     private func setIfChanged<Value: Equatable>(_ keyPath: ReferenceWritableKeyPath<Player, Value>, _ value: Value) {

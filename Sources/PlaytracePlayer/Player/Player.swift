@@ -86,8 +86,27 @@ public final class Player {
     public internal(set) var error: (any Error)?
     /// The current item's standard metadata.
     public internal(set) var metadata = PlayerMetadata.empty
-    /// The current engine's last snapshot.
+    /// The current engine's last snapshot. It changes at every engine event (each HTTP request among them): a view
+    /// that reads it is refreshed that often. Views read the properties split out of it, which change only when
+    /// their value does: ``seekableTimeRange``, ``loadedTimeRange``, ``buffer``, ``currentInterstitial``, the media
+    /// selection, ``mediaType``.
     public internal(set) var engineSnapshot = EngineSnapshot()
+    /// The range one may seek in.
+    public internal(set) var seekableTimeRange = MediaTimeRange.empty
+    /// The range buffered at the playhead. It is updated when its end moves (a segment arrives) or the playhead
+    /// leaves it (a seek), so its start may lag behind the playhead by a few seconds: a view that draws it is not
+    /// refreshed at every tick.
+    public internal(set) var loadedTimeRange = MediaTimeRange.empty
+    /// How far the buffer reaches, as a fraction of the seekable range (0…1).
+    public internal(set) var buffer = 0.0
+    /// The interstitial that plays now, if one does: its event, assets, the asset that plays and the time played.
+    public internal(set) var currentInterstitial: InterstitialStatus?
+    /// Whether the current item is audio or video, from what its variants declare (``MediaType/unknown`` until they
+    /// are known).
+    public internal(set) var mediaType = MediaType.unknown
+    /// The renditions of the current item and the one the engine renders for each kind (what the media selection
+    /// reads: it changes when they do, not at every engine event).
+    var renditions = Renditions()
     /// The playback speed in effect: the desired one (``playbackSpeed``), limited by the stream (see
     /// ``playbackSpeedRange``).
     public internal(set) var effectivePlaybackSpeed = 1.0
@@ -183,24 +202,6 @@ public final class Player {
         return date + (time - session.snapshot.playhead)
     }
 
-    /// The range one may seek in.
-    public var seekableTimeRange: MediaTimeRange { engineSnapshot.seekableRange }
-
-    /// The range buffered at the playhead.
-    public var loadedTimeRange: MediaTimeRange { engineSnapshot.loadedRange }
-
-    /// How far the buffer reaches, as a fraction of the seekable range (0…1).
-    public var buffer: Double {
-        let seekable = seekableTimeRange
-        guard seekable.duration.seconds > 0 else { return 0 }
-        let fraction = (loadedTimeRange.end - seekable.start).seconds / seekable.duration.seconds
-        return min(max(fraction, 0), 1)
-    }
-
-    /// Whether the current item is audio or video, from what its variants declare (``MediaType/unknown`` until they
-    /// are known).
-    public var mediaType: MediaType { session?.mediaType ?? .unknown }
-
     /// Whether the player is buffering or seeking.
     public var isBusy: Bool { isBuffering || isSeeking }
 
@@ -256,5 +257,22 @@ public final class Player {
         for session in [session, preloadedSession].compactMap(\.self) {
             session.send { await $0.setVolume(volume, isMuted: isMuted) }
         }
+    }
+}
+
+/// An item's renditions and the ones chosen, as the media selection reads them.
+struct Renditions: Hashable {
+    var options: [MediaOption] = []
+    var selected: [MediaOption.Kind: MediaOption.ID] = [:]
+
+    init() {}
+
+    init(_ snapshot: EngineSnapshot) {
+        options = snapshot.mediaOptions
+        selected = snapshot.selectedMediaOptions
+    }
+
+    func selectedOption(for kind: MediaOption.Kind) -> MediaOption? {
+        selected[kind].flatMap { id in options.first { $0.id == id } }
     }
 }
