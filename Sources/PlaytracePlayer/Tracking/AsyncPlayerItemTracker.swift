@@ -40,7 +40,7 @@ public protocol AsyncPlayerItemTracker: Actor {
     /// The playback session ends.
     func disable(with properties: TrackerProperties)
     /// Identifies the tracker's current session with its service, when it has one (read after each enable and
-    /// disable, for ``Player/currentSessionIdentifiers(trackedBy:)``).
+    /// disable, for the player's `currentSessionIdentifiers(trackedBy:)`).
     var sessionIdentifier: String? { get }
 }
 
