@@ -68,7 +68,8 @@ struct ItemQueueTests {
         #expect(!stranger && !ontoItself && !afterStranger)
     }
 
-    /// Pillarbox: `testMoveBeforeIdenticalItem`-style rules, moves that change nothing are refused.
+    /// Pillarbox: `ItemMoveBeforeTests.testMoveItemBeforeIdenticalItem` and `ItemMoveAfterTests.testMoveItemAfterIdenticalItem`:
+    /// moves that change nothing are refused.
     @Test func movesThatChangeNothingAreRefused() {
         var queue = ItemQueue(items: [a, b, c])
         let refused = [queue.move(a, before: nil), queue.move(a, before: b), queue.move(c, after: nil),

@@ -27,7 +27,8 @@ struct PlayerInterfaceTrackerTests {
         await harness.shutdown()
     }
 
-    /// Pillarbox: `SkipTrackerTests` (`testSkipForwardRequiresCount`, `testSkipsAccumulate`, `testResetAfterDelay`).
+    /// Pillarbox: `SkipTrackerTests` (`testUnfulfilledRequest`, `testFulfilledRequest`, `testIdenticalRequests`,
+    /// `testMixedRequests`, `testResetAfterDelay`).
     @Test("Skip gestures: the second tap skips, further taps add skips, a pause in tapping ends it")
     func skipGestures() async throws {
         let log = TrackerLog()

@@ -88,7 +88,7 @@ struct PlayerItemTests {
         await harness.shutdown()
     }
 
-    /// Pillarbox: `SpeedTests.testEmptyPlayer` and `testItemAppendMustStartAtCurrentSpeed`.
+    /// Pillarbox: `SpeedTests.testEmpty` and `SpeedTests.testItemAppendMustStartAtCurrentSpeed`.
     @Test("An empty player allows 1 alone and remembers the speed asked for, which the next item gets")
     func playbackSpeedOnEmptyPlayer() async throws {
         let log = TrackerLog()

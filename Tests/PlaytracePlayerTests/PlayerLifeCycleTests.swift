@@ -138,7 +138,7 @@ struct PlayerLifeCycleTests {
         await harness.shutdown()
     }
 
-    /// Pillarbox: `testRemoveAllItemsClearsError`.
+    /// Pillarbox: `ErrorTests.testReset`.
     @Test("removeAllItems() clears the error of a failed item")
     func removeAllItemsClearsError() async throws {
         struct Refused: Error {}

@@ -137,8 +137,8 @@ struct PlayerSeekingTests {
         await harness.shutdown()
     }
 
-    /// Pillarbox: `NavigationSmartTests` (`testReturnForOnDemandAtBeginningWithoutPreviousItem`,
-    /// `testReturnForOnDemandNotAtBeginning…`).
+    /// Pillarbox: `ItemNavigationSmartBackwardTests` (`testReturnForOnDemandAtBeginningWithoutPreviousItem`,
+    /// `testReturnForOnDemandNotAtBeginning`, `testReturnForOnDemandAtBeginningWithPreviousItem`).
     @Test("Smart navigation: previous restarts the item 3 s in or without a previous item, otherwise goes back")
     func smartNavigation() async throws {
         let log = TrackerLog()
@@ -166,7 +166,7 @@ struct PlayerSeekingTests {
         await harness.shutdown()
     }
 
-    /// Pillarbox: `NavigationImmediateTests`.
+    /// Pillarbox: `ItemNavigationBackwardTests` (`testReturnToPreviousItem`, `testReturnToPreviousItemAtFront`).
     @Test("Immediate navigation: previous always goes to the previous item, and not without one")
     func immediateNavigation() async throws {
         let log = TrackerLog()

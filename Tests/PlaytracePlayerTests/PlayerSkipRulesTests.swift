@@ -8,8 +8,8 @@ import Testing
 @Suite("Player: seeks and skips by Pillarbox's rules")
 @MainActor
 struct PlayerSkipRulesTests {
-    /// Pillarbox: `SeekTests.testSeekWithEmptyPlayer`, `SkipBackwardTests.testSkipWithoutItem`,
-    /// `SkipForwardTests.testSkipWithoutItem`, `SkipToDefaultTests.testSkipForEmptyPlayer`.
+    /// Pillarbox: `SeekTests.testSeekWhenEmpty`, `SkipBackwardTests.testSkipWhenEmpty`,
+    /// `SkipForwardTests.testSkipWhenEmpty`, `SkipToDefaultTests.testSkipWhenEmpty`, `SkipToDefaultChecksTests.testCannotSkipWhenEmpty`.
     @Test("On a player without items, seeks and skips complete with true at once")
     func emptyPlayer() async throws {
         let harness = try await PlayerHarness()
@@ -65,7 +65,7 @@ struct PlayerSkipRulesTests {
         await harness.shutdown()
     }
 
-    /// Pillarbox: `SkipBackwardChecksTests.testCanSkipForOnDemandAtStart` and `SkipToDefaultChecksTests`.
+    /// Pillarbox: `SkipBackwardChecksTests.testCanSkipForOnDemand` and `SkipToDefaultChecksTests.testCanSkipForOnDemand`.
     @Test("At the start of on-demand content one can skip back and to the default; a backward skip completes with true")
     func onDemandChecks() async throws {
         let log = TrackerLog()
@@ -97,7 +97,8 @@ struct PlayerSkipRulesTests {
         await harness.shutdown()
     }
 
-    /// Pillarbox: `SkipToDefaultChecksTests.testCannotSkipForDvrAtLiveEdge` and `testCanSkipForDvrNotAtLiveEdge`.
+    /// Pillarbox: `SkipToDefaultChecksTests.testCannotSkipForDvrInLiveConditions` and `testCanSkipForDvrInPastConditions`;
+    /// `SpeedTests.testDvr` and `testDvrInThePast`.
     @Test("DVR: skipping to the default is possible a target duration behind the edge, not at it; speeds follow")
     func dvr() async throws {
         let log = TrackerLog()

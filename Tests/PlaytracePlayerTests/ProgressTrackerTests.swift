@@ -69,7 +69,7 @@ struct ProgressTrackerTests {
         await harness.shutdown()
     }
 
-    /// Pillarbox: `ProgressTrackerSeekBehaviorTests` (video only pauses).
+    /// Pillarbox pauses video only while dragging (its `ProgressTracker` checks the player's media type).
     @Test("Audio keeps playing while the user drags; only video pauses")
     func audioPlaysOn() async throws {
         let log = TrackerLog()
@@ -89,7 +89,7 @@ struct ProgressTrackerTests {
         await harness.shutdown()
     }
 
-    /// Pillarbox: `ProgressTrackerTests.testTransferInteractionBetweenPlayers`.
+    /// Pillarbox: `ProgressTrackerPlaybackStateTests.testTransferInteractionBetweenPlayers`.
     @Test("A player change mid-drag resumes the old player and pauses the new one")
     func playerChangeMidDrag() async throws {
         let log = TrackerLog()
