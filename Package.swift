@@ -182,6 +182,15 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // Runs with the trait MPV (`swift test --traits MPV`); empty without it.
+        .testTarget(
+            name: "PlaytraceMPVTests",
+            dependencies: [
+                "PlaytraceMPV", "PlaytraceLab", "PlaytracePlayer", "PlaytraceCore",
+                .target(name: "CGlibcMalloc", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: strictness
+        ),
         .testTarget(
             name: "PlaytraceHeadlessTests",
             dependencies: [

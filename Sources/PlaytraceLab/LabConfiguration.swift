@@ -29,6 +29,9 @@ public struct LabConfiguration: Sendable {
     public var dvrWindowSegments: Int
     /// Segments that already exist when the lab starts (so that a live window is full at once).
     public var liveHistorySegments: Int
+    /// A directory of real media (made by `scripts/generate-media`) served under `/media/`, when set: HLS that a
+    /// decoder can play, beside the lab's synthetic streams, with the same faults applying.
+    public var mediaDirectory: String?
     /// Whether the on-demand stream has its interstitial (tests of the primary alone leave it out).
     public var vodHasInterstitial = true
     /// The on-demand interstitial's `X-RESTRICT` (skip restricted by default; the stream with interstitials has the

@@ -263,6 +263,7 @@ extension LabServer {
     func content(for path: String) -> (ByteBuffer, String)? {
         var parts = path.split(separator: "/").map(String.init)
         let playlistType = "application/vnd.apple.mpegurl"
+        if parts.first == "media" { return mediaFile(Array(parts.dropFirst())) }
         // A content-steering pathway serves the on-demand stream under its own prefix.
         if parts.count > 2, LabSteering.pathways.contains(parts[0]), parts[1] == "vod" { parts.removeFirst() }
         // The SSAI sessions' streams are the lab's on-demand and live streams under the sessions' prefixes.
@@ -448,5 +449,24 @@ struct FaultDescription: Codable, Sendable {
         default: return nil
         }
         return LabFault(pathContains: path ?? "", kind: kind, remaining: count)
+    }
+}
+
+extension LabServer {
+    /// A file of the real media directory (``LabConfiguration/mediaDirectory``), by its path under it.
+    func mediaFile(_ parts: [String]) -> (ByteBuffer, String)? {
+        guard let directory = configuration.mediaDirectory, !parts.isEmpty,
+              !parts.contains(where: { $0 == ".." || $0 == "." || $0.hasPrefix(".") }) else { return nil }
+        let url = URL(fileURLWithPath: directory).appendingPathComponent(parts.joined(separator: "/"))
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        let type: String = switch url.pathExtension {
+        case "m3u8": "application/vnd.apple.mpegurl"
+        case "ts": "video/mp2t"
+        case "mp4", "m4s": "video/mp4"
+        case "vtt": "text/vtt"
+        case "aac": "audio/aac"
+        default: "application/octet-stream"
+        }
+        return (ByteBuffer(bytes: data), type)
     }
 }

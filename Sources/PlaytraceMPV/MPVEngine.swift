@@ -1,0 +1,409 @@
+#if MPV
+import Foundation
+public import PlaytraceCore
+public import PlaytracePlayer
+
+/// An engine that decodes, through libmpv (the engine of mpv): real frames, real audio, real dropped frames.
+///
+/// Video and audio go to null outputs by default (a probe, a test, a load generator); ``Configuration/showsOutput``
+/// opens a window and plays sound for a person watching. State comes from libmpv's observed properties and events,
+/// delivered by its wakeup callback: no polling loop.
+///
+/// ```swift
+/// let engine = try MPVEngine()
+/// let events = engine.events()
+/// await engine.load(EngineSource(url: URL(string: "http://127.0.0.1:8080/media/vod/master.m3u8")!))
+/// await engine.play()
+/// for await event in events { if case .ended = event { break } }
+/// ```
+///
+/// What libmpv does not report, and what the snapshot holds instead: HTTP requests (``EngineSnapshot/requestCount``,
+/// ``EngineSnapshot/bytesReceived`` and ``EngineEvent/request(_:)`` stay at zero: libmpv's demuxer fetches on its
+/// own); the variants on offer (libmpv plays one HLS variant, chosen by `hls-bitrate`; ``EngineSnapshot/variants``
+/// holds only the one playing, from the decoded size and the video bit rate); the throughput estimate (none).
+public actor MPVEngine: PlaybackEngine {
+    /// How the engine is set up.
+    public struct Configuration: Sendable {
+        /// Whether video shows in a window and audio plays (off: null outputs, nothing shown or heard).
+        public var showsOutput = false
+        /// Seconds libmpv buffers ahead (its `demuxer-readahead-secs`).
+        public var readAheadDuration: Double = 30
+
+        /// The default configuration.
+        public init() {}
+    }
+
+    private let handle: MPVHandle
+    private let broadcaster = Broadcaster<EngineEvent>()
+    private let stopwatch: Stopwatch
+    private let wakeups: AsyncStream<Void>
+    private var eventTask: Task<Void, Never>?
+
+    private var status = EngineStatus.idle
+    private var wantsToPlay = false
+    private var rate = 1.0
+    private var volume = 1.0
+    private var isMuted = false
+    private var duration: MediaTime?
+    private var playhead = MediaTime.zero
+    private var cacheDuration = 0.0
+    private var isFileLoaded = false
+    private var hasShownFirstFrame = false
+    private var loadRequestedAt: Duration?
+    private var playRequestedAt: Duration?
+    private var startupTime: Duration?
+    private var seekTarget: MediaTime?
+    private var stallStartedAt: Duration?
+    private var stallCount = 0
+    private var stallDuration = Duration.zero
+    private var isPausedForCache = false
+    private var videoBitRate: Double?
+    private var width: Int?
+    private var height: Int?
+    private var droppedFrames = 0
+    private var mediaOptions: [MediaOption] = []
+    private var selectedMediaOptions: [MediaOption.Kind: MediaOption.ID] = [:]
+    private var error: EngineError?
+    private var playedRanges = MediaTimeRangeSet()
+    private var playedFrom: MediaTime?
+
+    /// Creates an engine with its own libmpv instance.
+    /// - Parameters:
+    ///   - configuration: outputs and buffering.
+    ///   - clock: the clock startup times and stalls are measured on.
+    public init(configuration: Configuration = Configuration(), clock: any Clock<Duration> = ContinuousClock()) throws {
+        let output = configuration.showsOutput ? "auto" : "null"
+        handle = try MPVHandle(options: [
+            ("vo", configuration.showsOutput ? "gpu" : "null"), ("ao", output), ("terminal", "no"),
+            ("input-default-bindings", "no"), ("ytdl", "no"), ("keep-open", "yes"), ("idle", "yes"),
+            ("pause", "yes"), ("cache", "yes"), ("hwdec", "no"),
+            ("demuxer-readahead-secs", String(configuration.readAheadDuration)),
+        ])
+        stopwatch = Stopwatch(clock: clock)
+        let (signals, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        wakeups = signals
+        handle.setWakeup(WakeSignal(continuation))
+        for (name, format) in Self.observed { handle.observe(name, as: format) }
+    }
+
+    /// Starts handling libmpv's events, once: each wakeup drains what libmpv has queued.
+    private func startEventLoop() {
+        guard eventTask == nil else { return }
+        let signals = wakeups
+        eventTask = Task { [weak self] in
+            for await _ in signals {
+                guard let self else { return }
+                await self.drainEvents()
+            }
+        }
+    }
+
+    isolated deinit {
+        eventTask?.cancel()
+        handle.destroy()
+    }
+
+    /// The properties whose changes drive the engine.
+    private static let observed: [(String, MPVFormat)] = [
+        ("time-pos", .double), ("duration", .double), ("paused-for-cache", .flag), ("demuxer-cache-duration", .double),
+        ("video-bitrate", .double), ("width", .int), ("height", .int), ("frame-drop-count", .int),
+        ("decoder-frame-drop-count", .int), ("track-list/count", .int), ("eof-reached", .flag), ("aid", .string),
+        ("sid", .string),
+    ]
+
+    public nonisolated func events() -> AsyncStream<EngineEvent> { broadcaster.subscribe() }
+
+    public func snapshot() -> EngineSnapshot {
+        let current = handle.double("time-pos").map { MediaTime(seconds: $0) } ?? playhead
+        let variant = currentVariant
+        return EngineSnapshot(
+            status: status, wantsToPlay: wantsToPlay, rate: rate, playhead: current,
+            loadedRange: isFileLoaded ? MediaTimeRange(start: current, end: current + MediaTime(seconds: cacheDuration)) : .empty,
+            seekableRange: duration.map { MediaTimeRange(start: .zero, end: $0) } ?? .empty,
+            duration: duration, streamType: isFileLoaded ? (duration == nil ? .live : .onDemand) : .unknown,
+            isSeeking: seekTarget != nil, variants: variant.map { [$0] } ?? [], currentVariant: variant,
+            downloadingVariant: variant, stallCount: stallCount,
+            stallDuration: stallDuration + (stallStartedAt.map { stopwatch.elapsed - $0 } ?? .zero),
+            startupTime: startupTime, playedRanges: playedSoFar(at: current), mediaOptions: mediaOptions,
+            selectedMediaOptions: selectedMediaOptions, volume: volume, isMuted: isMuted, error: error)
+    }
+
+    /// The variant that plays, as far as the decoder tells.
+    private var currentVariant: VariantInfo? {
+        guard isFileLoaded, width != nil || videoBitRate != nil else { return nil }
+        return VariantInfo(index: 0, bandwidth: Int(videoBitRate ?? 0), width: width, height: height, url: "")
+    }
+
+    public func load(_ source: EngineSource) {
+        startEventLoop()
+        resetState()
+        status = .loading
+        loadRequestedAt = stopwatch.elapsed
+        var arguments = ["loadfile", source.url.absoluteString, "replace"]
+        if let start = source.startPosition { arguments += ["-1", "start=\(start.seconds)"] }
+        handle.command(arguments)
+        emit(.statusChanged(.loading))
+    }
+
+    public func play() {
+        wantsToPlay = true
+        if playRequestedAt == nil { playRequestedAt = stopwatch.elapsed }
+        handle.set("pause", "no")
+        updateStatus()
+    }
+
+    public func pause() {
+        wantsToPlay = false
+        closePlayedRange(at: playhead)
+        handle.set("pause", "yes")
+        updateStatus()
+    }
+
+    public func seek(to position: MediaTime, toleranceBefore: MediaTime, toleranceAfter: MediaTime) {
+        guard isFileLoaded else { return }
+        if let previous = seekTarget { emit(.seekEnded(at: previous, completed: false)) }
+        closePlayedRange(at: playhead)
+        let exact = toleranceBefore == .zero && toleranceAfter == .zero
+        seekTarget = position
+        emit(.seekBegan(target: position))
+        handle.command(["seek", String(position.seconds), exact ? "absolute+exact" : "absolute+keyframes"])
+    }
+
+    public func setRate(_ rate: Double) {
+        guard rate.isFinite, rate > 0, rate != self.rate else { return }
+        self.rate = rate
+        handle.set("speed", String(rate))
+        emit(.rateChanged(rate))
+    }
+
+    public func setVariantLimits(_ limits: VariantLimits) {
+        // libmpv chooses an HLS variant once, by bit rate: the highest within the limit.
+        handle.set("hls-bitrate", limits.maximumBandwidth.map(String.init) ?? "max")
+    }
+
+    public func setSkippedRanges(_ ranges: MediaTimeRangeSet) {}
+
+    public func setVolume(_ volume: Double, isMuted: Bool) {
+        self.volume = min(max(volume, 0), 1)
+        self.isMuted = isMuted
+        handle.set("volume", String(self.volume * 100))
+        handle.set("mute", isMuted ? "yes" : "no")
+    }
+
+    public func selectMediaOption(_ id: MediaOption.ID?, for kind: MediaOption.Kind) {
+        let property = kind == .audio ? "aid" : "sid"
+        guard let id else {
+            handle.set(property, kind == .audio ? "auto" : "no")
+            return
+        }
+        guard let option = mediaOptions.first(where: { $0.id == id }), let track = id.split(separator: ":").last else {
+            return
+        }
+        handle.set(property, String(track))
+        selectedMediaOptions[kind] = option.id
+        emit(.mediaOptionSelected(option, kind: kind))
+    }
+
+    public func setReportsProgress(_ enabled: Bool) {}
+
+    public func setProgressBoundaries(_ boundaries: [PlaybackBoundary]) {}
+
+    public func skipInterstitial() {}
+
+    public func stop() {
+        handle.command(["stop"])
+        resetState()
+        emit(.statusChanged(.idle))
+    }
+
+    // MARK: - Events
+
+    private func drainEvents() {
+        while let event = handle.nextEvent() { process(event) }
+    }
+
+    private func process(_ event: MPVEvent) {
+        switch event {
+        case .fileLoaded:
+            isFileLoaded = true
+            duration = handle.double("duration").map { MediaTime(seconds: $0) }
+            readTracks()
+            emit(.loaded(streamType: duration == nil ? .live : .onDemand, duration: duration,
+                         variants: currentVariant.map { [$0] } ?? []))
+            updateStatus()
+        case .playbackRestart:
+            if let target = seekTarget {
+                seekTarget = nil
+                let position = handle.double("time-pos").map { MediaTime(seconds: $0) } ?? target
+                playhead = position
+                emit(.seekEnded(at: position, completed: true))
+            }
+            updateStatus()
+        case .endFile(let reason, let code):
+            // MPV_END_FILE_REASON_ERROR: the source could not be played.
+            if reason == 4 {
+                let failure = EngineError(kind: .decoding, message: "libmpv: \(MPVError(code: code, context: "playback"))",
+                                          isFatal: true)
+                error = failure
+                status = .failed
+                emit(.error(failure))
+                emit(.statusChanged(.failed))
+            }
+        case .propertyChange(let name, let value):
+            propertyChanged(name, value)
+        case .shutdown, .startFile, .seek, .other:
+            break
+        }
+    }
+
+    private func propertyChanged(_ name: String, _ value: MPVValue) {
+        switch name {
+        case "time-pos":
+            guard let seconds = value.double else { return }
+            playhead = MediaTime(seconds: seconds)
+            if status == .playing, playedFrom == nil { playedFrom = playhead }
+            if !hasShownFirstFrame, isFileLoaded, wantsToPlay, seconds > 0 || status == .playing { firstFrame() }
+        case "duration":
+            duration = value.double.map { MediaTime(seconds: $0) }
+        case "paused-for-cache":
+            let paused = value.flag ?? false
+            guard paused != isPausedForCache else { return }
+            isPausedForCache = paused
+            if paused, hasShownFirstFrame {
+                stallStartedAt = stopwatch.elapsed
+                stallCount += 1
+                emit(.stallBegan(at: playhead))
+            } else if !paused, let started = stallStartedAt {
+                let stalled = stopwatch.elapsed - started
+                stallStartedAt = nil
+                stallDuration += stalled
+                emit(.stallEnded(after: stalled))
+            }
+            updateStatus()
+        case "demuxer-cache-duration":
+            cacheDuration = value.double ?? 0
+        case "video-bitrate":
+            videoBitRate = value.double
+        case "width":
+            width = value.int
+        case "height":
+            height = value.int
+        case "frame-drop-count", "decoder-frame-drop-count":
+            droppedFrames = (handle.int("frame-drop-count") ?? 0) + (handle.int("decoder-frame-drop-count") ?? 0)
+        case "track-list/count":
+            readTracks()
+        case "eof-reached":
+            guard value.flag == true, isFileLoaded, status != .ended else { return }
+            closePlayedRange(at: duration ?? playhead)
+            status = .ended
+            emit(.statusChanged(.ended))
+            emit(.ended)
+        case "aid", "sid":
+            readTracks()
+        default:
+            break
+        }
+    }
+
+    private func firstFrame() {
+        hasShownFirstFrame = true
+        let from = max(loadRequestedAt ?? .zero, playRequestedAt ?? .zero)
+        let startup = stopwatch.elapsed - from
+        startupTime = startup
+        playedFrom = playhead
+        emit(.firstFrame(startupTime: startup))
+        updateStatus()
+    }
+
+    /// Reads the audio and subtitle tracks (`track-list`), and which ones are selected.
+    private func readTracks() {
+        let count = handle.int("track-list/count") ?? 0
+        var options: [MediaOption] = []
+        var selected: [MediaOption.Kind: MediaOption.ID] = [:]
+        for index in 0..<count {
+            let prefix = "track-list/\(index)/"
+            let kind: MediaOption.Kind
+            switch handle.string(prefix + "type") {
+            case "audio": kind = .audio
+            case "sub": kind = .subtitles
+            default: continue
+            }
+            guard let track = handle.int(prefix + "id") else { continue }
+            let language = handle.string(prefix + "lang")
+            let id = "\(kind.rawValue):\(track)"
+            let option = MediaOption(
+                id: id, kind: kind, name: handle.string(prefix + "title") ?? language ?? "Track \(track)",
+                language: language, isDefault: handle.flag(prefix + "default") ?? false,
+                isForced: handle.flag(prefix + "forced") ?? false)
+            options.append(option)
+            if handle.flag(prefix + "selected") == true { selected[kind] = id }
+        }
+        mediaOptions = options
+        selectedMediaOptions = selected
+    }
+
+    // MARK: - State
+
+    private func updateStatus() {
+        let next: EngineStatus
+        if error != nil {
+            next = .failed
+        } else if status == .ended {
+            next = .ended
+        } else if !isFileLoaded {
+            next = status == .idle ? .idle : .loading
+        } else if !hasShownFirstFrame {
+            next = wantsToPlay ? .loading : .paused
+        } else if !wantsToPlay {
+            next = .paused
+        } else if isPausedForCache {
+            next = .stalled
+        } else {
+            next = .playing
+        }
+        guard next != status else { return }
+        status = next
+        emit(.statusChanged(next))
+    }
+
+    private func closePlayedRange(at end: MediaTime) {
+        guard let start = playedFrom else { return }
+        playedFrom = nil
+        if end > start { playedRanges.insert(MediaTimeRange(start: start, end: end)) }
+    }
+
+    private func playedSoFar(at current: MediaTime) -> MediaTimeRangeSet {
+        var ranges = playedRanges
+        if let start = playedFrom, current > start { ranges.insert(MediaTimeRange(start: start, end: current)) }
+        return ranges
+    }
+
+    private func resetState() {
+        status = .idle
+        wantsToPlay = false
+        duration = nil
+        playhead = .zero
+        cacheDuration = 0
+        isFileLoaded = false
+        hasShownFirstFrame = false
+        loadRequestedAt = nil
+        playRequestedAt = nil
+        startupTime = nil
+        seekTarget = nil
+        stallStartedAt = nil
+        stallCount = 0
+        stallDuration = .zero
+        isPausedForCache = false
+        mediaOptions = []
+        selectedMediaOptions = [:]
+        error = nil
+        playedRanges = MediaTimeRangeSet()
+        playedFrom = nil
+        handle.set("pause", "yes")
+    }
+
+    private func emit(_ event: EngineEvent) {
+        broadcaster.yield(event)
+    }
+}
+#endif
