@@ -66,6 +66,9 @@ public actor MPVEngine: PlaybackEngine {
     private var error: EngineError?
     private var playedRanges = MediaTimeRangeSet()
     private var playedFrom: MediaTime?
+    private var reportsProgress = false
+    /// Where the last progress report ended (nil after a discontinuity: a seek, a pause, a stall).
+    private var progressedTo: MediaTime?
 
     /// Creates an engine with its own libmpv instance.
     /// - Parameters:
@@ -204,8 +207,13 @@ public actor MPVEngine: PlaybackEngine {
         emit(.mediaOptionSelected(option, kind: kind))
     }
 
-    public func setReportsProgress(_ enabled: Bool) {}
+    public func setReportsProgress(_ enabled: Bool) {
+        reportsProgress = enabled
+        progressedTo = nil
+    }
 
+    /// libmpv cannot stop the playhead at a point: progress is reported at each decoded frame's position (25 times a
+    /// second for 25 fps video), so a boundary's crossing is seen within a frame.
     public func setProgressBoundaries(_ boundaries: [PlaybackBoundary]) {}
 
     public func skipInterstitial() {}
@@ -260,6 +268,7 @@ public actor MPVEngine: PlaybackEngine {
         switch name {
         case "time-pos":
             guard let seconds = value.double else { return }
+            reportProgress(to: MediaTime(seconds: seconds))
             playhead = MediaTime(seconds: seconds)
             if status == .playing, playedFrom == nil { playedFrom = playhead }
             if !hasShownFirstFrame, isFileLoaded, wantsToPlay, seconds > 0 || status == .playing { firstFrame() }
@@ -303,6 +312,19 @@ public actor MPVEngine: PlaybackEngine {
         default:
             break
         }
+    }
+
+    /// Reports the playhead's movement to `position`, when it continues the last one during playback.
+    private func reportProgress(to position: MediaTime) {
+        guard reportsProgress, status == .playing, seekTarget == nil else {
+            progressedTo = nil
+            return
+        }
+        // A frame comes every few hundredths of a second: a longer step is a discontinuity, not a movement.
+        if let from = progressedTo, position > from, position - from < MediaTime(seconds: 1) {
+            emit(.progressed(PlaybackProgress(from: from, to: position, rate: rate)))
+        }
+        progressedTo = position
     }
 
     private func firstFrame() {
@@ -399,6 +421,7 @@ public actor MPVEngine: PlaybackEngine {
         error = nil
         playedRanges = MediaTimeRangeSet()
         playedFrom = nil
+        progressedTo = nil
         handle.set("pause", "yes")
     }
 

@@ -81,6 +81,35 @@ struct MPVEngineTests {
         await lab.stop()
     }
 
+    @Test("Progress reports: contiguous movements during playback, none across a seek")
+    func progressReports() async throws {
+        var configuration = LabConfiguration()
+        configuration.mediaDirectory = Self.mediaDirectory
+        let lab = LabServer(clock: ContinuousClock(), configuration: configuration)
+        let port = try await lab.start()
+        let engine = try MPVEngine()
+        let log = EventLog()
+        let events = engine.events()
+        let collector = Task { for await event in events { await log.add(event) } }
+        await engine.setReportsProgress(true)
+        await engine.load(EngineSource(url: URL(string: "http://127.0.0.1:\(port)/media/vod/index.m3u8")!))
+        await engine.play()
+        try await Self.waitFor("two seconds played") { await engine.snapshot().playhead.seconds > 2 }
+        await engine.seek(to: MediaTime(seconds: 8), toleranceBefore: .zero, toleranceAfter: .zero)
+        try await Self.waitFor("a second after the seek") { await engine.snapshot().playhead.seconds > 9 }
+        await engine.stop()
+        collector.cancel()
+        let movements = await log.events.compactMap { event -> PlaybackProgress? in
+            if case .progressed(let progress) = event { progress } else { nil }
+        }
+        #expect(movements.count > 25, "a report per frame: \(movements.count)")
+        #expect(movements.allSatisfy { $0.to > $0.from && ($0.to - $0.from).seconds < 0.2 })
+        let breaks = zip(movements, movements.dropFirst()).filter { $0.0.to != $0.1.from }
+        #expect(breaks.count == 1, "contiguous but for the seek: \(breaks.map { ($0.0.to, $0.1.from) })")
+        #expect(breaks.first.map { $0.1.from.seconds >= 8 && $0.0.to.seconds < 8 } == true)
+        await lab.stop()
+    }
+
     @Test("A missing stream fails the load with a fatal error")
     func missingStreamFails() async throws {
         let lab = LabServer(clock: ContinuousClock())
