@@ -17,10 +17,20 @@ public import PlaytracePlayer
 /// for await event in events { if case .ended = event { break } }
 /// ```
 ///
-/// What libmpv does not report, and what the snapshot holds instead: HTTP requests (``EngineSnapshot/requestCount``,
-/// ``EngineSnapshot/bytesReceived`` and ``EngineEvent/request(_:)`` stay at zero: libmpv's demuxer fetches on its
-/// own); the variants on offer (libmpv plays one HLS variant, chosen by `hls-bitrate`; ``EngineSnapshot/variants``
-/// holds only the one playing, from the decoded size and the video bit rate); the throughput estimate (none).
+/// What libmpv does not report, and what the snapshot holds instead:
+///
+/// | Snapshot field | On this engine |
+/// |---|---|
+/// | `requestCount`, `bytesReceived`, `requestsInFlight`, ``EngineEvent/request(_:)`` | 0 and none: libmpv's demuxer fetches on its own and reports no request |
+/// | `variants`, `downloadingVariant` | the one variant that plays (libmpv picks one HLS variant, by `hls-bitrate`), from the decoded size and video bit rate |
+/// | `variantSwitchCount` | 0: libmpv does not switch variants while playing |
+/// | `estimatedThroughput` | nil: libmpv keeps no estimate |
+/// | `targetDuration`, `gaps`, `adBreaks`, `streamDate` | nil or empty: libmpv does not expose the playlist's tags (no `EXT-X-DATERANGE`, no program date time) |
+/// | `interstitial`, `interstitials` | none yet: interstitials on libmpv are still to come |
+/// | `loadedRange` | the playhead to the playhead plus libmpv's `demuxer-cache-duration` |
+///
+/// Progress reports come at each decoded frame (libmpv cannot stop the playhead at a boundary: a crossing is seen
+/// within a frame). Skipped ranges are not applied yet.
 public actor MPVEngine: PlaybackEngine {
     /// How the engine is set up.
     public struct Configuration: Sendable {
