@@ -10,6 +10,10 @@ import PlaytraceCore
 /// coalesced while it is busy (it gets the latest). It reads the player through the properties it receives:
 /// ``TrackerProperties/current()`` for a fresh reading.
 ///
+/// Its actor runs on Swift's shared pool of threads (as many as cores): slow work is fine there, but work that
+/// blocks its thread (synchronous I/O) holds one of those threads meanwhile. Prefer asynchronous I/O, or hand
+/// blocking calls to a thread of their own.
+///
 /// ```swift
 /// actor ReportingTracker: AsyncPlayerItemTracker {
 ///     init(configuration: Void) {}
