@@ -34,17 +34,23 @@ struct MPVEngineTests {
         Issue.record("timed out waiting for \(what)")
     }
 
-    @Test("Loads real HLS, shows a first frame, plays, seeks exactly, pauses, and ends")
-    func playsRealMedia() async throws {
+    /// A lab serving the real media; the URL of its on-demand stream.
+    static func startMediaLab() async throws -> (LabServer, URL) {
         var configuration = LabConfiguration()
-        configuration.mediaDirectory = Self.mediaDirectory
+        configuration.mediaDirectory = mediaDirectory
         let lab = LabServer(clock: ContinuousClock(), configuration: configuration)
         let port = try await lab.start()
+        return (lab, URL(string: "http://127.0.0.1:\(port)/media/vod/index.m3u8")!)
+    }
+
+    @Test("Loads real HLS, shows a first frame, plays, seeks exactly, pauses, and ends")
+    func playsRealMedia() async throws {
+        let (lab, url) = try await Self.startMediaLab()
         let engine = try MPVEngine()
         let log = EventLog()
         let events = engine.events()
         let collector = Task { for await event in events { await log.add(event) } }
-        await engine.load(EngineSource(url: URL(string: "http://127.0.0.1:\(port)/media/vod/index.m3u8")!))
+        await engine.load(EngineSource(url: url))
         try await Self.waitFor("the load") { await engine.snapshot().streamType == .onDemand }
         let loaded = await engine.snapshot()
         #expect(abs((loaded.duration?.seconds ?? 0) - 12) < 0.5, "\(String(describing: loaded.duration))")
@@ -83,16 +89,13 @@ struct MPVEngineTests {
 
     @Test("Progress reports: contiguous movements during playback, none across a seek")
     func progressReports() async throws {
-        var configuration = LabConfiguration()
-        configuration.mediaDirectory = Self.mediaDirectory
-        let lab = LabServer(clock: ContinuousClock(), configuration: configuration)
-        let port = try await lab.start()
+        let (lab, url) = try await Self.startMediaLab()
         let engine = try MPVEngine()
         let log = EventLog()
         let events = engine.events()
         let collector = Task { for await event in events { await log.add(event) } }
         await engine.setReportsProgress(true)
-        await engine.load(EngineSource(url: URL(string: "http://127.0.0.1:\(port)/media/vod/index.m3u8")!))
+        await engine.load(EngineSource(url: url))
         await engine.play()
         try await Self.waitFor("two seconds played") { await engine.snapshot().playhead.seconds > 2 }
         await engine.seek(to: MediaTime(seconds: 8), toleranceBefore: .zero, toleranceAfter: .zero)
@@ -134,11 +137,7 @@ struct MPVEngineTests {
 
     @Test("300 engines load real media and stop: no thread left behind, memory steady after the first hundred")
     func loadAndStopCycles() async throws {
-        var configuration = LabConfiguration()
-        configuration.mediaDirectory = Self.mediaDirectory
-        let lab = LabServer(clock: ContinuousClock(), configuration: configuration)
-        let port = try await lab.start()
-        let url = URL(string: "http://127.0.0.1:\(port)/media/vod/index.m3u8")!
+        let (lab, url) = try await Self.startMediaLab()
         func cycle() async throws {
             let engine = try MPVEngine()
             await engine.load(EngineSource(url: url))
