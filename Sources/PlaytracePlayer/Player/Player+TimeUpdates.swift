@@ -45,21 +45,24 @@ extension Player {
         return Self.stream { [weak self] continuation in
             var last: (time: MediaTime, at: Duration)?
             while !Task.isCancelled {
-                guard let self else { return }
-                let now = stopwatch.elapsed
-                let time = self.time
-                let rate = self.engineSnapshot.status == .playing ? self.engineSnapshot.rate : 0
-                if let last, time > last.time,
-                   time - last.time <= MediaTime(seconds: (now - last.at).seconds * max(rate, 1) + 0.25) {
-                    for boundary in boundaries where boundary > last.time && boundary <= time {
-                        continuation.yield(boundary)
+                // The player is held only while it is read, never across the sleep.
+                guard let wait = self.map({ player -> Duration in
+                    let now = stopwatch.elapsed
+                    let time = player.time
+                    let rate = player.engineSnapshot.status == .playing ? player.engineSnapshot.rate : 0
+                    if let last, time > last.time,
+                       time - last.time <= MediaTime(seconds: (now - last.at).seconds * max(rate, 1) + 0.25) {
+                        for boundary in boundaries where boundary > last.time && boundary <= time {
+                            continuation.yield(boundary)
+                        }
                     }
-                }
-                last = (time, now)
-                var wait = Duration.milliseconds(250)
-                if rate > 0, let next = boundaries.first(where: { $0 > time }) {
-                    wait = min(wait, max(.milliseconds(10), .seconds((next - time).seconds / rate)))
-                }
+                    last = (time, now)
+                    var wait = Duration.milliseconds(250)
+                    if rate > 0, let next = boundaries.first(where: { $0 > time }) {
+                        wait = min(wait, max(.milliseconds(10), .seconds((next - time).seconds / rate)))
+                    }
+                    return wait
+                }) else { return }
                 do { try await stopwatch.sleep(for: wait) } catch { return }
             }
         }
