@@ -163,6 +163,14 @@ let package = Package(
             path: "Tests/PlaytraceTestSupport",
             swiftSettings: strictness
         ),
+        // The engine conformance suite: written once, run against every engine (PlaytraceHeadlessTests,
+        // PlaytraceMPVTests).
+        .target(
+            name: "PlaytraceEngineConformance",
+            dependencies: ["PlaytracePlayer", "PlaytraceLab", "PlaytraceCore"],
+            path: "Tests/PlaytraceEngineConformance",
+            swiftSettings: strictness
+        ),
         .testTarget(
             name: "PlaytraceCoreTests",
             dependencies: ["PlaytraceCore", .product(name: "Clocks", package: "swift-clocks")],
@@ -186,7 +194,7 @@ let package = Package(
         .testTarget(
             name: "PlaytraceMPVTests",
             dependencies: [
-                "PlaytraceMPV", "PlaytraceLab", "PlaytracePlayer", "PlaytraceCore",
+                "PlaytraceMPV", "PlaytraceLab", "PlaytracePlayer", "PlaytraceCore", "PlaytraceEngineConformance",
                 .target(name: "CGlibcMalloc", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictness
@@ -195,7 +203,7 @@ let package = Package(
             name: "PlaytraceHeadlessTests",
             dependencies: [
                 "PlaytraceHeadless", "PlaytraceLab", "PlaytraceNetwork", "PlaytracePlayer",
-                "PlaytraceHLS", "PlaytraceCore", "PlaytraceTestSupport",
+                "PlaytraceHLS", "PlaytraceCore", "PlaytraceTestSupport", "PlaytraceEngineConformance",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictness

@@ -30,7 +30,8 @@ public import PlaytracePlayer
 /// | `loadedRange` | the playhead to the playhead plus libmpv's `demuxer-cache-duration` |
 ///
 /// Progress reports come at each decoded frame (libmpv cannot stop the playhead at a boundary: a crossing is seen
-/// within a frame). Skipped ranges are not applied yet.
+/// within a frame). Skipped ranges are applied ahead of the playhead (see
+/// ``setSkippedRanges(_:)``).
 public actor MPVEngine: PlaybackEngine {
     /// How the engine is set up.
     public struct Configuration: Sendable {
@@ -63,6 +64,12 @@ public actor MPVEngine: PlaybackEngine {
     private var playRequestedAt: Duration?
     private var startupTime: Duration?
     private var seekTarget: MediaTime?
+    /// Where the seek under way may land (its target widened by its tolerances).
+    private var seekWindow: ClosedRange<MediaTime>?
+    /// Whether the seek under way was sent again, exactly, after landing outside its window.
+    private var seekResent = false
+    /// The media times at which progress reports end (``setProgressBoundaries(_:)``), in order.
+    private var boundaries: [MediaTime] = []
     private var stallStartedAt: Duration?
     private var stallCount = 0
     private var stallDuration = Duration.zero
@@ -79,6 +86,11 @@ public actor MPVEngine: PlaybackEngine {
     private var reportsProgress = false
     /// Where the last progress report ended (nil after a discontinuity: a seek, a pause, a stall).
     private var progressedTo: MediaTime?
+    private var skippedRanges = MediaTimeRangeSet()
+    /// The end of the skipped range being jumped over (a seek of the engine's own, not reported as one).
+    private var jumpTarget: MediaTime?
+    /// The video's frame rate as libmpv estimates it (25 until known).
+    private var frameRate = 25.0
 
     /// Creates an engine with its own libmpv instance.
     /// - Parameters:
@@ -91,6 +103,9 @@ public actor MPVEngine: PlaybackEngine {
             ("input-default-bindings", "no"), ("ytdl", "no"), ("keep-open", "yes"), ("idle", "yes"),
             ("pause", "yes"), ("cache", "yes"), ("hwdec", "no"),
             ("demuxer-readahead-secs", String(configuration.readAheadDuration)),
+            // FFmpeg's HLS reader opens the next segment while it reads one (`http_multiple`): a late answer then
+            // holds back the packets of the segment being read, and playback stalls a segment early.
+            ("demuxer-lavf-o", "http_multiple=0"),
         ])
         stopwatch = Stopwatch(clock: clock)
         let (signals, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -121,7 +136,7 @@ public actor MPVEngine: PlaybackEngine {
         ("time-pos", .double), ("duration", .double), ("paused-for-cache", .flag), ("demuxer-cache-duration", .double),
         ("video-bitrate", .double), ("width", .int), ("height", .int), ("frame-drop-count", .int),
         ("decoder-frame-drop-count", .int), ("track-list/count", .int), ("eof-reached", .flag), ("aid", .string),
-        ("sid", .string),
+        ("sid", .string), ("estimated-vf-fps", .double),
     ]
 
     public nonisolated func events() -> AsyncStream<EngineEvent> { broadcaster.subscribe() }
@@ -152,9 +167,12 @@ public actor MPVEngine: PlaybackEngine {
         resetState()
         status = .loading
         loadRequestedAt = stopwatch.elapsed
-        var arguments = ["loadfile", source.url.absoluteString, "replace"]
-        if let start = source.startPosition { arguments += ["-1", "start=\(start.seconds)"] }
-        handle.command(arguments)
+        skippedRanges = source.skippedRanges
+        // A start inside a skipped range (the default start of on-demand included) moves to its end. The option is
+        // set before the load (the per-file options of `loadfile` moved between libmpv versions).
+        let start = source.startPosition.map(unskipped) ?? skippedRanges.range(containing: .zero)?.end
+        handle.set("start", start.map { String($0.seconds) } ?? "none")
+        handle.command(["loadfile", source.url.absoluteString, "replace"])
         emit(.statusChanged(.loading))
     }
 
@@ -176,10 +194,20 @@ public actor MPVEngine: PlaybackEngine {
         guard isFileLoaded else { return }
         if let previous = seekTarget { emit(.seekEnded(at: previous, completed: false)) }
         closePlayedRange(at: playhead)
-        let exact = toleranceBefore == .zero && toleranceAfter == .zero
-        seekTarget = position
-        emit(.seekBegan(target: position))
-        handle.command(["seek", String(position.seconds), exact ? "absolute+exact" : "absolute+keyframes"])
+        jumpTarget = nil
+        let target = unskipped(position)
+        // A seek that lands in a skipped range lands exactly at its end (a key frame before it would show some).
+        let exact = target != position || toleranceBefore == .zero && toleranceAfter == .zero
+        seekTarget = target
+        seekWindow = exact ? target...target : (target - toleranceBefore)...(target + toleranceAfter)
+        seekResent = false
+        emit(.seekBegan(target: target))
+        handle.command(["seek", String(target.seconds), exact ? "absolute+exact" : "absolute+keyframes"])
+    }
+
+    /// A position moved past the skipped range that contains it.
+    private func unskipped(_ position: MediaTime) -> MediaTime {
+        skippedRanges.range(containing: position)?.end ?? position
     }
 
     public func setRate(_ rate: Double) {
@@ -194,7 +222,12 @@ public actor MPVEngine: PlaybackEngine {
         handle.set("hls-bitrate", limits.maximumBandwidth.map(String.init) ?? "max")
     }
 
-    public func setSkippedRanges(_ ranges: MediaTimeRangeSet) {}
+    /// libmpv has no way to leave a range out as it plays: the engine watches each decoded frame's position and,
+    /// two frames before a range starts, seeks exactly to its end, so that the frame libmpv shows next is the range's
+    /// end (a frame period, 40 ms at 25 fps, is the time the seek has to reach libmpv).
+    public func setSkippedRanges(_ ranges: MediaTimeRangeSet) {
+        skippedRanges = ranges
+    }
 
     public func setVolume(_ volume: Double, isMuted: Bool) {
         self.volume = min(max(volume, 0), 1)
@@ -223,8 +256,12 @@ public actor MPVEngine: PlaybackEngine {
     }
 
     /// libmpv cannot stop the playhead at a point: progress is reported at each decoded frame's position (25 times a
-    /// second for 25 fps video), so a boundary's crossing is seen within a frame.
-    public func setProgressBoundaries(_ boundaries: [PlaybackBoundary]) {}
+    /// second for 25 fps video); a frame's movement that crosses a media-time boundary is reported in two parts, the
+    /// first ending exactly at the boundary, its `lag` saying how long ago (at most a frame) the playhead was there.
+    /// Date boundaries are not applied (libmpv gives no program date time), nor interstitial ones.
+    public func setProgressBoundaries(_ boundaries: [PlaybackBoundary]) {
+        self.boundaries = boundaries.compactMap { if case .time(let time) = $0 { time } else { nil } }.sorted()
+    }
 
     public func skipInterstitial() {}
 
@@ -250,9 +287,23 @@ public actor MPVEngine: PlaybackEngine {
                          variants: currentVariant.map { [$0] } ?? []))
             updateStatus()
         case .playbackRestart:
+            if let target = jumpTarget {
+                jumpTarget = nil
+                playhead = handle.double("time-pos").map { MediaTime(seconds: $0) } ?? target
+                if wantsToPlay, status == .playing { playedFrom = playhead }
+            }
             if let target = seekTarget {
-                seekTarget = nil
                 let position = handle.double("time-pos").map { MediaTime(seconds: $0) } ?? target
+                // A key frame outside the tolerances, or the restart of a seek this one replaced: once, seek exactly.
+                let slack = MediaTime(seconds: 0.1)
+                if let window = seekWindow, !seekResent,
+                   position < window.lowerBound - slack || position > window.upperBound + slack {
+                    seekResent = true
+                    handle.command(["seek", String(target.seconds), "absolute+exact"])
+                    return
+                }
+                seekTarget = nil
+                seekWindow = nil
                 playhead = position
                 emit(.seekEnded(at: position, completed: true))
             }
@@ -278,12 +329,16 @@ public actor MPVEngine: PlaybackEngine {
         switch name {
         case "time-pos":
             guard let seconds = value.double else { return }
+            if jumpTarget != nil { return }
+            if jumpOverSkippedRange(from: MediaTime(seconds: seconds)) { return }
             reportProgress(to: MediaTime(seconds: seconds))
             playhead = MediaTime(seconds: seconds)
             if status == .playing, playedFrom == nil { playedFrom = playhead }
             if !hasShownFirstFrame, isFileLoaded, wantsToPlay, seconds > 0 || status == .playing { firstFrame() }
         case "duration":
             duration = value.double.map { MediaTime(seconds: $0) }
+        case "estimated-vf-fps":
+            if let fps = value.double, fps.isFinite, fps >= 1 { frameRate = fps }
         case "paused-for-cache":
             let paused = value.flag ?? false
             guard paused != isPausedForCache else { return }
@@ -324,6 +379,30 @@ public actor MPVEngine: PlaybackEngine {
         }
     }
 
+    /// Jumps over the skipped range the next frames would enter, from a frame shown at `position`: the range ends the
+    /// item when it reaches an on-demand item's end. Returns whether it jumped.
+    private func jumpOverSkippedRange(from position: MediaTime) -> Bool {
+        guard !skippedRanges.isEmpty, isFileLoaded, seekTarget == nil else { return false }
+        let lookahead = MediaTime(seconds: 2 / frameRate)
+        guard let range = skippedRanges.ranges.first(where: { $0.end > position && $0.start <= position + lookahead })
+        else { return false }
+        closePlayedRange(at: max(position, min(range.start, position + MediaTime(seconds: 1 / frameRate))))
+        progressedTo = nil
+        emit(.rangeSkipped(range))
+        if let duration, range.end >= duration {
+            handle.set("pause", "yes")
+            playhead = duration
+            status = .ended
+            emit(.statusChanged(.ended))
+            emit(.ended)
+            return true
+        }
+        jumpTarget = range.end
+        playhead = range.end
+        handle.command(["seek", String(range.end.seconds), "absolute+exact"])
+        return true
+    }
+
     /// Reports the playhead's movement to `position`, when it continues the last one during playback.
     private func reportProgress(to position: MediaTime) {
         guard reportsProgress, status == .playing, seekTarget == nil else {
@@ -331,7 +410,12 @@ public actor MPVEngine: PlaybackEngine {
             return
         }
         // A frame comes every few hundredths of a second: a longer step is a discontinuity, not a movement.
-        if let from = progressedTo, position > from, position - from < MediaTime(seconds: 1) {
+        if var from = progressedTo, position > from, position - from < MediaTime(seconds: 1) {
+            for boundary in boundaries where boundary > from && boundary < position {
+                let lag = Duration.seconds((position - boundary).seconds / rate)
+                emit(.progressed(PlaybackProgress(from: from, to: boundary, rate: rate, lag: lag)))
+                from = boundary
+            }
             emit(.progressed(PlaybackProgress(from: from, to: position, rate: rate)))
         }
         progressedTo = position
@@ -422,6 +506,7 @@ public actor MPVEngine: PlaybackEngine {
         playRequestedAt = nil
         startupTime = nil
         seekTarget = nil
+        seekWindow = nil
         stallStartedAt = nil
         stallCount = 0
         stallDuration = .zero
@@ -432,6 +517,8 @@ public actor MPVEngine: PlaybackEngine {
         playedRanges = MediaTimeRangeSet()
         playedFrom = nil
         progressedTo = nil
+        jumpTarget = nil
+        frameRate = 25
         handle.set("pause", "yes")
     }
 

@@ -1,0 +1,317 @@
+import Foundation
+import PlaytraceCore
+import PlaytraceLab
+public import PlaytracePlayer
+import Testing
+
+/// The engine-level behaviours the Player relies on, written once and run against every engine: the headless
+/// engine (`PlaytraceHeadlessTests`) and MPVEngine (`PlaytraceMPVTests`, with the trait `MPV`).
+///
+/// Every check plays the lab's real media (`scripts/generate-media`: 12 s of H.264 and AAC in 2 s segments, a key
+/// frame at the start of each) on the real clock, because libmpv decodes in real time; each takes a few seconds. The
+/// tolerances say what a real decoder allows: a frame (40 ms at 25 fps) where the headless engine would be exact.
+public struct EngineConformance: Sendable {
+    /// Makes the engine under test; `close` releases what it holds besides the engine (an HTTP client).
+    public typealias Factory = @Sendable () async throws -> (engine: any PlaybackEngine, close: @Sendable () async -> Void)
+
+    private let makeEngine: Factory
+
+    /// The suite for the engines `makeEngine` makes.
+    public init(makeEngine: @escaping Factory) {
+        self.makeEngine = makeEngine
+    }
+
+    /// The media directory the test script generated (`PLAYTRACE_MEDIA_DIR`), or the default one.
+    public static var mediaDirectory: String {
+        ProcessInfo.processInfo.environment["PLAYTRACE_MEDIA_DIR"] ?? ".build-media"
+    }
+
+    /// The length of the on-demand media, in seconds.
+    static let mediaDuration = 12.0
+    /// A frame of the media, in seconds (25 fps).
+    static let frame = 0.04
+    /// How far a position two engines report for the same instant may differ, in seconds. A decoder's timeline
+    /// starts at the stream's first packet, the audio's, 21 ms before the first video frame (ffmpeg's AAC encoder
+    /// puts its priming samples first), where the playlist's timeline starts at the segment; and a decoder reports
+    /// the frame it shows, up to a frame after the instant asked for. 0.1 s is both with room to spare, and less than
+    /// any difference a viewer or a beacon would notice.
+    static let positionTolerance = 0.1
+
+    // MARK: - Checks
+
+    /// A load with a start position starts there: at it, or at the key frame before it (the segment's start).
+    public func startsAtTheRequestedPosition() async throws {
+        try await withSession { session in
+            await session.engine.load(EngineSource(url: session.url, startPosition: MediaTime(seconds: 5)))
+            await session.engine.play()
+            try await session.waitFor("the first frame") { await session.engine.snapshot().startupTime != nil }
+            try await session.waitFor("some playback") { await session.engine.snapshot().playhead.seconds > 5.3 }
+            let played = await session.engine.snapshot().playedRanges.ranges
+            let start = played.first?.start.seconds ?? -1
+            #expect((4 - Self.positionTolerance...5 + Self.positionTolerance).contains(start), "playback starts at 5 s or its key frame (4 s): \(played)")
+            #expect(await session.events.contains { if case .firstFrame = $0 { true } else { false } })
+        }
+    }
+
+    /// An exact seek lands on its target, reported by a begin and a completed end; playback goes on from there.
+    public func exactSeekLandsOnTarget() async throws {
+        try await withSession { session in
+            try await session.startPlaying()
+            await session.engine.seek(to: MediaTime(seconds: 7.3), toleranceBefore: .zero, toleranceAfter: .zero)
+            let landed = try await session.seekEnd()
+            #expect(landed.completed)
+            #expect(abs(landed.position.seconds - 7.3) <= Self.positionTolerance, "an exact seek lands at 7.3 s: \(landed.position)")
+            #expect(await session.events.contains(.seekBegan(target: MediaTime(seconds: 7.3))))
+            try await session.waitFor("playback after the seek") { await session.engine.snapshot().playhead.seconds > 7.6 }
+            #expect(await session.engine.snapshot().status == .playing)
+        }
+    }
+
+    /// A seek with tolerances lands within them: here on the key frame (and segment boundary) at 6 s.
+    public func toleratedSeekLandsWithinTolerances() async throws {
+        try await withSession { session in
+            try await session.startPlaying()
+            let target = MediaTime(seconds: 6.7)
+            await session.engine.seek(to: target, toleranceBefore: MediaTime(seconds: 1), toleranceAfter: MediaTime(seconds: 1))
+            let landed = try await session.seekEnd()
+            #expect(landed.completed)
+            #expect(abs(landed.position.seconds - 6) <= Self.positionTolerance, "the key frame at 6 s is within 1 s: \(landed.position)")
+        }
+    }
+
+    /// A seek made while another is under way replaces it: the first ends not completed, the second completes.
+    public func seekReplacesTheOneUnderWay() async throws {
+        try await withSession { session in
+            try await session.startPlaying()
+            await session.engine.seek(to: MediaTime(seconds: 3), toleranceBefore: .zero, toleranceAfter: .zero)
+            await session.engine.seek(to: MediaTime(seconds: 9), toleranceBefore: .zero, toleranceAfter: .zero)
+            try await session.waitFor("the second seek's end") {
+                await session.events.contains { if case .seekEnded(_, true) = $0 { true } else { false } }
+            }
+            let ends = await session.events.compactMap { event -> (MediaTime, Bool)? in
+                if case .seekEnded(let position, let completed) = event { (position, completed) } else { nil }
+            }
+            #expect(ends.count == 2, "\(ends)")
+            #expect(ends.first?.1 == false, "the first seek is replaced: \(ends)")
+            #expect(ends.last.map { $0.1 && abs($0.0.seconds - 9) <= Self.positionTolerance } == true, "the second lands at 9 s: \(ends)")
+        }
+    }
+
+    /// Skipped ranges, given at load and later: playback jumps over each, reports it, and plays none of it; a seek
+    /// into one lands at its end.
+    public func skipsBlockedRanges() async throws {
+        try await withSession { session in
+            let first = MediaTimeRange(start: 3, end: 5)
+            let second = MediaTimeRange(start: 7, end: 8)
+            await session.engine.setReportsProgress(true)
+            await session.engine.load(EngineSource(url: session.url, startPosition: MediaTime(seconds: 1.5),
+                                                   skippedRanges: MediaTimeRangeSet([first])))
+            await session.engine.setSkippedRanges(MediaTimeRangeSet([first, second]))
+            await session.engine.play()
+            try await session.waitFor("the second range passed") { await session.engine.snapshot().playhead.seconds > 8.5 }
+            let skipped = await session.events.compactMap { if case .rangeSkipped(let range) = $0 { range } else { nil } }
+            #expect(skipped == [first, second], "\(skipped)")
+            let played = await session.engine.snapshot().playedRanges
+            for range in [first, second] {
+                #expect(played.overlap(with: range).seconds <= Self.frame, "none of \(range) played: \(played.ranges)")
+            }
+            let reported = await session.progress
+            #expect(!reported.contains { [first, second].contains(where: $0.overlaps) }, "no progress inside a skipped range")
+            await session.engine.seek(to: MediaTime(seconds: 3.5), toleranceBefore: .zero, toleranceAfter: .zero)
+            let landed = try await session.seekEnd()
+            #expect(abs(landed.position.seconds - 5) <= Self.positionTolerance, "a seek into a skipped range lands at its end: \(landed.position)")
+        }
+    }
+
+    /// A skipped range that reaches the end of the item ends it, none of the range played.
+    public func skippedRangeAtTheEndEndsTheItem() async throws {
+        try await withSession { session in
+            let tail = MediaTimeRange(start: 10, end: MediaTime(seconds: Self.mediaDuration + 1))
+            await session.engine.load(EngineSource(url: session.url, startPosition: MediaTime(seconds: 8.5),
+                                                   skippedRanges: MediaTimeRangeSet([tail])))
+            await session.engine.play()
+            try await session.waitFor("the end") { await session.events.contains(.ended) }
+            #expect(await session.engine.snapshot().status == .ended)
+            let played = await session.engine.snapshot().playedRanges
+            #expect(played.overlap(with: tail).seconds <= Self.frame, "none of the tail played: \(played.ranges)")
+        }
+    }
+
+    /// At rate 2 the playhead moves twice as fast as the clock.
+    public func playsAtTheRate() async throws {
+        try await withSession { session in
+            try await session.startPlaying()
+            await session.engine.setRate(2)
+            try await session.waitFor("the rate's change") { await session.events.contains(.rateChanged(2)) }
+            try await Task.sleep(for: .milliseconds(300))
+            let from = await session.engine.snapshot().playhead
+            let start = ContinuousClock.now
+            try await Task.sleep(for: .seconds(2))
+            let moved = (await session.engine.snapshot().playhead - from).seconds
+            let elapsed = (ContinuousClock.now - start) / .seconds(1)
+            #expect(abs(moved - 2 * elapsed) < 0.5, "\(moved) s of media in \(elapsed) s at rate 2")
+            #expect(await session.engine.snapshot().rate == 2)
+        }
+    }
+
+    /// Playing to the end ends the item: the event, the status, the played ranges up to the duration.
+    public func endsAtTheEnd() async throws {
+        try await withSession { session in
+            await session.engine.load(EngineSource(url: session.url, startPosition: MediaTime(seconds: 9)))
+            await session.engine.play()
+            try await session.waitFor("the end") { await session.events.contains(.ended) }
+            let snapshot = await session.engine.snapshot()
+            #expect(snapshot.status == .ended)
+            let end = snapshot.playedRanges.ranges.last?.end.seconds ?? 0
+            #expect(abs(end - Self.mediaDuration) < 0.25, "played up to the end: \(snapshot.playedRanges.ranges)")
+            #expect(abs((snapshot.duration?.seconds ?? 0) - Self.mediaDuration) < 0.25)
+        }
+    }
+
+    /// Progress reports are contiguous while playing, and one ends exactly at each boundary the playhead crosses,
+    /// at most a frame late.
+    public func progressEndsAtBoundaries() async throws {
+        try await withSession { session in
+            let boundaries = [MediaTime(seconds: 1.01), MediaTime(seconds: 2.5)]
+            await session.engine.setReportsProgress(true)
+            await session.engine.setProgressBoundaries(boundaries.map { .time($0) })
+            try await session.startPlaying()
+            try await session.waitFor("three seconds played") { await session.engine.snapshot().playhead.seconds > 3 }
+            let movements = await session.movements
+            #expect(movements.count > 20, "\(movements.count) reports")
+            let gaps = zip(movements, movements.dropFirst()).filter { $0.0.to != $0.1.from }
+            #expect(gaps.isEmpty, "contiguous: \(gaps.map { ($0.0.to, $0.1.from) })")
+            for boundary in boundaries {
+                // Exactly, or a microsecond past it (the headless engine's margin for rounding).
+                let ending = movements.first { $0.to >= boundary && ($0.to - boundary).seconds <= 1e-5 }
+                #expect(ending != nil, "a report ends at \(boundary)")
+                #expect((ending?.lag ?? .seconds(1)) <= .seconds(Self.frame * 1.5), "late by \(String(describing: ending?.lag))")
+            }
+        }
+    }
+
+    /// A segment that comes late stalls playback once the buffer runs out; playback resumes when it arrives.
+    public func stallsWhileASegmentIsLate() async throws {
+        try await withSession(faults: [LabFault(pathContains: "vod/seg2.ts", kind: .delay(milliseconds: 7_000), remaining: 1)]) { session in
+            try await session.startPlaying()
+            try await session.waitFor("the stall's end", within: .seconds(25)) {
+                await session.events.contains { if case .stallEnded = $0 { true } else { false } }
+            }
+            let snapshot = await session.engine.snapshot()
+            #expect(snapshot.stallCount == 1)
+            let stalledAt = await session.events.compactMap { if case .stallBegan(let at) = $0 { at } else { nil } }.first
+            #expect(stalledAt.map { abs($0.seconds - 4) < 0.5 } == true, "the stall begins where the buffer ends (4 s): \(String(describing: stalledAt))")
+            // The segment comes 7 s after it is asked for, about 4 s after the buffer ran out.
+            #expect((1.5...6).contains(snapshot.stallDuration / .seconds(1)), "\(snapshot.stallDuration)")
+            try await session.waitFor("playback after the stall") { await session.engine.snapshot().status == .playing }
+        }
+    }
+
+    /// A stream that does not exist fails the load with a fatal error.
+    public func missingStreamFails() async throws {
+        try await withSession { session in
+            let missing = URL(string: "/media/none/index.m3u8", relativeTo: session.url)!.absoluteURL
+            await session.engine.load(EngineSource(url: missing))
+            try await session.waitFor("the failure") { await session.engine.snapshot().status == .failed }
+            #expect(await session.engine.snapshot().error?.isFatal == true)
+            #expect(await session.events.contains { if case .error = $0 { true } else { false } })
+        }
+    }
+
+    // MARK: - Sessions
+
+    /// Runs `body` with an engine, a lab serving the real media, and the engine's events collected.
+    private func withSession(faults: [LabFault] = [], _ body: (ConformanceSession) async throws -> Void) async throws {
+        let directory = Self.mediaDirectory
+        try #require(FileManager.default.fileExists(atPath: directory + "/vod/index.m3u8"),
+                     "no real media in \(directory): run scripts/generate-media")
+        var configuration = LabConfiguration()
+        configuration.mediaDirectory = directory
+        let lab = LabServer(clock: ContinuousClock(), configuration: configuration)
+        for fault in faults { lab.faults.add(fault) }
+        let port = try await lab.start()
+        let (engine, close) = try await makeEngine()
+        let session = ConformanceSession(engine: engine, url: URL(string: "http://127.0.0.1:\(port)/media/vod/index.m3u8")!)
+        do {
+            try await body(session)
+        } catch {
+            await session.finish(close: close, lab: lab)
+            throw error
+        }
+        await session.finish(close: close, lab: lab)
+    }
+}
+
+/// One engine under test, with its events as they came.
+final class ConformanceSession: Sendable {
+    let engine: any PlaybackEngine
+    let url: URL
+    private let log = ConformanceLog()
+    private let collector: Task<Void, Never>
+
+    init(engine: any PlaybackEngine, url: URL) {
+        self.engine = engine
+        self.url = url
+        let events = engine.events()
+        let log = log
+        collector = Task { for await event in events { await log.add(event) } }
+    }
+
+    var events: [EngineEvent] { get async { await log.events } }
+
+    /// The progress reports so far.
+    var movements: [PlaybackProgress] {
+        get async { await log.events.compactMap { if case .progressed(let progress) = $0 { progress } else { nil } } }
+    }
+
+    /// The ranges the progress reports covered.
+    var progress: [MediaTimeRange] {
+        get async { await movements.map { MediaTimeRange(start: $0.from, end: $0.to) } }
+    }
+
+    /// Loads the media from its start and plays until a second has played.
+    func startPlaying() async throws {
+        await engine.load(EngineSource(url: url))
+        await engine.play()
+        try await waitFor("a second played") { await engine.snapshot().playhead.seconds > 1 }
+    }
+
+    /// The first seek end reported from now on.
+    func seekEnd() async throws -> (position: MediaTime, completed: Bool) {
+        let before = await log.events.count
+        var found: (MediaTime, Bool)?
+        try await waitFor("the seek's end") {
+            found = await log.events.dropFirst(before).lazy.compactMap { event -> (MediaTime, Bool)? in
+                if case .seekEnded(let position, let completed) = event { (position, completed) } else { nil }
+            }.first
+            return found != nil
+        }
+        return found ?? (.zero, false)
+    }
+
+    /// Waits, polling, until `condition` holds; records an issue (and throws) when `limit` passes first.
+    func waitFor(_ what: String, within limit: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation,
+                 _ condition: () async -> Bool) async throws {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if await condition() { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let snapshot = await engine.snapshot()
+        try #require(Bool(false), "timed out waiting for \(what): \(snapshot.status), playhead \(snapshot.playhead)",
+                     sourceLocation: sourceLocation)
+    }
+
+    func finish(close: @Sendable () async -> Void, lab: LabServer) async {
+        await engine.stop()
+        collector.cancel()
+        await close()
+        await lab.stop()
+    }
+}
+
+/// What an engine reported, collected as it comes.
+actor ConformanceLog {
+    private(set) var events: [EngineEvent] = []
+    func add(_ event: EngineEvent) { events.append(event) }
+}
