@@ -195,6 +195,7 @@ let package = Package(
             name: "PlaytraceMPVTests",
             dependencies: [
                 "PlaytraceMPV", "PlaytraceLab", "PlaytracePlayer", "PlaytraceCore", "PlaytraceEngineConformance",
+                "PlaytraceTestSupport",
                 .target(name: "CGlibcMalloc", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictness

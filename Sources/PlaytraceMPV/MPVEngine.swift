@@ -10,7 +10,7 @@ public import PlaytracePlayer
 /// delivered by its wakeup callback: no polling loop.
 ///
 /// ```swift
-/// let engine = try MPVEngine()
+/// let engine = MPVEngine()
 /// let events = engine.events()
 /// await engine.load(EngineSource(url: URL(string: "http://127.0.0.1:8080/media/vod/master.m3u8")!))
 /// await engine.play()
@@ -92,13 +92,14 @@ public actor MPVEngine: PlaybackEngine {
     /// The video's frame rate as libmpv estimates it (25 until known).
     private var frameRate = 25.0
 
-    /// Creates an engine with its own libmpv instance.
+    /// Creates an engine with its own libmpv instance. When libmpv cannot start (an option it refuses, no memory),
+    /// every load fails at once with a fatal error that says why.
     /// - Parameters:
     ///   - configuration: outputs and buffering.
     ///   - clock: the clock startup times and stalls are measured on.
-    public init(configuration: Configuration = Configuration(), clock: any Clock<Duration> = ContinuousClock()) throws {
+    public init(configuration: Configuration = Configuration(), clock: any Clock<Duration> = ContinuousClock()) {
         let output = configuration.showsOutput ? "auto" : "null"
-        handle = try MPVHandle(options: [
+        handle = MPVHandle(options: [
             ("vo", configuration.showsOutput ? "gpu" : "null"), ("ao", output), ("terminal", "no"),
             ("input-default-bindings", "no"), ("ytdl", "no"), ("keep-open", "yes"), ("idle", "yes"),
             ("pause", "yes"), ("cache", "yes"), ("hwdec", "no"),
@@ -167,6 +168,10 @@ public actor MPVEngine: PlaybackEngine {
         resetState()
         status = .loading
         loadRequestedAt = stopwatch.elapsed
+        if let failure = handle.failure {
+            fail(EngineError(kind: .decoding, message: "libmpv could not start: \(failure)", isFatal: true))
+            return
+        }
         skippedRanges = source.skippedRanges
         // A start inside a skipped range (the default start of on-demand included) moves to its end. The option is
         // set before the load (the per-file options of `loadfile` moved between libmpv versions).
@@ -311,12 +316,8 @@ public actor MPVEngine: PlaybackEngine {
         case .endFile(let reason, let code):
             // MPV_END_FILE_REASON_ERROR: the source could not be played.
             if reason == 4 {
-                let failure = EngineError(kind: .decoding, message: "libmpv: \(MPVError(code: code, context: "playback"))",
-                                          isFatal: true)
-                error = failure
-                status = .failed
-                emit(.error(failure))
-                emit(.statusChanged(.failed))
+                fail(EngineError(kind: .decoding, message: "libmpv: \(MPVError(code: code, context: "playback"))",
+                                 isFatal: true))
             }
         case .propertyChange(let name, let value):
             propertyChanged(name, value)
@@ -419,6 +420,13 @@ public actor MPVEngine: PlaybackEngine {
             emit(.progressed(PlaybackProgress(from: from, to: position, rate: rate)))
         }
         progressedTo = position
+    }
+
+    private func fail(_ failure: EngineError) {
+        error = failure
+        status = .failed
+        emit(.error(failure))
+        emit(.statusChanged(.failed))
     }
 
     private func firstFrame() {

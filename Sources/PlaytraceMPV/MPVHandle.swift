@@ -89,16 +89,27 @@ final class WakeSignal: Sendable {
     init(_ continuation: AsyncStream<Void>.Continuation) { self.continuation = continuation }
 }
 
-/// One libmpv instance (`mpv_handle`).
+/// One libmpv instance (`mpv_handle`), or the reason there is none: then every call does nothing and answers nil.
 final class MPVHandle: @unchecked Sendable {
-    private let raw: OpaquePointer
+    private let raw: OpaquePointer?
     private var signal: Unmanaged<WakeSignal>?
+    /// Why libmpv could not be started, when it could not.
+    let failure: MPVError?
 
     /// Creates an instance with its options set, initialized.
     /// - Parameter options: name and value of each option (`vo`, `ao`, `keep-open`…), set before initialization.
-    init(options: [(String, String)]) throws(MPVError) {
+    init(options: [(String, String)]) {
+        do {
+            raw = try Self.start(options: options)
+            failure = nil
+        } catch {
+            raw = nil
+            failure = error
+        }
+    }
+
+    private static func start(options: [(String, String)]) throws(MPVError) -> OpaquePointer {
         guard let raw = mpv_create() else { throw MPVError(code: MPV_ERROR_NOMEM.rawValue, context: "mpv_create") }
-        self.raw = raw
         for (name, value) in options {
             let status = mpv_set_option_string(raw, name, value)
             guard status >= 0 else {
@@ -111,10 +122,12 @@ final class MPVHandle: @unchecked Sendable {
             mpv_terminate_destroy(raw)
             throw MPVError(code: status, context: "mpv_initialize")
         }
+        return raw
     }
 
     /// Calls `signal` whenever libmpv has new events.
     func setWakeup(_ signal: WakeSignal) {
+        guard let raw else { return }
         let retained = Unmanaged.passRetained(signal)
         self.signal = retained
         mpv_set_wakeup_callback(raw, { context in
@@ -126,6 +139,7 @@ final class MPVHandle: @unchecked Sendable {
     /// Runs a command asynchronously (its reply is not awaited); returns libmpv's status.
     @discardableResult
     func command(_ arguments: [String]) -> Int32 {
+        guard let raw else { return MPV_ERROR_UNINITIALIZED.rawValue }
         var pointers: [UnsafePointer<CChar>?] = arguments.map { strdup($0).map { UnsafePointer($0) } }
         pointers.append(nil)
         defer { for pointer in pointers { free(UnsafeMutablePointer(mutating: pointer)) } }
@@ -137,42 +151,47 @@ final class MPVHandle: @unchecked Sendable {
     /// Sets a property from its string form.
     @discardableResult
     func set(_ name: String, _ value: String) -> Int32 {
-        mpv_set_property_string(raw, name, value)
+        guard let raw else { return MPV_ERROR_UNINITIALIZED.rawValue }
+        return mpv_set_property_string(raw, name, value)
     }
 
     /// A property's string form, if it has one now.
     func string(_ name: String) -> String? {
-        guard let value = mpv_get_property_string(raw, name) else { return nil }
+        guard let raw, let value = mpv_get_property_string(raw, name) else { return nil }
         defer { mpv_free(value) }
         return String(cString: value)
     }
 
     /// A property as a number, if it has one now.
     func double(_ name: String) -> Double? {
+        guard let raw else { return nil }
         var value = 0.0
         return mpv_get_property(raw, name, MPV_FORMAT_DOUBLE, &value) >= 0 ? value : nil
     }
 
     /// A property as an integer, if it has one now.
     func int(_ name: String) -> Int? {
+        guard let raw else { return nil }
         var value: Int64 = 0
         return mpv_get_property(raw, name, MPV_FORMAT_INT64, &value) >= 0 ? Int(value) : nil
     }
 
     /// A property as a flag, if it has one now.
     func flag(_ name: String) -> Bool? {
+        guard let raw else { return nil }
         var value: Int32 = 0
         return mpv_get_property(raw, name, MPV_FORMAT_FLAG, &value) >= 0 ? value != 0 : nil
     }
 
     /// Reports changes of a property as events.
     func observe(_ name: String, as format: MPVFormat) {
+        guard let raw else { return }
         mpv_observe_property(raw, 0, name, format.raw)
     }
 
     /// The next event, copied, or nil when there is none now. Only the engine's event task calls it.
     func nextEvent() -> MPVEvent? {
-        guard let event = mpv_wait_event(raw, 0)?.pointee else { return nil }
+        guard let raw, let event = mpv_wait_event(raw, 0)?.pointee else { return nil }
         switch event.event_id {
         case MPV_EVENT_NONE: return nil
         case MPV_EVENT_SHUTDOWN: return .shutdown
@@ -207,6 +226,7 @@ final class MPVHandle: @unchecked Sendable {
 
     /// Ends the instance: its threads stop and its memory is freed; the wakeup signal is released.
     func destroy() {
+        guard let raw else { return }
         mpv_set_wakeup_callback(raw, nil, nil)
         mpv_terminate_destroy(raw)
         signal?.release()

@@ -15,9 +15,17 @@ struct Demo: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
     @OptionGroup var telemetryOptions: TelemetryOptions
     @OptionGroup var sessionOptions: SessionOptions
+    @OptionGroup var engineOptions: EngineOptions
 
-    @Option(help: "How many times faster than real time the demo runs (the lab and the engine share the clock).")
-    var speed: Double = 4
+    @Option(help: ArgumentHelp(
+        "How many times faster than real time the demo runs (the lab and the engine share the clock).",
+        discussion: "4 by default; 1, real time, with --engine mpv (libmpv decodes in real time)."))
+    var speed: Double?
+
+    @Option(help: ArgumentHelp(
+        "With --engine mpv: the directory of real media the lab serves (scripts/generate-media makes it with ffmpeg).",
+        discussion: "The demo then plays the lab's real on-demand stream; --stream and --ads apply to the headless engine."))
+    var mediaDir = ".build-media"
 
     @Option(help: """
         The stream to play: interstitials (on demand, a stitched ad break and interstitials whose ads come from the \
@@ -37,8 +45,20 @@ struct Demo: AsyncParsableCommand {
     /// The fastest the demo may run: the lab and the engine still have to do a second's work in real time.
     static let speedRange = 0.01...1_000.0
 
+    /// The speed the demo runs at: the one asked for, or the default for the engine.
+    var effectiveSpeed: Double { speed ?? (engineOptions.engine == .mpv ? 1 : 4) }
+
     func validate() throws {
-        guard Self.speedRange.contains(speed) else {
+        if engineOptions.engine == .mpv {
+            if let speed, speed != 1 {
+                throw ValidationError("--engine mpv plays in real time: --speed must be 1")
+            }
+            guard FileManager.default.fileExists(atPath: mediaDir + "/vod/index.m3u8") else {
+                throw ValidationError(PlainText.safe(
+                    "--engine mpv: no real media in \(mediaDir) (make it with scripts/generate-media, which needs ffmpeg)"))
+            }
+        }
+        guard Self.speedRange.contains(effectiveSpeed) else {
             throw ValidationError("--speed must be between \(Self.speedRange.lowerBound) and \(Int(Self.speedRange.upperBound))")
         }
         guard ["interstitials", "vod", "live", "dvr"].contains(stream) else {
@@ -62,8 +82,10 @@ struct Demo: AsyncParsableCommand {
             interruption.writeOnQuit(PlayerDemo.quitSummary(reason: "quit at once during start-up, before playback began"),
                                      to: path)
         }
-        let clock = ScaledClock(speed: speed)
-        let lab = LabServer(clock: clock)
+        let clock = ScaledClock(speed: effectiveSpeed)
+        var labConfiguration = LabConfiguration()
+        if engineOptions.engine == .mpv { labConfiguration.mediaDirectory = mediaDir }
+        let lab = LabServer(clock: clock, configuration: labConfiguration)
         let port = try await lab.start()
         let succeeded: Bool
         do {
@@ -90,6 +112,10 @@ struct Demo: AsyncParsableCommand {
                                    transport: transport)
         let telemetry = try await TelemetrySetup(options: telemetryOptions, clock: clock, output: output, outbox: outbox)
         var entries: [PlayerDemo.Entry] = []
+        if engineOptions.engine == .mpv {
+            return await playRealMedia(base: base, clock: clock, transport: transport, interruption: interruption,
+                                       output: output, telemetry: telemetry, outbox: outbox)
+        }
         // The first item is the lab's SSAI session on the stream, its ads tracked (the DVR stream has no session).
         var adSetup: AdSetup?
         // The stream with interstitials is played in its VAST flavour when its ads are tracked, in its JSON one
@@ -135,7 +161,7 @@ struct Demo: AsyncParsableCommand {
                 title: "Lab \(stream)", subtitle: "played for \(Int(duration)) s" + adNote, chapters: [], timeRanges: []),
                 tracksAds: adSetup != nil))
         }
-        print("Playtrace demo — lab on \(base), playing \(entries.count) item(s) through the Player at \(speed)× real time")
+        print("Playtrace demo — lab on \(base), playing \(entries.count) item(s) through the Player at \(effectiveSpeed)× real time")
         let limit = stream == "vod" || stream == "interstitials" ? nil : duration
         let demo = PlayerDemo(clock: clock, transport: transport, output: output)
         demo.interruption = interruption
@@ -148,5 +174,27 @@ struct Demo: AsyncParsableCommand {
         // the demo's verdict names the reports it sends as accepted.
         demo.accepted = Set(sessionOptions.accept).union([.vastErrors])
         return await demo.run(entries, limit: limit)
+    }
+
+    /// The demo on libmpv: the lab's real media (on demand, 12 s) with chapters and a blocked range, decoded.
+    @MainActor
+    private func playRealMedia(base: String, clock: ScaledClock, transport: AsyncHTTPClientTransport,
+                               interruption: SessionInterruption, output: ConsoleOutput, telemetry: TelemetrySetup,
+                               outbox: RunOutbox) async -> Bool {
+        let entry = PlayerDemo.Entry(url: URL(string: "\(base)/media/vod/index.m3u8")!, metadata: DemoMetadata(
+            title: "Lab real media", subtitle: "H.264 and AAC made by ffmpeg, decoded by libmpv",
+            chapters: [Chapter(id: "1", title: "Opening", timeRange: MediaTimeRange(start: 0, end: 4)),
+                       Chapter(id: "2", title: "Main", timeRange: MediaTimeRange(start: 4, end: 12))],
+            timeRanges: [TimeRange(kind: .blocked, range: MediaTimeRange(start: 6, end: 8))]))
+        print("Playtrace demo — lab on \(base), playing 1 item through the Player on libmpv in real time")
+        let demo = PlayerDemo(clock: clock, transport: transport, output: output)
+        demo.interruption = interruption
+        demo.telemetry = telemetry
+        demo.outbox = outbox
+        demo.engine = engineOptions.choice
+        demo.script = sessionOptions.viewerScript.map { ViewerScriptRunner(script: $0, clock: clock) }
+        demo.summaryJSONPath = sessionOptions.summaryJSON
+        demo.accepted = Set(sessionOptions.accept)
+        return await demo.run([entry], limit: nil)
     }
 }

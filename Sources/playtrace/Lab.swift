@@ -26,7 +26,16 @@ struct Lab: AsyncParsableCommand {
             help: "Another ad vendor's beacon server (a base URL, repeatable): every SSAI tracking event also lists a URL to it.")
     var beaconVendors: [String] = []
 
+    @Option(help: "A directory of real media to serve under /media/ (scripts/generate-media makes one with ffmpeg).")
+    var mediaDir: String?
+
     func validate() throws {
+        if let mediaDir {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: mediaDir, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError(PlainText.safe("--media-dir \(mediaDir): no such directory"))
+            }
+        }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
         for vendor in beaconVendors {
@@ -40,16 +49,18 @@ struct Lab: AsyncParsableCommand {
         common.bootstrapLogging()
         var configuration = LabConfiguration()
         configuration.beaconVendors = beaconVendors.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        configuration.mediaDirectory = mediaDir
         let lab = LabServer(clock: ContinuousClock(), configuration: configuration)
         let host = self.host
         let readyFile = self.readyFile
+        let realMedia = mediaDir.map { "\n  real:     /media/vod/index.m3u8 (decodable, from \($0))" } ?? ""
         do {
             try await lab.serveUntilSignalled(host: host, port: port) { bound in
                 let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(bound)"
                 Self.write("""
                     Playtrace lab on \(url)
                       streams:  /vod/master.m3u8  /live/master.m3u8  /dvr/master.m3u8  /fmp4/master.m3u8
-                                /interstitials/master.m3u8  /vast-interstitials/master.m3u8
+                                /interstitials/master.m3u8  /vast-interstitials/master.m3u8\(realMedia)
                       ads:      /ssai/harmonic/<stream>/master.m3u8  /vast/pods/<id>.xml  /vast/chain/<n>/<id>.xml
                       beacons:  GET /lab/beacons
                       faults:   POST /lab/faults {"path": "/vod/2/", "type": "status|delay|drop|throttle|body", "value": N, "count": N}

@@ -7,13 +7,14 @@ import PlaytracePlayer
 struct Play: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Play an HLS stream through the Player (headless engine), with a status line, its tracker's events, "
-            + "telemetry to the backends given, and a summary.")
+        abstract: "Play an HLS stream through the Player (the headless engine, or libmpv with --engine mpv), with a "
+            + "status line, its tracker's events, telemetry to the backends given, and a summary.")
 
     @OptionGroup var common: CommonOptions
     @OptionGroup var telemetryOptions: TelemetryOptions
     @OptionGroup var adOptions: AdOptions
     @OptionGroup var sessionOptions: SessionOptions
+    @OptionGroup var engineOptions: EngineOptions
 
     @Argument(help: "The multivariant or media playlist URL (with --ads, the SSAI session URL).")
     var url: String
@@ -80,6 +81,7 @@ struct Play: AsyncParsableCommand {
             demo.script = sessionOptions.viewerScript.map { ViewerScriptRunner(script: $0, clock: clock) }
             demo.summaryJSONPath = sessionOptions.summaryJSON
             demo.accepted = Set(sessionOptions.accept)
+            demo.engine = engineOptions.choice
             if let maxBandwidth { demo.variantLimits = VariantLimits(maximumBandwidth: maxBandwidth) }
             return await demo.run([entry], limit: duration)
         }

@@ -36,6 +36,8 @@ final class PlayerDemo {
     var summaryJSONPath: String?
     /// The shortfalls that do not fail the session (`--accept`).
     var accepted: Set<SessionVerdict.Shortfall> = []
+    /// The engine that plays (`--engine`).
+    var engine = EngineChoice()
     private let report = DemoReport()
     /// The ad breaks announced, as they were when announced (a break is announced again when it changes: its end
     /// signalled, its duration known), and those entered.
@@ -81,9 +83,8 @@ final class PlayerDemo {
         configuration.assetListReader = ads?.assetListReader
         var playerConfiguration = Player.Configuration()
         playerConfiguration.advancesAfterFailure = true
-        let player = Player(items: items, configuration: playerConfiguration, clock: clock) {
-            HeadlessEngine(clock: clock, transport: transport, configuration: configuration)
-        }
+        let player = Player(items: items, configuration: playerConfiguration, clock: clock,
+                            engine: engine.factory(clock: clock, transport: transport, headless: configuration))
         player.variantLimits = variantLimits
         script?.onAction = { [output] step, time in
             output.message("script: at \(time.timecode) \(Self.describe(step.action))")

@@ -1,86 +1,33 @@
 import Foundation
 import PlaytraceCore
 import PlaytraceLab
+import PlaytraceTestSupport
 import Testing
 
 /// Runs the built `playtrace` executable as a user would.
 @Suite("The playtrace command line", .serialized)
 struct CLITests {
-    struct Run {
-        var status: Int32
-        var output: String
-        var error: String
-    }
+    typealias Run = CommandRunner.Run
 
     /// A fresh path in the temporary directory, named after `name`.
     static func temporaryPath(_ name: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
     }
 
-    static var executable: URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("playtrace")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: ".build/debug/playtrace")
-    }
+    static var executable: URL { CommandRunner.executable }
 
-    /// Runs the executable off the Swift concurrency pool (a blocked pool thread could starve the in-process
-    /// lab the command talks to), reading standard output and standard error at the same time (reading one
-    /// after the other can deadlock on a full pipe).
+    /// Runs the executable (``CommandRunner``).
     /// - Parameter environment: variables added to this process's environment for the command.
     /// - Parameter input: a file the command reads as its standard input.
     static func run(_ arguments: [String], environment: [String: String] = [:], input: URL? = nil) async throws -> Run {
-        try await run(executable: executable, arguments, environment: environment, input: input)
+        try await CommandRunner.run(arguments, environment: environment, input: input)
     }
 
     /// Runs the executable under `timeout -s TERM seconds`, which signals it and then its process group when the
     /// time is up (as a CI step's time limit does).
     static func run(viaTimeout seconds: Int, _ arguments: [String]) async throws -> Run {
-        try await run(executable: URL(fileURLWithPath: "/usr/bin/timeout"),
-                      ["-s", "TERM", "\(seconds)", executable.path] + arguments)
-    }
-
-    private static func run(executable: URL, _ arguments: [String], environment: [String: String] = [:],
-                            input: URL? = nil) async throws -> Run {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                do {
-                    continuation.resume(returning: try runBlocking(executable: executable, arguments, environment: environment,
-                                                                   input: input))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
-    }
-
-    private static func runBlocking(executable: URL, _ arguments: [String], environment: [String: String],
-                                    input: URL?) throws -> Run {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let input { process.standardInput = try FileHandle(forReadingFrom: input) }
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let errorReader = DispatchGroup()
-        nonisolated(unsafe) var errorData = Data()  // written by the reader below, read after `wait()`
-        DispatchQueue.global().async(group: errorReader) {
-            errorData = error.fileHandleForReading.readDataToEndOfFile()
-        }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        errorReader.wait()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                   error: String(decoding: errorData, as: UTF8.self))
+        try await CommandRunner.run(executable: URL(fileURLWithPath: "/usr/bin/timeout"),
+                                    ["-s", "TERM", "\(seconds)", executable.path] + arguments)
     }
 
     @Test func theDemoPlaysTheLabStreamToTheEndAndExitsZero() async throws {
@@ -161,6 +108,16 @@ struct CLITests {
         #expect(lab.requests.all.contains { $0.path.hasSuffix("seg1.ts") })
         await lab.stop()
     }
+
+    #if !MPV
+    @Test func engineMPVWithoutTheTraitSaysHowToGetIt() async throws {
+        let run = try await Self.run(["play", "--engine", "mpv", "http://127.0.0.1:9/none.m3u8"])
+        #expect(run.status == 64)
+        let lines = run.error.split(separator: "\n")
+        #expect(lines.first?.contains("--traits MPV") == true, "\(run.error)")
+        #expect(!run.output.contains("Summary"), "nothing plays")
+    }
+    #endif
 
     @Test func playFailsCleanlyOnAnUnreachableStream() async throws {
         let run = try await Self.run(["play", "http://127.0.0.1:9/none.m3u8"])

@@ -9,7 +9,7 @@ import Testing
 @Suite("Engine conformance: MPVEngine", .serialized)
 struct MPVConformanceTests {
     let suite = EngineConformance {
-        (try MPVEngine(), {})
+        (MPVEngine(), {})
     }
 
     @Test func startsAtTheRequestedPosition() async throws { try await suite.startsAtTheRequestedPosition() }

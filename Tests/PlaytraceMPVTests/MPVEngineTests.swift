@@ -46,7 +46,7 @@ struct MPVEngineTests {
     @Test("Loads real HLS, shows a first frame, plays, seeks exactly, pauses, and ends")
     func playsRealMedia() async throws {
         let (lab, url) = try await Self.startMediaLab()
-        let engine = try MPVEngine()
+        let engine = MPVEngine()
         let log = EventLog()
         let events = engine.events()
         let collector = Task { for await event in events { await log.add(event) } }
@@ -90,7 +90,7 @@ struct MPVEngineTests {
     @Test("Progress reports: contiguous movements during playback, none across a seek")
     func progressReports() async throws {
         let (lab, url) = try await Self.startMediaLab()
-        let engine = try MPVEngine()
+        let engine = MPVEngine()
         let log = EventLog()
         let events = engine.events()
         let collector = Task { for await event in events { await log.add(event) } }
@@ -117,11 +117,23 @@ struct MPVEngineTests {
     func missingStreamFails() async throws {
         let lab = LabServer(clock: ContinuousClock())
         let port = try await lab.start()
-        let engine = try MPVEngine()
+        let engine = MPVEngine()
         await engine.load(EngineSource(url: URL(string: "http://127.0.0.1:\(port)/media/none/index.m3u8")!))
         try await Self.waitFor("the failure") { await engine.snapshot().status == .failed }
         #expect(await engine.snapshot().error?.isFatal == true)
         await lab.stop()
+    }
+
+    @Test("An engine libmpv cannot start fails each load with a fatal error that names the cause")
+    func refusedOptionFailsTheLoad() async throws {
+        var configuration = MPVEngine.Configuration()
+        configuration.readAheadDuration = -5
+        let engine = MPVEngine(configuration: configuration)
+        await engine.load(EngineSource(url: URL(string: "http://127.0.0.1:1/media/vod/index.m3u8")!))
+        let snapshot = await engine.snapshot()
+        #expect(snapshot.status == .failed)
+        #expect(snapshot.error?.isFatal == true)
+        #expect(snapshot.error?.message.contains("demuxer-readahead-secs") == true, "\(String(describing: snapshot.error))")
     }
 
     /// The threads of this process (Linux's /proc), and the bytes malloc has handed out and not had back (glibc's
@@ -139,7 +151,7 @@ struct MPVEngineTests {
     func loadAndStopCycles() async throws {
         let (lab, url) = try await Self.startMediaLab()
         func cycle() async throws {
-            let engine = try MPVEngine()
+            let engine = MPVEngine()
             await engine.load(EngineSource(url: url))
             try await Self.waitFor("the load") { await engine.snapshot().streamType == .onDemand }
             await engine.stop()

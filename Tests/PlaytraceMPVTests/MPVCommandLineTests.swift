@@ -1,0 +1,54 @@
+#if MPV
+import Foundation
+import PlaytraceEngineConformance
+import PlaytraceLab
+import PlaytraceTestSupport
+import Testing
+
+/// `playtrace play` and `playtrace demo` with `--engine mpv`, built with the trait, decoding the lab's real media.
+@Suite("The command line on libmpv", .serialized)
+struct MPVCommandLineTests {
+    @Test("play --engine mpv decodes a lab stream, follows a scripted seek, and summarizes its QoE")
+    func playDecodes() async throws {
+        var configuration = LabConfiguration()
+        configuration.mediaDirectory = EngineConformance.mediaDirectory
+        let lab = LabServer(clock: ContinuousClock(), configuration: configuration)
+        let port = try await lab.start()
+        let run = try await CommandRunner.run(["play", "--engine", "mpv", "--script", "at 2 seek 9",
+                                               "http://127.0.0.1:\(port)/media/vod/index.m3u8"])
+        await lab.stop()
+        #expect(run.status == 0, "stderr: \(run.error)")
+        #expect(run.output.contains("played to the end"), "\(run.output)")
+        #expect(run.output.contains("script: at 00:00:02"), "\(run.output)")
+        // 2 s played before the seek and 3 after it: the watched time says what was decoded and shown.
+        let watched = Self.seconds(after: "WatchedTime", in: run.output)
+        #expect(watched.map { (4.5...5.8).contains($0) } == true, "\(run.output)")
+        #expect(lab.requests.all.contains { $0.path == "/media/vod/seg5.ts" }, "libmpv fetched the segments itself")
+    }
+
+    @Test("The demo on libmpv plays the lab's real media to the end, its blocked range left out")
+    func demoDecodes() async throws {
+        let run = try await CommandRunner.run(["demo", "--engine", "mpv", "--media-dir", EngineConformance.mediaDirectory])
+        #expect(run.status == 0, "stderr: \(run.error)")
+        #expect(run.output.contains("Lab real media"))
+        #expect(run.output.contains("played to the end"))
+        // 12 s of media, 2 s of it blocked.
+        let watched = Self.seconds(after: "WatchedTime", in: run.output)
+        #expect(watched.map { (9.5...10.5).contains($0) } == true, "\(run.output)")
+    }
+
+    @Test("libmpv decodes in real time: the demo refuses another speed in one line")
+    func demoRefusesASpeed() async throws {
+        let run = try await CommandRunner.run(["demo", "--engine", "mpv", "--speed", "4"])
+        #expect(run.status == 64)
+        #expect(run.error.split(separator: "\n").first?.contains("--speed must be 1") == true, "\(run.error)")
+    }
+
+    /// The number of seconds a summary line starting with `label` gives (`WatchedTime  9.91 s`).
+    static func seconds(after label: String, in output: String) -> Double? {
+        guard let line = output.split(separator: "\n").first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) })
+        else { return nil }
+        return line.split(separator: " ").compactMap { Double($0) }.first
+    }
+}
+#endif
