@@ -30,7 +30,9 @@ public struct LabConfiguration: Sendable {
     /// Segments that already exist when the lab starts (so that a live window is full at once).
     public var liveHistorySegments: Int
     /// A directory of real media (made by `scripts/generate-media`) served under `/media/`, when set: HLS that a
-    /// decoder can play, beside the lab's synthetic streams, with the same faults applying.
+    /// decoder can play, beside the lab's synthetic streams, with the same faults applying. Its `lab/` part makes
+    /// the lab's on-demand streams real (the content and renditions of `/vod/…`, `/interstitials/…` and their SSAI
+    /// sessions, and the interstitials' ad): their playlists stay the lab's, their segments become decodable.
     public var mediaDirectory: String?
     /// Whether the on-demand stream has its interstitial (tests of the primary alone leave it out).
     public var vodHasInterstitial = true

@@ -309,9 +309,10 @@ extension LabServer {
                     .map { (ByteBuffer(string: $0), playlistType) }
             }
             let isAudio = parts[1] == "audio"
-            guard parts[2].hasSuffix(isAudio ? ".aac" : ".vtt") else { return nil }
+            guard parts[2].hasSuffix(isAudio ? ".ts" : ".vtt") else { return nil }
+            if let real = labMedia("\(parts[1])/\(parts[2])") { return real }
             let size = isAudio ? 128_000 * configuration.segmentDuration / 8 : 512
-            return (SegmentPayload.bytes(path: path, size: size), isAudio ? "audio/aac" : "text/vtt")
+            return (SegmentPayload.bytes(path: path, size: size), isAudio ? "video/mp2t" : "text/vtt")
         case 3 where parts[0] == "long-live":
             // A live media playlist of any window length (1 to 1,000,000 segments), as plain as one can be.
             guard let count = Int(parts[1]), (1...1_000_000).contains(count) else { return nil }
@@ -329,6 +330,7 @@ extension LabServer {
                 return streams.adMedia(asset: asset).map { (ByteBuffer(string: $0), playlistType) }
             }
             guard streams.adMedia(asset: asset) != nil, segmentNumber(parts[2]) != nil else { return nil }
+            if let real = labMedia("ad/\(parts[2])") { return real }
             let bandwidth = configuration.variants[configuration.variants.count / 2].bandwidth
             return (SegmentPayload.bytes(path: path, size: bandwidth * configuration.segmentDuration / 8), "video/mp2t")
         case 3:
@@ -360,6 +362,7 @@ extension LabServer {
                 }
             }
             guard let number = segmentNumber(parts[2]), segmentExists(kind, number) else { return nil }
+            if kind != .live, kind != .dvr, let real = labMedia("content/\(variant)/\(parts[2])") { return real }
             let size = configuration.variants[variant].bandwidth * configuration.segmentDuration / 8
             return (SegmentPayload.bytes(path: path, size: size), "video/mp2t")
         default:
@@ -453,6 +456,12 @@ struct FaultDescription: Codable, Sendable {
 }
 
 extension LabServer {
+    /// The real form of one of the lab's own segments (`lab/` in the real media directory: the on-demand streams'
+    /// content, their renditions, the interstitials' ad), when the directory has it; else the synthetic one serves.
+    func labMedia(_ relativePath: String) -> (ByteBuffer, String)? {
+        mediaFile(["lab"] + relativePath.split(separator: "/").map(String.init))
+    }
+
     /// A file of the real media directory (``LabConfiguration/mediaDirectory``), by its path under it.
     func mediaFile(_ parts: [String]) -> (ByteBuffer, String)? {
         guard let directory = configuration.mediaDirectory, !parts.isEmpty,

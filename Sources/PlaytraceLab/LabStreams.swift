@@ -133,7 +133,7 @@ struct LabStreams: Sendable {
         let duration = Double(configuration.segmentDuration)
         var playlist = MediaPlaylist(version: 6, targetDuration: configuration.segmentDuration, playlistType: .vod,
                                      hasEndList: true)
-        let suffix = type == .audio ? "aac" : "vtt"
+        let suffix = type == .audio ? "ts" : "vtt"
         for index in 0..<configuration.vodSegmentCount {
             playlist.segments.append(Segment(uri: "\(language)\(index).\(suffix)", duration: duration))
         }

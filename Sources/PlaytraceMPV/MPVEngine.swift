@@ -241,15 +241,18 @@ public actor MPVEngine: PlaybackEngine {
         handle.set("mute", isMuted ? "yes" : "no")
     }
 
+    /// Choosing the track that plays already does nothing: libmpv answers every change of track with a seek of its
+    /// own to refill its buffer.
     public func selectMediaOption(_ id: MediaOption.ID?, for kind: MediaOption.Kind) {
         let property = kind == .audio ? "aid" : "sid"
         guard let id else {
+            guard selectedMediaOptions[kind] != nil else { return }
+            selectedMediaOptions[kind] = nil
             handle.set(property, kind == .audio ? "auto" : "no")
             return
         }
-        guard let option = mediaOptions.first(where: { $0.id == id }), let track = id.split(separator: ":").last else {
-            return
-        }
+        guard selectedMediaOptions[kind] != id, let option = mediaOptions.first(where: { $0.id == id }),
+              let track = id.split(separator: ":").last else { return }
         handle.set(property, String(track))
         selectedMediaOptions[kind] = option.id
         emit(.mediaOptionSelected(option, kind: kind))
@@ -459,8 +462,15 @@ public actor MPVEngine: PlaybackEngine {
                 id: id, kind: kind, name: handle.string(prefix + "title") ?? language ?? "Track \(track)",
                 language: language, isDefault: handle.flag(prefix + "default") ?? false,
                 isForced: handle.flag(prefix + "forced") ?? false)
+            let isSelected = handle.flag(prefix + "selected") == true
+            if isSelected { selected[kind] = id }
+            // FFmpeg lists a rendition muxed in every variant once per variant: one option each, the selected copy
+            // when it is one.
+            if let twin = options.firstIndex(where: { $0.kind == kind && $0.language == language && $0.name == option.name }) {
+                if isSelected { options[twin] = option }
+                continue
+            }
             options.append(option)
-            if handle.flag(prefix + "selected") == true { selected[kind] = id }
         }
         mediaOptions = options
         selectedMediaOptions = selected
