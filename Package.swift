@@ -99,7 +99,7 @@ let package = Package(
         .target(
             name: "PlaytraceMPV",
             dependencies: [
-                "PlaytraceCore", "PlaytracePlayer",
+                "PlaytraceCore", "PlaytracePlayer", "PlaytraceHLS", "PlaytraceNetwork",
                 .target(name: "CMPV", condition: .when(traits: ["MPV"])),
             ],
             swiftSettings: strictness
@@ -195,7 +195,7 @@ let package = Package(
             name: "PlaytraceMPVTests",
             dependencies: [
                 "PlaytraceMPV", "PlaytraceLab", "PlaytracePlayer", "PlaytraceCore", "PlaytraceEngineConformance",
-                "PlaytraceTestSupport",
+                "PlaytraceTestSupport", "PlaytraceNetwork",
                 .target(name: "CGlibcMalloc", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictness

@@ -1,6 +1,7 @@
 #if MPV
 import Foundation
 public import PlaytraceCore
+public import PlaytraceNetwork
 public import PlaytracePlayer
 
 /// An engine that decodes, through libmpv (the engine of mpv): real frames, real audio, real dropped frames.
@@ -25,7 +26,8 @@ public import PlaytracePlayer
 /// | `variants`, `downloadingVariant` | the one variant that plays (libmpv picks one HLS variant, by `hls-bitrate`), from the decoded size and video bit rate |
 /// | `variantSwitchCount` | 0: libmpv does not switch variants while playing |
 /// | `estimatedThroughput` | nil: libmpv keeps no estimate |
-/// | `targetDuration`, `gaps`, `adBreaks`, `streamDate` | nil or empty: libmpv does not expose the playlist's tags (no `EXT-X-DATERANGE`, no program date time) |
+/// | `targetDuration`, `adBreaks`, `streamDate` | read by the engine from the HLS media playlist libmpv plays (FFmpeg keeps none of its tags), with the HTTP client given to ``init(configuration:clock:transport:)``; nil or empty without one |
+/// | `gaps` | empty: libmpv skips a gap without saying so |
 /// | `interstitial`, `interstitials` | none yet: interstitials on libmpv are still to come |
 /// | `loadedRange` | the playhead to the playhead plus libmpv's `demuxer-cache-duration` |
 ///
@@ -45,6 +47,13 @@ public actor MPVEngine: PlaybackEngine {
     }
 
     private let handle: MPVHandle
+    /// Reads the HLS playlists for what libmpv does not report (dates, ad breaks).
+    private let transport: (any HTTPTransport)?
+    /// The media playlist libmpv plays, once read.
+    private var stream: StreamPlaylist?
+    /// Counts the loads: a playlist read for an earlier load is dropped.
+    private var loadGeneration = 0
+    private var maximumBandwidth: Int?
     private let broadcaster = Broadcaster<EngineEvent>()
     private let stopwatch: Stopwatch
     private let wakeups: AsyncStream<Void>
@@ -68,8 +77,9 @@ public actor MPVEngine: PlaybackEngine {
     private var seekWindow: ClosedRange<MediaTime>?
     /// Whether the seek under way was sent again, exactly, after landing outside its window.
     private var seekResent = false
-    /// The media times at which progress reports end (``setProgressBoundaries(_:)``), in order.
-    private var boundaries: [MediaTime] = []
+    /// The media times and stream dates at which progress reports end (``setProgressBoundaries(_:)``).
+    private var timeBoundaries: [MediaTime] = []
+    private var dateBoundaries: [StreamDate] = []
     private var stallStartedAt: Duration?
     private var stallCount = 0
     private var stallDuration = Duration.zero
@@ -97,7 +107,11 @@ public actor MPVEngine: PlaybackEngine {
     /// - Parameters:
     ///   - configuration: outputs and buffering.
     ///   - clock: the clock startup times and stalls are measured on.
-    public init(configuration: Configuration = Configuration(), clock: any Clock<Duration> = ContinuousClock()) {
+    ///   - transport: an HTTP client to read an HLS stream's media playlist with, for its program date time and ad
+    ///     breaks (libmpv reports neither); `nil`: the snapshot has no dates and no ad breaks.
+    public init(configuration: Configuration = Configuration(), clock: any Clock<Duration> = ContinuousClock(),
+                transport: (any HTTPTransport)? = nil) {
+        self.transport = transport
         let output = configuration.showsOutput ? "auto" : "null"
         handle = MPVHandle(options: [
             ("vo", configuration.showsOutput ? "gpu" : "null"), ("ao", output), ("terminal", "no"),
@@ -147,14 +161,17 @@ public actor MPVEngine: PlaybackEngine {
         let variant = currentVariant
         return EngineSnapshot(
             status: status, wantsToPlay: wantsToPlay, rate: rate, playhead: current,
+            streamDate: stream?.date(at: current),
             loadedRange: isFileLoaded ? MediaTimeRange(start: current, end: current + MediaTime(seconds: cacheDuration)) : .empty,
             seekableRange: duration.map { MediaTimeRange(start: .zero, end: $0) } ?? .empty,
             duration: duration, streamType: isFileLoaded ? (duration == nil ? .live : .onDemand) : .unknown,
+            targetDuration: stream?.targetDuration,
             isSeeking: seekTarget != nil, variants: variant.map { [$0] } ?? [], currentVariant: variant,
             downloadingVariant: variant, stallCount: stallCount,
             stallDuration: stallDuration + (stallStartedAt.map { stopwatch.elapsed - $0 } ?? .zero),
             startupTime: startupTime, playedRanges: playedSoFar(at: current), mediaOptions: mediaOptions,
-            selectedMediaOptions: selectedMediaOptions, volume: volume, isMuted: isMuted, error: error)
+            selectedMediaOptions: selectedMediaOptions, volume: volume, isMuted: isMuted, error: error,
+            adBreaks: stream?.adBreaks ?? [])
     }
 
     /// The variant that plays, as far as the decoder tells.
@@ -179,6 +196,38 @@ public actor MPVEngine: PlaybackEngine {
         handle.set("start", start.map { String($0.seconds) } ?? "none")
         handle.command(["loadfile", source.url.absoluteString, "replace"])
         emit(.statusChanged(.loading))
+        readPlaylist(source.url)
+    }
+
+    /// Reads the HLS media playlist libmpv plays, for its dates and ad breaks; a playlist that cannot be read is a
+    /// warning (libmpv may still play the stream), not a failure.
+    private func readPlaylist(_ url: URL) {
+        loadGeneration += 1
+        guard let transport, url.pathExtension.lowercased() == "m3u8" else { return }
+        let generation = loadGeneration
+        let maximumBandwidth = maximumBandwidth
+        Task { [weak self] in
+            let result: Result<StreamPlaylist, StreamPlaylist.ReadError>
+            do throws(StreamPlaylist.ReadError) {
+                result = .success(try await StreamPlaylist.read(url, maximumBandwidth: maximumBandwidth, transport: transport))
+            } catch {
+                result = .failure(error)
+            }
+            await self?.playlistRead(result, generation: generation)
+        }
+    }
+
+    private func playlistRead(_ result: Result<StreamPlaylist, StreamPlaylist.ReadError>, generation: Int) {
+        guard generation == loadGeneration, status != .idle else { return }
+        switch result {
+        case .success(let stream):
+            self.stream = stream
+            let breaks = stream.adBreaks
+            if !breaks.isEmpty { emit(.adBreaksChanged(breaks)) }
+        case .failure(let failure):
+            emit(.error(EngineError(kind: .network, message: "the stream's playlist, for its dates and ad breaks: \(failure)",
+                                    isFatal: false)))
+        }
     }
 
     public func play() {
@@ -224,6 +273,7 @@ public actor MPVEngine: PlaybackEngine {
 
     public func setVariantLimits(_ limits: VariantLimits) {
         // libmpv chooses an HLS variant once, by bit rate: the highest within the limit.
+        maximumBandwidth = limits.maximumBandwidth
         handle.set("hls-bitrate", limits.maximumBandwidth.map(String.init) ?? "max")
     }
 
@@ -264,12 +314,23 @@ public actor MPVEngine: PlaybackEngine {
     }
 
     /// libmpv cannot stop the playhead at a point: progress is reported at each decoded frame's position (25 times a
-    /// second for 25 fps video); a frame's movement that crosses a media-time boundary is reported in two parts, the
-    /// first ending exactly at the boundary, its `lag` saying how long ago (at most a frame) the playhead was there.
-    /// Date boundaries are not applied (libmpv gives no program date time), nor interstitial ones.
+    /// second for 25 fps video); a frame's movement that crosses a boundary is reported in two parts, the first
+    /// ending a microsecond past the boundary (so that rounding never leaves it outside), its `lag` saying how long
+    /// ago (at most a frame) the playhead was there. Date boundaries apply once the stream's playlist is read
+    /// (``init(configuration:clock:transport:)``); interstitial ones do not (no interstitial plays on this engine).
     public func setProgressBoundaries(_ boundaries: [PlaybackBoundary]) {
-        self.boundaries = boundaries.compactMap { if case .time(let time) = $0 { time } else { nil } }.sorted()
+        timeBoundaries = boundaries.compactMap { if case .time(let time) = $0 { time } else { nil } }
+        dateBoundaries = boundaries.compactMap { if case .date(let date) = $0 { date } else { nil } }
     }
+
+    /// The boundaries between two positions, on the media timeline, in order.
+    private func boundaries(after from: MediaTime, before to: MediaTime) -> [MediaTime] {
+        let dated = stream.map { stream in dateBoundaries.compactMap { stream.dates.time(at: $0) } } ?? []
+        return (timeBoundaries + dated).filter { $0 > from && $0 + Self.boundaryOvershoot < to }.sorted()
+    }
+
+    /// How far past a boundary the report that reaches it ends.
+    private static let boundaryOvershoot = MediaTime(seconds: 1e-6)
 
     public func skipInterstitial() {}
 
@@ -415,12 +476,15 @@ public actor MPVEngine: PlaybackEngine {
         }
         // A frame comes every few hundredths of a second: a longer step is a discontinuity, not a movement.
         if var from = progressedTo, position > from, position - from < MediaTime(seconds: 1) {
-            for boundary in boundaries where boundary > from && boundary < position {
-                let lag = Duration.seconds((position - boundary).seconds / rate)
-                emit(.progressed(PlaybackProgress(from: from, to: boundary, rate: rate, lag: lag)))
-                from = boundary
+            for boundary in boundaries(after: from, before: position) where boundary > from {
+                let end = boundary + Self.boundaryOvershoot
+                let lag = Duration.seconds((position - end).seconds / rate)
+                emit(.progressed(PlaybackProgress(from: from, to: end, fromDate: stream?.date(at: from),
+                                                  toDate: stream?.date(at: end), rate: rate, lag: lag)))
+                from = end
             }
-            emit(.progressed(PlaybackProgress(from: from, to: position, rate: rate)))
+            emit(.progressed(PlaybackProgress(from: from, to: position, fromDate: stream?.date(at: from),
+                                              toDate: stream?.date(at: position), rate: rate)))
         }
         progressedTo = position
     }
@@ -537,6 +601,7 @@ public actor MPVEngine: PlaybackEngine {
         progressedTo = nil
         jumpTarget = nil
         frameRate = 25
+        stream = nil
         handle.set("pause", "yes")
     }
 

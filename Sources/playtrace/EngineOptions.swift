@@ -54,7 +54,7 @@ struct EngineChoice: Sendable {
     /// Makes the engines of the Player's items.
     /// - Parameters:
     ///   - clock: the session's clock (libmpv plays in real time: a session with it runs on the real clock).
-    ///   - transport: the headless engine's HTTP client.
+    ///   - transport: the HTTP client (the headless engine's, and MPVEngine's for the playlists' tags).
     ///   - headless: the headless engine's settings.
     func factory(clock: any Clock<Duration>, transport: any HTTPTransport,
                  headless: HeadlessEngine.Configuration) -> Player.EngineFactory {
@@ -65,7 +65,7 @@ struct EngineChoice: Sendable {
             #if MPV
             var configuration = MPVEngine.Configuration()
             configuration.showsOutput = showsOutput
-            return { MPVEngine(configuration: configuration, clock: clock) }
+            return { MPVEngine(configuration: configuration, clock: clock, transport: transport) }
             #else
             // Refused when the options are validated: a build without the trait never gets here.
             return { HeadlessEngine(clock: clock, transport: transport, configuration: headless) }

@@ -207,6 +207,35 @@ public struct EngineConformance: Sendable {
         }
     }
 
+    /// The stream's program date time follows the playhead: in the snapshot and in each progress report.
+    public func reportsTheProgramDateTime() async throws {
+        try await withSession { session in
+            await session.engine.setReportsProgress(true)
+            try await session.startPlaying()
+            try await session.waitFor("the dates") { await session.engine.snapshot().streamDate != nil }
+            let snapshot = await session.engine.snapshot()
+            let first = try #require(Self.firstProgramDateTime(), "the media's first EXT-X-PROGRAM-DATE-TIME")
+            let expected = first + snapshot.playhead
+            let date = try #require(snapshot.streamDate)
+            #expect(abs(date.secondsSince1970 - expected.secondsSince1970) <= Self.positionTolerance,
+                    "\(date) at \(snapshot.playhead)")
+            let dated = await session.movements.filter { $0.toDate != nil }
+            #expect(!dated.isEmpty, "progress reports carry dates")
+            for movement in dated.suffix(5) {
+                let expected = first + movement.to
+                #expect(abs((movement.toDate?.secondsSince1970 ?? 0) - expected.secondsSince1970) < 0.001)
+            }
+        }
+    }
+
+    /// The first program date time of the media playlist the suite plays.
+    static func firstProgramDateTime() -> StreamDate? {
+        guard let text = try? String(contentsOfFile: mediaDirectory + "/vod/index.m3u8", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("#EXT-X-PROGRAM-DATE-TIME:") })
+        else { return nil }
+        return try? StreamDate(iso8601: line.dropFirst("#EXT-X-PROGRAM-DATE-TIME:".count))
+    }
+
     /// A stream that does not exist fails the load with a fatal error.
     public func missingStreamFails() async throws {
         try await withSession { session in

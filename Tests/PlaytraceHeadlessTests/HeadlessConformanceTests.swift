@@ -24,5 +24,6 @@ struct HeadlessConformanceTests {
     @Test func endsAtTheEnd() async throws { try await suite.endsAtTheEnd() }
     @Test func progressEndsAtBoundaries() async throws { try await suite.progressEndsAtBoundaries() }
     @Test func stallsWhileASegmentIsLate() async throws { try await suite.stallsWhileASegmentIsLate() }
+    @Test func reportsTheProgramDateTime() async throws { try await suite.reportsTheProgramDateTime() }
     @Test func missingStreamFails() async throws { try await suite.missingStreamFails() }
 }

@@ -26,6 +26,26 @@ struct MPVCommandLineTests {
         #expect(lab.requests.all.contains { $0.path == "/media/vod/seg5.ts" }, "libmpv fetched the segments itself")
     }
 
+    @Test("play --engine mpv --ads harmonic fires every beacon of the lab's stitched break once, from decoded frames")
+    func playFiresBeacons() async throws {
+        var configuration = LabConfiguration()
+        configuration.mediaDirectory = EngineConformance.mediaDirectory
+        let lab = LabServer(clock: ContinuousClock(), configuration: configuration)
+        let port = try await lab.start()
+        let run = try await CommandRunner.run(["play", "--engine", "mpv", "--ads", "harmonic",
+                                               "http://127.0.0.1:\(port)/ssai/harmonic/vod/master.m3u8"])
+        await lab.stop()
+        #expect(run.status == 0, "stderr: \(run.error)")
+        #expect(run.output.contains("12 expected, 12 fired, 12 delivered, 0 failed"), "\(run.output)")
+        #expect(run.output.contains("ads: all 12 beacon(s) called for fired once and were delivered"))
+        // The lab received each beacon once: the break's two ads, six events each.
+        let beacons = lab.beacons.all
+        #expect(beacons.count == 12, "\(beacons.map(\.path))")
+        #expect(Set(beacons.map(\.path)).count == 12, "none twice")
+        // libmpv fetched the real segments: the break's are the ad's colour bars.
+        #expect(lab.requests.all.contains { $0.path.hasPrefix("/ssai/harmonic/vod/") && $0.path.hasSuffix("/seg2.ts") })
+    }
+
     @Test("The demo on libmpv plays the lab's real media to the end, its blocked range left out")
     func demoDecodes() async throws {
         let run = try await CommandRunner.run(["demo", "--engine", "mpv", "--media-dir", EngineConformance.mediaDirectory])

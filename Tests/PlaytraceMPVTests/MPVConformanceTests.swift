@@ -1,6 +1,7 @@
 #if MPV
 import PlaytraceEngineConformance
 import PlaytraceMPV
+import PlaytraceNetwork
 import PlaytracePlayer
 import Testing
 
@@ -9,7 +10,8 @@ import Testing
 @Suite("Engine conformance: MPVEngine", .serialized)
 struct MPVConformanceTests {
     let suite = EngineConformance {
-        (MPVEngine(), {})
+        let transport = AsyncHTTPClientTransport()
+        return (MPVEngine(transport: transport), { try? await transport.shutdown() })
     }
 
     @Test func startsAtTheRequestedPosition() async throws { try await suite.startsAtTheRequestedPosition() }
@@ -22,6 +24,7 @@ struct MPVConformanceTests {
     @Test func endsAtTheEnd() async throws { try await suite.endsAtTheEnd() }
     @Test func progressEndsAtBoundaries() async throws { try await suite.progressEndsAtBoundaries() }
     @Test func stallsWhileASegmentIsLate() async throws { try await suite.stallsWhileASegmentIsLate() }
+    @Test func reportsTheProgramDateTime() async throws { try await suite.reportsTheProgramDateTime() }
     @Test func missingStreamFails() async throws { try await suite.missingStreamFails() }
 }
 #endif

@@ -1,0 +1,86 @@
+#if MPV
+import Foundation
+import PlaytraceCore
+import PlaytraceHLS
+import PlaytraceNetwork
+import PlaytracePlayer
+
+/// What libmpv does not tell of an HLS stream, read from the stream's own media playlist: its program date time,
+/// the ad breaks it signals (SCTE-35 date ranges, cue tags, interstitials), its target duration. FFmpeg's HLS reader,
+/// which libmpv plays through, reads these tags and keeps none of them.
+struct StreamPlaylist: Sendable {
+    /// The media playlist's address.
+    let url: URL
+    let playlist: MediaPlaylist
+    let dates: ProgramDateTimeMap
+
+    /// Why the playlist could not be read.
+    enum ReadError: Error, CustomStringConvertible {
+        case status(Int, URL)
+        case transport(HTTPTransportError, URL)
+        case malformed(PlaylistParseError, URL)
+        case noVariant(URL)
+
+        var description: String {
+            switch self {
+            case .status(let status, let url): "HTTP \(status) for \(url.absoluteString)"
+            case .transport(let error, let url): "\(error) for \(url.absoluteString)"
+            case .malformed(let error, let url): "\(url.absoluteString) is malformed: \(error)"
+            case .noVariant(let url): "\(url.absoluteString) lists no variant"
+            }
+        }
+    }
+
+    /// The largest playlist read (a playlist is text: 8 MB is a live window of tens of thousands of segments).
+    static let maximumSize = 8 << 20
+
+    /// Reads the media playlist libmpv plays: `url` itself, or the variant of a multivariant playlist libmpv picks
+    /// (by `hls-bitrate`: the highest bandwidth within `maximumBandwidth`, else the lowest).
+    /// - Parameters:
+    ///   - url: the playlist the engine loads.
+    ///   - maximumBandwidth: the cap on variants, if any.
+    ///   - transport: the HTTP client.
+    static func read(_ url: URL, maximumBandwidth: Int?, transport: any HTTPTransport) async throws(ReadError) -> StreamPlaylist {
+        switch try await fetch(url, transport: transport) {
+        case .media(let playlist):
+            return StreamPlaylist(url: url, playlist: playlist, dates: ProgramDateTimeMap(playlist))
+        case .multivariant(let multivariant):
+            let variants = multivariant.variants.sorted { $0.stream.bandwidth < $1.stream.bandwidth }
+            let within = variants.last { variant in maximumBandwidth.map { variant.stream.bandwidth <= $0 } ?? true }
+            guard let variant = within ?? variants.first, let media = URL(string: variant.uri, relativeTo: url)?.absoluteURL
+            else { throw .noVariant(url) }
+            guard case .media(let playlist) = try await fetch(media, transport: transport) else { throw .noVariant(url) }
+            return StreamPlaylist(url: media, playlist: playlist, dates: ProgramDateTimeMap(playlist))
+        }
+    }
+
+    private static func fetch(_ url: URL, transport: any HTTPTransport) async throws(ReadError) -> Playlist {
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(HTTPRequest(url: url, timeout: .seconds(10), maximumBodySize: maximumSize))
+        } catch {
+            throw .transport(error, url)
+        }
+        guard (200..<300).contains(response.status) else { throw .status(response.status, url) }
+        do {
+            return try PlaylistParser().parse(bytes: response.body)
+        } catch {
+            throw .malformed(error, url)
+        }
+    }
+
+    /// The ad breaks the playlist signals, as the engine reports them.
+    var adBreaks: [SignalledAdBreak] {
+        playlist.adBreaks(dates: dates).map { signal in
+            SignalledAdBreak(id: signal.id, source: signal.source.rawValue, start: signal.startTime,
+                             startDate: signal.startDate, duration: signal.duration, isClosed: signal.isClosed)
+        }
+    }
+
+    /// The stream date at a time of libmpv's timeline (which, like the playlist's, starts at the first segment).
+    func date(at time: MediaTime) -> StreamDate? { dates.date(at: time) }
+
+    /// The playlist's target duration.
+    var targetDuration: MediaTime { MediaTime(seconds: Double(playlist.targetDuration)) }
+}
+#endif
