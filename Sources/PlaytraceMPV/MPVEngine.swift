@@ -99,6 +99,14 @@ public actor MPVEngine: PlaybackEngine {
     private var skippedRanges = MediaTimeRangeSet()
     /// The end of the skipped range being jumped over (a seek of the engine's own, not reported as one).
     private var jumpTarget: MediaTime?
+    /// Where the last frame was shown during playback (nil after a seek, a pause, a stall), to see timestamps jump.
+    private var lastFramePosition: MediaTime?
+    /// A leap of the frames' positions not yet confirmed by the next frame.
+    private var pendingLeap: (from: MediaTime, to: MediaTime)?
+    /// libmpv's error messages reported in the current second, and those left out once its limit was reached.
+    private var errorsThisSecond = 0
+    private var errorSecond = Duration.zero
+    private var errorsLeftOut = 0
     /// The video's frame rate as libmpv estimates it (25 until known).
     private var frameRate = 25.0
 
@@ -127,6 +135,7 @@ public actor MPVEngine: PlaybackEngine {
         wakeups = signals
         handle.setWakeup(WakeSignal(continuation))
         for (name, format) in Self.observed { handle.observe(name, as: format) }
+        handle.requestLogMessages(level: "error")
     }
 
     /// Starts handling libmpv's events, once: each wakeup drains what libmpv has queued.
@@ -385,6 +394,8 @@ public actor MPVEngine: PlaybackEngine {
             }
         case .propertyChange(let name, let value):
             propertyChanged(name, value)
+        case .logMessage(let prefix, _, let text):
+            decoderError(text, from: prefix)
         case .shutdown, .startFile, .seek, .other:
             break
         }
@@ -395,6 +406,7 @@ public actor MPVEngine: PlaybackEngine {
         case "time-pos":
             guard let seconds = value.double else { return }
             if jumpTarget != nil { return }
+            noteTimestampJump(to: MediaTime(seconds: seconds))
             if jumpOverSkippedRange(from: MediaTime(seconds: seconds)) { return }
             reportProgress(to: MediaTime(seconds: seconds))
             playhead = MediaTime(seconds: seconds)
@@ -444,6 +456,52 @@ public actor MPVEngine: PlaybackEngine {
         }
     }
 
+    /// Reports, as a non-fatal decoding error, a frame whose position leaps from the last one's during playback
+    /// with no seek asked for: timestamps that jump (a segment muxed with another time base, a missing
+    /// discontinuity tag), which only a decoder sees.
+    /// A leap is reported once the frame after it continues from where it landed: libmpv may show a position of 0
+    /// for a frame while it resynchronises, which is no jump of the media's.
+    private func noteTimestampJump(to position: MediaTime) {
+        defer { lastFramePosition = status == .playing && seekTarget == nil ? position : nil }
+        guard status == .playing, seekTarget == nil, let last = lastFramePosition else {
+            pendingLeap = nil
+            return
+        }
+        let continues = position >= last && (position - last).seconds <= 1
+        if let leap = pendingLeap, continues {
+            pendingLeap = nil
+            let jump = (leap.to - leap.from).seconds
+            let signed = (jump > 0 ? "+" : "") + String(format: "%.2f", jump)
+            emit(.error(EngineError(kind: .decoding, message: "the media's timestamps jump by \(signed) s after \(leap.from) (no seek asked for)",
+                                    isFatal: false)))
+        } else if !continues {
+            pendingLeap = (from: pendingLeap?.from ?? last, to: position)
+        }
+    }
+
+    /// The most libmpv error messages reported in a second: a corrupt stream can make its decoder complain at
+    /// every frame.
+    private static let errorsPerSecond = 10
+
+    /// Reports one of libmpv's error messages (a decoder's complaint about a corrupt frame, a demuxer's about a
+    /// broken packet) as a non-fatal decoding error, up to ``errorsPerSecond``; the next one reported says how many
+    /// were left out.
+    private func decoderError(_ text: String, from prefix: String) {
+        let second = stopwatch.elapsed / .seconds(1)
+        if Duration.seconds(second.rounded(.down)) != errorSecond {
+            errorSecond = .seconds(second.rounded(.down))
+            errorsThisSecond = 0
+        }
+        guard errorsThisSecond < Self.errorsPerSecond else {
+            errorsLeftOut += 1
+            return
+        }
+        errorsThisSecond += 1
+        let leftOut = errorsLeftOut > 0 ? " (and \(errorsLeftOut) more before it)" : ""
+        errorsLeftOut = 0
+        emit(.error(EngineError(kind: .decoding, message: "libmpv \(prefix): \(text)\(leftOut)", isFatal: false)))
+    }
+
     /// Jumps over the skipped range the next frames would enter, from a frame shown at `position`: the range ends the
     /// item when it reaches an on-demand item's end. Returns whether it jumped.
     private func jumpOverSkippedRange(from position: MediaTime) -> Bool {
@@ -463,6 +521,7 @@ public actor MPVEngine: PlaybackEngine {
             return true
         }
         jumpTarget = range.end
+        lastFramePosition = nil
         playhead = range.end
         handle.command(["seek", String(range.end.seconds), "absolute+exact"])
         return true
@@ -602,6 +661,8 @@ public actor MPVEngine: PlaybackEngine {
         jumpTarget = nil
         frameRate = 25
         stream = nil
+        lastFramePosition = nil
+        pendingLeap = nil
         handle.set("pause", "yes")
     }
 

@@ -11,6 +11,7 @@
 // - `destroy()` runs once; no call follows it (the engine drops the handle).
 #if MPV
 import CMPV
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -36,6 +37,8 @@ enum MPVEvent: Sendable {
     case seek
     case endFile(reason: Int32, error: Int32)
     case propertyChange(name: String, value: MPVValue)
+    /// A message of libmpv's log: the module that wrote it (`ffmpeg/video`, `vd`, `demux`…), its level, its text.
+    case logMessage(prefix: String, level: String, text: String)
     case other
 }
 
@@ -183,6 +186,12 @@ final class MPVHandle: @unchecked Sendable {
         return mpv_get_property(raw, name, MPV_FORMAT_FLAG, &value) >= 0 ? value != 0 : nil
     }
 
+    /// Reports libmpv's log messages of this level and above (`error`, `warn`…) as events.
+    func requestLogMessages(level: String) {
+        guard let raw else { return }
+        mpv_request_log_messages(raw, level)
+    }
+
     /// Reports changes of a property as events.
     func observe(_ name: String, as format: MPVFormat) {
         guard let raw else { return }
@@ -204,6 +213,10 @@ final class MPVHandle: @unchecked Sendable {
                 return .endFile(reason: -1, error: 0)
             }
             return .endFile(reason: Int32(data.reason.rawValue), error: data.error)
+        case MPV_EVENT_LOG_MESSAGE:
+            guard let message = event.data?.assumingMemoryBound(to: mpv_event_log_message.self).pointee else { return .other }
+            return .logMessage(prefix: String(cString: message.prefix), level: String(cString: message.level),
+                               text: String(cString: message.text).trimmingCharacters(in: .whitespacesAndNewlines))
         case MPV_EVENT_PROPERTY_CHANGE:
             guard let property = event.data?.assumingMemoryBound(to: mpv_event_property.self).pointee else {
                 return .other

@@ -124,6 +124,33 @@ struct MPVEngineTests {
         await lab.stop()
     }
 
+    @Test("A corrupt segment and a timestamp jump, which only a decoder notices, are reported as non-fatal errors")
+    func decoderNoticesFaults() async throws {
+        var configuration = LabConfiguration()
+        configuration.mediaDirectory = Self.mediaDirectory
+        let lab = LabServer(clock: ContinuousClock(), configuration: configuration)
+        let port = try await lab.start()
+        let engine = MPVEngine()
+        let log = EventLog()
+        let events = engine.events()
+        let collector = Task { for await event in events { await log.add(event) } }
+        // scripts/generate-media: segment 2 (4-6 s) has bytes overwritten, segment 4 (8-10 s) is 30 s late.
+        await engine.load(EngineSource(url: URL(string: "http://127.0.0.1:\(port)/media/faulty/index.m3u8")!))
+        await engine.play()
+        try await Self.waitFor("the end", within: .seconds(25)) { await log.events.contains(.ended) }
+        await engine.stop()
+        collector.cancel()
+        await lab.stop()
+        let errors = await log.events.compactMap { if case .error(let error) = $0 { error } else { nil } }
+        #expect(errors.allSatisfy { !$0.isFatal && $0.kind == .decoding }, "\(errors)")
+        #expect(errors.contains { $0.message.contains("h264") }, "the decoder's complaint: \(errors.map(\.message))")
+        let jumps = errors.filter { $0.message.contains("timestamps jump") }
+        // 30 s late, less the 2 s segments it replaces (libmpv's positions start at its first timestamp).
+        #expect(jumps.first.map { $0.message.contains("by +") && $0.message.contains("s after 00:00:0") } == true,
+                "the jump forward: \(jumps.map(\.message))")
+        #expect(jumps.count == 2, "a jump there and one back: \(jumps.map(\.message))")
+    }
+
     @Test("An engine libmpv cannot start fails each load with a fatal error that names the cause")
     func refusedOptionFailsTheLoad() async throws {
         var configuration = MPVEngine.Configuration()
