@@ -28,12 +28,15 @@ public import PlaytracePlayer
 /// | `estimatedThroughput` | nil: libmpv keeps no estimate |
 /// | `targetDuration`, `adBreaks`, `streamDate` | read by the engine from the HLS media playlist libmpv plays (FFmpeg keeps none of its tags), with the HTTP client given to ``init(configuration:clock:transport:)``; nil or empty without one |
 /// | `gaps` | empty: libmpv skips a gap without saying so |
-/// | `interstitial`, `interstitials` | none yet: interstitials on libmpv are still to come |
+/// | `interstitial`, `interstitials` | none yet: an interstitial's date range is read, and its asset not played (the primary plays on) |
+/// | `mediaOptions` (subtitles) | none: the FFmpeg libmpv reads HLS with (5.1 in Debian 12) skips WebVTT renditions ("Can't support the subtitle"); audio renditions are listed, one per language and name |
 /// | `loadedRange` | the playhead to the playhead plus libmpv's `demuxer-cache-duration` |
 ///
-/// Progress reports come at each decoded frame (libmpv cannot stop the playhead at a boundary: a crossing is seen
-/// within a frame). Skipped ranges are applied ahead of the playhead (see
-/// ``setSkippedRanges(_:)``).
+/// Progress reports come at each decoded frame (libmpv cannot stop the playhead at a boundary): a movement that
+/// crosses a boundary is split there (``setProgressBoundaries(_:)``). Skipped ranges are applied two frames ahead
+/// of the playhead (``setSkippedRanges(_:)``). What only a decoder notices is reported as non-fatal
+/// `EngineError.Kind.decoding` errors: libmpv's error messages (a corrupt frame: `h264: co located POCs
+/// unavailable`), at most ten a second, and timestamps that jump with no seek asked for.
 public actor MPVEngine: PlaybackEngine {
     /// How the engine is set up.
     public struct Configuration: Sendable {
@@ -150,7 +153,9 @@ public actor MPVEngine: PlaybackEngine {
         }
     }
 
-    isolated deinit {
+    // Not `isolated`: an isolated deinit crashes Swift 6.3's optimizer in a release build of a module that uses
+    // the engine (a cycle in its actor-isolation request); the last reference gives the deinit the handle alone.
+    deinit {
         eventTask?.cancel()
         handle.destroy()
     }
@@ -317,7 +322,9 @@ public actor MPVEngine: PlaybackEngine {
         emit(.mediaOptionSelected(option, kind: kind))
     }
 
+    /// Turning reports on when they are on already changes nothing: the movement under way is reported whole.
     public func setReportsProgress(_ enabled: Bool) {
+        guard enabled != reportsProgress else { return }
         reportsProgress = enabled
         progressedTo = nil
     }
@@ -467,7 +474,8 @@ public actor MPVEngine: PlaybackEngine {
             pendingLeap = nil
             return
         }
-        let continues = position >= last && (position - last).seconds <= 1
+        // A frame a little before the last one (a decoder resuming after a broken frame) is no jump.
+        let continues = abs((position - last).seconds) <= 1
         if let leap = pendingLeap, continues {
             pendingLeap = nil
             let jump = (leap.to - leap.from).seconds

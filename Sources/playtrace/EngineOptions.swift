@@ -12,7 +12,7 @@ struct EngineOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The engine that plays: headless (an HTTP streaming client that decodes nothing) or mpv (libmpv: real decoding).",
         discussion: "mpv needs a build with the package trait MPV: swift run --traits MPV playtrace …"))
-    var engine: EngineChoice.Kind = .headless
+    var engine: EngineKind = .headless
 
     @Flag(help: "With --engine mpv: show the video in a window and play the sound (by default nothing is shown or heard).")
     var showOutput = false
@@ -32,13 +32,14 @@ struct EngineOptions: ParsableArguments {
     var choice: EngineChoice { EngineChoice(kind: engine, showsOutput: showOutput) }
 }
 
+/// The engines a session can play with.
+enum EngineKind: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case headless, mpv
+}
+
 /// The engine a session plays with.
 struct EngineChoice: Sendable {
-    enum Kind: String, ExpressibleByArgument, CaseIterable, Sendable {
-        case headless, mpv
-    }
-
-    var kind = Kind.headless
+    var kind = EngineKind.headless
     /// libmpv only: a window and sound.
     var showsOutput = false
 

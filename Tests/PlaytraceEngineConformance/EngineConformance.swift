@@ -37,10 +37,36 @@ public struct EngineConformance: Sendable {
     /// any difference a viewer or a beacon would notice.
     static let positionTolerance = 0.1
 
+    /// The checks, each run as a case of one parameterized test per engine.
+    public enum Check: String, CaseIterable, Sendable {
+        case startsAtTheRequestedPosition, exactSeekLandsOnTarget, toleratedSeekLandsWithinTolerances
+        case seekReplacesTheOneUnderWay, skipsBlockedRanges, skippedRangeAtTheEndEndsTheItem, playsAtTheRate
+        case endsAtTheEnd, progressEndsAtBoundaries, stallsWhileASegmentIsLate, reportsTheProgramDateTime
+        case missingStreamFails
+    }
+
+    /// Runs one check.
+    public func run(_ check: Check) async throws {
+        switch check {
+        case .startsAtTheRequestedPosition: try await startsAtTheRequestedPosition()
+        case .exactSeekLandsOnTarget: try await exactSeekLandsOnTarget()
+        case .toleratedSeekLandsWithinTolerances: try await toleratedSeekLandsWithinTolerances()
+        case .seekReplacesTheOneUnderWay: try await seekReplacesTheOneUnderWay()
+        case .skipsBlockedRanges: try await skipsBlockedRanges()
+        case .skippedRangeAtTheEndEndsTheItem: try await skippedRangeAtTheEndEndsTheItem()
+        case .playsAtTheRate: try await playsAtTheRate()
+        case .endsAtTheEnd: try await endsAtTheEnd()
+        case .progressEndsAtBoundaries: try await progressEndsAtBoundaries()
+        case .stallsWhileASegmentIsLate: try await stallsWhileASegmentIsLate()
+        case .reportsTheProgramDateTime: try await reportsTheProgramDateTime()
+        case .missingStreamFails: try await missingStreamFails()
+        }
+    }
+
     // MARK: - Checks
 
     /// A load with a start position starts there: at it, or at the key frame before it (the segment's start).
-    public func startsAtTheRequestedPosition() async throws {
+    func startsAtTheRequestedPosition() async throws {
         try await withSession { session in
             await session.engine.load(EngineSource(url: session.url, startPosition: MediaTime(seconds: 5)))
             await session.engine.play()
@@ -54,7 +80,7 @@ public struct EngineConformance: Sendable {
     }
 
     /// An exact seek lands on its target, reported by a begin and a completed end; playback goes on from there.
-    public func exactSeekLandsOnTarget() async throws {
+    func exactSeekLandsOnTarget() async throws {
         try await withSession { session in
             try await session.startPlaying()
             await session.engine.seek(to: MediaTime(seconds: 7.3), toleranceBefore: .zero, toleranceAfter: .zero)
@@ -68,7 +94,7 @@ public struct EngineConformance: Sendable {
     }
 
     /// A seek with tolerances lands within them: here on the key frame (and segment boundary) at 6 s.
-    public func toleratedSeekLandsWithinTolerances() async throws {
+    func toleratedSeekLandsWithinTolerances() async throws {
         try await withSession { session in
             try await session.startPlaying()
             let target = MediaTime(seconds: 6.7)
@@ -80,7 +106,7 @@ public struct EngineConformance: Sendable {
     }
 
     /// A seek made while another is under way replaces it: the first ends not completed, the second completes.
-    public func seekReplacesTheOneUnderWay() async throws {
+    func seekReplacesTheOneUnderWay() async throws {
         try await withSession { session in
             try await session.startPlaying()
             await session.engine.seek(to: MediaTime(seconds: 3), toleranceBefore: .zero, toleranceAfter: .zero)
@@ -99,7 +125,7 @@ public struct EngineConformance: Sendable {
 
     /// Skipped ranges, given at load and later: playback jumps over each, reports it, and plays none of it; a seek
     /// into one lands at its end.
-    public func skipsBlockedRanges() async throws {
+    func skipsBlockedRanges() async throws {
         try await withSession { session in
             let first = MediaTimeRange(start: 3, end: 5)
             let second = MediaTimeRange(start: 7, end: 8)
@@ -124,7 +150,7 @@ public struct EngineConformance: Sendable {
     }
 
     /// A skipped range that reaches the end of the item ends it, none of the range played.
-    public func skippedRangeAtTheEndEndsTheItem() async throws {
+    func skippedRangeAtTheEndEndsTheItem() async throws {
         try await withSession { session in
             let tail = MediaTimeRange(start: 10, end: MediaTime(seconds: Self.mediaDuration + 1))
             await session.engine.load(EngineSource(url: session.url, startPosition: MediaTime(seconds: 8.5),
@@ -138,7 +164,7 @@ public struct EngineConformance: Sendable {
     }
 
     /// At rate 2 the playhead moves twice as fast as the clock.
-    public func playsAtTheRate() async throws {
+    func playsAtTheRate() async throws {
         try await withSession { session in
             try await session.startPlaying()
             await session.engine.setRate(2)
@@ -155,7 +181,7 @@ public struct EngineConformance: Sendable {
     }
 
     /// Playing to the end ends the item: the event, the status, the played ranges up to the duration.
-    public func endsAtTheEnd() async throws {
+    func endsAtTheEnd() async throws {
         try await withSession { session in
             await session.engine.load(EngineSource(url: session.url, startPosition: MediaTime(seconds: 9)))
             await session.engine.play()
@@ -168,14 +194,18 @@ public struct EngineConformance: Sendable {
         }
     }
 
-    /// Progress reports are contiguous while playing, and one ends exactly at each boundary the playhead crosses,
-    /// at most a frame late.
-    public func progressEndsAtBoundaries() async throws {
+    /// Progress reports are contiguous while playing, even when they are asked for again, and one ends exactly at
+    /// each boundary the playhead crosses, at most a frame late.
+    func progressEndsAtBoundaries() async throws {
         try await withSession { session in
             let boundaries = [MediaTime(seconds: 1.01), MediaTime(seconds: 2.5)]
             await session.engine.setReportsProgress(true)
             await session.engine.setProgressBoundaries(boundaries.map { .time($0) })
             try await session.startPlaying()
+            // Asked again (as the Player does whenever a tracker changes what it observes): the reports go on unbroken.
+            await session.engine.setReportsProgress(true)
+            try await session.waitFor("1.5 s played") { await session.engine.snapshot().playhead.seconds > 1.5 }
+            await session.engine.setReportsProgress(true)
             try await session.waitFor("three seconds played") { await session.engine.snapshot().playhead.seconds > 3 }
             let movements = await session.movements
             #expect(movements.count > 20, "\(movements.count) reports")
@@ -191,7 +221,7 @@ public struct EngineConformance: Sendable {
     }
 
     /// A segment that comes late stalls playback once the buffer runs out; playback resumes when it arrives.
-    public func stallsWhileASegmentIsLate() async throws {
+    func stallsWhileASegmentIsLate() async throws {
         try await withSession(faults: [LabFault(pathContains: "vod/seg2.ts", kind: .delay(milliseconds: 7_000), remaining: 1)]) { session in
             try await session.startPlaying()
             try await session.waitFor("the stall's end", within: .seconds(25)) {
@@ -208,7 +238,7 @@ public struct EngineConformance: Sendable {
     }
 
     /// The stream's program date time follows the playhead: in the snapshot and in each progress report.
-    public func reportsTheProgramDateTime() async throws {
+    func reportsTheProgramDateTime() async throws {
         try await withSession { session in
             await session.engine.setReportsProgress(true)
             try await session.startPlaying()
@@ -237,7 +267,7 @@ public struct EngineConformance: Sendable {
     }
 
     /// A stream that does not exist fails the load with a fatal error.
-    public func missingStreamFails() async throws {
+    func missingStreamFails() async throws {
         try await withSession { session in
             let missing = URL(string: "/media/none/index.m3u8", relativeTo: session.url)!.absoluteURL
             await session.engine.load(EngineSource(url: missing))

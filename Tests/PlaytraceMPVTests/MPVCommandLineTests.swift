@@ -10,12 +10,8 @@ import Testing
 struct MPVCommandLineTests {
     @Test("play --engine mpv decodes a lab stream, follows a scripted seek, and summarizes its QoE")
     func playDecodes() async throws {
-        var configuration = LabConfiguration()
-        configuration.mediaDirectory = EngineConformance.mediaDirectory
-        let lab = LabServer(clock: ContinuousClock(), configuration: configuration)
-        let port = try await lab.start()
-        let run = try await CommandRunner.run(["play", "--engine", "mpv", "--script", "at 2 seek 9",
-                                               "http://127.0.0.1:\(port)/media/vod/index.m3u8"])
+        let (lab, url) = try await MPVEngineTests.startMediaLab()
+        let run = try await CommandRunner.run(["play", "--engine", "mpv", "--script", "at 2 seek 9", url.absoluteString])
         await lab.stop()
         #expect(run.status == 0, "stderr: \(run.error)")
         #expect(run.output.contains("played to the end"), "\(run.output)")
@@ -28,12 +24,8 @@ struct MPVCommandLineTests {
 
     @Test("play --engine mpv --ads harmonic fires every beacon of the lab's stitched break once, from decoded frames")
     func playFiresBeacons() async throws {
-        var configuration = LabConfiguration()
-        configuration.mediaDirectory = EngineConformance.mediaDirectory
-        let lab = LabServer(clock: ContinuousClock(), configuration: configuration)
-        let port = try await lab.start()
-        let run = try await CommandRunner.run(["play", "--engine", "mpv", "--ads", "harmonic",
-                                               "http://127.0.0.1:\(port)/ssai/harmonic/vod/master.m3u8"])
+        let (lab, url) = try await MPVEngineTests.startMediaLab(path: "/ssai/harmonic/vod/master.m3u8")
+        let run = try await CommandRunner.run(["play", "--engine", "mpv", "--ads", "harmonic", url.absoluteString])
         await lab.stop()
         #expect(run.status == 0, "stderr: \(run.error)")
         #expect(run.output.contains("12 expected, 12 fired, 12 delivered, 0 failed"), "\(run.output)")

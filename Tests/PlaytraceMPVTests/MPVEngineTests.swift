@@ -4,6 +4,7 @@ import Foundation
 import CGlibcMalloc
 #endif
 import PlaytraceCore
+import PlaytraceEngineConformance
 import PlaytraceLab
 import PlaytraceMPV
 import PlaytracePlayer
@@ -20,9 +21,7 @@ actor EventLog {
 @Suite("MPVEngine: real decoding through libmpv", .serialized)
 struct MPVEngineTests {
     /// The media directory the test script generated (`PLAYTRACE_MEDIA_DIR`), or the default one.
-    static var mediaDirectory: String {
-        ProcessInfo.processInfo.environment["PLAYTRACE_MEDIA_DIR"] ?? ".build-media"
-    }
+    static var mediaDirectory: String { EngineConformance.mediaDirectory }
 
     static func waitFor(_ what: String, within limit: Duration = .seconds(20),
                         _ condition: () async -> Bool) async throws {
@@ -34,13 +33,14 @@ struct MPVEngineTests {
         Issue.record("timed out waiting for \(what)")
     }
 
-    /// A lab serving the real media; the URL of its on-demand stream.
-    static func startMediaLab() async throws -> (LabServer, URL) {
+    /// A lab serving the real media (on the real clock); the URL of `path` on it, by default the real on-demand
+    /// stream.
+    static func startMediaLab(path: String = "/media/vod/index.m3u8") async throws -> (LabServer, URL) {
         var configuration = LabConfiguration()
         configuration.mediaDirectory = mediaDirectory
         let lab = LabServer(clock: ContinuousClock(), configuration: configuration)
         let port = try await lab.start()
-        return (lab, URL(string: "http://127.0.0.1:\(port)/media/vod/index.m3u8")!)
+        return (lab, URL(string: "http://127.0.0.1:\(port)\(path)")!)
     }
 
     @Test("Loads real HLS, shows a first frame, plays, seeks exactly, pauses, and ends")
@@ -126,16 +126,13 @@ struct MPVEngineTests {
 
     @Test("A corrupt segment and a timestamp jump, which only a decoder notices, are reported as non-fatal errors")
     func decoderNoticesFaults() async throws {
-        var configuration = LabConfiguration()
-        configuration.mediaDirectory = Self.mediaDirectory
-        let lab = LabServer(clock: ContinuousClock(), configuration: configuration)
-        let port = try await lab.start()
+        // scripts/generate-media: segment 2 (4-6 s) has bytes overwritten, segment 4 (8-10 s) is 30 s late.
+        let (lab, url) = try await Self.startMediaLab(path: "/media/faulty/index.m3u8")
         let engine = MPVEngine()
         let log = EventLog()
         let events = engine.events()
         let collector = Task { for await event in events { await log.add(event) } }
-        // scripts/generate-media: segment 2 (4-6 s) has bytes overwritten, segment 4 (8-10 s) is 30 s late.
-        await engine.load(EngineSource(url: URL(string: "http://127.0.0.1:\(port)/media/faulty/index.m3u8")!))
+        await engine.load(EngineSource(url: url))
         await engine.play()
         try await Self.waitFor("the end", within: .seconds(25)) { await log.events.contains(.ended) }
         await engine.stop()
