@@ -35,8 +35,9 @@ public import PlaytracePlayer
 /// Progress reports come at each decoded frame (libmpv cannot stop the playhead at a boundary): a movement that
 /// crosses a boundary is split there (``setProgressBoundaries(_:)``). Skipped ranges are applied two frames ahead
 /// of the playhead (``setSkippedRanges(_:)``). What only a decoder notices is reported as non-fatal
-/// `EngineError.Kind.decoding` errors: libmpv's error messages (a corrupt frame: `h264: co located POCs
-/// unavailable`), at most ten a second, and timestamps that jump with no seek asked for.
+/// `EngineError.Kind.decoding` errors: libmpv's error messages (a damaged frame: `h264: co located POCs
+/// unavailable`, when libmpv logs it, which depends on its decoding threads), at most ten a second, and timestamps
+/// that jump with no seek asked for.
 public actor MPVEngine: PlaybackEngine {
     /// How the engine is set up.
     public struct Configuration: Sendable {

