@@ -84,6 +84,8 @@ public actor MPVEngine: PlaybackEngine {
     /// The media times and stream dates at which progress reports end (``setProgressBoundaries(_:)``).
     private var timeBoundaries: [MediaTime] = []
     private var dateBoundaries: [StreamDate] = []
+    /// Both, on the media timeline, in order: worked out when either or the stream's dates change, not per frame.
+    private var boundaries: [MediaTime] = []
     private var stallStartedAt: Duration?
     private var stallCount = 0
     private var stallDuration = Duration.zero
@@ -237,6 +239,7 @@ public actor MPVEngine: PlaybackEngine {
         switch result {
         case .success(let stream):
             self.stream = stream
+            placeBoundaries()
             let breaks = stream.adBreaks
             if !breaks.isEmpty { emit(.adBreaksChanged(breaks)) }
         case .failure(let failure):
@@ -338,12 +341,13 @@ public actor MPVEngine: PlaybackEngine {
     public func setProgressBoundaries(_ boundaries: [PlaybackBoundary]) {
         timeBoundaries = boundaries.compactMap { if case .time(let time) = $0 { time } else { nil } }
         dateBoundaries = boundaries.compactMap { if case .date(let date) = $0 { date } else { nil } }
+        placeBoundaries()
     }
 
-    /// The boundaries between two positions, on the media timeline, in order.
-    private func boundaries(after from: MediaTime, before to: MediaTime) -> [MediaTime] {
+    /// Places the boundaries on the media timeline (date ones once the stream's dates are known).
+    private func placeBoundaries() {
         let dated = stream.map { stream in dateBoundaries.compactMap { stream.dates.time(at: $0) } } ?? []
-        return (timeBoundaries + dated).filter { $0 > from && $0 + Self.boundaryOvershoot < to }.sorted()
+        boundaries = (timeBoundaries + dated).sorted()
     }
 
     /// How far past a boundary the report that reaches it ends.
@@ -544,7 +548,7 @@ public actor MPVEngine: PlaybackEngine {
         }
         // A frame comes every few hundredths of a second: a longer step is a discontinuity, not a movement.
         if var from = progressedTo, position > from, position - from < MediaTime(seconds: 1) {
-            for boundary in boundaries(after: from, before: position) where boundary > from {
+            for boundary in boundaries where boundary > from && boundary + Self.boundaryOvershoot < position {
                 let end = boundary + Self.boundaryOvershoot
                 let lag = Duration.seconds((position - end).seconds / rate)
                 emit(.progressed(PlaybackProgress(from: from, to: end, fromDate: stream?.date(at: from),
@@ -670,6 +674,7 @@ public actor MPVEngine: PlaybackEngine {
         jumpTarget = nil
         frameRate = 25
         stream = nil
+        placeBoundaries()
         lastFramePosition = nil
         pendingLeap = nil
         handle.set("pause", "yes")

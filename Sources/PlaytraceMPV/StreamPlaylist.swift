@@ -69,9 +69,14 @@ struct StreamPlaylist: Sendable {
         }
     }
 
-    /// The ad breaks the playlist signals, as the engine reports them.
-    var adBreaks: [SignalledAdBreak] {
-        playlist.adBreaks(dates: dates).map { signal in
+    /// The ad breaks the playlist signals, as the engine reports them (worked out once, when the playlist is read).
+    let adBreaks: [SignalledAdBreak]
+
+    init(url: URL, playlist: MediaPlaylist, dates: ProgramDateTimeMap) {
+        self.url = url
+        self.playlist = playlist
+        self.dates = dates
+        adBreaks = playlist.adBreaks(dates: dates).map { signal in
             SignalledAdBreak(id: signal.id, source: signal.source.rawValue, start: signal.startTime,
                              startDate: signal.startDate, duration: signal.duration, isClosed: signal.isClosed)
         }
