@@ -99,7 +99,8 @@ let package = Package(
         .target(
             name: "PlaytraceMPV",
             dependencies: [
-                "PlaytraceCore", "PlaytracePlayer", "PlaytraceHLS", "PlaytraceNetwork",
+                // The headless engine's module for the HLS rules libmpv lacks (the interstitial schedule).
+                "PlaytraceCore", "PlaytracePlayer", "PlaytraceHLS", "PlaytraceNetwork", "PlaytraceHeadless",
                 .target(name: "CMPV", condition: .when(traits: ["MPV"])),
             ],
             swiftSettings: strictness

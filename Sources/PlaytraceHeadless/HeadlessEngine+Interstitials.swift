@@ -3,14 +3,7 @@ import PlaytraceCore
 import PlaytraceHLS
 import PlaytracePlayer
 
-/// An interstitial a playlist announces: where it plays, how to get its assets, and whether it played.
-struct ScheduledInterstitial {
-    var event: InterstitialEvent
-    var attributes: Interstitial
-    /// The media playlist's URL, which the asset list or asset URI is relative to.
-    var baseURL: URL
-    var hasPlayed = false
-}
+typealias ScheduledInterstitial = InterstitialSchedule.Entry
 
 /// The next asset of an interstitial, downloaded while the current one plays so that the switch does not wait.
 struct AssetPrefetch {
@@ -76,34 +69,13 @@ extension HeadlessEngine {
     /// Notes the interstitials of a media playlist just merged (by their date, placed on the engine's timeline;
     /// `X-SNAP=OUT` moves one to the segment boundary nearest its date).
     func noteInterstitials(of playlist: MediaPlaylist, baseURL: URL) {
-        for segment in playlist.segments {
-            for range in segment.tags.dateRanges {
-                guard let attributes = range.interstitial, scheduledInterstitials[range.id] == nil,
-                      let placed = timeline.segment(sequence: segment.mediaSequence), let date = placed.date else { continue }
-                let datePosition = max(0, placed.start + (range.startDate.secondsSince1970 - date.secondsSince1970))
-                var start = datePosition
-                if attributes.snap.contains(.out) { start = nearestSegmentBoundary(to: start) }
-                let placement: InterstitialEvent.Placement = range.cue.contains(.pre) ? .preRoll
-                    : range.cue.contains(.post) ? .postRoll : .midRoll
-                let skipControl = attributes.skipControlOffset.map {
-                    InterstitialEvent.SkipControl(offset: $0, duration: attributes.skipControlDuration,
-                                                  labelID: attributes.skipControlLabelID)
-                }
-                let event = InterstitialEvent(
-                    id: range.id, start: MediaTime(seconds: start), startDate: range.startDate,
-                    resumeOffset: attributes.resumeOffset, playoutLimit: attributes.playoutLimit,
-                    isSkipRestricted: attributes.restrictions.contains(.skip),
-                    isJumpRestricted: attributes.restrictions.contains(.jump),
-                    placement: placement, playsOnce: range.cue.contains(.once), skipControl: skipControl,
-                    datePosition: MediaTime(seconds: datePosition), duration: range.duration ?? range.plannedDuration)
-                scheduledInterstitials[range.id] = ScheduledInterstitial(event: event, attributes: attributes, baseURL: baseURL)
-            }
+        schedule.note(playlist, baseURL: baseURL) { sequence in
+            timeline.segment(sequence: sequence).map { .init(start: $0.start, end: $0.end, date: $0.date) }
         }
         // Those played that a live window left behind are forgotten: a long session holds only what it can reach.
-        let windowStart = timeline.range.start
-        scheduledInterstitials = scheduledInterstitials.filter { !$0.value.hasPlayed || $0.value.event.start >= windowStart }
-        if interstitialPlayedRanges.count > scheduledInterstitials.count {
-            interstitialPlayedRanges = interstitialPlayedRanges.filter { scheduledInterstitials[$0.key] != nil }
+        schedule.forgetPlayed(before: timeline.range.start)
+        if interstitialPlayedRanges.count > schedule.entries.count {
+            interstitialPlayedRanges = interstitialPlayedRanges.filter { schedule.entries[$0.key] != nil }
         }
     }
 
@@ -114,49 +86,27 @@ extension HeadlessEngine {
     }
 
     /// The interstitials scheduled, in order of their start (for the snapshot).
-    var interstitialSchedule: [InterstitialEvent] {
-        scheduledInterstitials.values.map(\.event).sorted { ($0.start, $0.id) < ($1.start, $1.id) }
-    }
+    var interstitialSchedule: [InterstitialEvent] { schedule.events }
 
     /// The first mid-roll not played yet whose start lies in `from...to`.
     func interstitial(from: Double, to: Double) -> ScheduledInterstitial? {
-        guard configuration.playsInterstitials else { return nil }
-        return scheduledInterstitials.values
-            .filter { !$0.hasPlayed && $0.event.placement == .midRoll && $0.event.start.seconds >= from && $0.event.start.seconds <= to }
-            .min { ($0.event.start, $0.event.id) < ($1.event.start, $1.event.id) }
+        configuration.playsInterstitials ? schedule.midRoll(from: from, to: to) : nil
     }
 
     /// The first pre-roll (`CUE=PRE`) or post-roll (`CUE=POST`) not played yet, in order of their dates.
     func pendingInterstitial(_ placement: InterstitialEvent.Placement) -> ScheduledInterstitial? {
-        guard configuration.playsInterstitials else { return nil }
-        return scheduledInterstitials.values
-            .filter { !$0.hasPlayed && $0.event.placement == placement }
-            .min { ($0.event.startDate?.secondsSince1970 ?? 0, $0.event.id) < ($1.event.startDate?.secondsSince1970 ?? 0, $1.event.id) }
+        configuration.playsInterstitials ? schedule.pending(placement) : nil
     }
 
-    /// The last JUMP-restricted mid-roll not played yet that a forward seek from `from` to `to` would pass: it plays
-    /// before the seek continues (the one nearest the target, as a snapback plays the break last passed).
+    /// The JUMP-restricted mid-roll not played yet that a forward seek from `from` to `to` plays first.
     func jumpRestrictedInterstitial(from: Double, to: Double) -> ScheduledInterstitial? {
-        guard configuration.playsInterstitials, to > from else { return nil }
-        return scheduledInterstitials.values
-            .filter {
-                !$0.hasPlayed && $0.event.isJumpRestricted && $0.event.placement == .midRoll
-                    && $0.event.start.seconds > from && $0.event.start.seconds <= to
-            }
-            .max { ($0.event.start, $0.event.id) < ($1.event.start, $1.event.id) }
+        configuration.playsInterstitials ? schedule.jumpRestricted(from: from, to: to) : nil
     }
 
-    /// The mid-roll under way at a position where playback starts: one that stands for a span of the primary (a
-    /// resume offset other than 0, and a duration), begun before the position and not over at it. Playback joins it
-    /// there, as players do on a live stream.
+    /// The mid-roll under way at a position where playback starts, joined there.
     func interstitialUnderWay(at position: Double) -> (ScheduledInterstitial, offset: Double)? {
-        guard configuration.playsInterstitials else { return nil }
-        for scheduled in scheduledInterstitials.values where !scheduled.hasPlayed && scheduled.event.placement == .midRoll {
-            let span = scheduled.event.resumeOffset?.seconds ?? scheduled.event.duration?.seconds ?? 0
-            let offset = position - scheduled.event.start.seconds
-            if span > 0, offset > 0.001, offset < span - 0.001 { return (scheduled, offset) }
-        }
-        return nil
+        guard configuration.playsInterstitials, let (entry, offset) = schedule.underWay(at: position) else { return nil }
+        return (entry, offset)
     }
 
     /// Plays an interstitial from `offset` into it: the primary waits where playback starts.
@@ -171,25 +121,13 @@ extension HeadlessEngine {
     }
 
     /// A seek to `target` makes the interstitials after it, played but without `CUE=ONCE`, playable again.
-    func rearmInterstitials(after target: Double) {
-        for (id, scheduled) in scheduledInterstitials
-        where scheduled.hasPlayed && !scheduled.event.playsOnce && scheduled.event.placement == .midRoll
-            && scheduled.event.start.seconds > target {
-            scheduledInterstitials[id]?.hasPlayed = false
-        }
-    }
+    func rearmInterstitials(after target: Double) { schedule.rearm(after: target) }
 
     /// The primary reached an interstitial: it waits there while the interstitial plays (from what was preloaded,
     /// when it was).
     /// A pre-roll or post-roll begins where the primary is (where playback starts, or its end).
     func beginInterstitial(_ scheduled: ScheduledInterstitial) {
-        var scheduled = scheduled
-        if scheduled.event.placement != .midRoll {
-            scheduled.event.start = MediaTime(seconds: playhead)
-            scheduled.event.datePosition = scheduled.event.start
-        }
-        scheduled.hasPlayed = true
-        scheduledInterstitials[scheduled.event.id] = scheduled
+        let scheduled = schedule.begin(scheduled, at: playhead)
         if activeInterstitial?.scheduled.event.id != scheduled.event.id { discardPreload() }
         // An asset list refused for good while preloading is not asked for again: the interstitial is skipped.
         if activeInterstitial == nil, let failure = failedPreloads[scheduled.event.id], failure.isPermanent {
@@ -254,54 +192,31 @@ extension HeadlessEngine {
 
     /// The asset URLs: the asset list's, or the single asset URI.
     private func loadAssets(of scheduled: ScheduledInterstitial, generation expected: Int) async {
-        if let uri = scheduled.attributes.assetURI {
-            guard let url = URL(string: uri, relativeTo: scheduled.baseURL)?.absoluteURL else {
-                return failLoading(.failed("X-ASSET-URI is not a URL: \(uri)"), of: scheduled)
-            }
-            return assetsKnown([InterstitialAsset(url: url.absoluteString, duration: nil)], generation: expected)
+        let joinOffset = activeInterstitial?.scheduled.event.id == scheduled.event.id ? activeInterstitial?.joinOffset ?? 0 : 0
+        let source: InterstitialAssetSource
+        do throws(InterstitialAssetSource.Unusable) {
+            source = try InterstitialAssetSource(of: scheduled, primaryID: primaryID, startOffset: joinOffset)
+        } catch {
+            return failLoading(.failed(error.description), of: scheduled)
         }
-        guard let list = scheduled.attributes.assetList,
-              var components = URL(string: list, relativeTo: scheduled.baseURL).flatMap({
-                  URLComponents(url: $0.absoluteURL, resolvingAgainstBaseURL: true)
-              }) else {
-            return failLoading(.failed("no usable X-ASSET-LIST or X-ASSET-URI"), of: scheduled)
+        guard case .list(let url) = source else {
+            if case .asset(let asset) = source { assetsKnown([asset], generation: expected) }
+            return
         }
-        components.queryItems = (components.queryItems ?? []) + [
-            URLQueryItem(name: "_HLS_interstitial_id", value: scheduled.event.id),
-            URLQueryItem(name: "_HLS_primary_id", value: primaryID),
-        ]
-        if let offset = activeInterstitial?.joinOffset, offset > 0, activeInterstitial?.scheduled.event.id == scheduled.event.id {
-            components.queryItems?.append(URLQueryItem(name: "_HLS_start_offset", value: String(format: "%.3f", offset)))
-        }
-        guard let url = components.url else { return failLoading(.failed("the asset list URL"), of: scheduled) }
         do {
             let response = try await fetch(url, kind: .other, variant: nil)
             guard generation == expected, activeInterstitial?.scheduled.event.id == scheduled.event.id else { return }
-            if let reader = configuration.assetListReader,
-               let assets = try await reader.assets(for: scheduled.event, listURL: response.url, body: response.body) {
-                guard generation == expected, activeInterstitial?.scheduled.event.id == scheduled.event.id else { return }
-                return assetsKnown(assets, generation: expected)
-            }
-            let assetList = try InterstitialAssetList(json: Data(response.body))
-            if let control = assetList.skipControl, control.offset.isFinite, control.offset >= 0 {
-                // The asset list's SKIP-CONTROL overrides the date range's.
-                activeInterstitial?.scheduled.event.skipControl = InterstitialEvent.SkipControl(
-                    offset: MediaTime(seconds: control.offset),
-                    duration: control.duration.flatMap { $0.isFinite && $0 >= 0 ? MediaTime(seconds: $0) : nil },
-                    labelID: control.labelID)
-            }
-            let assets = assetList.assets.compactMap { asset -> InterstitialAsset? in
-                guard let resolved = URL(string: asset.uri, relativeTo: response.url)?.absoluteURL else { return nil }
-                return InterstitialAsset(url: resolved.absoluteString, duration: MediaTime(seconds: asset.duration))
-            }
+            let (assets, skipControl) = try await InterstitialAssetSource.assets(
+                of: scheduled.event, listURL: response.url, body: response.body, reader: configuration.assetListReader)
+            guard generation == expected, activeInterstitial?.scheduled.event.id == scheduled.event.id else { return }
+            if let skipControl { activeInterstitial?.scheduled.event.skipControl = skipControl }
             assetsKnown(assets, generation: expected)
         } catch is CancellationError {
             return
         } catch {
             guard generation == expected, activeInterstitial?.scheduled.event.id == scheduled.event.id else { return }
             // An asset-list error cancels the interstitial: the primary resumes at its start.
-            let status = (error as? EngineError)?.httpStatus
-            let isPermanent = status.map { (400..<500).contains($0) && ![408, 429].contains($0) } ?? false
+            let isPermanent = InterstitialAssetSource.isPermanent(status: (error as? EngineError)?.httpStatus)
             failLoading(.failed("the asset list: \(error)"), of: scheduled, isPermanent: isPermanent)
         }
     }
@@ -522,10 +437,9 @@ extension HeadlessEngine {
         }
         // A pre-roll leaves the primary where it starts unless its resume offset is written; one joined under way
         // counts from its start.
-        let played = active.scheduled.event.placement == .preRoll ? 0 : active.joinOffset + active.elapsed
-        let offset = resumeAtStart ? 0 : (active.scheduled.event.resumeOffset?.seconds ?? played)
-        var target = active.scheduled.event.start.seconds + offset
-        if active.scheduled.attributes.snap.contains(.in) { target = nearestSegmentBoundary(to: target) }
+        let target = InterstitialSchedule.resumePosition(
+            after: active.scheduled, played: active.joinOffset + active.elapsed, cancelled: resumeAtStart,
+            nearestBoundary: nearestSegmentBoundary(to:))
         if abs(target - playhead) > 1e-9 { resumePrimary(at: target) }
         updateStatus()
     }

@@ -133,7 +133,7 @@ public actor HeadlessEngine: PlaybackEngine {
     /// Whether the last tick moved the playhead (a first movement after a stop is reported at once).
     var movedLastTick = false
     /// The interstitials the playlists announce, by ID, and the one that plays.
-    var scheduledInterstitials: [String: ScheduledInterstitial] = [:]
+    var schedule = InterstitialSchedule()
     /// Interstitials whose asset list could not be preloaded, by ID, with why and whether asking again could help
     /// (not after a 404 or a 410): none is preloaded twice, and one that cannot be had is skipped at once.
     var failedPreloads: [String: (outcome: InterstitialOutcome, isPermanent: Bool)] = [:]
@@ -320,7 +320,7 @@ public actor HeadlessEngine: PlaybackEngine {
         source = nil
         activeInterstitial?.cancelDownloads()
         activeInterstitial = nil
-        scheduledInterstitials = [:]
+        schedule = InterstitialSchedule()
         failedPreloads = [:]
         seekAfterInterstitial = nil
         interstitialPlayedRanges = [:]

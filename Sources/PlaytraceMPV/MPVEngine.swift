@@ -1,6 +1,7 @@
 #if MPV
 import Foundation
 public import PlaytraceCore
+import PlaytraceHeadless
 public import PlaytraceNetwork
 public import PlaytracePlayer
 
@@ -28,7 +29,7 @@ public import PlaytracePlayer
 /// | `estimatedThroughput` | nil: libmpv keeps no estimate |
 /// | `targetDuration`, `adBreaks`, `streamDate` | read by the engine from the HLS media playlist libmpv plays (FFmpeg keeps none of its tags), with the HTTP client given to ``init(configuration:clock:transport:)``; nil or empty without one |
 /// | `gaps` | empty: libmpv skips a gap without saying so |
-/// | `interstitial`, `interstitials` | none yet: an interstitial's date range is read, and its asset not played (the primary plays on) |
+/// | `interstitial`, `interstitials` | as on the headless engine (same rules, ``InterstitialSchedule``), read from the media playlist: each asset plays as its own load, then the primary is loaded again at its resume point; asset lists are fetched when the interstitial begins, not preloaded |
 /// | `mediaOptions` (subtitles) | none: the FFmpeg libmpv reads HLS with (5.1 in Debian 12) skips WebVTT renditions ("Can't support the subtitle"); audio renditions are listed, one per language and name |
 /// | `loadedRange` | the playhead to the playhead plus libmpv's `demuxer-cache-duration` |
 ///
@@ -45,76 +46,103 @@ public actor MPVEngine: PlaybackEngine {
         public var showsOutput = false
         /// Seconds libmpv buffers ahead (its `demuxer-readahead-secs`).
         public var readAheadDuration: Double = 30
+        /// Whether HLS interstitials are played (read from the media playlist: needs the HTTP client given to
+        /// ``MPVEngine/init(configuration:clock:transport:)``).
+        public var playsInterstitials = true
+        /// Reads asset lists that are not the HLS JSON (VAST), as the headless engine's.
+        public var assetListReader: (any InterstitialAssetListReader)?
 
         /// The default configuration.
         public init() {}
     }
 
-    private let handle: MPVHandle
+    let handle: MPVHandle
+    let configuration: Configuration
     /// Reads the HLS playlists for what libmpv does not report (dates, ad breaks).
-    private let transport: (any HTTPTransport)?
+    let transport: (any HTTPTransport)?
     /// The media playlist libmpv plays, once read.
-    private var stream: StreamPlaylist?
+    var stream: StreamPlaylist?
     /// Counts the loads: a playlist read for an earlier load is dropped.
-    private var loadGeneration = 0
-    private var maximumBandwidth: Int?
-    private let broadcaster = Broadcaster<EngineEvent>()
-    private let stopwatch: Stopwatch
-    private let wakeups: AsyncStream<Void>
-    private var eventTask: Task<Void, Never>?
+    var loadGeneration = 0
+    var maximumBandwidth: Int?
+    let broadcaster = Broadcaster<EngineEvent>()
+    let stopwatch: Stopwatch
+    let wakeups: AsyncStream<Void>
+    var eventTask: Task<Void, Never>?
 
-    private var status = EngineStatus.idle
-    private var wantsToPlay = false
-    private var rate = 1.0
-    private var volume = 1.0
-    private var isMuted = false
-    private var duration: MediaTime?
-    private var playhead = MediaTime.zero
-    private var cacheDuration = 0.0
-    private var isFileLoaded = false
-    private var hasShownFirstFrame = false
-    private var loadRequestedAt: Duration?
-    private var playRequestedAt: Duration?
-    private var startupTime: Duration?
-    private var seekTarget: MediaTime?
+    var status = EngineStatus.idle
+    var wantsToPlay = false
+    var rate = 1.0
+    var volume = 1.0
+    var isMuted = false
+    var duration: MediaTime?
+    var playhead = MediaTime.zero
+    var cacheDuration = 0.0
+    var isFileLoaded = false
+    var hasShownFirstFrame = false
+    var loadRequestedAt: Duration?
+    var playRequestedAt: Duration?
+    var startupTime: Duration?
+    var seekTarget: MediaTime?
     /// Where the seek under way may land (its target widened by its tolerances).
-    private var seekWindow: ClosedRange<MediaTime>?
+    var seekWindow: ClosedRange<MediaTime>?
     /// Whether the seek under way was sent again, exactly, after landing outside its window.
-    private var seekResent = false
+    var seekResent = false
     /// The media times and stream dates at which progress reports end (``setProgressBoundaries(_:)``).
-    private var timeBoundaries: [MediaTime] = []
-    private var dateBoundaries: [StreamDate] = []
+    var timeBoundaries: [MediaTime] = []
+    var dateBoundaries: [StreamDate] = []
     /// Both, on the media timeline, in order: worked out when either or the stream's dates change, not per frame.
-    private var boundaries: [MediaTime] = []
-    private var stallStartedAt: Duration?
-    private var stallCount = 0
-    private var stallDuration = Duration.zero
-    private var isPausedForCache = false
-    private var videoBitRate: Double?
-    private var width: Int?
-    private var height: Int?
-    private var droppedFrames = 0
-    private var mediaOptions: [MediaOption] = []
-    private var selectedMediaOptions: [MediaOption.Kind: MediaOption.ID] = [:]
-    private var error: EngineError?
-    private var playedRanges = MediaTimeRangeSet()
-    private var playedFrom: MediaTime?
-    private var reportsProgress = false
+    var boundaries: [MediaTime] = []
+    var stallStartedAt: Duration?
+    var stallCount = 0
+    var stallDuration = Duration.zero
+    var isPausedForCache = false
+    var videoBitRate: Double?
+    var width: Int?
+    var height: Int?
+    var droppedFrames = 0
+    var mediaOptions: [MediaOption] = []
+    var selectedMediaOptions: [MediaOption.Kind: MediaOption.ID] = [:]
+    var error: EngineError?
+    var playedRanges = MediaTimeRangeSet()
+    var playedFrom: MediaTime?
+    var reportsProgress = false
     /// Where the last progress report ended (nil after a discontinuity: a seek, a pause, a stall).
-    private var progressedTo: MediaTime?
-    private var skippedRanges = MediaTimeRangeSet()
+    var progressedTo: MediaTime?
+    var skippedRanges = MediaTimeRangeSet()
     /// The end of the skipped range being jumped over (a seek of the engine's own, not reported as one).
-    private var jumpTarget: MediaTime?
+    var jumpTarget: MediaTime?
     /// Where the last frame was shown during playback (nil after a seek, a pause, a stall), to see timestamps jump.
-    private var lastFramePosition: MediaTime?
+    var lastFramePosition: MediaTime?
     /// A leap of the frames' positions not yet confirmed by the next frame.
-    private var pendingLeap: (from: MediaTime, to: MediaTime)?
+    var pendingLeap: (from: MediaTime, to: MediaTime)?
     /// libmpv's error messages reported in the current second, and those left out once its limit was reached.
-    private var errorsThisSecond = 0
-    private var errorSecond = Duration.zero
-    private var errorsLeftOut = 0
+    var errorsThisSecond = 0
+    var errorSecond = Duration.zero
+    var errorsLeftOut = 0
     /// The video's frame rate as libmpv estimates it (25 until known).
-    private var frameRate = 25.0
+    var frameRate = 25.0
+    /// The primary's address, loaded again when it resumes after an interstitial.
+    var primaryURL: URL?
+    /// `loadfile` commands whose file libmpv has not started yet: until it has, its events are the previous file's.
+    var pendingStarts = 0
+    /// Whether libmpv is reloading the primary after an interstitial (its load is no new item's).
+    var isResumingPrimary = false
+    /// Whether libmpv holds an interstitial's asset in place of the primary (after a post-roll, to the end).
+    var isPrimaryReplaced = false
+    /// Whether play was asked for while the stream's playlist was still being read: libmpv starts once it is, so
+    /// that a pre-roll is known before the primary moves.
+    var isReadingPlaylist = false
+    /// The interstitials the playlist schedules, the one that plays, and what was played of each.
+    var schedule = InterstitialSchedule()
+    var interstitial: PlayingInterstitial?
+    var interstitialPlayedRanges: [String: MediaTimeRangeSet] = [:]
+    /// Progress boundaries on each interstitial's timeline, sorted, by its ID.
+    var interstitialBoundaries: [String: [MediaTime]] = [:]
+    /// Where a seek asked while an interstitial had to play first goes when it ends.
+    var seekAfterInterstitial: MediaTime?
+    /// Identifies this playback of the primary to interstitial servers (`_HLS_primary_id`).
+    var primaryID = UUID().uuidString.lowercased()
 
     /// Creates an engine with its own libmpv instance. When libmpv cannot start (an option it refuses, no memory),
     /// every load fails at once with a fatal error that says why.
@@ -126,6 +154,7 @@ public actor MPVEngine: PlaybackEngine {
     public init(configuration: Configuration = Configuration(), clock: any Clock<Duration> = ContinuousClock(),
                 transport: (any HTTPTransport)? = nil) {
         self.transport = transport
+        self.configuration = configuration
         let output = configuration.showsOutput ? "auto" : "null"
         handle = MPVHandle(options: [
             ("vo", configuration.showsOutput ? "gpu" : "null"), ("ao", output), ("terminal", "no"),
@@ -145,7 +174,7 @@ public actor MPVEngine: PlaybackEngine {
     }
 
     /// Starts handling libmpv's events, once: each wakeup drains what libmpv has queued.
-    private func startEventLoop() {
+    func startEventLoop() {
         guard eventTask == nil else { return }
         let signals = wakeups
         eventTask = Task { [weak self] in
@@ -164,7 +193,7 @@ public actor MPVEngine: PlaybackEngine {
     }
 
     /// The properties whose changes drive the engine.
-    private static let observed: [(String, MPVFormat)] = [
+    static let observed: [(String, MPVFormat)] = [
         ("time-pos", .double), ("duration", .double), ("paused-for-cache", .flag), ("demuxer-cache-duration", .double),
         ("video-bitrate", .double), ("width", .int), ("height", .int), ("frame-drop-count", .int),
         ("decoder-frame-drop-count", .int), ("track-list/count", .int), ("eof-reached", .flag), ("aid", .string),
@@ -174,7 +203,9 @@ public actor MPVEngine: PlaybackEngine {
     public nonisolated func events() -> AsyncStream<EngineEvent> { broadcaster.subscribe() }
 
     public func snapshot() -> EngineSnapshot {
-        let current = handle.double("time-pos").map { MediaTime(seconds: $0) } ?? playhead
+        // While an asset plays, or libmpv loads the primary again, libmpv's position is not the primary's.
+        let current = interstitial != nil || pendingStarts > 0 || isPrimaryReplaced ? playhead
+            : handle.double("time-pos").map { MediaTime(seconds: $0) } ?? playhead
         let variant = currentVariant
         return EngineSnapshot(
             status: status, wantsToPlay: wantsToPlay, rate: rate, playhead: current,
@@ -188,11 +219,12 @@ public actor MPVEngine: PlaybackEngine {
             stallDuration: stallDuration + (stallStartedAt.map { stopwatch.elapsed - $0 } ?? .zero),
             startupTime: startupTime, playedRanges: playedSoFar(at: current), mediaOptions: mediaOptions,
             selectedMediaOptions: selectedMediaOptions, volume: volume, isMuted: isMuted, error: error,
-            adBreaks: stream?.adBreaks ?? [])
+            adBreaks: stream?.adBreaks ?? [], interstitial: interstitialStatus, interstitials: schedule.events,
+            interstitialPlayedRanges: interstitialPlayedRanges)
     }
 
     /// The variant that plays, as far as the decoder tells.
-    private var currentVariant: VariantInfo? {
+    var currentVariant: VariantInfo? {
         guard isFileLoaded, width != nil || videoBitRate != nil else { return nil }
         return VariantInfo(index: 0, bandwidth: Int(videoBitRate ?? 0), width: width, height: height, url: "")
     }
@@ -211,6 +243,8 @@ public actor MPVEngine: PlaybackEngine {
         // set before the load (the per-file options of `loadfile` moved between libmpv versions).
         let start = source.startPosition.map(unskipped) ?? skippedRanges.range(containing: .zero)?.end
         handle.set("start", start.map { String($0.seconds) } ?? "none")
+        primaryURL = source.url
+        pendingStarts += 1
         handle.command(["loadfile", source.url.absoluteString, "replace"])
         emit(.statusChanged(.loading))
         readPlaylist(source.url)
@@ -218,9 +252,10 @@ public actor MPVEngine: PlaybackEngine {
 
     /// Reads the HLS media playlist libmpv plays, for its dates and ad breaks; a playlist that cannot be read is a
     /// warning (libmpv may still play the stream), not a failure.
-    private func readPlaylist(_ url: URL) {
+    func readPlaylist(_ url: URL) {
         loadGeneration += 1
         guard let transport, url.pathExtension.lowercased() == "m3u8" else { return }
+        isReadingPlaylist = true
         let generation = loadGeneration
         let maximumBandwidth = maximumBandwidth
         Task { [weak self] in
@@ -234,24 +269,29 @@ public actor MPVEngine: PlaybackEngine {
         }
     }
 
-    private func playlistRead(_ result: Result<StreamPlaylist, StreamPlaylist.ReadError>, generation: Int) {
+    func playlistRead(_ result: Result<StreamPlaylist, StreamPlaylist.ReadError>, generation: Int) {
         guard generation == loadGeneration, status != .idle else { return }
+        isReadingPlaylist = false
         switch result {
         case .success(let stream):
             self.stream = stream
             placeBoundaries()
+            noteInterstitials(of: stream)
             let breaks = stream.adBreaks
             if !breaks.isEmpty { emit(.adBreaksChanged(breaks)) }
         case .failure(let failure):
-            emit(.error(EngineError(kind: .network, message: "the stream's playlist, for its dates and ad breaks: \(failure)",
+            emit(.error(EngineError(kind: .network, message: "the stream's playlist, for its dates, ad breaks and interstitials: \(failure)",
                                     isFatal: false)))
         }
+        // Playback waited for the playlist, so that a pre-roll plays before the primary moves.
+        if wantsToPlay, interstitial == nil { handle.set("pause", "no") }
     }
 
     public func play() {
         wantsToPlay = true
         if playRequestedAt == nil { playRequestedAt = stopwatch.elapsed }
-        handle.set("pause", "no")
+        // Until the stream's playlist is read, libmpv waits: a pre-roll it announces plays first.
+        if !isReadingPlaylist { handle.set("pause", "no") }
         updateStatus()
     }
 
@@ -267,9 +307,17 @@ public actor MPVEngine: PlaybackEngine {
         if let previous = seekTarget { emit(.seekEnded(at: previous, completed: false)) }
         closePlayedRange(at: playhead)
         jumpTarget = nil
-        let target = unskipped(position)
+        var target = unskipped(position)
+        if interstitial != nil { return seekDuringInterstitial(to: target) }
+        // A forward seek past a JUMP-restricted interstitial goes to it first; the seek's target follows its end.
+        var exact = target != position || toleranceBefore == .zero && toleranceAfter == .zero
+        if configuration.playsInterstitials, let restricted = schedule.jumpRestricted(from: playhead.seconds, to: target.seconds) {
+            seekAfterInterstitial = target
+            target = restricted.event.start
+            exact = true
+        }
+        schedule.rearm(after: target.seconds)
         // A seek that lands in a skipped range lands exactly at its end (a key frame before it would show some).
-        let exact = target != position || toleranceBefore == .zero && toleranceAfter == .zero
         seekTarget = target
         seekWindow = exact ? target...target : (target - toleranceBefore)...(target + toleranceAfter)
         seekResent = false
@@ -278,14 +326,15 @@ public actor MPVEngine: PlaybackEngine {
     }
 
     /// A position moved past the skipped range that contains it.
-    private func unskipped(_ position: MediaTime) -> MediaTime {
+    func unskipped(_ position: MediaTime) -> MediaTime {
         skippedRanges.range(containing: position)?.end ?? position
     }
 
     public func setRate(_ rate: Double) {
         guard rate.isFinite, rate > 0, rate != self.rate else { return }
         self.rate = rate
-        handle.set("speed", String(rate))
+        // An interstitial plays at normal speed: the rate applies to the primary.
+        if interstitial == nil { handle.set("speed", String(rate)) }
         emit(.rateChanged(rate))
     }
 
@@ -312,6 +361,8 @@ public actor MPVEngine: PlaybackEngine {
     /// Choosing the track that plays already does nothing: libmpv answers every change of track with a seek of its
     /// own to refill its buffer.
     public func selectMediaOption(_ id: MediaOption.ID?, for kind: MediaOption.Kind) {
+        // The primary's tracks: an asset that plays has its own, and the primary's choice applies when it resumes.
+        guard interstitial == nil else { return }
         let property = kind == .audio ? "aid" : "sid"
         guard let id else {
             guard selectedMediaOptions[kind] != nil else { return }
@@ -337,23 +388,25 @@ public actor MPVEngine: PlaybackEngine {
     /// second for 25 fps video); a frame's movement that crosses a boundary is reported in two parts, the first
     /// ending a microsecond past the boundary (so that rounding never leaves it outside), its `lag` saying how long
     /// ago (at most a frame) the playhead was there. Date boundaries apply once the stream's playlist is read
-    /// (``init(configuration:clock:transport:)``); interstitial ones do not (no interstitial plays on this engine).
+    /// (``init(configuration:clock:transport:)``); interstitial ones split an interstitial's movements the same way.
     public func setProgressBoundaries(_ boundaries: [PlaybackBoundary]) {
         timeBoundaries = boundaries.compactMap { if case .time(let time) = $0 { time } else { nil } }
         dateBoundaries = boundaries.compactMap { if case .date(let date) = $0 { date } else { nil } }
+        var byInterstitial: [String: [MediaTime]] = [:]
+        for case .interstitial(let id, let time) in boundaries { byInterstitial[id, default: []].append(time) }
+        interstitialBoundaries = byInterstitial.mapValues { $0.sorted() }
         placeBoundaries()
     }
 
     /// Places the boundaries on the media timeline (date ones once the stream's dates are known).
-    private func placeBoundaries() {
+    func placeBoundaries() {
         let dated = stream.map { stream in dateBoundaries.compactMap { stream.dates.time(at: $0) } } ?? []
         boundaries = (timeBoundaries + dated).sorted()
     }
 
     /// How far past a boundary the report that reaches it ends.
-    private static let boundaryOvershoot = MediaTime(seconds: 1e-6)
+    static let boundaryOvershoot = MediaTime(seconds: 1e-6)
 
-    public func skipInterstitial() {}
 
     public func stop() {
         handle.command(["stop"])
@@ -361,260 +414,9 @@ public actor MPVEngine: PlaybackEngine {
         emit(.statusChanged(.idle))
     }
 
-    // MARK: - Events
-
-    private func drainEvents() {
-        while let event = handle.nextEvent() { process(event) }
-    }
-
-    private func process(_ event: MPVEvent) {
-        switch event {
-        case .fileLoaded:
-            isFileLoaded = true
-            duration = handle.double("duration").map { MediaTime(seconds: $0) }
-            readTracks()
-            emit(.loaded(streamType: duration == nil ? .live : .onDemand, duration: duration,
-                         variants: currentVariant.map { [$0] } ?? []))
-            updateStatus()
-        case .playbackRestart:
-            if let target = jumpTarget {
-                jumpTarget = nil
-                playhead = handle.double("time-pos").map { MediaTime(seconds: $0) } ?? target
-                if wantsToPlay, status == .playing { playedFrom = playhead }
-            }
-            if let target = seekTarget {
-                let position = handle.double("time-pos").map { MediaTime(seconds: $0) } ?? target
-                // A key frame outside the tolerances, or the restart of a seek this one replaced: once, seek exactly.
-                let slack = MediaTime(seconds: 0.1)
-                if let window = seekWindow, !seekResent,
-                   position < window.lowerBound - slack || position > window.upperBound + slack {
-                    seekResent = true
-                    handle.command(["seek", String(target.seconds), "absolute+exact"])
-                    return
-                }
-                seekTarget = nil
-                seekWindow = nil
-                playhead = position
-                emit(.seekEnded(at: position, completed: true))
-            }
-            updateStatus()
-        case .endFile(let reason, let code):
-            // MPV_END_FILE_REASON_ERROR: the source could not be played.
-            if reason == 4 {
-                fail(EngineError(kind: .decoding, message: "libmpv: \(MPVError(code: code, context: "playback"))",
-                                 isFatal: true))
-            }
-        case .propertyChange(let name, let value):
-            propertyChanged(name, value)
-        case .logMessage(let prefix, _, let text):
-            decoderError(text, from: prefix)
-        case .shutdown, .startFile, .seek, .other:
-            break
-        }
-    }
-
-    private func propertyChanged(_ name: String, _ value: MPVValue) {
-        switch name {
-        case "time-pos":
-            guard let seconds = value.double else { return }
-            if jumpTarget != nil { return }
-            noteTimestampJump(to: MediaTime(seconds: seconds))
-            if jumpOverSkippedRange(from: MediaTime(seconds: seconds)) { return }
-            reportProgress(to: MediaTime(seconds: seconds))
-            playhead = MediaTime(seconds: seconds)
-            if status == .playing, playedFrom == nil { playedFrom = playhead }
-            if !hasShownFirstFrame, isFileLoaded, wantsToPlay, seconds > 0 || status == .playing { firstFrame() }
-        case "duration":
-            duration = value.double.map { MediaTime(seconds: $0) }
-        case "estimated-vf-fps":
-            if let fps = value.double, fps.isFinite, fps >= 1 { frameRate = fps }
-        case "paused-for-cache":
-            let paused = value.flag ?? false
-            guard paused != isPausedForCache else { return }
-            isPausedForCache = paused
-            if paused, hasShownFirstFrame {
-                stallStartedAt = stopwatch.elapsed
-                stallCount += 1
-                emit(.stallBegan(at: playhead))
-            } else if !paused, let started = stallStartedAt {
-                let stalled = stopwatch.elapsed - started
-                stallStartedAt = nil
-                stallDuration += stalled
-                emit(.stallEnded(after: stalled))
-            }
-            updateStatus()
-        case "demuxer-cache-duration":
-            cacheDuration = value.double ?? 0
-        case "video-bitrate":
-            videoBitRate = value.double
-        case "width":
-            width = value.int
-        case "height":
-            height = value.int
-        case "frame-drop-count", "decoder-frame-drop-count":
-            droppedFrames = (handle.int("frame-drop-count") ?? 0) + (handle.int("decoder-frame-drop-count") ?? 0)
-        case "track-list/count":
-            readTracks()
-        case "eof-reached":
-            guard value.flag == true, isFileLoaded, status != .ended else { return }
-            closePlayedRange(at: duration ?? playhead)
-            status = .ended
-            emit(.statusChanged(.ended))
-            emit(.ended)
-        case "aid", "sid":
-            readTracks()
-        default:
-            break
-        }
-    }
-
-    /// Reports, as a non-fatal decoding error, a frame whose position leaps from the last one's during playback
-    /// with no seek asked for: timestamps that jump (a segment muxed with another time base, a missing
-    /// discontinuity tag), which only a decoder sees.
-    /// A leap is reported once the frame after it continues from where it landed: libmpv may show a position of 0
-    /// for a frame while it resynchronises, which is no jump of the media's.
-    private func noteTimestampJump(to position: MediaTime) {
-        defer { lastFramePosition = status == .playing && seekTarget == nil ? position : nil }
-        guard status == .playing, seekTarget == nil, let last = lastFramePosition else {
-            pendingLeap = nil
-            return
-        }
-        // A frame a little before the last one (a decoder resuming after a broken frame) is no jump.
-        let continues = abs((position - last).seconds) <= 1
-        if let leap = pendingLeap, continues {
-            pendingLeap = nil
-            let jump = (leap.to - leap.from).seconds
-            let signed = (jump > 0 ? "+" : "") + String(format: "%.2f", jump)
-            emit(.error(EngineError(kind: .decoding, message: "the media's timestamps jump by \(signed) s after \(leap.from) (no seek asked for)",
-                                    isFatal: false)))
-        } else if !continues {
-            pendingLeap = (from: pendingLeap?.from ?? last, to: position)
-        }
-    }
-
-    /// The most libmpv error messages reported in a second: a corrupt stream can make its decoder complain at
-    /// every frame.
-    private static let errorsPerSecond = 10
-
-    /// Reports one of libmpv's error messages (a decoder's complaint about a corrupt frame, a demuxer's about a
-    /// broken packet) as a non-fatal decoding error, up to ``errorsPerSecond``; the next one reported says how many
-    /// were left out.
-    private func decoderError(_ text: String, from prefix: String) {
-        let second = stopwatch.elapsed / .seconds(1)
-        if Duration.seconds(second.rounded(.down)) != errorSecond {
-            errorSecond = .seconds(second.rounded(.down))
-            errorsThisSecond = 0
-        }
-        guard errorsThisSecond < Self.errorsPerSecond else {
-            errorsLeftOut += 1
-            return
-        }
-        errorsThisSecond += 1
-        let leftOut = errorsLeftOut > 0 ? " (and \(errorsLeftOut) more before it)" : ""
-        errorsLeftOut = 0
-        emit(.error(EngineError(kind: .decoding, message: "libmpv \(prefix): \(text)\(leftOut)", isFatal: false)))
-    }
-
-    /// Jumps over the skipped range the next frames would enter, from a frame shown at `position`: the range ends the
-    /// item when it reaches an on-demand item's end. Returns whether it jumped.
-    private func jumpOverSkippedRange(from position: MediaTime) -> Bool {
-        guard !skippedRanges.isEmpty, isFileLoaded, seekTarget == nil else { return false }
-        let lookahead = MediaTime(seconds: 2 / frameRate)
-        guard let range = skippedRanges.ranges.first(where: { $0.end > position && $0.start <= position + lookahead })
-        else { return false }
-        closePlayedRange(at: max(position, min(range.start, position + MediaTime(seconds: 1 / frameRate))))
-        progressedTo = nil
-        emit(.rangeSkipped(range))
-        if let duration, range.end >= duration {
-            handle.set("pause", "yes")
-            playhead = duration
-            status = .ended
-            emit(.statusChanged(.ended))
-            emit(.ended)
-            return true
-        }
-        jumpTarget = range.end
-        lastFramePosition = nil
-        playhead = range.end
-        handle.command(["seek", String(range.end.seconds), "absolute+exact"])
-        return true
-    }
-
-    /// Reports the playhead's movement to `position`, when it continues the last one during playback.
-    private func reportProgress(to position: MediaTime) {
-        guard reportsProgress, status == .playing, seekTarget == nil else {
-            progressedTo = nil
-            return
-        }
-        // A frame comes every few hundredths of a second: a longer step is a discontinuity, not a movement.
-        if var from = progressedTo, position > from, position - from < MediaTime(seconds: 1) {
-            for boundary in boundaries where boundary > from && boundary + Self.boundaryOvershoot < position {
-                let end = boundary + Self.boundaryOvershoot
-                let lag = Duration.seconds((position - end).seconds / rate)
-                emit(.progressed(PlaybackProgress(from: from, to: end, fromDate: stream?.date(at: from),
-                                                  toDate: stream?.date(at: end), rate: rate, lag: lag)))
-                from = end
-            }
-            emit(.progressed(PlaybackProgress(from: from, to: position, fromDate: stream?.date(at: from),
-                                              toDate: stream?.date(at: position), rate: rate)))
-        }
-        progressedTo = position
-    }
-
-    private func fail(_ failure: EngineError) {
-        error = failure
-        status = .failed
-        emit(.error(failure))
-        emit(.statusChanged(.failed))
-    }
-
-    private func firstFrame() {
-        hasShownFirstFrame = true
-        let from = max(loadRequestedAt ?? .zero, playRequestedAt ?? .zero)
-        let startup = stopwatch.elapsed - from
-        startupTime = startup
-        playedFrom = playhead
-        emit(.firstFrame(startupTime: startup))
-        updateStatus()
-    }
-
-    /// Reads the audio and subtitle tracks (`track-list`), and which ones are selected.
-    private func readTracks() {
-        let count = handle.int("track-list/count") ?? 0
-        var options: [MediaOption] = []
-        var selected: [MediaOption.Kind: MediaOption.ID] = [:]
-        for index in 0..<count {
-            let prefix = "track-list/\(index)/"
-            let kind: MediaOption.Kind
-            switch handle.string(prefix + "type") {
-            case "audio": kind = .audio
-            case "sub": kind = .subtitles
-            default: continue
-            }
-            guard let track = handle.int(prefix + "id") else { continue }
-            let language = handle.string(prefix + "lang")
-            let id = "\(kind.rawValue):\(track)"
-            let option = MediaOption(
-                id: id, kind: kind, name: handle.string(prefix + "title") ?? language ?? "Track \(track)",
-                language: language, isDefault: handle.flag(prefix + "default") ?? false,
-                isForced: handle.flag(prefix + "forced") ?? false)
-            let isSelected = handle.flag(prefix + "selected") == true
-            if isSelected { selected[kind] = id }
-            // FFmpeg lists a rendition muxed in every variant once per variant: one option each, the selected copy
-            // when it is one.
-            if let twin = options.firstIndex(where: { $0.kind == kind && $0.language == language && $0.name == option.name }) {
-                if isSelected { options[twin] = option }
-                continue
-            }
-            options.append(option)
-        }
-        mediaOptions = options
-        selectedMediaOptions = selected
-    }
-
     // MARK: - State
 
-    private func updateStatus() {
+    func updateStatus() {
         let next: EngineStatus
         if error != nil {
             next = .failed
@@ -636,19 +438,19 @@ public actor MPVEngine: PlaybackEngine {
         emit(.statusChanged(next))
     }
 
-    private func closePlayedRange(at end: MediaTime) {
+    func closePlayedRange(at end: MediaTime) {
         guard let start = playedFrom else { return }
         playedFrom = nil
         if end > start { playedRanges.insert(MediaTimeRange(start: start, end: end)) }
     }
 
-    private func playedSoFar(at current: MediaTime) -> MediaTimeRangeSet {
+    func playedSoFar(at current: MediaTime) -> MediaTimeRangeSet {
         var ranges = playedRanges
         if let start = playedFrom, current > start { ranges.insert(MediaTimeRange(start: start, end: current)) }
         return ranges
     }
 
-    private func resetState() {
+    func resetState() {
         status = .idle
         wantsToPlay = false
         duration = nil
@@ -677,10 +479,21 @@ public actor MPVEngine: PlaybackEngine {
         placeBoundaries()
         lastFramePosition = nil
         pendingLeap = nil
+        interstitial?.task?.cancel()
+        interstitial = nil
+        schedule = InterstitialSchedule()
+        interstitialPlayedRanges = [:]
+        seekAfterInterstitial = nil
+        pendingStarts = 0
+        isResumingPrimary = false
+        isPrimaryReplaced = false
+        isReadingPlaylist = false
+        primaryID = UUID().uuidString.lowercased()
         handle.set("pause", "yes")
+        handle.set("speed", String(rate))
     }
 
-    private func emit(_ event: EngineEvent) {
+    func emit(_ event: EngineEvent) {
         broadcaster.yield(event)
     }
 }

@@ -1,6 +1,7 @@
 #if MPV
 import Foundation
 import PlaytraceCore
+import PlaytraceHeadless
 import PlaytraceHLS
 import PlaytraceNetwork
 import PlaytracePlayer
@@ -72,14 +73,43 @@ struct StreamPlaylist: Sendable {
     /// The ad breaks the playlist signals, as the engine reports them (worked out once, when the playlist is read).
     let adBreaks: [SignalledAdBreak]
 
+    /// Where each segment starts on the playlist's timeline (libmpv's, which starts at the first segment), and the
+    /// end of the last: `starts[i]` for the `i`th segment.
+    let starts: [Double]
+
     init(url: URL, playlist: MediaPlaylist, dates: ProgramDateTimeMap) {
         self.url = url
         self.playlist = playlist
         self.dates = dates
+        var starts = [0.0]
+        starts.reserveCapacity(playlist.segments.count + 1)
+        for segment in playlist.segments { starts.append(starts[starts.count - 1] + segment.duration) }
+        self.starts = starts
         adBreaks = playlist.adBreaks(dates: dates).map { signal in
             SignalledAdBreak(id: signal.id, source: signal.source.rawValue, start: signal.startTime,
                              startDate: signal.startDate, duration: signal.duration, isClosed: signal.isClosed)
         }
+    }
+
+    /// Where a segment, by its media sequence number, lies on the timeline, and its date.
+    func placement(sequence: Int) -> InterstitialSchedule.SegmentPlacement? {
+        guard let first = playlist.segments.first else { return nil }
+        let index = sequence - first.mediaSequence
+        guard playlist.segments.indices.contains(index) else { return nil }
+        return .init(start: starts[index], end: starts[index + 1], date: dates.date(at: MediaTime(seconds: starts[index])))
+    }
+
+    /// The segment boundary nearest a position (`X-SNAP=IN`); the position itself outside the playlist.
+    func nearestSegmentBoundary(to position: Double) -> Double {
+        // The first start after the position: the boundary before it is the one just before that.
+        var low = 0, high = starts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if starts[middle] <= position { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0, low < starts.count else { return position }
+        let before = starts[low - 1], after = starts[low]
+        return position - before <= after - position ? before : after
     }
 
     /// The stream date at a time of libmpv's timeline (which, like the playlist's, starts at the first segment).

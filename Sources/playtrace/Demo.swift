@@ -24,7 +24,7 @@ struct Demo: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         "With --engine mpv: the directory of real media the lab serves (scripts/generate-media makes it with ffmpeg).",
-        discussion: "The demo then plays the lab's real on-demand stream; --stream and --ads apply to the headless engine."))
+        discussion: "The lab then serves real media for its on-demand streams (interstitials and vod), the ones libmpv plays."))
     var mediaDir = ".build-media"
 
     @Option(help: """
@@ -53,9 +53,12 @@ struct Demo: AsyncParsableCommand {
             if let speed, speed != 1 {
                 throw ValidationError("--engine mpv plays in real time: --speed must be 1")
             }
-            guard FileManager.default.fileExists(atPath: mediaDir + "/vod/index.m3u8") else {
+            guard FileManager.default.fileExists(atPath: mediaDir + "/lab/content") else {
                 throw ValidationError(PlainText.safe(
                     "--engine mpv: no real media in \(mediaDir) (make it with scripts/generate-media, which needs ffmpeg)"))
+            }
+            guard ["interstitials", "vod"].contains(stream) else {
+                throw ValidationError("--engine mpv: --stream is interstitials or vod (the lab has real media for those)")
             }
         }
         guard Self.speedRange.contains(effectiveSpeed) else {
@@ -112,10 +115,9 @@ struct Demo: AsyncParsableCommand {
                                    transport: transport)
         let telemetry = try await TelemetrySetup(options: telemetryOptions, clock: clock, output: output, outbox: outbox)
         var entries: [PlayerDemo.Entry] = []
-        if engineOptions.engine == .mpv {
-            return await playRealMedia(base: base, clock: clock, transport: transport, interruption: interruption,
-                                       output: output, telemetry: telemetry, outbox: outbox)
-        }
+        // libmpv plays the lab's real media: its synthetic fMP4 stream, which the headless engine plays after the
+        // first item, is no media a decoder accepts.
+        let decodes = engineOptions.engine == .mpv
         // The first item is the lab's SSAI session on the stream, its ads tracked (the DVR stream has no session).
         var adSetup: AdSetup?
         // The stream with interstitials is played in its VAST flavour when its ads are tracked, in its JSON one
@@ -142,9 +144,11 @@ struct Demo: AsyncParsableCommand {
                 subtitle: "a stitched break; pre-, mid- and post-roll interstitials" + (labStream == stream ? "" : " from a VAST ad server")
                     + adNote,
                 chapters: [], timeRanges: []), tracksAds: adSetup != nil))
-            entries.append(PlayerDemo.Entry(url: URL(string: "\(base)/fmp4/master.m3u8")!, metadata: DemoMetadata(
-                title: "Lab fMP4", subtitle: "byte ranges, initialization section, AES-128 key",
-                chapters: [], timeRanges: [])))
+            if !decodes {
+                entries.append(PlayerDemo.Entry(url: URL(string: "\(base)/fmp4/master.m3u8")!, metadata: DemoMetadata(
+                    title: "Lab fMP4", subtitle: "byte ranges, initialization section, AES-128 key",
+                    chapters: [], timeRanges: [])))
+            }
         } else if stream == "vod" {
             let first = adSetup?.session.sessionInfo?.manifestUrl ?? URL(string: "\(base)/vod/master.m3u8")!
             entries.append(PlayerDemo.Entry(url: first, metadata: DemoMetadata(
@@ -152,49 +156,31 @@ struct Demo: AsyncParsableCommand {
                 chapters: [Chapter(id: "1", title: "Opening", timeRange: MediaTimeRange(start: 0, end: 12)),
                            Chapter(id: "2", title: "Main", timeRange: MediaTimeRange(start: 12, end: 40))],
                 timeRanges: [TimeRange(kind: .blocked, range: MediaTimeRange(start: 30, end: 33))]), tracksAds: adSetup != nil))
-            entries.append(PlayerDemo.Entry(url: URL(string: "\(base)/fmp4/master.m3u8")!, metadata: DemoMetadata(
-                title: "Lab fMP4", subtitle: "byte ranges, initialization section, AES-128 key",
-                chapters: [], timeRanges: [])))
+            if !decodes {
+                entries.append(PlayerDemo.Entry(url: URL(string: "\(base)/fmp4/master.m3u8")!, metadata: DemoMetadata(
+                    title: "Lab fMP4", subtitle: "byte ranges, initialization section, AES-128 key",
+                    chapters: [], timeRanges: [])))
+            }
         } else {
             let url = adSetup?.session.sessionInfo?.manifestUrl ?? URL(string: "\(base)/\(stream)/master.m3u8")!
             entries.append(PlayerDemo.Entry(url: url, metadata: DemoMetadata(
                 title: "Lab \(stream)", subtitle: "played for \(Int(duration)) s" + adNote, chapters: [], timeRanges: []),
                 tracksAds: adSetup != nil))
         }
-        print("Playtrace demo — lab on \(base), playing \(entries.count) item(s) through the Player at \(effectiveSpeed)× real time")
+        print("Playtrace demo — lab on \(base), playing \(entries.count) item(s) through the Player "
+            + (decodes ? "on libmpv (real media, decoded) in real time" : "at \(effectiveSpeed)× real time"))
         let limit = stream == "vod" || stream == "interstitials" ? nil : duration
         let demo = PlayerDemo(clock: clock, transport: transport, output: output)
         demo.interruption = interruption
         demo.telemetry = telemetry
         demo.ads = adSetup
         demo.outbox = outbox
+        demo.engine = engineOptions.choice
         demo.script = sessionOptions.viewerScript.map { ViewerScriptRunner(script: $0, clock: clock) }
         demo.summaryJSONPath = sessionOptions.summaryJSON
         // The lab's VAST server answers one ad with a media file it does not serve, to show the error reporting:
         // the demo's verdict names the reports it sends as accepted.
         demo.accepted = Set(sessionOptions.accept).union([.vastErrors])
         return await demo.run(entries, limit: limit)
-    }
-
-    /// The demo on libmpv: the lab's real media (on demand, 12 s) with chapters and a blocked range, decoded.
-    @MainActor
-    private func playRealMedia(base: String, clock: ScaledClock, transport: AsyncHTTPClientTransport,
-                               interruption: SessionInterruption, output: ConsoleOutput, telemetry: TelemetrySetup,
-                               outbox: RunOutbox) async -> Bool {
-        let entry = PlayerDemo.Entry(url: URL(string: "\(base)/media/vod/index.m3u8")!, metadata: DemoMetadata(
-            title: "Lab real media", subtitle: "H.264 and AAC made by ffmpeg, decoded by libmpv",
-            chapters: [Chapter(id: "1", title: "Opening", timeRange: MediaTimeRange(start: 0, end: 4)),
-                       Chapter(id: "2", title: "Main", timeRange: MediaTimeRange(start: 4, end: 12))],
-            timeRanges: [TimeRange(kind: .blocked, range: MediaTimeRange(start: 6, end: 8))]))
-        print("Playtrace demo — lab on \(base), playing 1 item through the Player on libmpv in real time")
-        let demo = PlayerDemo(clock: clock, transport: transport, output: output)
-        demo.interruption = interruption
-        demo.telemetry = telemetry
-        demo.outbox = outbox
-        demo.engine = engineOptions.choice
-        demo.script = sessionOptions.viewerScript.map { ViewerScriptRunner(script: $0, clock: clock) }
-        demo.summaryJSONPath = sessionOptions.summaryJSON
-        demo.accepted = Set(sessionOptions.accept)
-        return await demo.run([entry], limit: nil)
     }
 }

@@ -56,7 +56,7 @@ struct EngineChoice: Sendable {
     /// - Parameters:
     ///   - clock: the session's clock (libmpv plays in real time: a session with it runs on the real clock).
     ///   - transport: the HTTP client (the headless engine's, and MPVEngine's for the playlists' tags).
-    ///   - headless: the headless engine's settings.
+    ///   - headless: the headless engine's settings (its interstitial settings apply to libmpv too).
     func factory(clock: any Clock<Duration>, transport: any HTTPTransport,
                  headless: HeadlessEngine.Configuration) -> Player.EngineFactory {
         switch kind {
@@ -66,6 +66,9 @@ struct EngineChoice: Sendable {
             #if MPV
             var configuration = MPVEngine.Configuration()
             configuration.showsOutput = showsOutput
+            // The interstitials' rules are the same on both engines: so is the reader of VAST asset lists.
+            configuration.playsInterstitials = headless.playsInterstitials
+            configuration.assetListReader = headless.assetListReader
             return { MPVEngine(configuration: configuration, clock: clock, transport: transport) }
             #else
             // Refused when the options are validated: a build without the trait never gets here.

@@ -1,0 +1,177 @@
+public import Foundation
+public import PlaytraceCore
+public import PlaytraceHLS
+public import PlaytracePlayer
+
+/// The interstitials an HLS stream schedules, and the rules of rfc8216bis appendix D that say which one plays when:
+/// placed at their date on the primary's timeline (`X-SNAP=OUT` moving one to the nearest segment boundary), pre- and
+/// post-rolls by `CUE`, `CUE=ONCE`, a `JUMP` restriction met by a forward seek, the one under way where playback
+/// starts. It holds no I/O and no clock: every engine that plays HLS interstitials (the headless engine, MPVEngine)
+/// keeps one, so that the ad tracker sees the same picture on each.
+///
+/// ```swift
+/// var schedule = InterstitialSchedule()
+/// schedule.note(playlist, baseURL: url) { sequence in placements[sequence] }
+/// if let next = schedule.midRoll(from: playhead, to: playhead + step) { /* stop at next.event.start */ }
+/// ```
+public struct InterstitialSchedule: Sendable {
+    /// An interstitial a playlist announces: where it plays, how to get its assets, and whether it played.
+    public struct Entry: Sendable {
+        public var event: InterstitialEvent
+        public var attributes: Interstitial
+        /// The media playlist's URL, which the asset list or asset URI is relative to.
+        public var baseURL: URL
+        public var hasPlayed = false
+    }
+
+    /// Where a segment lies on the primary's timeline, and its program date time.
+    public struct SegmentPlacement: Sendable {
+        public var start: Double
+        public var end: Double
+        public var date: StreamDate?
+
+        public init(start: Double, end: Double, date: StreamDate?) {
+            self.start = start
+            self.end = end
+            self.date = date
+        }
+    }
+
+    /// The interstitials by their date range's ID.
+    public private(set) var entries: [String: Entry] = [:]
+
+    public init() {}
+
+    /// Notes the interstitials of a media playlist (those already known keep their state). Each is placed by its
+    /// `START-DATE` from the program date time of the segment that carries it.
+    /// - Parameters:
+    ///   - playlist: the media playlist.
+    ///   - baseURL: its address, which asset lists and asset URIs are relative to.
+    ///   - placement: where a segment (by media sequence number) lies on the engine's timeline; `nil` when unknown.
+    public mutating func note(_ playlist: MediaPlaylist, baseURL: URL, placement: (Int) -> SegmentPlacement?) {
+        for segment in playlist.segments {
+            for range in segment.tags.dateRanges {
+                guard let attributes = range.interstitial, entries[range.id] == nil,
+                      let placed = placement(segment.mediaSequence), let date = placed.date else { continue }
+                let datePosition = max(0, placed.start + (range.startDate.secondsSince1970 - date.secondsSince1970))
+                var start = datePosition
+                if attributes.snap.contains(.out) {
+                    start = Self.nearestBoundary(to: start, in: playlist, placement: placement) ?? start
+                }
+                let cue: InterstitialEvent.Placement = range.cue.contains(.pre) ? .preRoll
+                    : range.cue.contains(.post) ? .postRoll : .midRoll
+                let skipControl = attributes.skipControlOffset.map {
+                    InterstitialEvent.SkipControl(offset: $0, duration: attributes.skipControlDuration,
+                                                  labelID: attributes.skipControlLabelID)
+                }
+                let event = InterstitialEvent(
+                    id: range.id, start: MediaTime(seconds: start), startDate: range.startDate,
+                    resumeOffset: attributes.resumeOffset, playoutLimit: attributes.playoutLimit,
+                    isSkipRestricted: attributes.restrictions.contains(.skip),
+                    isJumpRestricted: attributes.restrictions.contains(.jump),
+                    placement: cue, playsOnce: range.cue.contains(.once), skipControl: skipControl,
+                    datePosition: MediaTime(seconds: datePosition), duration: range.duration ?? range.plannedDuration)
+                entries[range.id] = Entry(event: event, attributes: attributes, baseURL: baseURL)
+            }
+        }
+    }
+
+    /// The segment boundary of `playlist` nearest a position (`X-SNAP`).
+    private static func nearestBoundary(to position: Double, in playlist: MediaPlaylist,
+                                        placement: (Int) -> SegmentPlacement?) -> Double? {
+        for segment in playlist.segments {
+            guard let placed = placement(segment.mediaSequence), placed.start <= position, position < placed.end else {
+                continue
+            }
+            return position - placed.start <= placed.end - position ? placed.start : placed.end
+        }
+        return nil
+    }
+
+    /// Forgets the played ones a live window left behind (before `windowStart`): a long session holds only what it
+    /// can reach.
+    public mutating func forgetPlayed(before windowStart: MediaTime) {
+        entries = entries.filter { !$0.value.hasPlayed || $0.value.event.start >= windowStart }
+    }
+
+    /// The interstitials, in order of their start (for the snapshot).
+    public var events: [InterstitialEvent] {
+        entries.values.map(\.event).sorted { ($0.start, $0.id) < ($1.start, $1.id) }
+    }
+
+    /// The first mid-roll not played yet whose start lies in `from...to`.
+    public func midRoll(from: Double, to: Double) -> Entry? {
+        entries.values
+            .filter { !$0.hasPlayed && $0.event.placement == .midRoll && $0.event.start.seconds >= from && $0.event.start.seconds <= to }
+            .min { ($0.event.start, $0.event.id) < ($1.event.start, $1.event.id) }
+    }
+
+    /// The first pre-roll (`CUE=PRE`) or post-roll (`CUE=POST`) not played yet, in order of their dates.
+    public func pending(_ placement: InterstitialEvent.Placement) -> Entry? {
+        entries.values
+            .filter { !$0.hasPlayed && $0.event.placement == placement }
+            .min { ($0.event.startDate?.secondsSince1970 ?? 0, $0.event.id) < ($1.event.startDate?.secondsSince1970 ?? 0, $1.event.id) }
+    }
+
+    /// The last JUMP-restricted mid-roll not played yet that a forward seek from `from` to `to` would pass: it plays
+    /// before the seek continues (the one nearest the target, as a snapback plays the break last passed).
+    public func jumpRestricted(from: Double, to: Double) -> Entry? {
+        guard to > from else { return nil }
+        return entries.values
+            .filter {
+                !$0.hasPlayed && $0.event.isJumpRestricted && $0.event.placement == .midRoll
+                    && $0.event.start.seconds > from && $0.event.start.seconds <= to
+            }
+            .max { ($0.event.start, $0.event.id) < ($1.event.start, $1.event.id) }
+    }
+
+    /// The mid-roll under way at a position where playback starts: one that stands for a span of the primary (a
+    /// resume offset other than 0, and a duration), begun before the position and not over at it, with how far into
+    /// it the position is. Playback joins it there, as players do on a live stream.
+    public func underWay(at position: Double) -> (entry: Entry, offset: Double)? {
+        for entry in entries.values where !entry.hasPlayed && entry.event.placement == .midRoll {
+            let span = entry.event.resumeOffset?.seconds ?? entry.event.duration?.seconds ?? 0
+            let offset = position - entry.event.start.seconds
+            if span > 0, offset > 0.001, offset < span - 0.001 { return (entry, offset) }
+        }
+        return nil
+    }
+
+    /// A seek to `target` makes the mid-rolls after it, played but without `CUE=ONCE`, playable again.
+    public mutating func rearm(after target: Double) {
+        for (id, entry) in entries
+        where entry.hasPlayed && !entry.event.playsOnce && entry.event.placement == .midRoll && entry.event.start.seconds > target {
+            entries[id]?.hasPlayed = false
+        }
+    }
+
+    /// Marks an interstitial as begun; a pre- or post-roll is placed where the primary is (`playhead`: where
+    /// playback starts, or the primary's end). Returns the entry as it plays.
+    public mutating func begin(_ entry: Entry, at playhead: Double) -> Entry {
+        var entry = entry
+        if entry.event.placement != .midRoll {
+            entry.event.start = MediaTime(seconds: playhead)
+            entry.event.datePosition = entry.event.start
+        }
+        entry.hasPlayed = true
+        entries[entry.event.id] = entry
+        return entry
+    }
+
+    /// Where the primary resumes after an interstitial: its start when it was cancelled, otherwise its start plus its
+    /// resume offset (by default what it played, `played`; a pre-roll's default is where it began), moved by `X-SNAP=IN`
+    /// to the nearest segment boundary.
+    /// - Parameters:
+    ///   - entry: the interstitial that ended.
+    ///   - played: seconds it played (from its beginning, an interstitial joined under way included).
+    ///   - cancelled: whether it was cancelled (an asset-list error).
+    ///   - nearestBoundary: the segment boundary nearest a position, for `X-SNAP=IN`.
+    public static func resumePosition(after entry: Entry, played: Double, cancelled: Bool,
+                                      nearestBoundary: (Double) -> Double) -> Double {
+        let played = entry.event.placement == .preRoll ? 0 : played
+        let offset = cancelled ? 0 : (entry.event.resumeOffset?.seconds ?? played)
+        var target = entry.event.start.seconds + offset
+        if entry.attributes.snap.contains(.in) { target = nearestBoundary(target) }
+        return target
+    }
+}

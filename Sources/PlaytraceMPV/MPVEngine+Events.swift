@@ -1,0 +1,300 @@
+#if MPV
+import Foundation
+import PlaytraceCore
+import PlaytracePlayer
+
+/// libmpv's events and observed properties, turned into the engine's state and events.
+extension MPVEngine {
+    func drainEvents() {
+        while let event = handle.nextEvent() { process(event) }
+    }
+
+    func process(_ event: MPVEvent) {
+        switch event {
+        case .startFile:
+            pendingStarts = max(0, pendingStarts - 1)
+        case .fileLoaded where pendingStarts > 0, .playbackRestart where pendingStarts > 0, .endFile where pendingStarts > 0:
+            // The end of the file an asset or the primary replaced.
+            break
+        case .fileLoaded where interstitial != nil:
+            interstitialAssetLoaded()
+        case .fileLoaded where isResumingPrimary:
+            readTracks()
+            updateStatus()
+        case .fileLoaded:
+            isFileLoaded = true
+            duration = handle.double("duration").map { MediaTime(seconds: $0) }
+            readTracks()
+            emit(.loaded(streamType: duration == nil ? .live : .onDemand, duration: duration,
+                         variants: currentVariant.map { [$0] } ?? []))
+            updateStatus()
+        case .playbackRestart where interstitial != nil:
+            break
+        case .playbackRestart:
+            isResumingPrimary = false
+            if let target = jumpTarget {
+                jumpTarget = nil
+                playhead = handle.double("time-pos").map { MediaTime(seconds: $0) } ?? target
+                if wantsToPlay, status == .playing { playedFrom = playhead }
+            }
+            if let target = seekTarget {
+                let position = handle.double("time-pos").map { MediaTime(seconds: $0) } ?? target
+                // A key frame outside the tolerances, or the restart of a seek this one replaced: once, seek exactly.
+                let slack = MediaTime(seconds: 0.1)
+                if let window = seekWindow, !seekResent,
+                   position < window.lowerBound - slack || position > window.upperBound + slack {
+                    seekResent = true
+                    handle.command(["seek", String(target.seconds), "absolute+exact"])
+                    return
+                }
+                seekTarget = nil
+                seekWindow = nil
+                playhead = position
+                emit(.seekEnded(at: position, completed: true))
+            }
+            updateStatus()
+        case .endFile(let reason, let code) where interstitial != nil:
+            // An asset that cannot be played is skipped.
+            if reason == 4 { finishAsset(.failed("libmpv: \(MPVError(code: code, context: "playback"))")) }
+        case .endFile(let reason, let code):
+            // MPV_END_FILE_REASON_ERROR: the source could not be played.
+            if reason == 4 {
+                fail(EngineError(kind: .decoding, message: "libmpv: \(MPVError(code: code, context: "playback"))",
+                                 isFatal: true))
+            }
+        case .propertyChange(let name, let value):
+            propertyChanged(name, value)
+        case .logMessage(let prefix, _, let text):
+            decoderError(text, from: prefix)
+        case .shutdown, .seek, .other:
+            break
+        }
+    }
+
+    /// The properties that describe the file that plays: until a file just loaded starts, their changes are the
+    /// previous file's.
+    private static let fileProperties: Set<String> = ["time-pos", "duration", "track-list/count", "eof-reached", "aid", "sid"]
+
+    func propertyChanged(_ name: String, _ value: MPVValue) {
+        if pendingStarts > 0, Self.fileProperties.contains(name) { return }
+        if interstitial != nil, Self.fileProperties.contains(name) { return assetPropertyChanged(name, value) }
+        switch name {
+        case "time-pos":
+            guard let seconds = value.double else { return }
+            if jumpTarget != nil { return }
+            noteTimestampJump(to: MediaTime(seconds: seconds))
+            if reachInterstitial(from: MediaTime(seconds: seconds)) { return }
+            if jumpOverSkippedRange(from: MediaTime(seconds: seconds)) { return }
+            reportProgress(to: MediaTime(seconds: seconds))
+            playhead = MediaTime(seconds: seconds)
+            if status == .playing, playedFrom == nil { playedFrom = playhead }
+            if !hasShownFirstFrame, isFileLoaded, wantsToPlay, seconds > 0 || status == .playing {
+                firstFrame()
+                _ = beginInterstitialAtStart()
+            }
+        case "duration":
+            duration = value.double.map { MediaTime(seconds: $0) }
+        case "estimated-vf-fps":
+            if let fps = value.double, fps.isFinite, fps >= 1 { frameRate = fps }
+        case "paused-for-cache":
+            let paused = value.flag ?? false
+            guard paused != isPausedForCache else { return }
+            isPausedForCache = paused
+            if paused, hasShownFirstFrame {
+                stallStartedAt = stopwatch.elapsed
+                stallCount += 1
+                emit(.stallBegan(at: playhead))
+            } else if !paused, let started = stallStartedAt {
+                let stalled = stopwatch.elapsed - started
+                stallStartedAt = nil
+                stallDuration += stalled
+                emit(.stallEnded(after: stalled))
+            }
+            updateStatus()
+        case "demuxer-cache-duration":
+            cacheDuration = value.double ?? 0
+        case "video-bitrate":
+            videoBitRate = value.double
+        case "width":
+            width = value.int
+        case "height":
+            height = value.int
+        case "frame-drop-count", "decoder-frame-drop-count":
+            droppedFrames = (handle.int("frame-drop-count") ?? 0) + (handle.int("decoder-frame-drop-count") ?? 0)
+        case "track-list/count":
+            readTracks()
+        case "eof-reached":
+            guard value.flag == true, isFileLoaded, status != .ended else { return }
+            closePlayedRange(at: duration ?? playhead)
+            if let duration { playhead = duration }
+            if beginPostRoll() { return }
+            status = .ended
+            emit(.statusChanged(.ended))
+            emit(.ended)
+        case "aid", "sid":
+            readTracks()
+        default:
+            break
+        }
+    }
+
+    /// A change of the asset that plays in an interstitial: its position, its end.
+    private func assetPropertyChanged(_ name: String, _ value: MPVValue) {
+        switch name {
+        case "time-pos":
+            if let seconds = value.double { interstitialMoved(to: seconds) }
+        case "eof-reached":
+            if value.flag == true { interstitialAssetReachedEnd() }
+        default:
+            break
+        }
+    }
+
+    /// Reports, as a non-fatal decoding error, a frame whose position leaps from the last one's during playback
+    /// with no seek asked for: timestamps that jump (a segment muxed with another time base, a missing
+    /// discontinuity tag), which only a decoder sees.
+    /// A leap is reported once the frame after it continues from where it landed: libmpv may show a position of 0
+    /// for a frame while it resynchronises, which is no jump of the media's.
+    func noteTimestampJump(to position: MediaTime) {
+        defer { lastFramePosition = status == .playing && seekTarget == nil ? position : nil }
+        guard status == .playing, seekTarget == nil, let last = lastFramePosition else {
+            pendingLeap = nil
+            return
+        }
+        // A frame a little before the last one (a decoder resuming after a broken frame) is no jump.
+        let continues = abs((position - last).seconds) <= 1
+        if let leap = pendingLeap, continues {
+            pendingLeap = nil
+            let jump = (leap.to - leap.from).seconds
+            let signed = (jump > 0 ? "+" : "") + String(format: "%.2f", jump)
+            emit(.error(EngineError(kind: .decoding, message: "the media's timestamps jump by \(signed) s after \(leap.from) (no seek asked for)",
+                                    isFatal: false)))
+        } else if !continues {
+            pendingLeap = (from: pendingLeap?.from ?? last, to: position)
+        }
+    }
+
+    /// The most libmpv error messages reported in a second: a corrupt stream can make its decoder complain at
+    /// every frame.
+    static let errorsPerSecond = 10
+
+    /// Reports one of libmpv's error messages (a decoder's complaint about a corrupt frame, a demuxer's about a
+    /// broken packet) as a non-fatal decoding error, up to ``errorsPerSecond``; the next one reported says how many
+    /// were left out. The null outputs' complaints (about the engine pausing around a `loadfile`) are no fault of
+    /// the media's, and are left out; the stream layer's (a file that cannot be opened) are network errors.
+    func decoderError(_ text: String, from prefix: String) {
+        guard !prefix.hasPrefix("ao/null"), !prefix.hasPrefix("vo/null") else { return }
+        let second = stopwatch.elapsed / .seconds(1)
+        if Duration.seconds(second.rounded(.down)) != errorSecond {
+            errorSecond = .seconds(second.rounded(.down))
+            errorsThisSecond = 0
+        }
+        guard errorsThisSecond < Self.errorsPerSecond else {
+            errorsLeftOut += 1
+            return
+        }
+        errorsThisSecond += 1
+        let leftOut = errorsLeftOut > 0 ? " (and \(errorsLeftOut) more before it)" : ""
+        errorsLeftOut = 0
+        let kind: EngineError.Kind = prefix == "stream" ? .network : .decoding
+        emit(.error(EngineError(kind: kind, message: "libmpv \(prefix): \(text)\(leftOut)", isFatal: false)))
+    }
+
+    /// Jumps over the skipped range the next frames would enter, from a frame shown at `position`: the range ends the
+    /// item when it reaches an on-demand item's end. Returns whether it jumped.
+    func jumpOverSkippedRange(from position: MediaTime) -> Bool {
+        guard !skippedRanges.isEmpty, isFileLoaded, seekTarget == nil else { return false }
+        let lookahead = MediaTime(seconds: 2 / frameRate)
+        guard let range = skippedRanges.ranges.first(where: { $0.end > position && $0.start <= position + lookahead })
+        else { return false }
+        closePlayedRange(at: max(position, min(range.start, position + MediaTime(seconds: 1 / frameRate))))
+        progressedTo = nil
+        emit(.rangeSkipped(range))
+        if let duration, range.end >= duration {
+            handle.set("pause", "yes")
+            playhead = duration
+            status = .ended
+            emit(.statusChanged(.ended))
+            emit(.ended)
+            return true
+        }
+        jumpTarget = range.end
+        lastFramePosition = nil
+        playhead = range.end
+        handle.command(["seek", String(range.end.seconds), "absolute+exact"])
+        return true
+    }
+
+    /// Reports the playhead's movement to `position`, when it continues the last one during playback.
+    func reportProgress(to position: MediaTime) {
+        guard reportsProgress, status == .playing, seekTarget == nil else {
+            progressedTo = nil
+            return
+        }
+        // A frame comes every few hundredths of a second: a longer step is a discontinuity, not a movement.
+        if var from = progressedTo, position > from, position - from < MediaTime(seconds: 1) {
+            for boundary in boundaries where boundary > from && boundary + Self.boundaryOvershoot < position {
+                let end = boundary + Self.boundaryOvershoot
+                let lag = Duration.seconds((position - end).seconds / rate)
+                emit(.progressed(PlaybackProgress(from: from, to: end, fromDate: stream?.date(at: from),
+                                                  toDate: stream?.date(at: end), rate: rate, lag: lag)))
+                from = end
+            }
+            emit(.progressed(PlaybackProgress(from: from, to: position, fromDate: stream?.date(at: from),
+                                              toDate: stream?.date(at: position), rate: rate)))
+        }
+        progressedTo = position
+    }
+
+    func fail(_ failure: EngineError) {
+        error = failure
+        status = .failed
+        emit(.error(failure))
+        emit(.statusChanged(.failed))
+    }
+
+    func firstFrame() {
+        hasShownFirstFrame = true
+        let from = max(loadRequestedAt ?? .zero, playRequestedAt ?? .zero)
+        let startup = stopwatch.elapsed - from
+        startupTime = startup
+        playedFrom = playhead
+        emit(.firstFrame(startupTime: startup))
+        updateStatus()
+    }
+
+    /// Reads the audio and subtitle tracks (`track-list`), and which ones are selected.
+    func readTracks() {
+        let count = handle.int("track-list/count") ?? 0
+        var options: [MediaOption] = []
+        var selected: [MediaOption.Kind: MediaOption.ID] = [:]
+        for index in 0..<count {
+            let prefix = "track-list/\(index)/"
+            let kind: MediaOption.Kind
+            switch handle.string(prefix + "type") {
+            case "audio": kind = .audio
+            case "sub": kind = .subtitles
+            default: continue
+            }
+            guard let track = handle.int(prefix + "id") else { continue }
+            let language = handle.string(prefix + "lang")
+            let id = "\(kind.rawValue):\(track)"
+            let option = MediaOption(
+                id: id, kind: kind, name: handle.string(prefix + "title") ?? language ?? "Track \(track)",
+                language: language, isDefault: handle.flag(prefix + "default") ?? false,
+                isForced: handle.flag(prefix + "forced") ?? false)
+            let isSelected = handle.flag(prefix + "selected") == true
+            if isSelected { selected[kind] = id }
+            // FFmpeg lists a rendition muxed in every variant once per variant: one option each, the selected copy
+            // when it is one.
+            if let twin = options.firstIndex(where: { $0.kind == kind && $0.language == language && $0.name == option.name }) {
+                if isSelected { options[twin] = option }
+                continue
+            }
+            options.append(option)
+        }
+        mediaOptions = options
+        selectedMediaOptions = selected
+    }
+}
+#endif
