@@ -51,6 +51,14 @@ extension MPVEngine {
                 seekWindow = nil
                 playhead = position
                 emit(.seekEnded(at: position, completed: true))
+                // A seek sent to a JUMP-restricted interstitial: it plays now (libmpv may land a frame past its start).
+                if let id = jumpInterstitial {
+                    jumpInterstitial = nil
+                    if let entry = schedule.entries[id], !entry.hasPlayed {
+                        playhead = entry.event.start
+                        beginInterstitial(entry)
+                    }
+                }
             }
             updateStatus()
         case .endFile(let reason, let code) where interstitial != nil:
@@ -87,7 +95,8 @@ extension MPVEngine {
             if jumpOverSkippedRange(from: MediaTime(seconds: seconds)) { return }
             reportProgress(to: MediaTime(seconds: seconds))
             playhead = MediaTime(seconds: seconds)
-            if status == .playing, playedFrom == nil { playedFrom = playhead }
+            // A frame shown before a seek lands (one asked while libmpv loaded the primary) starts no played range.
+            if status == .playing, playedFrom == nil, seekTarget == nil { playedFrom = playhead }
             if !hasShownFirstFrame, isFileLoaded, wantsToPlay, seconds > 0 || status == .playing {
                 firstFrame()
                 _ = beginInterstitialAtStart()

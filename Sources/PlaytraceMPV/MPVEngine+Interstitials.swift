@@ -192,7 +192,8 @@ extension MPVEngine {
     func interstitialMoved(to seconds: Double) {
         guard var playing = interstitial, playing.replacedPrimary else { return }
         let from = playing.assetElapsed
-        var to = seconds
+        // libmpv's timeline runs a little past the playlist's duration (the audio's priming samples first).
+        var to = playing.assets?[playing.index].duration.map { min(seconds, $0.seconds) } ?? seconds
         if let limit = playing.entry.event.playoutLimit?.seconds { to = min(to, from + max(0, limit - playing.elapsed)) }
         // A frame comes every few hundredths of a second: a longer step is a discontinuity, not a movement.
         let moved = wantsToPlay && to > from && to - from < 1

@@ -141,6 +141,8 @@ public actor MPVEngine: PlaybackEngine {
     var interstitialBoundaries: [String: [MediaTime]] = [:]
     /// Where a seek asked while an interstitial had to play first goes when it ends.
     var seekAfterInterstitial: MediaTime?
+    /// The JUMP-restricted interstitial a seek goes to first, played when that seek ends.
+    var jumpInterstitial: String?
     /// Identifies this playback of the primary to interstitial servers (`_HLS_primary_id`).
     var primaryID = UUID().uuidString.lowercased()
 
@@ -313,8 +315,11 @@ public actor MPVEngine: PlaybackEngine {
         var exact = target != position || toleranceBefore == .zero && toleranceAfter == .zero
         if configuration.playsInterstitials, let restricted = schedule.jumpRestricted(from: playhead.seconds, to: target.seconds) {
             seekAfterInterstitial = target
+            jumpInterstitial = restricted.event.id
             target = restricted.event.start
             exact = true
+        } else {
+            jumpInterstitial = nil
         }
         schedule.rearm(after: target.seconds)
         // A seek that lands in a skipped range lands exactly at its end (a key frame before it would show some).
@@ -484,6 +489,7 @@ public actor MPVEngine: PlaybackEngine {
         schedule = InterstitialSchedule()
         interstitialPlayedRanges = [:]
         seekAfterInterstitial = nil
+        jumpInterstitial = nil
         pendingStarts = 0
         isResumingPrimary = false
         isPrimaryReplaced = false

@@ -42,7 +42,8 @@ public struct EngineConformance: Sendable {
         case startsAtTheRequestedPosition, exactSeekLandsOnTarget, toleratedSeekLandsWithinTolerances
         case seekReplacesTheOneUnderWay, skipsBlockedRanges, skippedRangeAtTheEndEndsTheItem, playsAtTheRate
         case endsAtTheEnd, progressEndsAtBoundaries, stallsWhileASegmentIsLate, reportsTheProgramDateTime
-        case missingStreamFails
+        case missingStreamFails, playsInterstitialsByTheirRules, skipsFailingInterstitialsAndPlaysThePostRoll
+        case jumpRestrictedInterstitialPlaysBeforeTheSeek, joinsTheInterstitialUnderWay
     }
 
     /// Runs one check.
@@ -60,6 +61,10 @@ public struct EngineConformance: Sendable {
         case .stallsWhileASegmentIsLate: try await stallsWhileASegmentIsLate()
         case .reportsTheProgramDateTime: try await reportsTheProgramDateTime()
         case .missingStreamFails: try await missingStreamFails()
+        case .playsInterstitialsByTheirRules: try await playsInterstitialsByTheirRules()
+        case .skipsFailingInterstitialsAndPlaysThePostRoll: try await skipsFailingInterstitialsAndPlaysThePostRoll()
+        case .jumpRestrictedInterstitialPlaysBeforeTheSeek: try await jumpRestrictedInterstitialPlaysBeforeTheSeek()
+        case .joinsTheInterstitialUnderWay: try await joinsTheInterstitialUnderWay()
         }
     }
 
@@ -279,8 +284,10 @@ public struct EngineConformance: Sendable {
 
     // MARK: - Sessions
 
-    /// Runs `body` with an engine, a lab serving the real media, and the engine's events collected.
-    private func withSession(faults: [LabFault] = [], _ body: (ConformanceSession) async throws -> Void) async throws {
+    /// Runs `body` with an engine, a lab serving the real media, and the engine's events collected; the session plays
+    /// `path` on the lab (its real on-demand media by default).
+    func withSession(faults: [LabFault] = [], path: String = "/media/vod/index.m3u8",
+                     _ body: (ConformanceSession) async throws -> Void) async throws {
         let directory = Self.mediaDirectory
         try #require(FileManager.default.fileExists(atPath: directory + "/vod/index.m3u8"),
                      "no real media in \(directory): run scripts/generate-media")
@@ -290,7 +297,7 @@ public struct EngineConformance: Sendable {
         for fault in faults { lab.faults.add(fault) }
         let port = try await lab.start()
         let (engine, close) = try await makeEngine()
-        let session = ConformanceSession(engine: engine, url: URL(string: "http://127.0.0.1:\(port)/media/vod/index.m3u8")!)
+        let session = ConformanceSession(engine: engine, url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         do {
             try await body(session)
         } catch {
