@@ -31,36 +31,7 @@ extension MPVEngine {
         case .playbackRestart where interstitial != nil:
             break
         case .playbackRestart:
-            isResumingPrimary = false
-            if let target = jumpTarget {
-                jumpTarget = nil
-                playhead = handle.double("time-pos").map { MediaTime(seconds: $0) } ?? target
-                if wantsToPlay, status == .playing { playedFrom = playhead }
-            }
-            if let target = seekTarget {
-                let position = handle.double("time-pos").map { MediaTime(seconds: $0) } ?? target
-                // A key frame outside the tolerances, or the restart of a seek this one replaced: once, seek exactly.
-                let slack = MediaTime(seconds: 0.1)
-                if let window = seekWindow, !seekResent,
-                   position < window.lowerBound - slack || position > window.upperBound + slack {
-                    seekResent = true
-                    handle.command(["seek", String(target.seconds), "absolute+exact"])
-                    return
-                }
-                seekTarget = nil
-                seekWindow = nil
-                playhead = position
-                emit(.seekEnded(at: position, completed: true))
-                // A seek sent to a JUMP-restricted interstitial: it plays now (libmpv may land a frame past its start).
-                if let id = jumpInterstitial {
-                    jumpInterstitial = nil
-                    if let entry = schedule.entries[id], !entry.hasPlayed {
-                        playhead = entry.event.start
-                        beginInterstitial(entry)
-                    }
-                }
-            }
-            updateStatus()
+            playbackRestarted()
         case .endFile(let reason, let code) where interstitial != nil:
             // An asset that cannot be played is skipped.
             if reason == 4 { finishAsset(.failed("libmpv: \(MPVError(code: code, context: "playback"))")) }
@@ -79,6 +50,52 @@ extension MPVEngine {
         }
     }
 
+    /// A seek (the engine's own jump, or one asked for) landed, or a file just loaded began to play.
+    func playbackRestarted() {
+        isResumingPrimary = false
+        if let target = jumpTarget {
+            jumpTarget = nil
+            playhead = handle.double("time-pos").map { MediaTime(seconds: $0) } ?? target
+            if wantsToPlay, status == .playing { playedFrom = playhead }
+        }
+        if let target = seekTarget {
+            let position = handle.double("time-pos").map { MediaTime(seconds: $0) } ?? target
+            // A key frame outside the tolerances, or the restart of a seek this one replaced: once, seek exactly.
+            let slack = MediaTime(seconds: 0.1)
+            if let window = seekWindow, !seekResent,
+               position < window.lowerBound - slack || position > window.upperBound + slack {
+                seekResent = true
+                handle.command(["seek", String(target.seconds), "absolute+exact"])
+                return
+            }
+            seekTarget = nil
+            seekWindow = nil
+            playhead = position
+            emit(.seekEnded(at: position, completed: true))
+            // A seek sent to a JUMP-restricted interstitial: it plays now (libmpv may land a frame past its start).
+            if let id = jumpInterstitial {
+                jumpInterstitial = nil
+                if let entry = schedule.entries[id], !entry.hasPlayed {
+                    playhead = entry.event.start
+                    beginInterstitial(entry)
+                }
+            }
+        }
+        updateStatus()
+    }
+
+    /// Whether the seek or jump under way has landed at `seconds` though libmpv said nothing: a track change during a
+    /// seek (the Player applying its audio choice again) makes libmpv restart without a playback-restart event, and
+    /// waiting for one would stop the engine's playhead for good. A frame within the seek's window, libmpv no longer
+    /// seeking, is the landing.
+    func landedWithoutRestart(at seconds: Double) -> Bool {
+        guard let target = jumpTarget ?? seekTarget else { return false }
+        let window = jumpTarget == nil ? seekWindow ?? target...target : target...target
+        let slack = max(0.1, 2 / frameRate)
+        guard seconds >= window.lowerBound.seconds - slack, seconds <= window.upperBound.seconds + slack else { return false }
+        return handle.flag("seeking") == false
+    }
+
     /// The properties that describe the file that plays: until a file just loaded starts, their changes are the
     /// previous file's.
     private static let fileProperties: Set<String> = ["time-pos", "duration", "track-list/count", "eof-reached", "aid", "sid"]
@@ -89,6 +106,7 @@ extension MPVEngine {
         switch name {
         case "time-pos":
             guard let seconds = value.double else { return }
+            if landedWithoutRestart(at: seconds) { playbackRestarted() }
             if jumpTarget != nil { return }
             noteTimestampJump(to: MediaTime(seconds: seconds))
             if reachInterstitial(from: MediaTime(seconds: seconds)) { return }
@@ -214,7 +232,10 @@ extension MPVEngine {
     func jumpOverSkippedRange(from position: MediaTime) -> Bool {
         guard !skippedRanges.isEmpty, isFileLoaded, seekTarget == nil else { return false }
         let lookahead = MediaTime(seconds: 2 / frameRate)
-        guard let range = skippedRanges.ranges.first(where: { $0.end > position && $0.start <= position + lookahead })
+        // A frame less than a frame before a range's end is the range's end: libmpv lands an exact seek (or a start)
+        // there a few milliseconds early, its timeline led by the audio, and jumping again would never end.
+        let frame = MediaTime(seconds: 1 / frameRate)
+        guard let range = skippedRanges.ranges.first(where: { $0.end - frame > position && $0.start <= position + lookahead })
         else { return false }
         closePlayedRange(at: max(position, min(range.start, position + MediaTime(seconds: 1 / frameRate))))
         progressedTo = nil
@@ -268,6 +289,8 @@ extension MPVEngine {
         let startup = stopwatch.elapsed - from
         startupTime = startup
         playedFrom = playhead
+        // The variant that plays, as the headless engine says it at its first frame (libmpv never switches).
+        if let variant = currentVariant { emit(.variantSwitched(from: nil, to: variant, reason: .initial)) }
         emit(.firstFrame(startupTime: startup))
         updateStatus()
     }
@@ -276,34 +299,45 @@ extension MPVEngine {
     func readTracks() {
         let count = handle.int("track-list/count") ?? 0
         var options: [MediaOption] = []
+        var copies: [MediaOption.ID: [Int]] = [:]
         var selected: [MediaOption.Kind: MediaOption.ID] = [:]
+        var videoTracks = 0
         for index in 0..<count {
             let prefix = "track-list/\(index)/"
             let kind: MediaOption.Kind
             switch handle.string(prefix + "type") {
             case "audio": kind = .audio
             case "sub": kind = .subtitles
+            case "video":
+                if handle.flag(prefix + "selected") == true { playingVariantOrdinal = videoTracks }
+                videoTracks += 1
+                continue
             default: continue
             }
             guard let track = handle.int(prefix + "id") else { continue }
             let language = handle.string(prefix + "lang")
-            let id = "\(kind.rawValue):\(track)"
-            let option = MediaOption(
-                id: id, kind: kind, name: handle.string(prefix + "title") ?? language ?? "Track \(track)",
-                language: language, isDefault: handle.flag(prefix + "default") ?? false,
-                isForced: handle.flag(prefix + "forced") ?? false)
-            let isSelected = handle.flag(prefix + "selected") == true
-            if isSelected { selected[kind] = id }
-            // FFmpeg lists a rendition muxed in every variant once per variant: one option each, the selected copy
-            // when it is one.
-            if let twin = options.firstIndex(where: { $0.kind == kind && $0.language == language && $0.name == option.name }) {
-                if isSelected { options[twin] = option }
-                continue
+            let name = handle.string(prefix + "title") ?? language ?? "Track \(track)"
+            // FFmpeg lists a rendition muxed in every variant once per variant, in the variants' order: one option,
+            // named by its first copy, whose copies are all its tracks.
+            let id = options.first { $0.kind == kind && $0.language == language && $0.name == name }?.id ?? "\(kind.rawValue):\(track)"
+            if copies[id] == nil {
+                options.append(MediaOption(
+                    id: id, kind: kind, name: name, language: language, isDefault: handle.flag(prefix + "default") ?? false,
+                    isForced: handle.flag(prefix + "forced") ?? false))
             }
-            options.append(option)
+            copies[id, default: []].append(track)
+            if handle.flag(prefix + "selected") == true { selected[kind] = id }
         }
         mediaOptions = options
+        renditionTracks = copies
         selectedMediaOptions = selected
+    }
+
+    /// The track of a rendition to select: its copy in the variant that plays (FFmpeg reads only that variant's
+    /// streams: another's copy would leave libmpv waiting for audio that never comes), else its first.
+    func track(of id: MediaOption.ID) -> Int? {
+        guard let tracks = renditionTracks[id], let first = tracks.first else { return nil }
+        return tracks.count > playingVariantOrdinal ? tracks[playingVariantOrdinal] : first
     }
 }
 #endif

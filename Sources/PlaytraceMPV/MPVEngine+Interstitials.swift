@@ -318,9 +318,8 @@ extension MPVEngine {
         playhead = target
         isResumingPrimary = true
         isPrimaryReplaced = false
-        if let audio = selectedMediaOptions[.audio], let track = audio.split(separator: ":").last {
-            handle.set("aid", String(track))
-        }
+        // The primary's audio choice again (libmpv keeps the last `aid` written: the asset's "auto").
+        if let audio = selectedMediaOptions[.audio], let track = track(of: audio) { handle.set("aid", String(track)) }
         handle.set("speed", String(rate))
         handle.set("start", String(target.seconds))
         pendingStarts += 1

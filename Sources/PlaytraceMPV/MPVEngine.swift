@@ -120,6 +120,10 @@ public actor MPVEngine: PlaybackEngine {
     var errorsThisSecond = 0
     var errorSecond = Duration.zero
     var errorsLeftOut = 0
+    /// Each audio and subtitle option's tracks, one per variant that carries it, in the variants' order; and which
+    /// video track (in the same order) plays.
+    var renditionTracks: [MediaOption.ID: [Int]] = [:]
+    var playingVariantOrdinal = 0
     /// The video's frame rate as libmpv estimates it (25 until known).
     var frameRate = 25.0
     /// The primary's address, loaded again when it resumes after an interstitial.
@@ -209,6 +213,7 @@ public actor MPVEngine: PlaybackEngine {
         let current = interstitial != nil || pendingStarts > 0 || isPrimaryReplaced ? playhead
             : handle.double("time-pos").map { MediaTime(seconds: $0) } ?? playhead
         let variant = currentVariant
+        let listed = stream?.variants ?? []
         return EngineSnapshot(
             status: status, wantsToPlay: wantsToPlay, rate: rate, playhead: current,
             streamDate: stream?.date(at: current),
@@ -216,7 +221,7 @@ public actor MPVEngine: PlaybackEngine {
             seekableRange: duration.map { MediaTimeRange(start: .zero, end: $0) } ?? .empty,
             duration: duration, streamType: isFileLoaded ? (duration == nil ? .live : .onDemand) : .unknown,
             targetDuration: stream?.targetDuration,
-            isSeeking: seekTarget != nil, variants: variant.map { [$0] } ?? [], currentVariant: variant,
+            isSeeking: seekTarget != nil, variants: listed.isEmpty ? variant.map { [$0] } ?? [] : listed, currentVariant: variant,
             downloadingVariant: variant, stallCount: stallCount,
             stallDuration: stallDuration + (stallStartedAt.map { stopwatch.elapsed - $0 } ?? .zero),
             startupTime: startupTime, playedRanges: playedSoFar(at: current), mediaOptions: mediaOptions,
@@ -226,9 +231,19 @@ public actor MPVEngine: PlaybackEngine {
     }
 
     /// The variant that plays, as far as the decoder tells.
+    /// The variant of the multivariant playlist libmpv plays once the engine has read it (its declared bandwidth, as
+    /// the headless engine reports it); before, or for a media playlist, what the decoder tells: its size and the
+    /// video's measured bit rate.
     var currentVariant: VariantInfo? {
-        guard isFileLoaded, width != nil || videoBitRate != nil else { return nil }
-        return VariantInfo(index: 0, bandwidth: Int(videoBitRate ?? 0), width: width, height: height, url: "")
+        guard isFileLoaded else { return nil }
+        if let stream, let index = stream.variantIndex, stream.variants.indices.contains(index) {
+            var variant = stream.variants[index]
+            variant.width = variant.width ?? width
+            variant.height = variant.height ?? height
+            return variant
+        }
+        guard width != nil || videoBitRate != nil else { return nil }
+        return VariantInfo(index: 0, bandwidth: Int(videoBitRate ?? 0), width: width, height: height, url: stream?.url.absoluteString ?? "")
     }
 
     public func load(_ source: EngineSource) {
@@ -376,7 +391,7 @@ public actor MPVEngine: PlaybackEngine {
             return
         }
         guard selectedMediaOptions[kind] != id, let option = mediaOptions.first(where: { $0.id == id }),
-              let track = id.split(separator: ":").last else { return }
+              let track = track(of: id) else { return }
         handle.set(property, String(track))
         selectedMediaOptions[kind] = option.id
         emit(.mediaOptionSelected(option, kind: kind))
@@ -474,6 +489,8 @@ public actor MPVEngine: PlaybackEngine {
         isPausedForCache = false
         mediaOptions = []
         selectedMediaOptions = [:]
+        renditionTracks = [:]
+        playingVariantOrdinal = 0
         error = nil
         playedRanges = MediaTimeRangeSet()
         playedFrom = nil

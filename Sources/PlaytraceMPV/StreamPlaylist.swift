@@ -14,6 +14,11 @@ struct StreamPlaylist: Sendable {
     let url: URL
     let playlist: MediaPlaylist
     let dates: ProgramDateTimeMap
+    /// The multivariant playlist's variants, as the headless engine lists them; empty when the stream is a media
+    /// playlist.
+    var variants: [VariantInfo] = []
+    /// The one libmpv plays, in ``variants``.
+    var variantIndex: Int?
 
     /// Why the playlist could not be read.
     enum ReadError: Error, CustomStringConvertible {
@@ -46,12 +51,20 @@ struct StreamPlaylist: Sendable {
         case .media(let playlist):
             return StreamPlaylist(url: url, playlist: playlist, dates: ProgramDateTimeMap(playlist))
         case .multivariant(let multivariant):
-            let variants = multivariant.variants.sorted { $0.stream.bandwidth < $1.stream.bandwidth }
-            let within = variants.last { variant in maximumBandwidth.map { variant.stream.bandwidth <= $0 } ?? true }
-            guard let variant = within ?? variants.first, let media = URL(string: variant.uri, relativeTo: url)?.absoluteURL
-            else { throw .noVariant(url) }
+            let listed = multivariant.variants.enumerated().compactMap { index, variant -> VariantInfo? in
+                guard let variantURL = URL(string: variant.uri, relativeTo: url)?.absoluteURL else { return nil }
+                return VariantInfo(index: index, bandwidth: variant.bandwidth, averageBandwidth: variant.averageBandwidth,
+                                   width: variant.resolution?.width, height: variant.resolution?.height,
+                                   codecs: variant.codecs, url: variantURL.absoluteString)
+            }
+            let ordered = listed.sorted { ($0.bandwidth, $0.index) < ($1.bandwidth, $1.index) }
+            let within = ordered.last { variant in maximumBandwidth.map { variant.bandwidth <= $0 } ?? true }
+            guard let variant = within ?? ordered.first, let media = URL(string: variant.url) else { throw .noVariant(url) }
             guard case .media(let playlist) = try await fetch(media, transport: transport) else { throw .noVariant(url) }
-            return StreamPlaylist(url: media, playlist: playlist, dates: ProgramDateTimeMap(playlist))
+            var stream = StreamPlaylist(url: media, playlist: playlist, dates: ProgramDateTimeMap(playlist))
+            stream.variants = listed
+            stream.variantIndex = listed.firstIndex(of: variant)
+            return stream
         }
     }
 

@@ -38,15 +38,36 @@ struct MPVCommandLineTests {
         #expect(lab.requests.all.contains { $0.path.hasPrefix("/ssai/harmonic/vod/") && $0.path.hasSuffix("/seg2.ts") })
     }
 
-    @Test("The demo on libmpv plays the lab's real media to the end, its blocked range left out")
-    func demoDecodes() async throws {
-        let run = try await CommandRunner.run(["demo", "--engine", "mpv", "--media-dir", EngineConformance.mediaDirectory])
+    @Test("play --engine mpv tracks a stitched break and VAST interstitials: every beacon once, from decoded frames")
+    func playTracksInterstitials() async throws {
+        let (lab, url) = try await MPVEngineTests.startMediaLab(path: "/ssai/harmonic/vast-interstitials/master.m3u8")
+        // The pre-roll, the stitched break (8 to 16 s), mid-1 (at 20 s, resuming at 32 s); stopped at 33 s.
+        let run = try await CommandRunner.run(["play", "--engine", "mpv", "--ads", "harmonic", "--script", "at 33 stop",
+                                               url.absoluteString])
+        await lab.stop()
         #expect(run.status == 0, "stderr: \(run.error)")
-        #expect(run.output.contains("Lab real media"))
-        #expect(run.output.contains("played to the end"))
-        // 12 s of media, 2 s of it blocked.
-        let watched = Self.seconds(after: "WatchedTime", in: run.output)
-        #expect(watched.map { (9.5...10.5).contains($0) } == true, "\(run.output)")
+        #expect(run.output.contains("interstitial pre played") && run.output.contains("interstitial mid-1 played"), "\(run.output)")
+        #expect(run.output.contains("ad break break-1 (daterange-scte35"), "\(run.output)")
+        // What the session's stitched break and the VAST ads of the pre-roll and mid-1 call for (the headless engine
+        // fires the same 42 for the same script).
+        #expect(run.output.contains("42 expected, 42 fired, 42 delivered, 0 failed"), "\(run.output)")
+        // Each fired beacon reached the lab: a VAST wrapper's URLs serve each ad of its pod, so some come twice.
+        #expect(lab.beacons.all.count >= 42)
+        // The assets libmpv played are the lab's ad media.
+        #expect(lab.requests.all.contains { $0.path.hasPrefix("/ads/") && $0.path.hasSuffix(".ts") })
+        let content = Self.seconds(after: "ContentPlaybackTime", in: run.output)
+        // 0 to 8, 16 to 20 and 32 to 33 s: the stitched break and the interstitials are not content.
+        #expect(content.map { (12...14).contains($0) } == true, "\(run.output)")
+    }
+
+    @Test("The demo on libmpv plays the lab's on-demand stream decoded, its ads tracked and its blocked range left out")
+    func demoDecodes() async throws {
+        let run = try await CommandRunner.run(["demo", "--engine", "mpv", "--stream", "vod", "--media-dir", EngineConformance.mediaDirectory])
+        #expect(run.status == 0, "stderr: \(run.error)")
+        #expect(run.output.contains("on libmpv (real media, decoded)"), "\(run.output)")
+        #expect(run.output.contains("played to the end"), "\(run.output)")
+        #expect(!run.output.contains("Lab fMP4"), "the synthetic fMP4 stream is not for a decoder")
+        #expect(run.output.contains("fired once and were delivered"), "\(run.output)")
     }
 
     @Test("libmpv decodes in real time: the demo refuses another speed in one line")
