@@ -17,19 +17,25 @@ public import PlaytracePlayer
 public struct InterstitialSchedule: Sendable {
     /// An interstitial a playlist announces: where it plays, how to get its assets, and whether it played.
     public struct Entry: Sendable {
+        /// The interstitial as the engine reports it.
         public var event: InterstitialEvent
+        /// Its date range's `X-` attributes, as the playlist wrote them.
         public var attributes: Interstitial
         /// The media playlist's URL, which the asset list or asset URI is relative to.
         public var baseURL: URL
+        /// Whether it began (a mid-roll without `CUE=ONCE` is playable again after a seek back before it).
         public var hasPlayed = false
     }
 
     /// Where a segment lies on the primary's timeline, and its program date time.
     public struct SegmentPlacement: Sendable {
+        /// Where the segment begins and ends, in seconds of the engine's timeline.
         public var start: Double
         public var end: Double
+        /// Its program date time, if the playlist gives one.
         public var date: StreamDate?
 
+        /// A segment's placement.
         public init(start: Double, end: Double, date: StreamDate?) {
             self.start = start
             self.end = end
@@ -40,6 +46,7 @@ public struct InterstitialSchedule: Sendable {
     /// The interstitials by their date range's ID.
     public private(set) var entries: [String: Entry] = [:]
 
+    /// An empty schedule.
     public init() {}
 
     /// Notes the interstitials of a media playlist (those already known keep their state). Each is placed by its
