@@ -242,12 +242,7 @@ extension HeadlessEngine {
             return
         }
         // Joined under way: the assets before the offset are passed over, and the one it falls in begins there.
-        var first = 0
-        var into = activeInterstitial?.joinOffset ?? 0
-        while into > 0, first + 1 < assets.count, let duration = assets[first].duration?.seconds, into >= duration {
-            into -= duration
-            first += 1
-        }
+        let (first, into) = InterstitialSchedule.joinPoint(at: (activeInterstitial?.joinOffset ?? 0), in: assets)
         beginAsset(first, from: into)
     }
 
@@ -255,7 +250,7 @@ extension HeadlessEngine {
     private func beginAsset(_ index: Int, from offset: Double = 0) {
         guard var active = activeInterstitial, let assets = active.assets, assets.indices.contains(index) else { return }
         active.index = index
-        active.assetOffset = assets[..<index].reduce(0) { $0 + ($1.duration?.seconds ?? 0) }
+        active.assetOffset = InterstitialSchedule.offset(ofAsset: index, in: assets)
         active.assetElapsed = offset
         active.isRunning = false
         let asset = assets[index]

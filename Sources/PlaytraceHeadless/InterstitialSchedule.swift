@@ -165,6 +165,24 @@ public struct InterstitialSchedule: Sendable {
         return entry
     }
 
+    /// Where playback joins an interstitial `offset` seconds into it: the assets before the offset are passed over,
+    /// and the one it falls in begins there. Returns that asset's index and the seconds into it.
+    public static func joinPoint(at offset: Double, in assets: [InterstitialAsset]) -> (index: Int, into: Double) {
+        var index = 0
+        var into = offset
+        while into > 0, index + 1 < assets.count, let duration = assets[index].duration?.seconds, into >= duration {
+            into -= duration
+            index += 1
+        }
+        return (index, into)
+    }
+
+    /// Where an asset begins on its interstitial's timeline: the durations of the assets before it (0 for one whose
+    /// duration is unknown).
+    public static func offset(ofAsset index: Int, in assets: [InterstitialAsset]) -> Double {
+        assets.prefix(index).reduce(0) { $0 + ($1.duration?.seconds ?? 0) }
+    }
+
     /// Where the primary resumes after an interstitial: its start when it was cancelled, otherwise its start plus its
     /// resume offset (by default what it played, `played`; a pre-roll's default is where it began), moved by `X-SNAP=IN`
     /// to the nearest segment boundary.

@@ -152,7 +152,15 @@ extension MPVEngine {
             readTracks()
         case "eof-reached":
             guard value.flag == true, isFileLoaded, status != .ended else { return }
-            closePlayedRange(at: duration ?? playhead)
+            // libmpv's end of file long before the stream's end: FFmpeg 5.1 cannot seek in fragmented MP4 HLS, and a
+            // seek or start position there sometimes lands at its end. The item ends, and says why.
+            if let duration, (duration - playhead).seconds > 1 {
+                emit(.error(EngineError(kind: .decoding, message: "libmpv reached the end of the stream at \(playhead) of \(duration) "
+                    + "(FFmpeg, which libmpv reads HLS with, fails to seek in some streams: fragmented MP4 on FFmpeg 5.1)", isFatal: false)))
+                closePlayedRange(at: playhead)
+            } else {
+                closePlayedRange(at: duration ?? playhead)
+            }
             if let duration { playhead = duration }
             if beginPostRoll() { return }
             status = .ended

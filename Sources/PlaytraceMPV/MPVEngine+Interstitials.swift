@@ -147,12 +147,7 @@ extension MPVEngine {
         interstitial?.assets = assets
         guard !assets.isEmpty else { return endInterstitial(.played, cancelled: false) }
         // Joined under way: the assets before the offset are passed over, and the one it falls in begins there.
-        var first = 0
-        var into = playing.joinOffset
-        while into > 0, first + 1 < assets.count, let duration = assets[first].duration?.seconds, into >= duration {
-            into -= duration
-            first += 1
-        }
+        let (first, into) = InterstitialSchedule.joinPoint(at: playing.joinOffset, in: assets)
         beginAsset(first, from: into)
     }
 
@@ -160,7 +155,7 @@ extension MPVEngine {
     private func beginAsset(_ index: Int, from offset: Double = 0) {
         guard var playing = interstitial, let assets = playing.assets, assets.indices.contains(index) else { return }
         playing.index = index
-        playing.assetOffset = assets[..<index].reduce(0) { $0 + ($1.duration?.seconds ?? 0) }
+        playing.assetOffset = InterstitialSchedule.offset(ofAsset: index, in: assets)
         playing.assetElapsed = offset
         let asset = assets[index]
         emit(.interstitialAssetBegan(playing.entry.event, index: index, asset: asset))

@@ -31,6 +31,7 @@ public import PlaytracePlayer
 /// | `gaps` | empty: libmpv skips a gap without saying so |
 /// | `interstitial`, `interstitials` | as on the headless engine (same rules, ``InterstitialSchedule``), read from the media playlist: each asset plays as its own load, then the primary is loaded again at its resume point; asset lists are fetched when the interstitial begins, not preloaded |
 /// | `mediaOptions` (subtitles) | none: the FFmpeg libmpv reads HLS with (5.1 in Debian 12) skips WebVTT renditions ("Can't support the subtitle"); audio renditions are listed, one per language and name |
+/// | fragmented MP4 | plays from its start; a start position or a seek in it sometimes reaches libmpv's end of file at once (FFmpeg 5.1's HLS reader, Debian 12's): the item then ends early with a non-fatal `decoding` error saying where |
 /// | `loadedRange` | the playhead to the playhead plus libmpv's `demuxer-cache-duration` |
 ///
 /// Progress reports come at each decoded frame (libmpv cannot stop the playhead at a boundary): a movement that
