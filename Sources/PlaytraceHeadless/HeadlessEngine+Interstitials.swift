@@ -69,9 +69,9 @@ extension HeadlessEngine {
     /// Notes the interstitials of a media playlist just merged (by their date, placed on the engine's timeline;
     /// `X-SNAP=OUT` moves one to the segment boundary nearest its date).
     func noteInterstitials(of playlist: MediaPlaylist, baseURL: URL) {
-        schedule.note(playlist, baseURL: baseURL) { sequence in
-            timeline.segment(sequence: sequence).map { .init(start: $0.start, end: $0.end, date: $0.date) }
-        }
+        schedule.note(playlist, baseURL: baseURL, placement: { sequence in
+            timeline.segment(sequence: sequence).map { .init(start: $0.start, date: $0.date) }
+        }, nearestBoundary: nearestSegmentBoundary(to:))
         // Those played that a live window left behind are forgotten: a long session holds only what it can reach.
         schedule.forgetPlayed(before: timeline.range.start)
         if interstitialPlayedRanges.count > schedule.entries.count {

@@ -11,7 +11,7 @@ public import PlaytracePlayer
 ///
 /// ```swift
 /// var schedule = InterstitialSchedule()
-/// schedule.note(playlist, baseURL: url) { sequence in placements[sequence] }
+/// schedule.note(playlist, baseURL: url, placement: { placements[$0] }, nearestBoundary: { $0 })
 /// if let next = schedule.midRoll(from: playhead, to: playhead + step) { /* stop at next.event.start */ }
 /// ```
 public struct InterstitialSchedule: Sendable {
@@ -27,18 +27,14 @@ public struct InterstitialSchedule: Sendable {
         public var hasPlayed = false
     }
 
-    /// Where a segment lies on the primary's timeline, and its program date time.
+    /// Where a segment begins on the primary's timeline (seconds), and its program date time.
     public struct SegmentPlacement: Sendable {
-        /// Where the segment begins and ends, in seconds of the engine's timeline.
         public var start: Double
-        public var end: Double
-        /// Its program date time, if the playlist gives one.
         public var date: StreamDate?
 
         /// A segment's placement.
-        public init(start: Double, end: Double, date: StreamDate?) {
+        public init(start: Double, date: StreamDate?) {
             self.start = start
-            self.end = end
             self.date = date
         }
     }
@@ -55,16 +51,16 @@ public struct InterstitialSchedule: Sendable {
     ///   - playlist: the media playlist.
     ///   - baseURL: its address, which asset lists and asset URIs are relative to.
     ///   - placement: where a segment (by media sequence number) lies on the engine's timeline; `nil` when unknown.
-    public mutating func note(_ playlist: MediaPlaylist, baseURL: URL, placement: (Int) -> SegmentPlacement?) {
+    ///   - nearestBoundary: the segment boundary nearest a position on that timeline, for `X-SNAP=OUT`.
+    public mutating func note(_ playlist: MediaPlaylist, baseURL: URL, placement: (Int) -> SegmentPlacement?,
+                              nearestBoundary: (Double) -> Double) {
         for segment in playlist.segments {
             for range in segment.tags.dateRanges {
                 guard let attributes = range.interstitial, entries[range.id] == nil,
                       let placed = placement(segment.mediaSequence), let date = placed.date else { continue }
                 let datePosition = max(0, placed.start + (range.startDate.secondsSince1970 - date.secondsSince1970))
                 var start = datePosition
-                if attributes.snap.contains(.out) {
-                    start = Self.nearestBoundary(to: start, in: playlist, placement: placement) ?? start
-                }
+                if attributes.snap.contains(.out) { start = nearestBoundary(start) }
                 let cue: InterstitialEvent.Placement = range.cue.contains(.pre) ? .preRoll
                     : range.cue.contains(.post) ? .postRoll : .midRoll
                 let skipControl = attributes.skipControlOffset.map {
@@ -81,18 +77,6 @@ public struct InterstitialSchedule: Sendable {
                 entries[range.id] = Entry(event: event, attributes: attributes, baseURL: baseURL)
             }
         }
-    }
-
-    /// The segment boundary of `playlist` nearest a position (`X-SNAP`).
-    private static func nearestBoundary(to position: Double, in playlist: MediaPlaylist,
-                                        placement: (Int) -> SegmentPlacement?) -> Double? {
-        for segment in playlist.segments {
-            guard let placed = placement(segment.mediaSequence), placed.start <= position, position < placed.end else {
-                continue
-            }
-            return position - placed.start <= placed.end - position ? placed.start : placed.end
-        }
-        return nil
     }
 
     /// Forgets the played ones a live window left behind (before `windowStart`): a long session holds only what it

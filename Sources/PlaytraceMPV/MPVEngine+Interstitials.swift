@@ -19,11 +19,10 @@ struct PlayingInterstitial {
     var elapsed = 0.0
     /// Where on its timeline playback joined it (more than 0 when playback started while it was under way).
     var joinOffset = 0.0
-    /// Whether an asset was loaded in place of the primary (which must then be loaded again to resume).
-    var replacedPrimary = false
     /// The asset list's download.
     var task: Task<Void, Never>?
-    /// Counts the interstitials begun: the answer of an asset list asked for an earlier one is dropped.
+    /// Which interstitial begun this is (``MPVEngine/interstitialsBegun``): the answer of an asset list asked for an
+    /// earlier one is dropped.
     var generation: Int
 
     /// The position on the interstitial's timeline.
@@ -42,7 +41,8 @@ extension MPVEngine {
     /// Notes the interstitials of the playlist just read.
     func noteInterstitials(of stream: StreamPlaylist) {
         guard configuration.playsInterstitials else { return }
-        schedule.note(stream.playlist, baseURL: stream.url) { stream.placement(sequence: $0) }
+        schedule.note(stream.playlist, baseURL: stream.url, placement: { stream.placement(sequence: $0) },
+                      nearestBoundary: stream.nearestSegmentBoundary(to:))
     }
 
     /// Begins the mid-roll the next frames would enter, from a frame shown at `position`: the primary pauses at the
@@ -89,7 +89,8 @@ extension MPVEngine {
         pendingLeap = nil
         handle.set("pause", "yes")
         let entry = schedule.begin(entry, at: playhead.seconds)
-        let generation = (interstitial?.generation ?? 0) + 1
+        interstitialsBegun += 1
+        let generation = interstitialsBegun
         interstitial = PlayingInterstitial(entry: entry, joinOffset: joinOffset, generation: generation)
         emit(.interstitialBegan(entry.event))
         let source: InterstitialAssetSource
@@ -164,7 +165,6 @@ extension MPVEngine {
             interstitial = playing
             return finishAsset(.failed("not an HTTP URL: \(asset.url)"))
         }
-        playing.replacedPrimary = true
         isPrimaryReplaced = true
         interstitial = playing
         // The primary's audio track number means nothing in the asset.
@@ -185,7 +185,7 @@ extension MPVEngine {
 
     /// A frame of the current asset was shown at `seconds` into it: the interstitial's playhead moves.
     func interstitialMoved(to seconds: Double) {
-        guard var playing = interstitial, playing.replacedPrimary else { return }
+        guard var playing = interstitial, isPrimaryReplaced else { return }
         let from = playing.assetElapsed
         // libmpv's timeline runs a little past the playlist's duration (the audio's priming samples first).
         var to = playing.assets?[playing.index].duration.map { min(seconds, $0.seconds) } ?? seconds
@@ -259,7 +259,7 @@ extension MPVEngine {
         if let target = seekAfterInterstitial {
             seekAfterInterstitial = nil
             schedule.rearm(after: target.seconds)
-            return resumePrimary(at: target, after: playing, asSeek: true)
+            return resumePrimary(at: target, asSeek: true)
         }
         if playing.entry.event.placement == .postRoll {
             status = .ended
@@ -271,7 +271,7 @@ extension MPVEngine {
         let target = InterstitialSchedule.resumePosition(
             after: playing.entry, played: playing.joinOffset + playing.elapsed, cancelled: cancelled,
             nearestBoundary: { stream?.nearestSegmentBoundary(to: $0) ?? $0 })
-        resumePrimary(at: unskipped(MediaTime(seconds: target)), after: playing, asSeek: false)
+        resumePrimary(at: unskipped(MediaTime(seconds: target)), asSeek: false)
     }
 
     /// Stops the interstitial that plays: its download cancelled, a stall in it ended, its end said.
@@ -291,7 +291,7 @@ extension MPVEngine {
 
     /// The primary plays again from `target`: loaded again when an asset replaced it, otherwise resumed (moved
     /// first when the target is elsewhere). `asSeek`: the move is the seek that waited for the interstitial.
-    private func resumePrimary(at target: MediaTime, after playing: PlayingInterstitial, asSeek: Bool) {
+    private func resumePrimary(at target: MediaTime, asSeek: Bool) {
         progressedTo = nil
         lastFramePosition = nil
         if asSeek {
@@ -300,7 +300,7 @@ extension MPVEngine {
             seekResent = true
             emit(.seekBegan(target: target))
         }
-        guard playing.replacedPrimary, let primaryURL else {
+        guard isPrimaryReplaced, let primaryURL else {
             if abs((target - playhead).seconds) > 1e-6 {
                 if !asSeek { jumpTarget = target }
                 handle.command(["seek", String(target.seconds), "absolute+exact"])
@@ -334,7 +334,7 @@ extension MPVEngine {
         emit(.interstitialAssetEnded(playing.entry.event, index: playing.index, outcome: .skipped))
         _ = close(.skipped)
         schedule.rearm(after: target.seconds)
-        resumePrimary(at: target, after: playing, asSeek: true)
+        resumePrimary(at: target, asSeek: true)
     }
 
     /// Skips the interstitial that plays, unless it is `X-RESTRICT=SKIP` or its skip control is not shown.

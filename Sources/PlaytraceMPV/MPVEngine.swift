@@ -133,11 +133,14 @@ public actor MPVEngine: PlaybackEngine {
     var pendingStarts = 0
     /// Whether libmpv is reloading the primary after an interstitial (its load is no new item's).
     var isResumingPrimary = false
-    /// Whether libmpv holds an interstitial's asset in place of the primary (after a post-roll, to the end).
+    /// Whether libmpv holds an interstitial's asset in place of the primary, which must then be loaded again to
+    /// resume (after a post-roll, to the end).
     var isPrimaryReplaced = false
-    /// Whether play was asked for while the stream's playlist was still being read: libmpv starts once it is, so
-    /// that a pre-roll is known before the primary moves.
+    /// Whether the stream's playlist is being read: libmpv starts playing once it is, so that a pre-roll is known
+    /// before the primary moves.
     var isReadingPlaylist = false
+    /// Counts the interstitials begun since the engine was made.
+    var interstitialsBegun = 0
     /// The interstitials the playlist schedules, the one that plays, and what was played of each.
     var schedule = InterstitialSchedule()
     var interstitial: PlayingInterstitial?

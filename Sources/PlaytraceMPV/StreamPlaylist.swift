@@ -109,7 +109,7 @@ struct StreamPlaylist: Sendable {
         guard let first = playlist.segments.first else { return nil }
         let index = sequence - first.mediaSequence
         guard playlist.segments.indices.contains(index) else { return nil }
-        return .init(start: starts[index], end: starts[index + 1], date: dates.date(at: MediaTime(seconds: starts[index])))
+        return .init(start: starts[index], date: dates.date(at: MediaTime(seconds: starts[index])))
     }
 
     /// The segment boundary nearest a position (`X-SNAP=IN`); the position itself outside the playlist.
