@@ -159,8 +159,10 @@ struct BeaconCourierTests {
         // Each URL's fourth attempt comes after 0.35 to 0.7 s of backoff; in order, behind one another, the last
         // would wait six times as long.
         let times = urls.map { arrivals[$0] ?? .seconds(99) }
-        #expect(times.allSatisfy { $0 >= .milliseconds(340) && $0 < .milliseconds(1_000) }, "\(times)")
-        #expect(Dictionary(grouping: attempts.all, by: \.url).values.allSatisfy { $0.map(\.attempt) == [1, 2, 3, 4] })
+        let history = Dictionary(grouping: attempts.all, by: \.url).mapValues { $0.map { "\($0.attempt):\($0.outcome)" } }
+        #expect(times.allSatisfy { $0 >= .milliseconds(340) && $0 < .milliseconds(1_000) }, "\(times) \(history)")
+        #expect(Dictionary(grouping: attempts.all, by: \.url).values.allSatisfy { $0.map(\.attempt) == [1, 2, 3, 4] },
+                "\(history)")
         try await transport.shutdown()
         await lab.stop()
     }

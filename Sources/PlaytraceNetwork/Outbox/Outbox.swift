@@ -391,14 +391,17 @@ public actor Outbox {
     }
 
     /// After a pass (or the start of a destination's attempts): when the destination must be looked at next — the
-    /// end of its hold, or the first message falling due later (one query per pass, none per idle poll). Messages
-    /// due now and left were held by another process's claim, wait for an attempt of their host to end (which
-    /// starts them), or met a store error: a date in the past here would wake the loop at once, again and again.
-    private func scheduleNextLook(_ destination: String) {
+    /// end of its hold, or the first message falling due after `lookedAt`, the date of the pass's last look at its
+    /// due messages (one query per pass, none per idle poll). Messages due by then and left were held by another
+    /// process's claim, wait for an attempt of their host to end (which starts them), or met a store error: a date
+    /// that early would wake the loop at once, again and again. One that fell due since the look is not left: it
+    /// was in neither (counting from the time of this query instead left such a retry to the next poll, a minute
+    /// later).
+    private func scheduleNextLook(_ destination: String, lookedAt: Double) {
         if let hold = holds[destination], hold.until > now {
             setNextDue(destination, hold.until)
         } else {
-            setNextDue(destination, (try? store.nextDue(destinations: [destination], after: now)) ?? .infinity)
+            setNextDue(destination, (try? store.nextDue(destinations: [destination], after: lookedAt)) ?? .infinity)
         }
         notifyWaiters()
     }
@@ -432,16 +435,18 @@ public actor Outbox {
     /// Delivers the due messages of one destination, oldest first, until none is left or the destination is held
     /// back.
     private func pass(_ destination: String) async {
+        var lookedAt = now
         defer {
             passes[destination] = nil
-            scheduleNextLook(destination)
+            scheduleNextLook(destination, lookedAt: lookedAt)
         }
         guard let courier = couriers[destination] else { return }
         while !Task.isCancelled {
             rerun.remove(destination)
             if let hold = holds[destination], hold.until > now { return }
             checkFile()
-            guard let due = duePage(destination) else { return }
+            lookedAt = now
+            guard let due = duePage(destination, at: lookedAt) else { return }
             if due.messages.isEmpty, due.quarantined.isEmpty, !rerun.contains(destination) { return }
             for message in due.messages {
                 guard !Task.isCancelled else { return }
@@ -459,12 +464,12 @@ public actor Outbox {
         }
     }
 
-    /// A destination's due messages after the row `after`, the rows set aside on the way logged; `nil` when the
-    /// store failed (logged).
-    private func duePage(_ destination: String, after: Int64 = 0) -> OutboxStore.DuePage? {
+    /// A destination's messages due at `moment` after the row `after`, the rows set aside on the way logged; `nil`
+    /// when the store failed (logged).
+    private func duePage(_ destination: String, at moment: Double, after: Int64 = 0) -> OutboxStore.DuePage? {
         let page: OutboxStore.DuePage
         do {
-            page = try store.due(destination: destination, at: now, limit: configuration.batchSize, after: after)
+            page = try store.due(destination: destination, at: moment, limit: configuration.batchSize, after: after)
         } catch {
             logger.error("outbox delivery failed", metadata: ["destination": "\(destination)", "error": "\(error)"])
             return nil
@@ -581,12 +586,13 @@ public actor Outbox {
     /// limit is passed over for later ones (other hosts'); it starts when an attempt of its host ends.
     private func startDeliveries(_ destination: String, courier: any OutboxCourier, maximumPerHost: Int,
                                  maximumInFlight: Int) {
-        defer { scheduleNextLook(destination) }
+        let lookedAt = now
+        defer { scheduleNextLook(destination, lookedAt: lookedAt) }
         if let hold = holds[destination], hold.until > now { return }
         checkFile()
         var after: Int64 = 0
         while running[destination, default: 0] < maximumInFlight {
-            guard let page = duePage(destination, after: after) else { return }
+            guard let page = duePage(destination, at: lookedAt, after: after) else { return }
             for message in page.messages {
                 guard running[destination, default: 0] < maximumInFlight else { break }
                 guard let id = message.id, !inFlight.contains(id) else { continue }
