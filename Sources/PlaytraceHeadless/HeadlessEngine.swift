@@ -168,8 +168,8 @@ public actor HeadlessEngine: PlaybackEngine {
     var lastKey: URL?
     var health = VariantHealth()
     var steering = PathwaySteering()
-    /// The ad breaks the stream signals, by ID (``noteAdBreaks(of:)``).
-    var adBreaks: [String: SignalledAdBreak] = [:]
+    /// The ad breaks the stream signals (``noteAdBreaks(of:)``).
+    var adBreaks = AdBreakLedger()
     /// The variants that failed to deliver the segment being downloaded.
     var failedVariants: (sequence: Int, variants: Set<Int>)?
     var consecutiveGaps = 0
@@ -226,7 +226,7 @@ public actor HeadlessEngine: PlaybackEngine {
             variantSwitchCount: variantSwitchCount, bytesReceived: bytesReceived, requestCount: requestCount,
             requestsInFlight: requestsInFlight, startupTime: startupTime, playedRanges: playedRanges,
             mediaOptions: mediaOptions, selectedMediaOptions: selectedMediaOptions, volume: volume, isMuted: isMuted,
-            error: fatalError ?? lastError, gaps: gaps, adBreaks: signalledAdBreaks, interstitial: interstitialStatus,
+            error: fatalError ?? lastError, gaps: gaps, adBreaks: adBreaks.sorted, interstitial: interstitialStatus,
             interstitials: interstitialSchedule, interstitialPlayedRanges: interstitialPlayedRanges)
     }
 
@@ -326,7 +326,7 @@ public actor HeadlessEngine: PlaybackEngine {
         interstitialPlayedRanges = [:]
         primaryID = RandomUUID.lowercasedString()
         steering = PathwaySteering()
-        adBreaks = [:]
+        adBreaks = AdBreakLedger()
         variants = []
         importedVariables = [:]
         timeline = MediaTimeline()

@@ -34,6 +34,10 @@ public struct LabConfiguration: Sendable {
     /// the lab's on-demand streams real (the content and renditions of `/vod/…`, `/interstitials/…` and their SSAI
     /// sessions, and the interstitials' ad): their playlists stay the lab's, their segments become decodable.
     public var mediaDirectory: String?
+    /// With real media (``mediaDirectory``), the live and DVR streams loop the lab's content (the stream with
+    /// interstitials' segments): their segment `n` is its segment `n` modulo this, its timestamps moved on by the
+    /// loops before it, so that they run on as a live encoder's do. `nil` without real media.
+    public var liveLoopSegments: Int? { mediaDirectory == nil ? nil : max(1, interstitialStreamSegmentCount) }
     /// Whether the on-demand stream has its interstitial (tests of the primary alone leave it out).
     public var vodHasInterstitial = true
     /// The on-demand interstitial's `X-RESTRICT` (skip restricted by default; the stream with interstitials has the

@@ -362,6 +362,11 @@ extension LabServer {
                 }
             }
             guard let number = segmentNumber(parts[2]), segmentExists(kind, number) else { return nil }
+            if kind == .live || kind == .dvr, let loop = configuration.liveLoopSegments,
+               let (looped, type) = labMedia("content/\(variant)/seg\(number % loop).ts") {
+                let ticks = UInt64(number / loop) * UInt64(loop * configuration.segmentDuration) * 90_000
+                return (ByteBuffer(bytes: TransportStreamRetimer.retimed(Array(looped.readableBytesView), by: ticks)), type)
+            }
             if kind != .live, kind != .dvr, let real = labMedia("content/\(variant)/\(parts[2])") { return real }
             let size = configuration.variants[variant].bandwidth * configuration.segmentDuration / 8
             return (SegmentPayload.bytes(path: path, size: size), "video/mp2t")

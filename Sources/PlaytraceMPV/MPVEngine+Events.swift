@@ -6,7 +6,14 @@ import PlaytracePlayer
 /// libmpv's events and observed properties, turned into the engine's state and events.
 extension MPVEngine {
     func drainEvents() {
-        while let event = handle.nextEvent() { process(event) }
+        var batch: [MPVEvent] = []
+        while let event = handle.nextEvent() { batch.append(event) }
+        // libmpv hands its log lines after its property changes: the segment FFmpeg opened, which places a live
+        // stream's time, is read before the frames that follow it.
+        if !isOriginPlaced {
+            for case .logMessage("ffmpeg/demuxer", let level, let text) in batch where level != "error" { readerLogged(text) }
+        }
+        for event in batch { process(event) }
     }
 
     func process(_ event: MPVEvent) {
@@ -23,10 +30,9 @@ extension MPVEngine {
             updateStatus()
         case .fileLoaded:
             isFileLoaded = true
-            duration = handle.double("duration").map { MediaTime(seconds: $0) }
+            duration = stream?.isLive == true ? nil : handle.double("duration").map { MediaTime(seconds: $0) }
             readTracks()
-            emit(.loaded(streamType: duration == nil ? .live : .onDemand, duration: duration,
-                         variants: currentVariant.map { [$0] } ?? []))
+            announceLoaded()
             updateStatus()
         case .playbackRestart where interstitial != nil:
             break
@@ -43,8 +49,12 @@ extension MPVEngine {
             }
         case .propertyChange(let name, let value):
             propertyChanged(name, value)
-        case .logMessage(let prefix, _, let text):
-            decoderError(text, from: prefix)
+        case .logMessage(let prefix, let level, let text):
+            if level == "error" || level == "fatal" {
+                decoderError(text, from: prefix)
+            } else if prefix == "ffmpeg/demuxer" {
+                readerLogged(text)
+            }
         case .shutdown, .seek, .other:
             break
         }
@@ -55,17 +65,17 @@ extension MPVEngine {
         isResumingPrimary = false
         if let target = jumpTarget {
             jumpTarget = nil
-            playhead = handle.double("time-pos").map { MediaTime(seconds: $0) } ?? target
+            playhead = primaryPosition() ?? target
             if wantsToPlay, status == .playing { playedFrom = playhead }
         }
         if let target = seekTarget {
-            let position = handle.double("time-pos").map { MediaTime(seconds: $0) } ?? target
+            let position = primaryPosition() ?? target
             // A key frame outside the tolerances, or the restart of a seek this one replaced: once, seek exactly.
             let slack = MediaTime(seconds: 0.1)
             if let window = seekWindow, !seekResent,
                position < window.lowerBound - slack || position > window.upperBound + slack {
                 seekResent = true
-                handle.command(["seek", String(target.seconds), "absolute+exact"])
+                seekPrimary(to: target)
                 return
             }
             seekTarget = nil
@@ -105,7 +115,11 @@ extension MPVEngine {
         if interstitial != nil, Self.fileProperties.contains(name) { return assetPropertyChanged(name, value) }
         switch name {
         case "time-pos":
-            guard let seconds = value.double else { return }
+            // A live stream's time means nothing until the engine knows where libmpv began.
+            guard let time = value.double else { return }
+            placeOriginWithoutLog()
+            guard isOriginPlaced else { return }
+            let seconds = time + timeOrigin
             if landedWithoutRestart(at: seconds) { playbackRestarted() }
             if jumpTarget != nil { return }
             noteTimestampJump(to: MediaTime(seconds: seconds))
@@ -120,6 +134,8 @@ extension MPVEngine {
                 _ = beginInterstitialAtStart()
             }
         case "duration":
+            // libmpv gives a live stream the duration of what FFmpeg has listed so far.
+            guard stream?.isLive != true else { return }
             duration = value.double.map { MediaTime(seconds: $0) }
         case "estimated-vf-fps":
             if let fps = value.double, fps.isFinite, fps >= 1 { frameRate = fps }
@@ -259,7 +275,7 @@ extension MPVEngine {
         jumpTarget = range.end
         lastFramePosition = nil
         playhead = range.end
-        handle.command(["seek", String(range.end.seconds), "absolute+exact"])
+        seekPrimary(to: range.end)
         return true
     }
 
@@ -308,8 +324,9 @@ extension MPVEngine {
         let count = handle.int("track-list/count") ?? 0
         var options: [MediaOption] = []
         var copies: [MediaOption.ID: [Int]] = [:]
-        var selected: [MediaOption.Kind: MediaOption.ID] = [:]
+        var selected: [MediaOption.Kind: (id: MediaOption.ID, track: Int)] = [:]
         var videoTracks = 0
+        var identities: [String: MediaOption.ID] = [:]
         for index in 0..<count {
             let prefix = "track-list/\(index)/"
             let kind: MediaOption.Kind
@@ -324,21 +341,32 @@ extension MPVEngine {
             }
             guard let track = handle.int(prefix + "id") else { continue }
             let language = handle.string(prefix + "lang")
-            let name = handle.string(prefix + "title") ?? language ?? "Track \(track)"
+            let title = handle.string(prefix + "title")
             // FFmpeg lists a rendition muxed in every variant once per variant, in the variants' order: one option,
-            // named by its first copy, whose copies are all its tracks.
-            let id = options.first { $0.kind == kind && $0.language == language && $0.name == name }?.id ?? "\(kind.rawValue):\(track)"
+            // named by its first copy, whose copies are all its tracks. Copies are alike in kind, language and title
+            // (a variant's own audio often has neither: its copies are still one option, not one per variant).
+            let key = "\(kind.rawValue)\u{0}\(language ?? "")\u{0}\(title ?? "")"
+            let id = identities[key] ?? "\(kind.rawValue):\(track)"
+            identities[key] = id
+            let name = title ?? language ?? "Track \(track)"
             if copies[id] == nil {
                 options.append(MediaOption(
                     id: id, kind: kind, name: name, language: language, isDefault: handle.flag(prefix + "default") ?? false,
                     isForced: handle.flag(prefix + "forced") ?? false))
             }
             copies[id, default: []].append(track)
-            if handle.flag(prefix + "selected") == true { selected[kind] = id }
+            if handle.flag(prefix + "selected") == true { selected[kind] = (id, track) }
         }
         mediaOptions = options
         renditionTracks = copies
-        selectedMediaOptions = selected
+        selectedMediaOptions = selected.mapValues(\.id)
+        // libmpv picks the first copy of a rendition, another variant's when a higher one plays: FFmpeg then reads
+        // both variants, and on a live stream, whose two windows it follows apart, the picture stops for seconds at
+        // a time. The copy in the variant that plays is chosen instead, before anything is shown.
+        for (kind, choice) in selected {
+            guard let own = track(of: choice.id), own != choice.track else { continue }
+            handle.set(kind == .audio ? "aid" : "sid", String(own))
+        }
     }
 
     /// The track of a rendition to select: its copy in the variant that plays (FFmpeg reads only that variant's

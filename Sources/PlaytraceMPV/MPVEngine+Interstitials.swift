@@ -303,7 +303,7 @@ extension MPVEngine {
         guard isPrimaryReplaced, let primaryURL else {
             if abs((target - playhead).seconds) > 1e-6 {
                 if !asSeek { jumpTarget = target }
-                handle.command(["seek", String(target.seconds), "absolute+exact"])
+                seekPrimary(to: target)
             }
             playhead = target
             handle.set("pause", wantsToPlay ? "no" : "yes")
@@ -316,9 +316,7 @@ extension MPVEngine {
         // The primary's audio choice again (libmpv keeps the last `aid` written: the asset's "auto").
         if let audio = selectedMediaOptions[.audio], let track = track(of: audio) { handle.set("aid", String(track)) }
         handle.set("speed", String(rate))
-        handle.set("start", String(target.seconds))
-        pendingStarts += 1
-        handle.command(["loadfile", primaryURL.absoluteString, "replace"])
+        loadPrimary(primaryURL, at: target)
         handle.set("pause", wantsToPlay ? "no" : "yes")
         updateStatus()
     }

@@ -153,6 +153,24 @@ public actor MPVEngine: PlaybackEngine {
     var jumpInterstitial: String?
     /// Identifies this playback of the primary to interstitial servers (`_HLS_primary_id`).
     var primaryID = UUID().uuidString.lowercased()
+    /// Where libmpv's time 0 lies on the engine's timeline: 0 on demand; on a live stream, the start of the segment
+    /// FFmpeg began the load with (libmpv's time starts at each load's first frame).
+    var timeOrigin = 0.0
+    /// The first segments FFmpeg opened since the primary was last loaded (its "Opening" log lines), until the
+    /// engine has placed one.
+    var openedSegments: [String] = []
+    /// Whether the last load of the primary has had its first segment placed.
+    var isOriginPlaced = true
+    /// The segment a load of a live primary asked FFmpeg to start with, by its media sequence number (`nil`: where
+    /// FFmpeg starts by default).
+    var startSequence: Int?
+    /// The ad breaks the stream's playlists signal, each refresh of a live one included.
+    var adBreaks = AdBreakLedger()
+    /// Refreshes a live stream's playlist every target duration.
+    var refreshTask: Task<Void, Never>?
+    /// Whether ``EngineEvent/loaded(streamType:duration:variants:)`` was sent for the item: once libmpv loaded it
+    /// and the engine read its playlist (which says whether it is live).
+    var isLoadAnnounced = false
 
     /// Creates an engine with its own libmpv instance. When libmpv cannot start (an option it refuses, no memory),
     /// every load fails at once with a fatal error that says why.
@@ -171,9 +189,7 @@ public actor MPVEngine: PlaybackEngine {
             ("input-default-bindings", "no"), ("ytdl", "no"), ("keep-open", "yes"), ("idle", "yes"),
             ("pause", "yes"), ("cache", "yes"), ("hwdec", "no"),
             ("demuxer-readahead-secs", String(configuration.readAheadDuration)),
-            // FFmpeg's HLS reader opens the next segment while it reads one (`http_multiple`): a late answer then
-            // holds back the packets of the segment being read, and playback stalls a segment early.
-            ("demuxer-lavf-o", "http_multiple=0"),
+            ("demuxer-lavf-o", Self.readerOptions),
         ])
         stopwatch = Stopwatch(clock: clock)
         let (signals, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -182,6 +198,10 @@ public actor MPVEngine: PlaybackEngine {
         for (name, format) in Self.observed { handle.observe(name, as: format) }
         handle.requestLogMessages(level: "error")
     }
+
+    /// FFmpeg's HLS reader opens the next segment while it reads one (`http_multiple`): a late answer then holds
+    /// back the packets of the segment being read, and playback stalls a segment early.
+    static let readerOptions = "http_multiple=0"
 
     /// Starts handling libmpv's events, once: each wakeup drains what libmpv has queued.
     func startEventLoop() {
@@ -214,27 +234,51 @@ public actor MPVEngine: PlaybackEngine {
 
     public func snapshot() -> EngineSnapshot {
         // While an asset plays, or libmpv loads the primary again, libmpv's position is not the primary's.
-        let current = interstitial != nil || pendingStarts > 0 || isPrimaryReplaced ? playhead
-            : handle.double("time-pos").map { MediaTime(seconds: $0) } ?? playhead
+        let current = interstitial != nil || pendingStarts > 0 || isPrimaryReplaced || !isOriginPlaced ? playhead
+            : primaryPosition() ?? playhead
         let variant = currentVariant
         let listed = stream?.variants ?? []
         return EngineSnapshot(
             status: status, wantsToPlay: wantsToPlay, rate: rate, playhead: current,
             streamDate: stream?.date(at: current),
             loadedRange: isFileLoaded ? MediaTimeRange(start: current, end: current + MediaTime(seconds: cacheDuration)) : .empty,
-            seekableRange: duration.map { MediaTimeRange(start: .zero, end: $0) } ?? .empty,
-            duration: duration, streamType: isFileLoaded ? (duration == nil ? .live : .onDemand) : .unknown,
+            seekableRange: seekableRange, duration: duration, streamType: streamType,
             targetDuration: stream?.targetDuration,
             isSeeking: seekTarget != nil, variants: listed.isEmpty ? variant.map { [$0] } ?? [] : listed, currentVariant: variant,
             downloadingVariant: variant, stallCount: stallCount,
             stallDuration: stallDuration + (stallStartedAt.map { stopwatch.elapsed - $0 } ?? .zero),
             startupTime: startupTime, playedRanges: playedSoFar(at: current), mediaOptions: mediaOptions,
             selectedMediaOptions: selectedMediaOptions, volume: volume, isMuted: isMuted, error: error,
-            adBreaks: stream?.adBreaks ?? [], interstitial: interstitialStatus, interstitials: schedule.events,
+            adBreaks: adBreaks.sorted, interstitial: interstitialStatus, interstitials: schedule.events,
             interstitialPlayedRanges: interstitialPlayedRanges)
     }
 
-    /// The variant that plays, as far as the decoder tells.
+    /// Where libmpv's playhead is on the engine's timeline.
+    func primaryPosition() -> MediaTime? {
+        handle.double("time-pos").map { MediaTime(seconds: $0 + timeOrigin) }
+    }
+
+    /// A live window at least this long (seconds) makes the stream DVR (as on the headless engine).
+    static let minimumDVRWindow = 60.0
+
+    var streamType: StreamType {
+        guard isFileLoaded, isLoadAnnounced else { return .unknown }
+        guard let stream, stream.isLive else { return duration == nil ? .live : .onDemand }
+        return stream.window.duration.seconds >= Self.minimumDVRWindow ? .dvr : .live
+    }
+
+    /// Where a live stream's seekable range ends before the window's end, in target durations (as on the headless
+    /// engine, and as AVPlayer does: where live playback starts).
+    static let liveEdgeTargetDurations = 3.0
+
+    /// On demand, the whole stream; live, the playlist's window up to three target durations from its end.
+    var seekableRange: MediaTimeRange {
+        guard let stream, stream.isLive else { return duration.map { MediaTimeRange(start: .zero, end: $0) } ?? .empty }
+        let window = stream.window
+        let edge = window.end - MediaTime(seconds: Self.liveEdgeTargetDurations * stream.targetDuration.seconds)
+        return MediaTimeRange(start: window.start, end: max(window.start, edge))
+    }
+
     /// The variant of the multivariant playlist libmpv plays once the engine has read it (its declared bandwidth, as
     /// the headless engine reports it); before, or for a media playlist, what the decoder tells: its size and the
     /// video's measured bit rate.
@@ -263,19 +307,32 @@ public actor MPVEngine: PlaybackEngine {
         // A start inside a skipped range (the default start of on-demand included) moves to its end. The option is
         // set before the load (the per-file options of `loadfile` moved between libmpv versions).
         let start = source.startPosition.map(unskipped) ?? skippedRanges.range(containing: .zero)?.end
-        handle.set("start", start.map { String($0.seconds) } ?? "none")
         primaryURL = source.url
-        pendingStarts += 1
-        handle.command(["loadfile", source.url.absoluteString, "replace"])
+        // FFmpeg says which segment it opens at its verbose level: the engine places a live stream's timeline by it.
+        handle.requestLogMessages(level: "v")
+        loadPrimary(source.url, at: start)
         emit(.statusChanged(.loading))
         readPlaylist(source.url)
+    }
+
+    /// Sends ``EngineEvent/loaded(streamType:duration:variants:)`` once libmpv has loaded the item and the engine has
+    /// read its playlist, if it reads one: a live stream is then known as live (libmpv gives it a growing duration).
+    func announceLoaded() {
+        guard isFileLoaded, !isReadingPlaylist, !isLoadAnnounced else { return }
+        isLoadAnnounced = true
+        emit(.loaded(streamType: streamType, duration: duration, variants: currentVariant.map { [$0] } ?? []))
+        updateStatus()
     }
 
     /// Reads the HLS media playlist libmpv plays, for its dates and ad breaks; a playlist that cannot be read is a
     /// warning (libmpv may still play the stream), not a failure.
     func readPlaylist(_ url: URL) {
         loadGeneration += 1
-        guard let transport, url.pathExtension.lowercased() == "m3u8" else { return }
+        guard let transport, url.pathExtension.lowercased() == "m3u8" else {
+            isOriginPlaced = true
+            handle.requestLogMessages(level: "error")
+            return
+        }
         isReadingPlaylist = true
         let generation = loadGeneration
         let maximumBandwidth = maximumBandwidth
@@ -296,14 +353,21 @@ public actor MPVEngine: PlaybackEngine {
         switch result {
         case .success(let stream):
             self.stream = stream
-            placeBoundaries()
-            noteInterstitials(of: stream)
-            let breaks = stream.adBreaks
-            if !breaks.isEmpty { emit(.adBreaksChanged(breaks)) }
+            placeOrigin()
+            if stream.isLive {
+                duration = nil
+                refreshTask = refreshLoop(stream.url, every: stream.targetDuration, generation: generation)
+            } else {
+                handle.requestLogMessages(level: "error")
+            }
+            streamChanged(stream)
         case .failure(let failure):
+            isOriginPlaced = true
+            handle.requestLogMessages(level: "error")
             emit(.error(EngineError(kind: .network, message: "the stream's playlist, for its dates, ad breaks and interstitials: \(failure)",
                                     isFatal: false)))
         }
+        announceLoaded()
         // Playback waited for the playlist, so that a pre-roll plays before the primary moves.
         if wantsToPlay, interstitial == nil { handle.set("pause", "no") }
     }
@@ -346,7 +410,18 @@ public actor MPVEngine: PlaybackEngine {
         seekWindow = exact ? target...target : (target - toleranceBefore)...(target + toleranceAfter)
         seekResent = false
         emit(.seekBegan(target: target))
-        handle.command(["seek", String(target.seconds), exact ? "absolute+exact" : "absolute+keyframes"])
+        if let stream, stream.isLive, !isCached(target) {
+            // FFmpeg cannot seek in a live stream: the primary is loaded again at the segment that covers the target.
+            seekWindow = nil
+            loadPrimary(primaryURL ?? stream.url, at: target)
+            return
+        }
+        seekPrimary(to: target, exact: exact)
+    }
+
+    /// Sends libmpv a seek to a position of the engine's timeline.
+    func seekPrimary(to target: MediaTime, exact: Bool = true) {
+        handle.command(["seek", String(target.seconds - timeOrigin), exact ? "absolute+exact" : "absolute+keyframes"])
     }
 
     /// A position moved past the skipped range that contains it.
@@ -433,6 +508,7 @@ public actor MPVEngine: PlaybackEngine {
 
 
     public func stop() {
+        refreshTask?.cancel()
         handle.command(["stop"])
         resetState()
         emit(.statusChanged(.idle))
@@ -516,6 +592,14 @@ public actor MPVEngine: PlaybackEngine {
         isPrimaryReplaced = false
         isReadingPlaylist = false
         primaryID = UUID().uuidString.lowercased()
+        timeOrigin = 0
+        openedSegments = []
+        isOriginPlaced = true
+        startSequence = nil
+        adBreaks = AdBreakLedger()
+        refreshTask?.cancel()
+        refreshTask = nil
+        isLoadAnnounced = false
         handle.set("pause", "yes")
         handle.set("speed", String(rate))
     }

@@ -7,13 +7,14 @@ import PlaytraceNetwork
 import PlaytracePlayer
 
 /// What libmpv does not tell of an HLS stream, read from the stream's own media playlist: its program date time,
-/// the ad breaks it signals (SCTE-35 date ranges, cue tags, interstitials), its target duration. FFmpeg's HLS reader,
-/// which libmpv plays through, reads these tags and keeps none of them.
+/// the ad breaks it signals (SCTE-35 date ranges, cue tags, interstitials), its target duration, a live stream's
+/// window (kept up to date by the engine's refreshes). FFmpeg's HLS reader, which libmpv plays through, reads these
+/// tags and keeps none of them.
 struct StreamPlaylist: Sendable {
     /// The media playlist's address.
     let url: URL
-    let playlist: MediaPlaylist
-    let dates: ProgramDateTimeMap
+    private(set) var playlist: MediaPlaylist
+    private(set) var dates: ProgramDateTimeMap
     /// The multivariant playlist's variants, as the headless engine lists them; empty when the stream is a media
     /// playlist.
     var variants: [VariantInfo] = []
@@ -26,6 +27,7 @@ struct StreamPlaylist: Sendable {
         case transport(HTTPTransportError, URL)
         case malformed(PlaylistParseError, URL)
         case noVariant(URL)
+        case notMedia(URL)
 
         var description: String {
             switch self {
@@ -33,6 +35,7 @@ struct StreamPlaylist: Sendable {
             case .transport(let error, let url): "\(error) for \(url.absoluteString)"
             case .malformed(let error, let url): "\(url.absoluteString) is malformed: \(error)"
             case .noVariant(let url): "\(url.absoluteString) lists no variant"
+            case .notMedia(let url): "\(url.absoluteString) is not a media playlist"
             }
         }
     }
@@ -68,6 +71,12 @@ struct StreamPlaylist: Sendable {
         }
     }
 
+    /// Reads a media playlist again (a live one's refresh).
+    static func readMedia(_ url: URL, transport: any HTTPTransport) async throws(ReadError) -> MediaPlaylist {
+        guard case .media(let playlist) = try await fetch(url, transport: transport) else { throw .notMedia(url) }
+        return playlist
+    }
+
     private static func fetch(_ url: URL, transport: any HTTPTransport) async throws(ReadError) -> Playlist {
         let response: HTTPResponse
         do {
@@ -83,50 +92,106 @@ struct StreamPlaylist: Sendable {
         }
     }
 
-    /// The ad breaks the playlist signals, as the engine reports them (worked out once, when the playlist is read).
-    let adBreaks: [SignalledAdBreak]
+    /// Where the playlist's first segment lies on the engine's timeline: 0 for on-demand and for the first playlist
+    /// of a live stream; each live refresh moves it on by the segments that left the window.
+    private(set) var origin = 0.0
 
-    /// Where each segment starts on the playlist's timeline (libmpv's, which starts at the first segment), and the
-    /// end of the last: `starts[i]` for the `i`th segment.
-    let starts: [Double]
+    /// Where each segment starts on the playlist's own timeline (which starts at its first segment), and the end
+    /// of the last: `starts[i]` for the `i`th segment.
+    private(set) var starts: [Double]
 
     init(url: URL, playlist: MediaPlaylist, dates: ProgramDateTimeMap) {
         self.url = url
         self.playlist = playlist
         self.dates = dates
+        starts = Self.starts(of: playlist)
+    }
+
+    private static func starts(of playlist: MediaPlaylist) -> [Double] {
         var starts = [0.0]
         starts.reserveCapacity(playlist.segments.count + 1)
         for segment in playlist.segments { starts.append(starts[starts.count - 1] + segment.duration) }
-        self.starts = starts
-        adBreaks = playlist.adBreaks(dates: dates).map { signal in
-            SignalledAdBreak(id: signal.id, source: signal.source.rawValue, start: signal.startTime,
-                             startDate: signal.startDate, duration: signal.duration, isClosed: signal.isClosed)
+        return starts
+    }
+
+    /// Whether the stream is live (its playlist may still grow): no `EXT-X-ENDLIST`, not a VOD playlist.
+    var isLive: Bool { !playlist.isFinished }
+
+    /// The segments the playlist lists, on the engine's timeline: the window a live viewer may seek in.
+    var window: MediaTimeRange {
+        MediaTimeRange(start: MediaTime(seconds: origin), end: MediaTime(seconds: origin + (starts.last ?? 0)))
+    }
+
+    /// Takes a newer version of a live playlist: its first segment is placed by its media sequence number, where
+    /// the same segment lay in this one, or after this one's end (segments missed between two reads are counted at
+    /// the target duration each).
+    mutating func refresh(with newer: MediaPlaylist) {
+        let oldFirst = playlist.segments.first?.mediaSequence ?? playlist.mediaSequence
+        let newFirst = newer.segments.first?.mediaSequence ?? newer.mediaSequence
+        let index = newFirst - oldFirst
+        if playlist.segments.indices.contains(index) {
+            origin += starts[index]
+        } else {
+            origin += (starts.last ?? 0) + Double(index - playlist.segments.count) * Double(playlist.targetDuration)
         }
+        playlist = newer
+        dates = ProgramDateTimeMap(newer)
+        starts = Self.starts(of: newer)
     }
 
     /// Where a segment, by its media sequence number, lies on the timeline, and its date.
     func placement(sequence: Int) -> InterstitialSchedule.SegmentPlacement? {
+        guard let index = index(ofSequence: sequence) else { return nil }
+        return .init(start: origin + starts[index], date: dates.date(at: MediaTime(seconds: starts[index])))
+    }
+
+    private func index(ofSequence sequence: Int) -> Int? {
         guard let first = playlist.segments.first else { return nil }
         let index = sequence - first.mediaSequence
-        guard playlist.segments.indices.contains(index) else { return nil }
-        return .init(start: starts[index], date: dates.date(at: MediaTime(seconds: starts[index])))
+        return playlist.segments.indices.contains(index) ? index : nil
+    }
+
+    /// The segment whose resolved address is `url`, by its media sequence number.
+    func sequence(of url: String) -> Int? {
+        playlist.segments.first { URL(string: $0.uri, relativeTo: self.url)?.absoluteString == url }?.mediaSequence
+    }
+
+    /// The media sequence number of the segment covering a position (the first or the last one outside the window).
+    func sequence(at position: MediaTime) -> Int? {
+        guard let first = playlist.segments.first else { return nil }
+        let own = position.seconds - origin
+        var low = 0, high = playlist.segments.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= own { low = middle } else { high = middle - 1 }
+        }
+        return first.mediaSequence + low
+    }
+
+    /// How many segments the playlist lists from the one numbered `sequence` to its end, that one included.
+    func segmentsFromEnd(sequence: Int) -> Int? {
+        index(ofSequence: sequence).map { playlist.segments.count - $0 }
     }
 
     /// The segment boundary nearest a position (`X-SNAP=IN`); the position itself outside the playlist.
     func nearestSegmentBoundary(to position: Double) -> Double {
+        let own = position - origin
         // The first start after the position: the boundary before it is the one just before that.
         var low = 0, high = starts.count
         while low < high {
             let middle = (low + high) / 2
-            if starts[middle] <= position { low = middle + 1 } else { high = middle }
+            if starts[middle] <= own { low = middle + 1 } else { high = middle }
         }
         guard low > 0, low < starts.count else { return position }
         let before = starts[low - 1], after = starts[low]
-        return position - before <= after - position ? before : after
+        return origin + (own - before <= after - own ? before : after)
     }
 
-    /// The stream date at a time of libmpv's timeline (which, like the playlist's, starts at the first segment).
-    func date(at time: MediaTime) -> StreamDate? { dates.date(at: time) }
+    /// The stream date at a time of the engine's timeline.
+    func date(at time: MediaTime) -> StreamDate? { dates.date(at: time - MediaTime(seconds: origin)) }
+
+    /// The time of the engine's timeline at a stream date.
+    func time(at date: StreamDate) -> MediaTime? { dates.time(at: date).map { $0 + MediaTime(seconds: origin) } }
 
     /// The playlist's target duration.
     var targetDuration: MediaTime { MediaTime(seconds: Double(playlist.targetDuration)) }

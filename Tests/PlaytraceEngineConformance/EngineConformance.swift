@@ -44,6 +44,7 @@ public struct EngineConformance: Sendable {
         case endsAtTheEnd, progressEndsAtBoundaries, stallsWhileASegmentIsLate, reportsTheProgramDateTime
         case missingStreamFails, playsInterstitialsByTheirRules, skipsFailingInterstitialsAndPlaysThePostRoll
         case jumpRestrictedInterstitialPlaysBeforeTheSeek, joinsTheInterstitialUnderWay, playsFragmentedMP4
+        case followsALiveStream, seeksBackInADVRWindow
     }
 
     /// Runs one check.
@@ -66,6 +67,8 @@ public struct EngineConformance: Sendable {
         case .jumpRestrictedInterstitialPlaysBeforeTheSeek: try await jumpRestrictedInterstitialPlaysBeforeTheSeek()
         case .joinsTheInterstitialUnderWay: try await joinsTheInterstitialUnderWay()
         case .playsFragmentedMP4: try await playsFragmentedMP4()
+        case .followsALiveStream: try await followsALiveStream()
+        case .seeksBackInADVRWindow: try await seeksBackInADVRWindow()
         }
     }
 
@@ -305,14 +308,16 @@ public struct EngineConformance: Sendable {
     // MARK: - Sessions
 
     /// Runs `body` with an engine, a lab serving the real media, and the engine's events collected; the session plays
-    /// `path` on the lab (its real on-demand media by default).
+    /// `path` on the lab (its real on-demand media by default), set up by `configure`.
     func withSession(faults: [LabFault] = [], path: String = "/media/vod/index.m3u8",
+                     configure: (inout LabConfiguration) -> Void = { _ in },
                      _ body: (ConformanceSession) async throws -> Void) async throws {
         let directory = Self.mediaDirectory
         try #require(FileManager.default.fileExists(atPath: directory + "/vod/index.m3u8"),
                      "no real media in \(directory): run scripts/generate-media")
         var configuration = LabConfiguration()
         configuration.mediaDirectory = directory
+        configure(&configuration)
         let lab = LabServer(clock: ContinuousClock(), configuration: configuration)
         for fault in faults { lab.faults.add(fault) }
         let port = try await lab.start()
