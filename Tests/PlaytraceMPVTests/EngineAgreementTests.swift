@@ -4,9 +4,10 @@ import PlaytraceTestSupport
 import Testing
 
 /// The whole chain — the Player, telemetry's QoE metrics and ad beaconing — over both engines on the same real
-/// stream with the same viewer: the lab's SSAI session on its interstitials stream (a pre-roll, a stitched break at
-/// 8 to 16 s, mid-1 at 20 s resuming at 32 s), a pause, a seek, stopped at 33 s. Both sessions run at once, each
-/// with its own `playtrace play`, and their `--summary-json` records are compared.
+/// streams with the same viewer: on demand, the lab's SSAI session on its interstitials stream (a pre-roll, a
+/// stitched break at 8 to 16 s, mid-1 at 20 s resuming at 32 s), a pause, a seek, stopped at 33 s; live, its SSAI
+/// session on the live stream (its content looped, a break of three 4 s ads where playback starts). Both sessions
+/// run at once, each with its own `playtrace play`, and their `--summary-json` records are compared.
 ///
 /// Tolerances, and why:
 /// - every beacon once on each, and the same beacons on both: exact;
@@ -19,9 +20,26 @@ import Testing
 ///   reports frame positions, 40 ms apart; libmpv's timeline starts 21 ms before the playlist's).
 @Suite("The Player, telemetry and ads agree on both engines", .serialized)
 struct EngineAgreementTests {
-    @Test("The same stream and viewer give the same beacons and the same QoE, within stated tolerances, on both engines")
+    @Test("On demand: the same stream and viewer give the same beacons and the same QoE, within stated tolerances, on both engines")
     func enginesAgree() async throws {
-        let (lab, url) = try await MPVEngineTests.startMediaLab(path: "/ssai/harmonic/vast-interstitials/master.m3u8")
+        let (headless, mpv) = try await sessions("/ssai/harmonic/vast-interstitials/master.m3u8",
+                                                 script: "at 2 pause 1; at 5 seek 7; at 33 stop")
+        let content = Self.compare(headless, mpv, beacons: 31...)
+        // 0 to 8, 16 to 20 and 32 to 33 s, less the 2 s the seek passed over.
+        #expect((10_000...12_000).contains(content), "content time, ms: \(content)")
+    }
+
+    @Test("Live: the same stream and viewer give the same beacons and the same QoE, within stated tolerances, on both engines")
+    func enginesAgreeOnLive() async throws {
+        // Playback starts at 12 s of the live timeline, in the break (12 to 24 s), and stops at 30 s.
+        let (headless, mpv) = try await sessions("/ssai/harmonic/live/master.m3u8", script: "at 30 stop")
+        let content = Self.compare(headless, mpv, beacons: 18...18)
+        #expect((5_500...6_500).contains(content), "content time, ms: \(content)")
+    }
+
+    /// Runs both engines at once on the lab's `path`, as the same viewer (`script`).
+    private func sessions(_ path: String, script: String) async throws -> (headless: Summary, mpv: Summary) {
+        let (lab, url) = try await MPVEngineTests.startMediaLab(path: path)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("agreement-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -29,18 +47,22 @@ struct EngineAgreementTests {
             let file = directory.appendingPathComponent("\(engine).json")
             let run = try await CommandRunner.run([
                 "play", "--engine", engine, "--ads", "harmonic", "--max-bandwidth", "500000",
-                "--script", "at 2 pause 1; at 5 seek 7; at 33 stop", "--summary-json", file.path, url.absoluteString,
+                "--script", script, "--summary-json", file.path, url.absoluteString,
             ])
             #expect(run.status == 0, "\(engine): \(run.output)\n\(run.error)")
             return try Summary(Data(contentsOf: file))
         }
         async let headlessSummary = session("headless")
         async let mpvSummary = session("mpv")
-        let (headless, mpv) = try await (headlessSummary, mpvSummary)
+        let summaries = try await (headlessSummary, mpvSummary)
         await lab.stop()
+        return summaries
+    }
 
+    /// Compares the two sessions within the stated tolerances; returns libmpv's content time (ms).
+    private static func compare(_ headless: Summary, _ mpv: Summary, beacons: some RangeExpression<Int>) -> Double {
         for (name, summary) in [("headless", headless), ("mpv", mpv)] {
-            #expect(summary.expected > 30 && summary.fired == summary.expected && summary.delivered == summary.expected,
+            #expect(beacons.contains(summary.expected) && summary.fired == summary.expected && summary.delivered == summary.expected,
                     "\(name): every beacon fired and delivered: \(summary.expected) expected, \(summary.fired) fired")
             #expect(summary.duplicated == 0 && summary.missed == 0 && summary.unexpected == 0, "\(name): each once")
         }
@@ -53,8 +75,7 @@ struct EngineAgreementTests {
         #expect(abs(startup.0 - startup.1) <= 500, "startup, ms: \(startup)")
         let content = (headless.metric("ContentPlaybackTime") ?? -1_000, mpv.metric("ContentPlaybackTime") ?? 1_000)
         #expect(abs(content.0 - content.1) <= 500, "content time, ms: \(content)")
-        // 0 to 8, 16 to 20 and 32 to 33 s, less the 2 s the seek passed over.
-        #expect((10_000...12_000).contains(content.1), "content time, ms: \(content)")
+        return content.1
     }
 }
 
