@@ -44,7 +44,7 @@ public struct EngineConformance: Sendable {
         case endsAtTheEnd, progressEndsAtBoundaries, stallsWhileASegmentIsLate, reportsTheProgramDateTime
         case missingStreamFails, playsInterstitialsByTheirRules, skipsFailingInterstitialsAndPlaysThePostRoll
         case jumpRestrictedInterstitialPlaysBeforeTheSeek, joinsTheInterstitialUnderWay, playsFragmentedMP4
-        case followsALiveStream, seeksBackInADVRWindow
+        case followsALiveStream, seeksBackInADVRWindow, selectsAnAudioRendition, playsPastASegmentNoVariantHas
     }
 
     /// Runs one check.
@@ -69,6 +69,8 @@ public struct EngineConformance: Sendable {
         case .playsFragmentedMP4: try await playsFragmentedMP4()
         case .followsALiveStream: try await followsALiveStream()
         case .seeksBackInADVRWindow: try await seeksBackInADVRWindow()
+        case .selectsAnAudioRendition: try await selectsAnAudioRendition()
+        case .playsPastASegmentNoVariantHas: try await playsPastASegmentNoVariantHas()
         }
     }
 
@@ -322,7 +324,7 @@ public struct EngineConformance: Sendable {
         for fault in faults { lab.faults.add(fault) }
         let port = try await lab.start()
         let (engine, close) = try await makeEngine()
-        let session = ConformanceSession(engine: engine, url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        let session = ConformanceSession(engine: engine, url: URL(string: "http://127.0.0.1:\(port)\(path)")!, lab: lab)
         do {
             try await body(session)
         } catch {
@@ -337,12 +339,15 @@ public struct EngineConformance: Sendable {
 final class ConformanceSession: Sendable {
     let engine: any PlaybackEngine
     let url: URL
+    /// The lab the session plays from: what it was asked for.
+    let lab: LabServer
     private let log = ConformanceLog()
     private let collector: Task<Void, Never>
 
-    init(engine: any PlaybackEngine, url: URL) {
+    init(engine: any PlaybackEngine, url: URL, lab: LabServer) {
         self.engine = engine
         self.url = url
+        self.lab = lab
         let events = engine.events()
         let log = log
         collector = Task { for await event in events { await log.add(event) } }
