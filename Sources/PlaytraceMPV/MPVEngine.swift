@@ -33,6 +33,9 @@ public import PlaytracePlayer
 /// | `mediaOptions` (subtitles) | none: the FFmpeg libmpv reads HLS with (5.1 in Debian 12) skips WebVTT renditions ("Can't support the subtitle"); audio renditions are listed, one per language and name |
 /// | fragmented MP4 | plays from its start; a start position or a seek in it sometimes reaches libmpv's end of file at once (FFmpeg 5.1's HLS reader, Debian 12's): the item then ends early with a non-fatal `decoding` error saying where |
 /// | `loadedRange` | the playhead to the playhead plus libmpv's `demuxer-cache-duration` |
+/// | live and DVR: `playhead`, `seekableRange`, `streamDate`, `adBreaks` | libmpv's time starts at 0 wherever FFmpeg begins a live stream: the engine places it on the playlist's timeline by the first segment FFmpeg opens (named in FFmpeg's verbose log; where FFmpeg starts by default when the line is missing), and reads the media playlist every target duration for the window, dates, ad breaks and interstitials; the seekable range ends three target durations before the window's end, as on the headless engine |
+/// | seeks in a live or DVR stream | exact within what libmpv holds (what it buffered ahead, and kept behind); elsewhere FFmpeg cannot seek in a live playlist: the stream is loaded again at the segment that covers the target (`live_start_index`), and the seek lands at that segment's start |
+/// | failover | none: FFmpeg's HLS reader plays one variant and skips a segment it cannot fetch (the headless engine fetches it from another variant) |
 ///
 /// Progress reports come at each decoded frame (libmpv cannot stop the playhead at a boundary): a movement that
 /// crosses a boundary is split there (``setProgressBoundaries(_:)``). Skipped ranges are applied two frames ahead

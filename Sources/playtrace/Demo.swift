@@ -24,7 +24,7 @@ struct Demo: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         "With --engine mpv: the directory of real media the lab serves (scripts/generate-media makes it with ffmpeg).",
-        discussion: "The lab then serves real media for its on-demand streams (interstitials and vod), the ones libmpv plays."))
+        discussion: "The lab then serves real media for its streams (interstitials, vod, live and dvr: its content looped), the ones libmpv plays."))
     var mediaDir = ".build-media"
 
     @Option(help: """
@@ -56,9 +56,6 @@ struct Demo: AsyncParsableCommand {
             guard FileManager.default.fileExists(atPath: mediaDir + "/lab/content") else {
                 throw ValidationError(PlainText.safe(
                     "--engine mpv: no real media in \(mediaDir) (make it with scripts/generate-media, which needs ffmpeg)"))
-            }
-            guard ["interstitials", "vod"].contains(stream) else {
-                throw ValidationError("--engine mpv: --stream is interstitials or vod (the lab has real media for those)")
             }
         }
         guard Self.speedRange.contains(effectiveSpeed) else {
