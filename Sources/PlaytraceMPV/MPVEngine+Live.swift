@@ -58,18 +58,31 @@ extension MPVEngine {
             isOriginPlaced = true
             return
         }
+        // FFmpeg's log reaches the first libmpv instance of the process, whichever instance's FFmpeg wrote it: a
+        // segment far from where this load starts is another engine's.
+        let expected = expectedStartSequence(in: stream)
         guard let placement = openedSegments.lazy.compactMap({ stream.sequence(of: $0) })
+            .filter({ sequence in expected.map { abs(sequence - $0) <= Self.startSlack } ?? true })
             .compactMap({ stream.placement(sequence: $0) }).first else { return }
         place(at: placement)
+    }
+
+    /// How many segments FFmpeg may start from where the engine expects it to: the playlist FFmpeg reads may have
+    /// grown since the engine's last read.
+    static let startSlack = 2
+
+    /// Where FFmpeg starts this load: the segment the load asked for, or by default the third from the end.
+    private func expectedStartSequence(in stream: StreamPlaylist) -> Int? {
+        guard let first = stream.playlist.segments.first, let last = stream.playlist.segments.last else { return nil }
+        return startSequence ?? max(last.mediaSequence - 2, first.mediaSequence)
     }
 
     /// A frame came, and FFmpeg named no segment of the playlist the engine read (its log lines lost, a window that
     /// slid between its read and the engine's): libmpv's time is placed where FFmpeg starts, the segment the load
     /// asked for or, by default, the third from the end.
     func placeOriginWithoutLog() {
-        guard !isOriginPlaced, let stream, stream.isLive, let last = stream.playlist.segments.last else { return }
-        let sequence = startSequence ?? max(last.mediaSequence - 2, stream.playlist.segments[0].mediaSequence)
-        guard let placement = stream.placement(sequence: sequence) else { return }
+        guard !isOriginPlaced, let stream, stream.isLive, let sequence = expectedStartSequence(in: stream),
+              let placement = stream.placement(sequence: sequence) else { return }
         place(at: placement)
     }
 
