@@ -1,2 +1,2 @@
-// glibc's allocator settings (mallopt), which Swift's Glibc module does not include.
+// glibc's allocator statistics (mallinfo2), which Swift's Glibc module does not include.
 #include <malloc.h>

@@ -38,14 +38,13 @@ struct Inspect: AsyncParsableCommand {
 
     func run() async throws {
         common.bootstrapLogging()
-        let document: DocumentBytes
+        let bytes: [UInt8]
         let baseURL: URL
         do {
-            (document, baseURL) = try await load(location)
+            (bytes, baseURL) = try await load(location)
         } catch {
             throw CommandFailure(location, error: error)
         }
-        let bytes = document.buffer
         if VASTAssetListReader.isXML(bytes) {
             try await inspectVAST(Data(bytes), base: baseURL)
             return
@@ -67,7 +66,7 @@ struct Inspect: AsyncParsableCommand {
         try printReport(json: report, lines: report.lines)
         // The playlist and its report are left to the process's exit rather than freed one object at a time:
         // for 100,000 segments, freeing them costs about as much as printing them.
-        ProcessExit.keep((document, outcome, report))
+        ProcessExit.keep((bytes, outcome, report))
         if let reason = report.unusable {
             FileHandle.standardError.write(Data((PlainText.safe("playtrace inspect: \(location): \(reason)") + "\n").utf8))
             throw ExitCode.failure
@@ -98,7 +97,7 @@ struct Inspect: AsyncParsableCommand {
 
     /// A JSON document, recognised by its content: Harmonic ad metadata, MediaTailor tracking, or an HLS asset list;
     /// anything else is named for what it is (not JSON at all, or JSON of none of these kinds).
-    private func inspectJSON(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+    private func inspectJSON(_ bytes: [UInt8]) throws {
         let adMetadata: (format: AdMetadataFormat, metadata: AdMetadata)?
         do {
             adMetadata = try AdMetadataFormat.detectAndDecode(bytes)
@@ -142,7 +141,7 @@ struct Inspect: AsyncParsableCommand {
         }
     }
 
-    private func load(_ location: String) async throws -> (DocumentBytes, URL) {
+    private func load(_ location: String) async throws -> ([UInt8], URL) {
         if let url = URL(string: location), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             return try await AsyncHTTPClientTransport.scoped { transport in
                 // A slow server is named while it is waited for (on standard error), and given up after 20 s.
@@ -153,7 +152,7 @@ struct Inspect: AsyncParsableCommand {
                 defer { notice.cancel() }
                 let response = try await transport.send(HTTPRequest(url: url, timeout: .seconds(20)))
                 guard response.isSuccess else { throw InspectError.httpStatus(response.status, url.absoluteString) }
-                return (DocumentBytes(copying: response.body), response.url)
+                return (response.body, response.url)
             }
         }
         if location == "-" {

@@ -14,7 +14,7 @@ enum JSONDocument {
     }
 
     /// Whether the first byte that is not white space (or a byte-order mark) opens a JSON object or array.
-    static func looksLikeJSON(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func looksLikeJSON(_ bytes: [UInt8]) -> Bool {
         guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) else { return false }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }

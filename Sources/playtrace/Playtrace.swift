@@ -13,12 +13,10 @@ struct Playtrace: AsyncParsableCommand {
         subcommands: [Demo.self, Play.self, Inspect.self, Lab.self, OutboxCommand.self],
         defaultSubcommand: Demo.self)
 
-    /// The program's entry point: ArgumentParser's parse and run, after the allocator settings that have to be made
-    /// before any thread allocates (``HeapTuning``). When the arguments do not parse, an unknown option or subcommand
-    /// is named first (``ArgumentCheck``): ArgumentParser validates a command before it reports what it could not
-    /// parse. Arguments that parse cost no such check.
+    /// The program's entry point: ArgumentParser's parse and run. When the arguments do not parse, an unknown option
+    /// or subcommand is named first (``ArgumentCheck``): ArgumentParser validates a command before it reports what it
+    /// could not parse. Arguments that parse cost no such check.
     static func main() async {
-        HeapTuning.prepare(forArguments: CommandLine.arguments)
         StandardStreams.lineBuffered()
         let arguments = Array(CommandLine.arguments.dropFirst())
         var command: any ParsableCommand
