@@ -324,7 +324,7 @@ extension MPVEngine {
         let count = handle.int("track-list/count") ?? 0
         var options: [MediaOption] = []
         var copies: [MediaOption.ID: [Int]] = [:]
-        var selected: [MediaOption.Kind: (id: MediaOption.ID, track: Int)] = [:]
+        var selected: [MediaOption.Kind: MediaOption.ID] = [:]
         var videoTracks = 0
         var identities: [String: MediaOption.ID] = [:]
         for index in 0..<count {
@@ -355,18 +355,11 @@ extension MPVEngine {
                     isForced: handle.flag(prefix + "forced") ?? false))
             }
             copies[id, default: []].append(track)
-            if handle.flag(prefix + "selected") == true { selected[kind] = (id, track) }
+            if handle.flag(prefix + "selected") == true { selected[kind] = id }
         }
         mediaOptions = options
         renditionTracks = copies
-        selectedMediaOptions = selected.mapValues(\.id)
-        // libmpv picks the first copy of a rendition, another variant's when a higher one plays: FFmpeg then reads
-        // both variants, and on a live stream, whose two windows it follows apart, the picture stops for seconds at
-        // a time. The copy in the variant that plays is chosen instead, before anything is shown.
-        for (kind, choice) in selected {
-            guard let own = track(of: choice.id), own != choice.track else { continue }
-            handle.set(kind == .audio ? "aid" : "sid", String(own))
-        }
+        selectedMediaOptions = selected
     }
 
     /// The track of a rendition to select: its copy in the variant that plays (FFmpeg reads only that variant's

@@ -34,13 +34,16 @@ public enum CommandRunner {
     ///   - arguments: its arguments.
     ///   - environment: variables added to this process's environment for the command.
     ///   - input: a file the command reads as its standard input.
+    ///   - timeout: how long the command may run: then it is interrupted as Ctrl-C does (it prints its summary and
+    ///     exits 130), and killed 10 s later, so that a command that hangs fails its test with what it printed
+    ///     instead of holding the whole run.
     public static func run(executable: URL = executable, _ arguments: [String], environment: [String: String] = [:],
-                           input: URL? = nil) async throws -> Run {
+                           input: URL? = nil, timeout: Duration = .seconds(300)) async throws -> Run {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 do {
                     continuation.resume(returning: try runBlocking(executable: executable, arguments, environment: environment,
-                                                                   input: input))
+                                                                   input: input, timeout: timeout))
                 } catch {
                     continuation.resume(throwing: error)
                 }
@@ -49,7 +52,7 @@ public enum CommandRunner {
     }
 
     private static func runBlocking(executable: URL, _ arguments: [String], environment: [String: String],
-                                    input: URL?) throws -> Run {
+                                    input: URL?, timeout: Duration) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -62,6 +65,18 @@ public enum CommandRunner {
         process.standardOutput = output
         process.standardError = error
         try process.run()
+        let limit = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
+        let fired = WatchdogFlag()
+        let watchdog = DispatchWorkItem {
+            guard process.isRunning else { return }
+            fired.set()
+            process.interrupt()
+            DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: watchdog)
+        defer { watchdog.cancel() }
         let errorReader = DispatchGroup()
         nonisolated(unsafe) var errorData = Data()  // written by the reader below, read after `wait()`
         DispatchQueue.global().async(group: errorReader) {
@@ -70,7 +85,17 @@ public enum CommandRunner {
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         errorReader.wait()
         process.waitUntilExit()
+        let note = fired.isSet ? "(CommandRunner: still running after \(timeout): interrupted)\n" : ""
         return Run(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                   error: String(decoding: errorData, as: UTF8.self))
+                   error: note + String(decoding: errorData, as: UTF8.self))
     }
+}
+
+/// Whether a command's watchdog fired: set on a dispatch queue, read once the command has exited.
+private final class WatchdogFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
 }
