@@ -1,4 +1,3 @@
-import DequeModule
 public import Logging
 public import PlaytraceCore
 import Synchronization
@@ -50,10 +49,8 @@ public final class Instrument: Sendable {
     /// through ``wallClock`` copied the whole wall clock each time).
     private let reading: @Sendable () -> Duration
 
-    /// Items waiting for the drainer, their count, and whether a caller is draining (see ``submit(_:)``).
-    private let queued = Locked(Deque<WorkItem>())
-    private let queuedCount = Atomic<Int>(0)
-    private let isDraining = Atomic<Bool>(false)
+    /// Items waiting for the drainer, and whether a caller is draining (see ``submit(_:)``).
+    private let queue = Mutex(WorkQueue())
     private let store = ComponentStore()
     private let getters = Locked<[GetterKey: @Sendable () -> AttributeValue?]>([:])
     private let lastTrackerID = Atomic<Int>(0)
@@ -196,41 +193,41 @@ public final class Instrument: Sendable {
 
     // MARK: The queue
 
-    /// Performs an item, or queues it when another caller is performing items (or items wait): whoever takes the
-    /// drainer role (``isDraining``) performs its own item and then everything queued, in order, one at a time.
-    ///
-    /// The usual case, nobody draining and nothing queued, costs one compare-and-swap to take the role and one store
-    /// to give it back. The role is given back before the queue is looked at a last time, and a caller that queued an
-    /// item tries to take the role after counting it (``queuedCount``): with sequentially consistent operations on
-    /// both sides, one of the two always sees the other, so no item is left behind. A caller whose earlier items
-    /// still wait never skips the queue (the fast path needs an empty one), so each caller's items keep their order.
+    /// Queues an item, and performs it when no other caller is performing items: whoever takes the drainer role
+    /// (``WorkQueue/isDraining``, under the queue's mutex) performs the items queued, in order, one at a time, its
+    /// own and those that other callers (or the components it calls) queue meanwhile, and gives the role back
+    /// under the same lock once the queue is empty. Each caller's items keep their order.
     private func submit(_ item: WorkItem) {
-        if queuedCount.load(ordering: .sequentiallyConsistent) == 0,
-           isDraining.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged {
-            perform(item)
-            drainQueue()
-            return
+        let drains = queue.withLock { queue in
+            queue.items.append(item)
+            guard !queue.isDraining else { return false }
+            queue.isDraining = true
+            return true
         }
-        queued.withLock { $0.append(item) }
-        queuedCount.add(1, ordering: .sequentiallyConsistent)
-        if isDraining.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged {
-            drainQueue()
-        }
+        if drains { drainQueue() }
     }
 
-    /// Performs what is queued, then gives the drainer role back; takes it again when an item arrived meanwhile.
+    /// Performs what is queued until the queue is empty, then gives the drainer role back. The items are taken in
+    /// one swap, into an array that keeps its storage from round to round (the queue's is kept too).
     private func drainQueue() {
+        var batch = queue.withLock { queue in
+            var spare: [WorkItem] = []
+            swap(&spare, &queue.spare)
+            return spare
+        }
         while true {
-            while queuedCount.load(ordering: .sequentiallyConsistent) > 0 {
-                // (An item is queued before it is counted: a count above zero means one is there.)
-                guard let next = queued.withLock({ $0.popFirst() }) else { break }
-                queuedCount.subtract(1, ordering: .sequentiallyConsistent)
-                perform(next)
+            let more = queue.withLock { queue in
+                guard !queue.items.isEmpty else {
+                    queue.isDraining = false
+                    swap(&batch, &queue.spare)
+                    return false
+                }
+                swap(&batch, &queue.items)
+                return true
             }
-            isDraining.store(false, ordering: .sequentiallyConsistent)
-            guard queuedCount.load(ordering: .sequentiallyConsistent) > 0,
-                  isDraining.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
-            else { return }
+            guard more else { return }
+            for item in batch { perform(item) }
+            batch.removeAll(keepingCapacity: true)
         }
     }
 
@@ -244,13 +241,11 @@ public final class Instrument: Sendable {
     }
 
     private func process(_ action: Action, tracker trackerID: TrackerID, attributes: AttributeList?, time: Int64) {
-        guard let entry = store.trackers.unmanagedEntry(trackerID) else {
+        guard let entry = store.trackers[trackerID] else {
             logger.debug("event for an unknown tracker dropped", metadata: ["action": "\(action)", "tracker": "\(trackerID)"])
             return
         }
-        // The table keeps the entry alive while the event goes through (only this drainer changes the table, and
-        // not before the event is done): it is lent, not retained.
-        entry._withUnsafeGuaranteedRef { process(action, entry: $0, tracker: trackerID, attributes: attributes, time: time) }
+        process(action, entry: entry, tracker: trackerID, attributes: attributes, time: time)
     }
 
     private func process(_ action: Action, entry: TrackerEntry, tracker trackerID: TrackerID,
@@ -261,35 +256,20 @@ public final class Instrument: Sendable {
         let date = originDate + MediaTime(seconds: Double(time / 1_000_000_000) + Double(time % 1_000_000_000) * 1e-9)
         let usesScratch = attributes == nil
         var event = Event(action: action, date: date, timeNanoseconds: time, sender: trackerID,
-                          attributes: usesScratch ? store.takeScratch() : attributes.unsafelyUnwrapped)
+                          attributes: attributes ?? store.takeScratch())
         defer { if usesScratch { store.returnScratch(&event.attributes) } }
         guard entry.tracker.initEvent(&event, instrument: self, tracker: trackerID) else { return }
-        if let hub = store.lentHub {
-            guard hub._withUnsafeGuaranteedRef({
-                $0.component.processEvent(&event, state: &entry.state, tracker: trackerID, instrument: self)
-            }) else { return }
+        if let hub = store.hub {
+            guard hub.processEvent(&event, state: &entry.state, tracker: trackerID, instrument: self) else { return }
         }
         var metrics = store.takeMetricScratch()
         defer { store.returnMetricScratch(&metrics) }
-        if let metricalc = store.lentMetricalc {
-            metricalc._withUnsafeGuaranteedRef {
-                computeMetrics(of: event, by: $0.component, state: &entry.state, tracker: trackerID, into: &metrics)
-            }
-        }
+        store.metricalc?.processMetric(event, state: entry.state, tracker: trackerID, instrument: self, into: &metrics)
         let urgent = Self.isFlushing(event.action)
-        for lent in store.lentBackends {
-            lent._withUnsafeGuaranteedRef { box in
-                box.component.send(event, metrics: metrics)
-                if urgent { box.component.flush() }
-            }
+        for backend in store.backends {
+            backend.send(event, metrics: metrics)
+            if urgent { backend.flush() }
         }
-    }
-
-    /// Asks the metricalc for an event's metrics. The state is lent in place (taken `inout` only so that it is not
-    /// copied out of its tracker's entry, which would count references on every event).
-    private func computeMetrics(of event: Event, by metricalc: any Metricalc, state: inout TrackerState,
-                                tracker: TrackerID, into metrics: inout [Metric]) {
-        metricalc.processMetric(event, state: state, tracker: tracker, instrument: self, into: &metrics)
     }
 
     /// Gives a hub of this module the state of another tracker, while it processes an event (the ads hub accounts
@@ -306,6 +286,14 @@ public final class Instrument: Sendable {
     func isAdsTracker(_ tracker: TrackerID) -> Bool { store.trackers[tracker]?.tracker.isAdsTracker ?? false }
 }
 
+
+/// The instrument's queue of work, under its mutex.
+private struct WorkQueue {
+    var items: [WorkItem] = []
+    /// The drainer's array between drains (its storage kept).
+    var spare: [WorkItem] = []
+    var isDraining = false
+}
 
 private enum WorkItem: Sendable {
     case event(Action, TrackerID, AttributeList?, Int64)

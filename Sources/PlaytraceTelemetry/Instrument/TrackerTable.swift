@@ -24,16 +24,6 @@ struct TrackerTable {
         }
     }
 
-    /// The tracker with an identifier, not retained: the table keeps it alive until it is removed.
-    func unmanagedEntry(_ id: TrackerID) -> Unmanaged<TrackerEntry>? {
-        entries.withUnsafeBufferPointer { entries in
-            for index in entries.indices.reversed() where entries[index].id == id {
-                return Unmanaged.passUnretained(entries[index].entry)
-            }
-            return nil
-        }
-    }
-
     /// Removes a tracker; returns it.
     mutating func removeValue(forKey id: TrackerID) -> TrackerEntry? {
         let entry = self[id]

@@ -46,9 +46,8 @@ public final class MetricalcCore: Metricalc {
     /// The dimension attributes as standard slots.
     private static let dimensionSlots = PlaybackSnapshot.mask(of: Attribute.dimensions)
 
-    /// Each tracker's session, in a short list (an instrument has a handful of trackers). Only the instrument
-    /// calls a metricalc, one event at a time, so accesses never overlap: the run-time exclusivity check is left out.
-    @exclusivity(unchecked) private var sessions: ContiguousArray<(tracker: TrackerID, session: Session)> = []
+    /// Each tracker's session, in a short list (an instrument has a handful of trackers).
+    private var sessions: ContiguousArray<(tracker: TrackerID, session: Session)> = []
 
     public init() {}
 
