@@ -69,21 +69,6 @@ enum TransportStreamRetimer {
         bytes[index + 4] = UInt8((shifted & 0x1) << 7) | (bytes[index + 4] & 0x7F)
     }
 
-    /// The first PTS of a transport stream (for tests and checks), if a PES header gives one.
-    static func firstPresentationTime(_ bytes: [UInt8]) -> UInt64? {
-        var packet = 0
-        while packet + packetSize <= bytes.count {
-            defer { packet += packetSize }
-            guard bytes[packet] == 0x47, bytes[packet + 1] & 0x40 != 0 else { continue }
-            let adaptation = (bytes[packet + 3] >> 4) & 0x3
-            let payload = packet + 4 + (adaptation & 0x2 != 0 ? 1 + Int(bytes[packet + 4]) : 0)
-            guard adaptation & 0x1 != 0, payload + 14 <= packet + packetSize, bytes[payload] == 0, bytes[payload + 1] == 0,
-                  bytes[payload + 2] == 1, bytes[payload + 3] >= 0xBC, bytes[payload + 7] & 0x80 != 0 else { continue }
-            return timestamp(bytes, at: payload + 9)
-        }
-        return nil
-    }
-
     private static func timestamp(_ bytes: [UInt8], at index: Int) -> UInt64 {
         let high = UInt64(bytes[index] >> 1) & 0x7
         let middle = (UInt64(bytes[index + 1]) << 7) | UInt64(bytes[index + 2] >> 1)

@@ -50,11 +50,8 @@ extension MPVEngine {
         case .propertyChange(let name, let value):
             propertyChanged(name, value)
         case .logMessage(let prefix, let level, let text):
-            if level == "error" || level == "fatal" {
-                decoderError(text, from: prefix)
-            } else if prefix == "ffmpeg/demuxer" {
-                readerLogged(text)
-            }
+            // (FFmpeg's reader lines below the error level were read first, by ``drainEvents()``.)
+            if level == "error" || level == "fatal" { decoderError(text, from: prefix) }
         case .shutdown, .seek, .other:
             break
         }

@@ -511,7 +511,6 @@ public actor MPVEngine: PlaybackEngine {
 
 
     public func stop() {
-        refreshTask?.cancel()
         handle.command(["stop"])
         resetState()
         emit(.statusChanged(.idle))

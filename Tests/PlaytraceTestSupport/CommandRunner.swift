@@ -1,4 +1,5 @@
 public import Foundation
+import PlaytraceCore
 
 /// Runs the built `playtrace` executable as a user would: what the command line tests of every build share.
 public enum CommandRunner {
@@ -66,10 +67,10 @@ public enum CommandRunner {
         process.standardError = error
         try process.run()
         let limit = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
-        let fired = WatchdogFlag()
+        let fired = Locked(false)
         let watchdog = DispatchWorkItem {
             guard process.isRunning else { return }
-            fired.set()
+            fired.withLock { $0 = true }
             process.interrupt()
             DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
                 if process.isRunning { kill(process.processIdentifier, SIGKILL) }
@@ -85,17 +86,8 @@ public enum CommandRunner {
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         errorReader.wait()
         process.waitUntilExit()
-        let note = fired.isSet ? "(CommandRunner: still running after \(timeout): interrupted)\n" : ""
+        let note = fired.withLock { $0 } ? "(CommandRunner: still running after \(timeout): interrupted)\n" : ""
         return Run(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
                    error: note + String(decoding: errorData, as: UTF8.self))
     }
-}
-
-/// Whether a command's watchdog fired: set on a dispatch queue, read once the command has exited.
-private final class WatchdogFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
 }
