@@ -198,24 +198,22 @@ public final class Instrument: Sendable {
     /// own and those that other callers (or the components it calls) queue meanwhile, and gives the role back
     /// under the same lock once the queue is empty. Each caller's items keep their order.
     private func submit(_ item: WorkItem) {
-        let drains = queue.withLock { queue in
+        // The item is queued; a caller that takes the role takes what is queued with it, under the same lock.
+        let taken: [WorkItem]? = queue.withLock { queue in
             queue.items.append(item)
-            guard !queue.isDraining else { return false }
+            guard !queue.isDraining else { return nil }
             queue.isDraining = true
-            return true
+            var batch: [WorkItem] = []
+            swap(&batch, &queue.spare)
+            swap(&batch, &queue.items)
+            return batch
         }
-        if drains { drainQueue() }
-    }
-
-    /// Performs what is queued until the queue is empty, then gives the drainer role back. The items are taken in
-    /// one swap, into an array that keeps its storage from round to round (the queue's is kept too).
-    private func drainQueue() {
-        var batch = queue.withLock { queue in
-            var spare: [WorkItem] = []
-            swap(&spare, &queue.spare)
-            return spare
-        }
+        guard var batch = taken else { return }
+        // Performs the items taken, then what was queued meanwhile, until the queue is empty; then gives the role
+        // back. The two arrays trade places at each swap and keep their storage: neither allocates in steady state.
         while true {
+            for item in batch { perform(item) }
+            batch.removeAll(keepingCapacity: true)
             let more = queue.withLock { queue in
                 guard !queue.items.isEmpty else {
                     queue.isDraining = false
@@ -226,8 +224,6 @@ public final class Instrument: Sendable {
                 return true
             }
             guard more else { return }
-            for item in batch { perform(item) }
-            batch.removeAll(keepingCapacity: true)
         }
     }
 
