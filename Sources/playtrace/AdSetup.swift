@@ -168,6 +168,7 @@ final class AdSetup {
     func finish(played snapshot: EngineSnapshot?) async -> (lines: [String], verdict: String,
                                                             findings: [SessionVerdict.Finding]) {
         session.stop()
+        await session.beaconsStored()
         let drain = await outbox.drain(within: settings.beaconWait, only: [BeaconCourier.destination])
         let waiting = drain.pendingByDestination[BeaconCourier.destination] ?? 0
         // The couriers' last reports reach the session on the main actor.

@@ -88,6 +88,7 @@ final class AdSessionHarness {
     }
 
     func shutdown() async throws {
+        await session.beaconsStored()
         _ = await outbox.drain(within: .seconds(5))
         await settle()
         await outbox.stop()

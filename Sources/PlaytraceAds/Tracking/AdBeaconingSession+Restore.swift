@@ -72,7 +72,8 @@ extension AdBeaconingSession {
     }
 
     /// What became of a beacon URL an earlier run handed over (its key is remembered by the outbox).
-    func earlierOutcome(of key: String, at instant: Duration) throws -> BeaconRecord.URLState.Outcome? {
+    nonisolated static func earlierOutcome(of key: String, at instant: Duration,
+                                           in outbox: Outbox) throws -> BeaconRecord.URLState.Outcome? {
         switch try outbox.keyStates(withPrefix: key)[key] {
         case .delivered, nil: .delivered(instant)
         case .rejected: .failed("refused in an earlier run")

@@ -94,6 +94,9 @@ public final class AdBeaconingSession {
         didSet { if interstitialSchedule != oldValue { classifyPods() } }
     }
     @ObservationIgnored let outbox: Outbox
+    /// Writes the beacons fired so far to the outbox, off the main actor, each firing's after the one before
+    /// (``dispatch(_:)``, ``beaconsStored()``).
+    @ObservationIgnored var storing: Task<Void, Never>?
     @ObservationIgnored let wallClock: WallClock
     /// The ad session's identifier in delivery keys: ``SessionInfo/id`` once set up, a random one before.
     @ObservationIgnored var identity = "local-\(RandomUUID.lowercasedString())"
@@ -317,10 +320,14 @@ public final class AdBeaconingSession {
         return dispatch(scheduler.report(type, at: position, instant: stopwatch.elapsed, pods: &adPods))
     }
 
-    /// Fills each firing's URLs and hands them to the outbox; returns their delivery keys.
+    /// Fills each firing's URLs and hands them to the outbox; returns their delivery keys. The records are made at
+    /// once; the URLs are written to the outbox by a task the session owns, off the main actor (SQLite writes never
+    /// run on the thread the UI runs on), and a URL that an earlier run handed over, or that could not be stored,
+    /// gets its outcome when its write returns.
     @discardableResult
     func dispatch(_ firings: [BeaconFiring]) -> [String] {
         var keys: [String] = []
+        var messages: [StoredBeacon] = []
         for firing in firings {
             let sentAt = stopwatch.elapsed
             let deliveryKey = firing.deliveryKey(session: identity, reportedAt: wallClock.now)
@@ -353,16 +360,7 @@ public final class AdBeaconingSession {
                 }
                 let message = OutboxMessage(key: "\(deliveryKey)/\(index)", destination: BeaconCourier.destination,
                                             payload: [], metadata: ["url": url], remembersKey: true)
-                do {
-                    if try !outbox.enqueue(message) {
-                        // An earlier run of the session handed this one over already: it is not sent again.
-                        record.urls[index].outcome = try earlierOutcome(of: message.key, at: sentAt)
-                        log("beacon \(message.key) was handed over by an earlier run: not sent again", isError: false)
-                    }
-                } catch {
-                    record.urls[index].outcome = .failed("not stored: \(error)")
-                    log("beacon \(deliveryKey) could not be queued: \(error)", isError: true)
-                }
+                messages.append(StoredBeacon(deliveryKey: deliveryKey, index: index, sentAt: sentAt, message: message))
             }
             record.urlsOverLimit = firing.urlsOverLimit
             if firing.urlsOverLimit > 0 {
@@ -375,7 +373,72 @@ public final class AdBeaconingSession {
             settle(deliveryKey)
             keys.append(deliveryKey)
         }
+        store(messages)
         return keys
+    }
+
+    /// A beacon URL to write to the outbox, and where its record is.
+    struct StoredBeacon: Sendable {
+        let deliveryKey: String
+        let index: Int
+        let sentAt: Duration
+        let message: OutboxMessage
+    }
+
+    /// What writing a beacon URL came to, when it was not simply stored: its outcome, and what to log.
+    struct StoreResult: Sendable {
+        let beacon: StoredBeacon
+        let outcome: BeaconRecord.URLState.Outcome?
+        let note: String
+        let isError: Bool
+    }
+
+    /// Writes beacon URLs to the outbox after those fired before them, off the main actor.
+    private func store(_ beacons: [StoredBeacon]) {
+        guard !beacons.isEmpty else { return }
+        let previous = storing
+        let outbox = outbox
+        storing = Task { [weak self] in
+            await previous?.value
+            let results = await Self.persist(beacons, to: outbox)
+            self?.stored(results)
+        }
+    }
+
+    private nonisolated static func persist(_ beacons: [StoredBeacon], to outbox: Outbox) async -> [StoreResult] {
+        var results: [StoreResult] = []
+        for beacon in beacons {
+            do {
+                guard try await !outbox.persist(beacon.message) else { continue }
+                // An earlier run of the session handed this one over already: it is not sent again.
+                results.append(StoreResult(
+                    beacon: beacon, outcome: try earlierOutcome(of: beacon.message.key, at: beacon.sentAt, in: outbox),
+                    note: "beacon \(beacon.message.key) was handed over by an earlier run: not sent again", isError: false))
+            } catch {
+                results.append(StoreResult(beacon: beacon, outcome: .failed("not stored: \(error)"),
+                                           note: "beacon \(beacon.deliveryKey) could not be queued: \(error)", isError: true))
+            }
+        }
+        return results
+    }
+
+    /// Gives the URLs that were not simply stored their outcome.
+    private func stored(_ results: [StoreResult]) {
+        for result in results {
+            if let position = recordIndex[result.beacon.deliveryKey],
+               beacons[position].urls.indices.contains(result.beacon.index) {
+                beacons[position].urls[result.beacon.index].outcome = result.outcome
+            }
+            log(result.note, isError: result.isError)
+            settle(result.beacon.deliveryKey)
+        }
+        if !results.isEmpty { resumeReportWaiters() }
+    }
+
+    /// Waits until the beacons fired so far are written to the outbox (before the outbox is drained at the end of
+    /// a session, say).
+    public func beaconsStored() async {
+        await storing?.value
     }
 
     /// Takes a ``BeaconCourier``'s report of an attempt (``makeCourier(transport:timeout:maximumAttempts:)`` wires
