@@ -33,10 +33,10 @@ struct BeaconCourierTests {
         let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
         let attempts = Attempts()
         let outbox = try outbox(BeaconCourier(transport: transport, report: attempts.add))
-        try outbox.enqueue(message("imp/0", "http://127.0.0.1:\(port)/beacons/p/a/impression?cb=12345678"))
-        try outbox.enqueue(message("imp/1", "about:blank"))
-        try outbox.enqueue(message("imp/2", "ftp://127.0.0.1:\(port)/beacons/x"))
-        try outbox.enqueue(message("imp/3", "javascript:alert(1)"))
+        try await outbox.persist(message("imp/0", "http://127.0.0.1:\(port)/beacons/p/a/impression?cb=12345678"))
+        try await outbox.persist(message("imp/1", "about:blank"))
+        try await outbox.persist(message("imp/2", "ftp://127.0.0.1:\(port)/beacons/x"))
+        try await outbox.persist(message("imp/3", "javascript:alert(1)"))
         let drain = await outbox.drain(within: .seconds(10))
         #expect(drain.pending == 0)
         #expect(lab.beacons.all.map(\.path) == ["/beacons/p/a/impression"])
@@ -61,7 +61,7 @@ struct BeaconCourierTests {
         let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
         let attempts = Attempts()
         let outbox = try outbox(BeaconCourier(transport: transport, report: attempts.add))
-        try outbox.enqueue(message("q1/0", "http://127.0.0.1:\(port)/beacons/p/a/firstQuartile"))
+        try await outbox.persist(message("q1/0", "http://127.0.0.1:\(port)/beacons/p/a/firstQuartile"))
         let drain = await outbox.drain(within: .seconds(10))
         #expect(drain.pending == 0)
         #expect(attempts.all.map(\.attempt) == [1, 2, 3])
@@ -79,7 +79,7 @@ struct BeaconCourierTests {
         let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
         let attempts = Attempts()
         let outbox = try outbox(BeaconCourier(transport: transport, report: attempts.add))
-        try outbox.enqueue(message("s/0", "http://127.0.0.1:\(port)/beacons/p/a/start"))
+        try await outbox.persist(message("s/0", "http://127.0.0.1:\(port)/beacons/p/a/start"))
         let drain = await outbox.drain(within: .seconds(10))
         #expect(drain.pending == 0)
         #expect(attempts.all.map(\.status) == [429, 200])
@@ -94,7 +94,7 @@ struct BeaconCourierTests {
                                until done: (Int) -> Bool) async throws -> [String: Duration] {
         await outbox.start()
         let begun = ContinuousClock.now
-        for (index, url) in urls.enumerated() { try outbox.enqueue(message("m/\(index)", url)) }
+        for (index, url) in urls.enumerated() { try await outbox.persist(message("m/\(index)", url)) }
         var arrivals: [String: Duration] = [:]
         let deadline = begun + .seconds(20)
         while ContinuousClock.now < deadline {
@@ -175,7 +175,7 @@ struct BeaconCourierTests {
         let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
         let attempts = Attempts()
         let outbox = try outbox(BeaconCourier(transport: transport, maximumAttempts: 3, report: attempts.add))
-        try outbox.enqueue(message("c/0", "http://127.0.0.1:\(port)/beacons/p/a/complete"))
+        try await outbox.persist(message("c/0", "http://127.0.0.1:\(port)/beacons/p/a/complete"))
         _ = await outbox.drain(within: .seconds(10))
         #expect(attempts.all.count == 3)
         #expect(attempts.all.last?.outcome == .reject("gave up after 3 attempts: HTTP 500"))

@@ -28,8 +28,8 @@ struct OutboxKillTests {
         do {
             let outbox = try Outbox(path: path, couriers: [])
             for index in 0..<Self.count {
-                try outbox.enqueue(OutboxMessage(key: "soak-\(index)", destination: "influxdb", payload: Array("m\(index)".utf8),
-                                                 metadata: ["url": "http://127.0.0.1:\(port)/sink/soak/\(index)"]))
+                try await outbox.persist(OutboxMessage(key: "soak-\(index)", destination: "influxdb", payload: Array("m\(index)".utf8),
+                                                       metadata: ["url": "http://127.0.0.1:\(port)/sink/soak/\(index)"]))
             }
         }
         func received() -> [SinkDelivery] { lab.sink.all.filter { $0.path.hasPrefix("/sink/soak/") } }

@@ -13,16 +13,16 @@ struct OutboxStrandingTests {
 
     /// An outbox file as an earlier run leaves it: beacons (one to `failing`, when given) and an InfluxDB batch,
     /// all to the lab on `port`.
-    private static func earlierRun(_ path: String, port: Int, failing: Bool = false) throws {
+    private static func earlierRun(_ path: String, port: Int, failing: Bool = false) async throws {
         let outbox = try Outbox(path: path, couriers: [])
         let base = "http://127.0.0.1:\(port)"
-        try outbox.enqueue(OutboxMessage(key: "beacon:old:p/a/start@0/0", destination: "ad-beacons", payload: [],
-                                         metadata: ["url": "\(base)/beacons/old/a/start"], remembersKey: true))
-        try outbox.enqueue(OutboxMessage(key: "beacon:old:p/a/complete@0/0", destination: "ad-beacons", payload: [],
-                                         metadata: ["url": "\(base)/beacons/old/a/\(failing ? "failing" : "complete")"],
-                                         remembersKey: true))
-        try outbox.enqueue(OutboxMessage(key: "batch-1", destination: "influxdb", payload: Array("m v=1i\n".utf8),
-                                         metadata: ["url": "\(base)/sink/influx/write?db=x"]))
+        try await outbox.persist(OutboxMessage(key: "beacon:old:p/a/start@0/0", destination: "ad-beacons", payload: [],
+                                               metadata: ["url": "\(base)/beacons/old/a/start"], remembersKey: true))
+        try await outbox.persist(OutboxMessage(key: "beacon:old:p/a/complete@0/0", destination: "ad-beacons", payload: [],
+                                               metadata: ["url": "\(base)/beacons/old/a/\(failing ? "failing" : "complete")"],
+                                               remembersKey: true))
+        try await outbox.persist(OutboxMessage(key: "batch-1", destination: "influxdb", payload: Array("m v=1i\n".utf8),
+                                               metadata: ["url": "\(base)/sink/influx/write?db=x"]))
     }
 
     @Test("outbox --deliver sends waiting beacons as it does batches, and exits 1 while anything still waits")
@@ -31,7 +31,7 @@ struct OutboxStrandingTests {
         let port = try await lab.start()
         let path = CLITests.temporaryPath("stranded.sqlite")
         defer { Self.remove(path) }
-        try Self.earlierRun(path, port: port)
+        try await Self.earlierRun(path, port: port)
         let delivered = try await CLITests.run(["outbox", path, "--deliver"])
         #expect(delivered.status == 0, "\(delivered.output) \(delivered.error)")
         #expect(delivered.output.contains("delivered 3, refused 0; 0 waiting"), "\(delivered.output)")
@@ -40,7 +40,7 @@ struct OutboxStrandingTests {
         #expect(lab.sink.accepted(under: "/sink/influx").count == 1)
 
         Self.remove(path)
-        try Self.earlierRun(path, port: port, failing: true)
+        try await Self.earlierRun(path, port: port, failing: true)
         lab.faults.add(LabFault(pathContains: "/failing", kind: .status(503), remaining: 1_000))
         let waiting = try await CLITests.run(["outbox", path, "--deliver", "--timeout", "2"])
         #expect(waiting.status == 1, "\(waiting.output) \(waiting.error)")
@@ -54,7 +54,7 @@ struct OutboxStrandingTests {
         let port = try await lab.start()
         let path = CLITests.temporaryPath("stranded-play.sqlite")
         defer { Self.remove(path) }
-        try Self.earlierRun(path, port: port)
+        try await Self.earlierRun(path, port: port)
         let arguments = ["play", "http://127.0.0.1:\(port)/vod/master.m3u8", "--outbox", path, "--script", "at 2 stop"]
         let first = try await CLITests.run(arguments)
         #expect(first.status == 0, "\(first.output) \(first.error)")

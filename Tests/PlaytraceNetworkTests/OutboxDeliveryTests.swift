@@ -18,7 +18,7 @@ struct OutboxDeliveryTests {
         await first.stop()   // the port is free again: connections are refused
         let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
         let outbox = try Outbox(path: nil, couriers: [HTTPCourier(name: "sink", transport: transport, timeout: .seconds(5))])
-        for index in 0..<5 { try outbox.enqueue(message(index, port: port)) }
+        for index in 0..<5 { try await outbox.persist(message(index, port: port)) }
         await outbox.flush()
         var statistics = try await outbox.statistics()
         // The first failure holds the destination back: a server that is down gets one request, not five.
@@ -42,7 +42,7 @@ struct OutboxDeliveryTests {
         lab.faults.add(LabFault(pathContains: "/sink/", kind: .status(400), remaining: 1))
         let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
         let outbox = try Outbox(path: nil, couriers: [HTTPCourier(name: "sink", transport: transport, timeout: .seconds(5))])
-        for index in 0..<3 { try outbox.enqueue(message(index, port: port)) }
+        for index in 0..<3 { try await outbox.persist(message(index, port: port)) }
         await outbox.flush()
         let statistics = try await outbox.statistics()
         #expect(statistics.rejected == 1 && statistics.delivered == 2 && statistics.pending == 0)
@@ -65,7 +65,7 @@ struct OutboxDeliveryTests {
         var gzipped = OutboxMessage(key: "big", destination: "sink", payload: try Gzip.compress(Array(lines.utf8)),
                                     metadata: ["url": "http://127.0.0.1:\(port)/sink/split", "header.Content-Encoding": "gzip"])
         gzipped.metadata["method"] = "POST"
-        try outbox.enqueue(gzipped)
+        try await outbox.persist(gzipped)
         var drain = await outbox.drain(within: .seconds(10))
         #expect(drain.pending == 0)
         let bodies = lab.sink.accepted(under: "/sink/split").map { String(decoding: try! Gzip.decompress($0.body), as: UTF8.self) }
@@ -76,8 +76,8 @@ struct OutboxDeliveryTests {
 
         // One line the server still refuses: dropped, counted, and said with the server's reason.
         lab.faults.add(LabFault(pathContains: "/sink/", kind: .status(413), remaining: 1))
-        try outbox.enqueue(OutboxMessage(key: "one", destination: "sink", payload: Array("m v=9i\n".utf8),
-                                         metadata: ["url": "http://127.0.0.1:\(port)/sink/split"]))
+        try await outbox.persist(OutboxMessage(key: "one", destination: "sink", payload: Array("m v=9i\n".utf8),
+                                               metadata: ["url": "http://127.0.0.1:\(port)/sink/split"]))
         drain = await outbox.drain(within: .seconds(10))
         counts = await outbox.runCounts()["sink"]
         #expect(drain.pending == 0 && counts?.rejected == 1)

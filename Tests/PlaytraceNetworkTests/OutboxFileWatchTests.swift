@@ -15,11 +15,11 @@ struct OutboxFileWatchTests {
     }
 
     /// An outbox holding three messages for a destination it has no courier for: they stay stored.
-    private static func outbox(at path: String, logs: LogCapture) throws -> Outbox {
+    private static func outbox(at path: String, logs: LogCapture) async throws -> Outbox {
         remove(path)
         let outbox = try Outbox(path: path, couriers: [], logger: logs.logger)
         for index in 0..<3 {
-            try outbox.enqueue(OutboxMessage(key: "k\(index)", destination: "elsewhere", payload: Array(repeating: 7, count: 2_000)))
+            try await outbox.persist(OutboxMessage(key: "k\(index)", destination: "elsewhere", payload: Array(repeating: 7, count: 2_000)))
         }
         return outbox
     }
@@ -29,9 +29,9 @@ struct OutboxFileWatchTests {
         let path = Self.path("fine")
         defer { Self.remove(path) }
         let logs = LogCapture()
-        let outbox = try Self.outbox(at: path, logs: logs)
+        let outbox = try await Self.outbox(at: path, logs: logs)
         for index in 3..<300 {
-            try outbox.enqueue(OutboxMessage(key: "k\(index)", destination: "elsewhere", payload: Array(repeating: 1, count: 4_000)))
+            try await outbox.persist(OutboxMessage(key: "k\(index)", destination: "elsewhere", payload: Array(repeating: 1, count: 4_000)))
         }
         #expect(outbox.fileProblem() == nil)
         #expect(await outbox.drain(within: .seconds(1)).fileProblem == nil)
@@ -46,7 +46,7 @@ struct OutboxFileWatchTests {
         let path = Self.path(how)
         defer { Self.remove(path); try? FileManager.default.removeItem(atPath: path + ".other") }
         let logs = LogCapture()
-        let outbox = try Self.outbox(at: path, logs: logs)
+        let outbox = try await Self.outbox(at: path, logs: logs)
         switch how {
         case "deleted": try FileManager.default.removeItem(atPath: path)
         case "replaced":
@@ -55,7 +55,7 @@ struct OutboxFileWatchTests {
         default: #expect(truncate(path, 0) == 0)
         }
         // The next write looks at the file first.
-        _ = try? outbox.enqueue(OutboxMessage(key: "after", destination: "elsewhere", payload: [1]))
+        _ = try? await outbox.persist(OutboxMessage(key: "after", destination: "elsewhere", payload: [1]))
         #expect(logs.messages.contains { $0.hasPrefix("error") && $0.contains(expected) && $0.contains("waiting") },
                 "\(logs.messages)")
         #expect(outbox.fileProblem() == expected)

@@ -52,7 +52,7 @@ struct OutboxOnceTests {
         let courier = SlowCourier(clock: clock)
         let outbox = try Outbox(path: nil, couriers: [courier], clock: clock, origin: Self.origin)
         await outbox.start()
-        for index in 0..<20 { try outbox.enqueue(message("m\(index)")) }
+        for index in 0..<20 { try await outbox.persist(message("m\(index)")) }
         let drain = await outbox.flush()
         await settleOutboxTasks()
         #expect(courier.keys.sorted() == (0..<20).map { "m\($0)" }.sorted())
@@ -86,7 +86,7 @@ struct OutboxOnceTests {
         let second = SlowCourier(clock: clock)
         let one = try Outbox(path: path, couriers: [first], clock: clock, origin: Self.origin)
         let other = try Outbox(path: path, couriers: [second], clock: clock, origin: Self.origin)
-        for index in 0..<30 { try (index.isMultiple(of: 2) ? one : other).enqueue(message("m\(index)")) }
+        for index in 0..<30 { try await (index.isMultiple(of: 2) ? one : other).persist(message("m\(index)")) }
         async let a = one.flush()
         async let b = other.flush()
         _ = await (a, b)
@@ -105,8 +105,8 @@ struct OutboxOnceTests {
         // The default poll interval (60 s): the retries wake the outbox at their own time.
         let outbox = try Outbox(path: nil, couriers: [courier], configuration: configuration, clock: clock,
                                 origin: Self.origin, random: { 1 })
-        try outbox.enqueue(message("a"))
-        try outbox.enqueue(message("b"))
+        try await outbox.persist(message("a"))
+        try await outbox.persist(message("b"))
         let drain = Task { await outbox.drain(within: .seconds(10)) }
         for _ in 0..<50 {
             await settleOutboxTasks()
@@ -123,8 +123,8 @@ struct OutboxOnceTests {
         let clock = TestClock<Duration>()
         let courier = SlowCourier(hangs: true, clock: clock)
         let outbox = try Outbox(path: nil, couriers: [courier], clock: clock, origin: Self.origin)
-        try outbox.enqueue(message("a"))
-        try outbox.enqueue(message("b"))
+        try await outbox.persist(message("a"))
+        try await outbox.persist(message("b"))
         let drain = Task { await outbox.drain(within: .seconds(5)) }
         for _ in 0..<10 {
             await settleOutboxTasks()
@@ -148,7 +148,7 @@ struct OutboxOnceTests {
         let logs = LogCapture()
         let outbox = try Outbox(path: nil, couriers: [courier], configuration: configuration, clock: clock,
                                 origin: Self.origin, logger: logs.logger)
-        for key in ["a", "b", "c"] { try outbox.enqueue(message(key)) }
+        for key in ["a", "b", "c"] { try await outbox.persist(message(key)) }
         let drain = await outbox.flush()
         #expect(drain == OutboxDrain(pending: 3, paused: ["test": "HTTP 404: database not found"], timedOut: false,
                                       pendingByDestination: ["test": 3]))
@@ -174,7 +174,7 @@ struct OutboxOnceTests {
         let clock = TestClock<Duration>()
         do {
             let outbox = try Outbox(path: path, couriers: [], clock: clock, origin: Self.origin)
-            for key in ["a", "b", "c"] { try outbox.enqueue(message(key)) }
+            for key in ["a", "b", "c"] { try await outbox.persist(message(key)) }
         }
         let database = try DatabaseQueue(path: path)
         try await database.write { db in

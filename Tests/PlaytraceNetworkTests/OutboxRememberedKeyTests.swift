@@ -23,21 +23,21 @@ struct OutboxRememberedKeyTests {
         do {
             let courier = ScriptedCourier(script: [.delivered, .reject("bad")], wallClock: wallClock)
             let outbox = try Outbox(path: path, couriers: [courier], clock: clock, origin: Self.origin)
-            for key in ["beacon:s1:a", "beacon:s1:b", "other:c"] { try outbox.enqueue(message(key)) }
-            try outbox.enqueue(message("beacon:s1:forgotten", remembered: false))
+            for key in ["beacon:s1:a", "beacon:s1:b", "other:c"] { try await outbox.persist(message(key)) }
+            try await outbox.persist(message("beacon:s1:forgotten", remembered: false))
             await outbox.flush()
             #expect(courier.attempts.map(\.key) == ["beacon:s1:a", "beacon:s1:b", "other:c", "beacon:s1:forgotten"])
-            #expect(try outbox.enqueue(message("beacon:s1:a")) == false, "delivered and remembered")
-            try outbox.enqueue(message("beacon:s1:pending"))
+            #expect(try await outbox.persist(message("beacon:s1:a")) == false, "delivered and remembered")
+            try await outbox.persist(message("beacon:s1:pending"))
         }
         let courier = ScriptedCourier(script: [.retry("down")], wallClock: wallClock)
         let reopened = try Outbox(path: path, couriers: [courier], clock: clock, origin: Self.origin)
         #expect(try reopened.keyStates(withPrefix: "beacon:s1:") == [
             "beacon:s1:a": .delivered, "beacon:s1:b": .rejected, "beacon:s1:pending": .pending(attempts: 0),
         ])
-        #expect(try reopened.enqueue(message("beacon:s1:a")) == false)
-        #expect(try reopened.enqueue(message("beacon:s1:b")) == false, "a refused key is not tried again either")
-        #expect(try reopened.enqueue(message("beacon:s1:forgotten")), "a key that did not ask to be remembered is not")
+        #expect(try await reopened.persist(message("beacon:s1:a")) == false)
+        #expect(try await reopened.persist(message("beacon:s1:b")) == false, "a refused key is not tried again either")
+        #expect(try await reopened.persist(message("beacon:s1:forgotten")), "a key that did not ask to be remembered is not")
         await reopened.flush()
         #expect(try reopened.keyStates(withPrefix: "beacon:s1:p") == ["beacon:s1:pending": .pending(attempts: 1)])
         #expect(try reopened.keyStates(withPrefix: "beacon:s2:").isEmpty)
@@ -51,11 +51,11 @@ struct OutboxRememberedKeyTests {
         configuration.maximumAge = .seconds(60)
         let courier = ScriptedCourier(script: [], wallClock: WallClock(clock: clock, origin: Self.origin))
         let outbox = try Outbox(path: nil, couriers: [courier], configuration: configuration, clock: clock, origin: Self.origin)
-        try outbox.enqueue(message("k"))
+        try await outbox.persist(message("k"))
         await outbox.flush()
         await clock.advance(by: .seconds(30))
-        #expect(try outbox.enqueue(message("k")) == false)
+        #expect(try await outbox.persist(message("k")) == false)
         await clock.advance(by: .seconds(31))
-        #expect(try outbox.enqueue(message("k")), "61 s after its delivery the key is forgotten")
+        #expect(try await outbox.persist(message("k")), "61 s after its delivery the key is forgotten")
     }
 }

@@ -56,7 +56,7 @@ struct OutboxTests {
         let outbox = try Outbox(path: nil, couriers: [courier], configuration: configuration, clock: clock,
                                 origin: Self.origin, random: { 1 })
         await outbox.start()
-        try outbox.enqueue(message("a"))
+        try await outbox.persist(message("a"))
         await settleOutboxTasks()
         for _ in 0..<(seconds * 10) {
             await clock.advance(by: .milliseconds(100))
@@ -97,7 +97,7 @@ struct OutboxTests {
         let courier = ScriptedCourier(script: [.reject("HTTP 400: bad line"), .delivered, .delivered],
                                       wallClock: WallClock(clock: clock, origin: Self.origin))
         let outbox = try Outbox(path: nil, couriers: [courier], clock: clock, origin: Self.origin)
-        for key in ["a", "b", "c"] { try outbox.enqueue(message(key)) }
+        for key in ["a", "b", "c"] { try await outbox.persist(message(key)) }
         await outbox.flush()
         let statistics = try await outbox.statistics()
         #expect(statistics.rejected == 1 && statistics.delivered == 2 && statistics.pending == 0)
@@ -113,15 +113,15 @@ struct OutboxTests {
         let courier = ScriptedCourier(script: [], wallClock: WallClock(clock: clock, origin: Self.origin))
         let outbox = try Outbox(path: nil, couriers: [courier], configuration: configuration, clock: clock,
                                 origin: Self.origin)
-        #expect(try outbox.enqueue(message("a", bytes: 100)))
-        #expect(try outbox.enqueue(message("a", bytes: 100)) == false)
-        try outbox.enqueue(message("b", bytes: 100))
-        try outbox.enqueue(message("c", bytes: 100))
+        #expect(try await outbox.persist(message("a", bytes: 100)))
+        #expect(try await outbox.persist(message("a", bytes: 100)) == false)
+        try await outbox.persist(message("b", bytes: 100))
+        try await outbox.persist(message("c", bytes: 100))
         var statistics = try await outbox.statistics()
         #expect(statistics.duplicates == 1 && statistics.dropped == 1 && statistics.pending == 2)
         #expect(statistics.pendingBytes == 200)
         await clock.advance(by: .seconds(61))
-        try outbox.enqueue(message("d", bytes: 10))
+        try await outbox.persist(message("d", bytes: 10))
         statistics = try await outbox.statistics()
         #expect(statistics.dropped == 3 && statistics.pending == 1, "b and c were too old")
         await outbox.flush()
@@ -138,7 +138,7 @@ struct OutboxTests {
         let courier = ScriptedCourier(script: [], wallClock: WallClock(clock: clock, origin: Self.origin))
         let outbox = try Outbox(path: path, couriers: [courier], configuration: configuration, clock: clock,
                                 origin: Self.origin)
-        for index in 0..<40 { try outbox.enqueue(message("m\(index)", bytes: 30 + index * 7)) }
+        for index in 0..<40 { try await outbox.persist(message("m\(index)", bytes: 30 + index * 7)) }
         func totals() throws -> (kept: Int?, summed: Int) {
             let database = try DatabaseQueue(path: path)
             return try database.read { db in
@@ -163,7 +163,7 @@ struct OutboxTests {
         do {
             let failing = ScriptedCourier(script: [.retry("down"), .retry("down")], wallClock: WallClock(clock: clock, origin: Self.origin))
             let outbox = try Outbox(path: path, couriers: [failing], clock: clock, origin: Self.origin)
-            for key in ["a", "b"] { try outbox.enqueue(message(key)) }
+            for key in ["a", "b"] { try await outbox.persist(message(key)) }
             await outbox.flush()
             #expect(try await outbox.statistics().pending == 2)
         }
@@ -183,9 +183,9 @@ struct OutboxTests {
         let clock = TestClock<Duration>()
         let courier = ScriptedCourier(script: [], wallClock: WallClock(clock: clock, origin: Self.origin))
         let outbox = try Outbox(path: nil, couriers: [courier], clock: clock, origin: Self.origin)
-        try outbox.enqueue(message("mine"))
-        try outbox.enqueue(OutboxMessage(key: "graphite-1", destination: "graphite", payload: [1]))
-        try outbox.enqueue(OutboxMessage(key: "graphite-2", destination: "graphite", payload: [2]))
+        try await outbox.persist(message("mine"))
+        try await outbox.persist(OutboxMessage(key: "graphite-1", destination: "graphite", payload: [1]))
+        try await outbox.persist(OutboxMessage(key: "graphite-2", destination: "graphite", payload: [2]))
         await outbox.flush()
         let statistics = try await outbox.statistics()
         #expect(courier.attempts.map(\.key) == ["mine"])

@@ -34,7 +34,8 @@ for batch in 0..<batches {
         let index = batch * lines + line
         text += "soak.\(tag).p\(index % 100) 1 \(base + index / 100)\n"
     }
-    outbox.submit(OutboxMessage(destination: "graphite", payload: Array(text.utf8)))
+    let payload = Array(text.utf8)
+    outbox.submit(destination: "graphite") { payload }
     try await Task.sleep(for: .milliseconds(10))
 }
 let drain = await outbox.drain(within: .seconds(60))

@@ -101,7 +101,7 @@ public final class GraphiteBackend: Backend, Sendable {
             return Array(text.utf8)
         }
         guard !lines.isEmpty else { return }
-        outbox.submit(OutboxMessage(destination: Self.destination, payload: lines))
+        outbox.submit(destination: Self.destination) { lines }
     }
 
     private func path(for leaf: String, dimensions: AttributeList) -> String {

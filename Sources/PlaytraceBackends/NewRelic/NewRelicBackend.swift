@@ -73,9 +73,9 @@ public final class NewRelicBackend: Backend, Sendable {
             let metadata = ["url": url?.absoluteString ?? "", "method": "POST",
                             "header.Content-Type": "application/json", "header.Api-Key": configuration.apiKey]
             return { batch in
-                let body = Array(prefix.utf8) + batch.readBytes() + Array(suffix.utf8)
-                outbox.submit(OutboxMessage(destination: Self.destination, payload: body, metadata: metadata),
-                              compressing: true)
+                outbox.submit(destination: Self.destination, metadata: metadata, compressing: true) {
+                    Array(prefix.utf8) + batch.readBytes() + Array(suffix.utf8)
+                }
             }
         }
         let limit = configuration.maximumPayloadBytes

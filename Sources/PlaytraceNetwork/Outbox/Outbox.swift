@@ -4,7 +4,11 @@ public import PlaytraceCore
 
 /// Durable, bounded, retrying delivery: what must reach a server (telemetry batches, ad beacons) goes through it.
 ///
-/// - Messages are persisted in SQLite (GRDB) before ``enqueue(_:)`` returns, and removed only once delivered or
+/// It has two doors: ``persist(_:)``, for a caller that goes on once its message is on disk (an ad beacon, whose
+/// key says whether an earlier run sent it), and ``submit(destination:metadata:compressing:payload:)``, for a caller
+/// that must not wait at all (a telemetry backend on the thread that emits events).
+///
+/// - Messages are persisted in SQLite (GRDB) before ``persist(_:)`` returns, and removed only once delivered or
 ///   refused for good: a crash, a `kill -9` or a server down for an hour loses nothing; the next start resumes.
 /// - Once started, delivery runs in the background: a message leaves as soon as it is enqueued, destinations in
 ///   parallel. A destination's messages go one at a time in order, or each on its own, as its courier says
@@ -28,7 +32,7 @@ public import PlaytraceCore
 /// ```swift
 /// let outbox = try Outbox(path: "/var/lib/app/outbox.sqlite", couriers: [HTTPCourier(name: "influx", transport: t)])
 /// await outbox.start()                                  // delivery in the background from now on
-/// try outbox.enqueue(OutboxMessage(destination: "influx", payload: lines, metadata: ["url": writeURL]))
+/// try await outbox.persist(OutboxMessage(destination: "influx", payload: lines, metadata: ["url": writeURL]))
 /// let rest = await outbox.drain(within: .seconds(10))   // at the end of a session: what could not go in time
 /// ```
 public actor Outbox {
@@ -73,7 +77,7 @@ public actor Outbox {
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private var nextDrainID = 0
     private var expiredDrains: Set<Int> = []
-    /// Messages handed over with ``submit(_:compressing:)``, not stored yet.
+    /// Messages handed over with ``submit(destination:metadata:compressing:payload:)``, not stored yet.
     private nonisolated let submissions: SubmissionQueue
 
     private struct Hold {
@@ -114,30 +118,10 @@ public actor Outbox {
     /// The date before which stored messages and remembered keys are too old to keep.
     private nonisolated var oldestKept: Double { now - configuration.maximumAge.seconds }
 
-    /// Persists a message for delivery, synchronously (it is on disk when this returns); returns `false` when a
-    /// message with its key is already stored. Once the outbox is started, delivery begins at once.
-    @discardableResult
-    public nonisolated func enqueue(_ message: OutboxMessage) throws -> Bool {
-        var message = message
-        message.createdAt = now
-        message.nextAttemptAt = now
-        message.attempts = 0
-        checkFile()
-        let inserted: Bool
-        do {
-            inserted = try store.insert(message, rememberedSince: oldestKept)
-            try enforceBounds()
-        } catch {
-            noteWriteFailure(error)
-            throw error
-        }
-        if inserted { Task { await self.noteDue(message.destination) } }
-        return inserted
-    }
-
-    /// Persists a message for delivery, as ``enqueue(_:)`` does, without blocking the caller's thread while SQLite
-    /// writes (the write runs on the store's own queue): for callers that must answer only once the message is on
-    /// disk, on an event loop (``OutboxRelay``).
+    /// Persists a message for delivery: it is on disk when this returns, written on the store's own queue (the
+    /// caller's thread is not blocked while SQLite writes). Returns `false` when a message with its key is already
+    /// stored, or was delivered and its key remembered (``OutboxMessage/remembersKey``). Once the outbox is
+    /// started, delivery begins at once.
     @discardableResult
     public nonisolated func persist(_ message: OutboxMessage) async throws -> Bool {
         var message = message
@@ -159,7 +143,7 @@ public actor Outbox {
 
     /// Hands a message over without blocking: compression (when `compressing`: gzip, with its `Content-Encoding`
     /// header) and the SQLite write happen on a background task, in the order of submission; delivery follows as
-    /// with ``enqueue(_:)``. For callers on a thread that must not wait: a telemetry backend on the instrument's
+    /// with ``persist(_:)``. For callers on a thread that must not wait: a telemetry backend on the instrument's
     /// path, the player's main actor.
     ///
     /// The caller's thread only queues the message: it does not even wake the storing task while that task is
@@ -169,13 +153,9 @@ public actor Outbox {
     /// ``flush()`` and ``drain(within:only:)`` first store the messages submitted before them, at once. A message that
     /// cannot be stored, or that finds ``OutboxConfiguration/maximumSubmitted`` messages still waiting to be, is
     /// logged and counted as lost (``OutboxDrain/lost``).
-    public nonisolated func submit(_ message: OutboxMessage, compressing: Bool = false) {
-        queue(SubmissionQueue.Item(message: message, compressing: compressing, payload: nil))
-    }
-
-    /// Hands a message over without blocking, as ``submit(_:compressing:)`` does, with less work still on the
-    /// caller's thread: the payload is made by `payload` on the background task (a copy out of the caller's buffer,
-    /// say), and the message's idempotency key is drawn there too.
+    ///
+    /// The payload is made by `payload` on the background task (a copy out of the caller's buffer, say), and the
+    /// message's idempotency key is drawn there too.
     /// - Parameters:
     ///   - destination: the courier that delivers it.
     ///   - metadata: what the courier needs (URL, method, headers).
