@@ -1,7 +1,7 @@
 import Testing
 @testable import PlaytraceHLS
 
-/// The word-at-a-time helpers the parser relies on agree with the plain byte-by-byte answer.
+/// The scanning helpers the parser relies on agree with the plain answer.
 @Suite("Byte scanning")
 struct ByteScanningTests {
     /// A small deterministic generator: the inputs are the same on every run.
@@ -15,8 +15,8 @@ struct ByteScanningTests {
 
     @Test func firstIndexOfEitherByteMatchesALinearSearch() {
         var generator = Generator(state: 7)
-        // Bytes drawn from a small alphabet that includes the searched ones and bytes next to them (borrows
-        // between adjacent bytes are where word tricks go wrong), at every length and start up to a few words.
+        // Bytes drawn from a small alphabet that includes the searched ones and bytes next to them, at every length
+        // and start.
         let alphabet: [UInt8] = [0x2C, 0x22, 0x3D, 0x2B, 0x2D, 0x21, 0x23, 0x41, 0x00, 0x01, 0x80, 0xFF]
         for length in 0..<40 {
             for _ in 0..<60 {
@@ -31,8 +31,8 @@ struct ByteScanningTests {
         }
     }
 
-    /// The word check of a comma-separated list never calls an untidy list tidy, and calls every tidy list built of
-    /// letters and single commas tidy (its false answers are only allowed after a blank, which borrows).
+    /// The check of a comma-separated list never calls an untidy list tidy, and calls every tidy list built of
+    /// letters and single commas tidy.
     @Test func tidyListCheckMatchesTheByteRule() {
         var generator = Generator(state: 11)
         let alphabet: [UInt8] = [0x2C, 0x2C, 0x20, 0x09, 0x0D, 0x21, 0x2B, 0x2D, 0x61, 0x31, 0x2E, 0xC3, 0xA9]
@@ -53,7 +53,7 @@ struct ByteScanningTests {
             }
         }
         #expect(tidyAnswers > 100)
-        // Two commas in a row at every place, across the words' overlaps.
+        // Two commas in a row at every place.
         for length in 2..<40 {
             for place in 0..<(length - 1) {
                 var bytes = [UInt8](repeating: 0x61, count: length)

@@ -114,25 +114,11 @@ enum ByteScanning {
     /// Whether a byte is a control character other than tab (C0 or DEL): not allowed in attribute values or URIs.
     @inline(__always) static func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != 0x09) || byte == 0x7F }
 
-    /// Whether two byte sequences are the same. Attribute and tag names are short: from 8 to 16 bytes, two
-    /// overlapping eight-byte words settle it; shorter ones are compared byte by byte, longer ones by `memcmp`.
+    /// Whether two byte sequences are the same.
     @inline(__always) static func equal(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
-        let count = lhs.count
-        guard count == rhs.count else { return false }
-        guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
-        switch count {
-        case 8...16:
-            let leftRaw = UnsafeRawPointer(left)
-            let rightRaw = UnsafeRawPointer(right)
-            return leftRaw.loadUnaligned(as: UInt64.self) == rightRaw.loadUnaligned(as: UInt64.self)
-                && leftRaw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-                    == rightRaw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-        case 0..<8:
-            for index in 0..<count where left[index] != right[index] { return false }
-            return true
-        default:
-            return memcmp(left, right, count) == 0
-        }
+        guard lhs.count == rhs.count else { return false }
+        for index in 0..<lhs.count where lhs[index] != rhs[index] { return false }
+        return true
     }
 
     static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
@@ -147,97 +133,7 @@ enum ByteScanning {
     }
 
     /// Scans text once for non-ASCII bytes, control characters and `{$` variable references.
-    ///
-    /// Eight bytes at a time: a word with no byte at or above 0x80, below 0x20, equal to 0x7F or equal to `$`
-    /// needs no closer look, which is the case for nearly every URI line.
-    @inline(__always) static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> TextScan {
-        guard let base = bytes.baseAddress else { return TextScan() }
-        let raw = UnsafeRawPointer(base)
-        var offset = 0
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        while offset + 8 <= bytes.count {
-            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            let belowSpace = (word &- ones &* 0x20) & ~word & highs
-            let deleteOrDollar = hasZeroByte(word ^ (ones &* 0x7F)) | hasZeroByte(word ^ (ones &* 0x24))
-            if (word & highs) | belowSpace | deleteOrDollar != 0 { return slowScan(bytes) }
-            offset += 8
-        }
-        guard offset < bytes.count else { return TextScan() }
-        guard bytes.count >= 8 else { return slowScan(bytes) }
-        // The last, partial word: check the final eight bytes, which overlap words already checked.
-        let word = raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
-        let belowSpace = (word &- ones &* 0x20) & ~word & highs
-        let deleteOrDollar = hasZeroByte(word ^ (ones &* 0x7F)) | hasZeroByte(word ^ (ones &* 0x24))
-        return (word & highs) | belowSpace | deleteOrDollar != 0 ? slowScan(bytes) : TextScan()
-    }
-
-    /// The index of the first byte at or after `start` equal to `first` or `second`; `bytes.count` when there is
-    /// none. Eight bytes at a time where the machine is little-endian (names and values run to tens of bytes).
-    @inline(__always) static func firstIndex(
-        of first: UInt8, or second: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int
-    ) -> Int {
-        var index = start
-        let count = bytes.count
-        #if _endian(little)
-        if let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let firsts = ones &* UInt64(first)
-            let seconds = ones &* UInt64(second)
-            while index + 8 <= count {
-                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                // The lowest flagged byte is exact (a false flag can only follow a true one).
-                let hits = hasZeroByte(word ^ firsts) | hasZeroByte(word ^ seconds)
-                if hits != 0 { return index + hits.trailingZeroBitCount >> 3 }
-                index += 8
-            }
-        }
-        #endif
-        while index < count, bytes[index] != first, bytes[index] != second { index += 1 }
-        return index
-    }
-
-    /// Whether a comma-separated list is already as the parser keeps it: not empty, no blank (space, tab, carriage
-    /// return) anywhere, no comma first or last and no two commas in a row. It may answer `false` for a tidy list
-    /// (the caller then tidies it, which changes nothing), never `true` for an untidy one.
-    ///
-    /// Eight bytes at a time: each word overlaps the next by one byte, so every pair of neighbours is in one word.
-    /// Control bytes are refused before values are read, so a byte below `!` is a blank.
-    static func isTidyList(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress, let first = bytes.first, let last = bytes.last, first != 0x2C, last != 0x2C
-        else { return false }
-        let count = bytes.count
-        guard count >= 8 else {
-            var previous: UInt8 = 0
-            for byte in bytes {
-                guard byte > 0x20, byte != 0x2C || previous != 0x2C else { return false }
-                previous = byte
-            }
-            return true
-        }
-        let raw = UnsafeRawPointer(base)
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func isTidy(_ word: UInt64) -> Bool {
-            let blanks = (word &- ones &* 0x21) & ~word & highs
-            // Exact: a comma's high bit, set alone, for each comma byte.
-            let commas = ~(((word ^ ones &* 0x2C) & ~highs) &+ ~highs | (word ^ ones &* 0x2C)) & highs
-            return blanks | (commas & commas >> 8) == 0
-        }
-        var offset = 0
-        while offset + 8 < count {
-            guard isTidy(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) else { return false }
-            offset += 7
-        }
-        return isTidy(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
-    }
-
-    @inline(__always) private static func hasZeroByte(_ word: UInt64) -> UInt64 {
-        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
-    }
-
-    private static func slowScan(_ bytes: UnsafeBufferPointer<UInt8>) -> TextScan {
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> TextScan {
         var result = TextScan()
         var previous: UInt8 = 0
         for byte in bytes {
@@ -255,18 +151,32 @@ enum ByteScanning {
         return result
     }
 
+    /// The index of the first byte at or after `start` equal to `first` or `second`; `bytes.count` when there is
+    /// none.
+    @inline(__always) static func firstIndex(
+        of first: UInt8, or second: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int
+    ) -> Int {
+        var index = start
+        while index < bytes.count, bytes[index] != first, bytes[index] != second { index += 1 }
+        return index
+    }
+
+    /// Whether a comma-separated list is already as the parser keeps it: not empty, no blank (space, tab, carriage
+    /// return) anywhere, no comma first or last and no two commas in a row. Control bytes are refused before values
+    /// are read, so a byte below `!` is a blank. (A `false` sends the list to be tidied, which changes nothing in a
+    /// tidy one.)
+    static func isTidyList(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, let last = bytes.last, first != 0x2C, last != 0x2C else { return false }
+        var previous: UInt8 = 0
+        for byte in bytes {
+            guard byte > 0x20, byte != 0x2C || previous != 0x2C else { return false }
+            previous = byte
+        }
+        return true
+    }
+
     /// Decodes UTF-8 text, or `nil` when it is not valid UTF-8 (ASCII, the common case, is not re-validated).
     @inline(__always) static func validString(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
         isASCII ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(ucrt)
-import ucrt
-#endif

@@ -182,25 +182,23 @@ struct ParserState {
     }
 
     /// `#EXTINF:` and `#EXT-X-PROGRAM-DATE-TIME:` start nearly every other line of a media playlist: they are
-    /// recognised by comparing eight-byte words, without searching for the colon or looking the name up.
+    /// recognised by their prefix, without searching for the colon or looking the name up.
     @inline(__always)
     private static func frequentTag(_ text: UnsafeBufferPointer<UInt8>) -> (TagName, Int)? {
-        guard text.count >= 8, let base = text.baseAddress else { return nil }
-        let raw = UnsafeRawPointer(base)
-        let first = raw.loadUnaligned(as: UInt64.self)
-        if first == extinfWord { return (.extinf, 8) }
-        guard first == extXPWord, text.count >= 25,
-              raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == rogramDWord,
-              raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) == ateTimeWord, text[24] == 0x3A
-        else { return nil }
-        return (.programDateTime, 25)
+        if hasPrefix(text, extinf) { return (.extinf, extinf.count) }
+        if hasPrefix(text, programDateTime) { return (.programDateTime, programDateTime.count) }
+        return nil
     }
 
-    // The eight bytes of each text as a native load sees them (the literal is the little-endian reading).
-    private static var extinfWord: UInt64 { UInt64(littleEndian: 0x3A46_4E49_5458_4523) }  // "#EXTINF:"
-    private static var extXPWord: UInt64 { UInt64(littleEndian: 0x502D_582D_5458_4523) }  // "#EXT-X-P"
-    private static var rogramDWord: UInt64 { UInt64(littleEndian: 0x442D_4D41_5247_4F52) }  // "ROGRAM-D"
-    private static var ateTimeWord: UInt64 { UInt64(littleEndian: 0x454D_4954_2D45_5441) }  // "ATE-TIME"
+    private static let extinf = Array("#EXTINF:".utf8)
+    private static let programDateTime = Array("#EXT-X-PROGRAM-DATE-TIME:".utf8)
+
+    @inline(__always)
+    private static func hasPrefix(_ text: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8]) -> Bool {
+        guard text.count >= prefix.count else { return false }
+        for index in 0..<prefix.count where text[index] != prefix[index] { return false }
+        return true
+    }
 
     /// Notes the playlist's kind from a tag that belongs to one kind only; a tag of the other kind than the one the
     /// playlist began with is an error (the kind seen first stays the playlist's).
