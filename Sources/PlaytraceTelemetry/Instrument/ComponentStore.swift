@@ -9,7 +9,7 @@ final class TrackerEntry {
 /// The instrument's components.
 ///
 /// Invariant (what makes the unchecked conformance safe): only the instrument's drainer touches the store, one work
-/// item at a time. The drainer role is taken and given back under the instrument's queue mutex, which orders every
+/// item at a time. The drainer role is taken and given back under the instrument's queue lock, which orders every
 /// access from one drainer thread to the next.
 final class ComponentStore: @unchecked Sendable {
     var trackers = TrackerTable()

@@ -49,8 +49,9 @@ public final class Instrument: Sendable {
     /// through ``wallClock`` copied the whole wall clock each time).
     private let reading: @Sendable () -> Duration
 
-    /// Items waiting for the drainer, and whether a caller is draining (see ``submit(_:)``).
-    private let queue = Mutex(WorkQueue())
+    /// Items waiting for the drainer, and whether a caller is draining (see ``submit(_:)``). `Locked` rather than
+    /// the standard library's `Mutex`: ThreadSanitizer cannot see `Mutex`'s futex on Linux (see ``Locked``).
+    private let queue = Locked(WorkQueue())
     private let store = ComponentStore()
     private let getters = Locked<[GetterKey: @Sendable () -> AttributeValue?]>([:])
     private let lastTrackerID = Atomic<Int>(0)
@@ -194,7 +195,7 @@ public final class Instrument: Sendable {
     // MARK: The queue
 
     /// Queues an item, and performs it when no other caller is performing items: whoever takes the drainer role
-    /// (``WorkQueue/isDraining``, under the queue's mutex) performs the items queued, in order, one at a time, its
+    /// (``WorkQueue/isDraining``, under the queue's lock) performs the items queued, in order, one at a time, its
     /// own and those that other callers (or the components it calls) queue meanwhile, and gives the role back
     /// under the same lock once the queue is empty. Each caller's items keep their order.
     private func submit(_ item: WorkItem) {
