@@ -1,9 +1,9 @@
-// libFuzzer target for the InfluxDB line protocol encoder (built by scripts/fuzz, under AddressSanitizer): the bytes
-// describe an encoder (which attributes are tags) and a few events — context, own attributes, playback snapshot,
-// time-since values, removed attributes, names and values of any length and content — encoded one after another
-// through the fast path (context cache, snapshot written from its fields) and, each, through the general path (the
-// same attributes as one flat list, no cache). Both must give one line (a line break only inside a string's quotes) with identical measurement, timestamp, tags
-// and fields, byte for byte (tags and fields compared as sorted lists: the paths order them differently).
+// libFuzzer target for the InfluxDB line protocol encoder (built by scripts/fuzz, under AddressSanitizer, with the
+// tests' reference reader, Tests/PlaytraceBackendsTests/LineProtocolReader.swift): the bytes describe an encoder
+// (which attributes are tags) and a few events — context, own attributes, playback snapshot, time-since values,
+// removed attributes, names and values of any length and content. Each event's line must read back, by the
+// reference reader, as one point holding exactly the event's attributes (ReadPoint.expected: escapes undone, what
+// the protocol cannot carry changed as the encoder documents).
 import PlaytraceBackends
 import PlaytraceCore
 @testable import PlaytraceTelemetry
@@ -15,85 +15,21 @@ public func fuzzLineProtocolEncoder(_ data: UnsafePointer<UInt8>, _ size: Int) -
     var cache = LineProtocolEncoder.ContextCache()
     var context = AttributeList()
     for _ in 0..<(1 + input.byte() % 4) {
-        if input.byte() % 2 == 0 { context = input.attributes() }   // else the same list: the cache's fast case
+        if input.byte() % 2 == 0 { context = input.attributes() }   // else the same list: the cache's case
         let event = input.event(context: context)
-        var fast: [UInt8] = []
-        encoder.encode(event, timestamp: 1_700_000_000_000_000_000, into: &fast, cache: &cache)
-        var general: [UInt8] = []
-        encoder.encode(Event(action: event.action, date: event.date, attributes: event.allAttributes),
-                       timestamp: 1_700_000_000_000_000_000, into: &general)
-        guard let fastPoint = LinePoint(fast), let generalPoint = LinePoint(general), fastPoint == generalPoint else {
+        var line: [UInt8] = []
+        encoder.encode(event, timestamp: 1_700_000_000_000_000_000, into: &line, cache: &cache)
+        let expected = ReadPoint.expected(event, encoder: encoder, timestamp: 1_700_000_000_000_000_000)
+        guard let point = ReadPoint(line: line), point == expected else {
             fatalError("""
-                the fast and the general path differ:
-                fast:    \(String(decoding: fast, as: UTF8.self).debugDescription)
-                general: \(String(decoding: general, as: UTF8.self).debugDescription)
+                the line does not read as the event:
+                line:     \(String(decoding: line, as: UTF8.self).debugDescription)
+                read:     \(ReadPoint(line: line).map(String.init(describing:)) ?? "not a point")
+                expected: \(expected)
                 """)
         }
     }
     return 0
-}
-
-/// A line split into its parts, each kept as written: the measurement, the tags and the fields (sorted), the
-/// timestamp. `nil` when the bytes are not one line of that shape.
-struct LinePoint: Equatable {
-    let measurement: [UInt8]
-    let tags: [[UInt8]]
-    let fields: [[UInt8]]
-    let timestamp: [UInt8]
-
-    init?(_ line: [UInt8]) {
-        var index = 0
-        /// Reads up to (not past) an unescaped byte of `stops`; `nil` at the end of the line.
-        func read(until stops: [UInt8]) -> [UInt8]? {
-            var part: [UInt8] = []
-            while index < line.count {
-                let byte = line[index]
-                if stops.contains(byte) { return part }
-                part.append(byte)
-                index += 1
-                if byte == UInt8(ascii: "\\"), index < line.count {
-                    part.append(line[index])
-                    index += 1
-                }
-            }
-            return nil
-        }
-        let (comma, space, equals, quote) = (UInt8(ascii: ","), UInt8(ascii: " "), UInt8(ascii: "="), UInt8(ascii: "\""))
-        // Measurement and tags, up to the first space.
-        var series: [[UInt8]] = []
-        while true {
-            guard let part = read(until: [comma, space]) else { return nil }
-            series.append(part)
-            index += 1
-            if line[index - 1] == space { break }
-        }
-        // Fields: a key, `=`, then a quoted string (a line break allowed) or a bare value.
-        var fields: [[UInt8]] = []
-        while true {
-            guard var field = read(until: [equals, space, comma]), line[index] == equals else { return nil }
-            field.append(equals)
-            index += 1
-            if index < line.count, line[index] == quote {
-                field.append(quote)
-                index += 1
-                guard let text = read(until: [quote]) else { return nil }
-                field += text + [quote]
-                index += 1
-            } else {
-                guard let value = read(until: [comma, space]) else { return nil }
-                field += value
-            }
-            fields.append(field)
-            guard index < line.count, [comma, space].contains(line[index]) else { return nil }
-            index += 1
-            if line[index - 1] == space { break }
-        }
-        guard let timestamp = read(until: [UInt8(ascii: "\n")]), index == line.count - 1 else { return nil }
-        measurement = series[0]
-        tags = series.dropFirst().sorted { $0.lexicographicallyPrecedes($1) }
-        self.fields = fields.sorted { $0.lexicographicallyPrecedes($1) }
-        self.timestamp = timestamp
-    }
 }
 
 /// Reads choices from the fuzzer's bytes (zeros once they run out).

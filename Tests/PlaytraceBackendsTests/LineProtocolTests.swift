@@ -233,4 +233,63 @@ struct LineProtocolTests {
         #expect(encoded.utf8.count == expected, "every quote and backslash escaped, the tag's specials too")
         #expect(encoded.hasSuffix("\" 1\n"))
     }
+
+    @Test("Names no key can hold (empty, backslashes alone) are left out: the line stays one InfluxDB accepts")
+    func unwritableNames() {
+        for name in ["", "\\", "\\\\"] {
+            var event = Event(action: Action(name: name), date: StreamDate(secondsSince1970: 0))
+            event.context[Attribute(name: name)] = "context"
+            event[Attribute(name: name)] = 1
+            event[.position] = 5
+            for encoder in [LineProtocolEncoder(), LineProtocolEncoder(tagAttributes: [Attribute(name: name)])] {
+                var cache = LineProtocolEncoder.ContextCache()
+                let written = line { encoder.encode(event, timestamp: 7, into: &$0, cache: &cache) }
+                #expect(written == "events position=5i 7\n", "\(written.debugDescription)")
+                #expect(ReadPoint(line: Array(written.utf8)) == ReadPoint.expected(event, encoder: encoder, timestamp: 7))
+            }
+        }
+    }
+
+    @Test("Random events, names and values full of the protocol's special bytes, read back by a reference reader as written")
+    func readBackByTheReferenceReader() {
+        var state: UInt64 = 0x1F2E_3D4C
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let pieces = ["a", "Z", "0", ",", " ", "=", "\"", "\\", "\\", "\n", "\r", "\t", "é", "😀", "_"]
+        func text() -> String { (0..<next(12)).map { _ in pieces[next(pieces.count)] }.joined() }
+        func value() -> AttributeValue {
+            switch next(5) {
+            case 0: .int(next(2_000_000) - 1_000_000)
+            case 1: .double([0.5, -3, 1e300, .nan, .infinity, 2.5e-7][next(6)])
+            case 2: .bool(next(2) == 0)
+            default: .string(text())
+            }
+        }
+        let names = (0..<6).map { "k\($0)" + text() }
+        var cache = LineProtocolEncoder.ContextCache()
+        var context = AttributeList()
+        for round in 0..<400 {
+            var encoder = LineProtocolEncoder(eventMeasurement: round % 3 == 0 ? "play, events\n" + text() : "events")
+            encoder.tagAttributes.formUnion(names.filter { _ in next(2) == 0 }.map { Attribute(name: $0) })
+            var playback = PlaybackSnapshot()
+            playback.playbackIdentifier = .text(text())
+            playback.accumPlayTime = next(100_000)
+            var event = Event(action: next(4) == 0 ? Action(name: "Odd,= " + text()) : .ping,
+                              date: StreamDate(secondsSince1970: 1_800_000_000), playback: next(2) == 0 ? playback : .none)
+            // Half the events share the previous one's context: the cache's case.
+            if next(2) == 0 {
+                context = AttributeList()
+                for _ in 0..<next(6) { context[Attribute(name: names[next(names.count)])] = value() }
+            }
+            event.context = context
+            for _ in 0..<next(6) { event[Attribute(name: names[next(names.count)])] = value() }
+            event[.contentId] = .string(text())
+            var line: [UInt8] = []
+            encoder.encode(event, timestamp: Int64(round), into: &line, cache: &cache)
+            let expected = ReadPoint.expected(event, encoder: encoder, timestamp: Int64(round))
+            #expect(ReadPoint(line: line) == expected, "\(String(decoding: line, as: UTF8.self).debugDescription)")
+        }
+    }
 }

@@ -9,7 +9,8 @@ extension LineProtocolEncoder {
                                   to line: inout LineWriter) {
         attributes.withEntries { entries in
             guard let first = entries.baseAddress else { return }
-            for index in 0..<entries.count where isTag(first + index) == tags {
+            for index in 0..<entries.count
+            where isTag(first + index) == tags && Self.isWritableName(first[index].attribute) {
                 if tags {
                     writeTag(first + index, to: &line)
                 } else {
@@ -42,7 +43,19 @@ extension LineProtocolEncoder {
         text.utf8.contains { $0 != UInt8(ascii: "\\") }
     }
 
+    /// Whether an attribute's name can be a key: a custom one empty or made of backslashes alone would write as
+    /// nothing, and InfluxDB refuses the line (the whole batch): such an attribute is left out.
+    static func isWritableName(_ attribute: Attribute) -> Bool {
+        Attribute.standardSlot(of: attribute.id) != nil || isWritableTagText(attribute.name)
+    }
+
+    /// Whether an action's name can be the `action` tag's value (a custom one may not be): else the tag is left out.
+    static func isWritableAction(_ action: Action) -> Bool {
+        action.standardIndex != nil || isWritableTagText(action.name)
+    }
+
     func writeTag(_ entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
+        guard Self.isWritableName(entry.pointee.attribute) else { return }
         switch entry.pointee.value {
         case .string(let text):
             guard Self.isWritableTagText(text) else { return }

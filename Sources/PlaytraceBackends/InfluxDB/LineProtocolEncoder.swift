@@ -121,7 +121,7 @@ public struct LineProtocolEncoder: Sendable {
     /// Appends an event's line (with its line feed), reusing what `cache` holds of the event's context (its tags
     /// and fields are encoded once for all the events that share it).
     public func encode(_ event: Event, timestamp: Int64, into buffer: inout LineBuffer, cache: inout ContextCache) {
-        guard event.isContextUnshadowed else {
+        guard event.isContextUnshadowed, Self.isWritableAction(event.action) else {
             // Something the event holds itself, or the hub's snapshot, replaces a context attribute: write the
             // attributes as the subscript reads them, one list.
             encodeFlat(event, attributes: event.allAttributes, timestamp: timestamp, into: &buffer)
@@ -146,7 +146,7 @@ public struct LineProtocolEncoder: Sendable {
             }
         }
         let eventTimestamp = timestamp(event.date)
-        if event.isContextUnshadowed {
+        if event.isContextUnshadowed, Self.isWritableAction(event.action) {
             writeEventLine(event, timestamp: eventTimestamp, cache: &cache, to: &line)
             line.finish(into: &buffer)
         } else {
@@ -235,7 +235,7 @@ public struct LineProtocolEncoder: Sendable {
         let names = NameTable.shared
         attributes.withEntries { entries in
             guard let first = entries.baseAddress else { return }
-            for index in 0..<entries.count where !isTag(first + index) {
+            for index in 0..<entries.count where !isTag(first + index) && Self.isWritableName(first[index].attribute) {
                 if case .int(let value) = first[index].value, fields.wroteAny {
                     line.reserve(LineWriter.overRead + LineWriter.integerBound + 1)
                     var cursor = line.cursor
@@ -336,8 +336,10 @@ public struct LineProtocolEncoder: Sendable {
                             into buffer: inout LineBuffer) {
         var line = LineWriter(taking: &buffer)
         Self.writeMeasurement(eventMeasurement, to: &line)
-        line.ascii(",action=")
-        Self.writeTagText(event.action.name, to: &line)
+        if Self.isWritableAction(event.action) {
+            line.ascii(",action=")
+            Self.writeTagText(event.action.name, to: &line)
+        }
         var fields = FieldSeparator()
         writeEntries(of: attributes, tags: true, fields: &fields, to: &line)
         writeEntries(of: attributes, tags: false, fields: &fields, to: &line)
