@@ -4,6 +4,8 @@
 //   ParseTimer FILE [SECONDS]   prints "MB/s runs items": the median over the runs of one round, the number of
 //                               runs, and the segments (or variants) parsed. A playlist that does not parse is an
 //                               error (exit 1): a parser that starts failing must not look faster.
+//   ParseTimer FILE --count N   parses the file exactly N times and prints "bytes items", for instruction counts
+//                               (scripts/check-floors runs it under callgrind: N = 3 minus N = 1 is two parses).
 import Foundation
 import PlaytraceHLS
 
@@ -12,6 +14,7 @@ guard arguments.count >= 2, let data = FileManager.default.contents(atPath: argu
     FileHandle.standardError.write(Data("usage: ParseTimer FILE [SECONDS]\n".utf8))
     exit(2)
 }
+let exactCount = arguments.count > 3 && arguments[2] == "--count" ? Int(arguments[3]) : nil
 let seconds = arguments.count > 2 ? Double(arguments[2]) ?? 1 : 1
 let bytes = Array(data)
 let clock = ContinuousClock()
@@ -26,6 +29,13 @@ func parse() -> Int {
         FileHandle.standardError.write(Data("ParseTimer: \(arguments[1]): \(error)\n".utf8))
         exit(1)
     }
+}
+
+if let exactCount {
+    var items = 0
+    for _ in 0..<exactCount { items = parse() }
+    print(bytes.count, items)
+    exit(0)
 }
 
 let items = parse()  // warm-up
