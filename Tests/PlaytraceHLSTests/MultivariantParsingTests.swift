@@ -26,23 +26,19 @@ struct MultivariantParsingTests {
         #EXT-X-VENDOR-TAG:opaque
         """
 
-    /// The parser reads a variant's hot attributes by their index in its name sets: the indices name the right ones.
+    /// The parser reads a variant's attributes by their index in its name sets: each index names its attribute.
     @Test func variantAttributeIndicesNameTheirAttributes() {
-        typealias Name = ParserState.VariantName
         func name(_ index: Int, in names: AttributeNames) -> String { names.names[index].description }
-        let variant = ParserState.variantNames
-        let iFrame = ParserState.iFrameVariantNames
-        for names in [variant, iFrame] {
-            #expect(name(Name.bandwidth, in: names) == "BANDWIDTH")
-            #expect(name(Name.averageBandwidth, in: names) == "AVERAGE-BANDWIDTH")
-            #expect(name(Name.score, in: names) == "SCORE")
-            #expect(name(Name.resolution, in: names) == "RESOLUTION")
+        for names in [ParserState.variantNames, ParserState.iFrameVariantNames] {
+            for attribute in ParserState.StreamAttribute.allCases {
+                #expect(name(attribute.index, in: names) == attribute.name.description)
+            }
         }
-        #expect(name(Name.frameRate, in: variant) == "FRAME-RATE")
-        #expect(name(Name.audio, in: variant) == "AUDIO")
-        #expect(name(Name.subtitles, in: variant) == "SUBTITLES")
-        #expect(name(Name.closedCaptions, in: variant) == "CLOSED-CAPTIONS")
-        #expect(name(Name.iFrameURI, in: iFrame) == "URI")
+        for attribute in ParserState.VariantAttribute.allCases {
+            #expect(name(attribute.index, in: ParserState.variantNames) == attribute.name.description)
+        }
+        #expect(name(ParserState.IFrameAttribute.uri.index, in: ParserState.iFrameVariantNames) == "URI")
+        #expect(ParserState.variantNames.names.count == 17 && ParserState.iFrameVariantNames.names.count == 14)
     }
 
     @Test func readsEveryTag() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PlaytraceHLS
 
-@Suite("Variant text attributes packed in the parse's block")
+@Suite("Variant text attributes")
 struct VariantTextTests {
     private static func parse(_ text: String) throws -> MultivariantPlaylist {
         guard case .multivariant(let playlist) = try PlaylistParser().parse(text) else {
@@ -119,20 +119,5 @@ struct VariantTextTests {
         let again = try Self.parse(PlaylistWriter().write(playlist))
         #expect(again.variants == playlist.variants)
         #expect(again.iFrameVariants == playlist.iFrameVariants)
-    }
-
-    @Test("A record holds up to fifteen strings, each present, absent or empty")
-    func packedStrings() {
-        let strings: [String?] = (0..<PackedStrings.capacity).map { $0 % 3 == 0 ? nil : $0 % 3 == 1 ? "" : "s\($0)é" }
-        var packed = PackedStrings(strings)
-        #expect(packed.count == strings.count)
-        #expect((0..<strings.count).map { packed[$0] } == strings)
-        packed[0] = "first"
-        #expect(packed[0] == "first")
-        #expect((1..<strings.count).map { packed[$0] } == Array(strings[1...]))
-        #expect(PackedStrings(["a", nil]) != PackedStrings([nil, "a"]))
-        #expect(PackedStrings(["ab", "c"]) != PackedStrings(["a", "bc"]))
-        #expect(PackedStrings(["a", ""]) == PackedStrings(["a", ""]))
-        #expect(PackedStrings(["a", ""]).hashValue == PackedStrings(["a", ""]).hashValue)
     }
 }

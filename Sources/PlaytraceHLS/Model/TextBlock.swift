@@ -1,6 +1,5 @@
-/// UTF-8 text of one parse, appended in order and never changed once written: the segments' URIs
-/// (``SegmentURI``) and the variants' text attributes (``PackedStrings``) keep where their bytes are in it instead of
-/// a `String` each.
+/// UTF-8 text of one parse, appended in order and never changed once written: the segments' and variants' URIs
+/// (``SegmentURI``) keep where their bytes are in it instead of a `String` each.
 ///
 /// A value reads only its own range, written before the value existed, so sharing a block between threads is safe
 /// once the parse that fills it has returned (the parser alone appends, before anything else can see the block).

@@ -1,7 +1,4 @@
 /// The attributes that `EXT-X-STREAM-INF` and `EXT-X-I-FRAME-STREAM-INF` share.
-///
-/// The text attributes are kept packed (see `PackedStrings`): reading one makes its `String`, setting one costs as
-/// much as the text attributes' length.
 public struct StreamAttributes: Sendable, Hashable {
     /// `BANDWIDTH`: peak bit rate, bits per second.
     public var bandwidth: Int
@@ -13,91 +10,35 @@ public struct StreamAttributes: Sendable, Hashable {
     public var resolution: Resolution?
     /// Attributes Playtrace does not interpret, kept for writing back.
     public var otherAttributes: AttributeList
-    /// The text attributes, in the order of ``Text``.
-    var texts: PackedStrings
-
-    /// The text attributes, in the order they are packed.
-    enum Text: Int, CaseIterable {
-        case codecs, supplementalCodecs, hdcpLevel, allowedCPC, videoRange, requiredVideoLayout, stableVariantID, video
-        case pathwayID
-
-        /// The attribute's name in the tag.
-        var name: StaticString {
-            switch self {
-            case .codecs: "CODECS"
-            case .supplementalCodecs: "SUPPLEMENTAL-CODECS"
-            case .hdcpLevel: "HDCP-LEVEL"
-            case .allowedCPC: "ALLOWED-CPC"
-            case .videoRange: "VIDEO-RANGE"
-            case .requiredVideoLayout: "REQ-VIDEO-LAYOUT"
-            case .stableVariantID: "STABLE-VARIANT-ID"
-            case .video: "VIDEO"
-            case .pathwayID: "PATHWAY-ID"
-            }
-        }
-    }
+    /// `CODECS` as written: its items joined by commas (``codecs`` splits them).
+    var codecsText: String?
 
     /// `CODECS`, one format per item. The items are kept joined by commas, as the attribute is written: an item set
     /// with a comma in it reads back as two, and empty items are left out.
     public var codecs: [String] {
-        get {
-            texts.withBytes(Text.codecs.rawValue) { bytes in
-                bytes.map { $0.split(separator: 0x2C).map { String(decoding: $0, as: UTF8.self) } } ?? []
-            }
-        }
+        get { codecsText.map { $0.split(separator: ",").map(String.init) } ?? [] }
         set {
             let items = newValue.filter { !$0.isEmpty }
-            texts[Text.codecs.rawValue] = items.isEmpty ? nil : items.joined(separator: ",")
+            codecsText = items.isEmpty ? nil : items.joined(separator: ",")
         }
     }
 
     /// `SUPPLEMENTAL-CODECS`.
-    public var supplementalCodecs: String? {
-        get { texts[Text.supplementalCodecs.rawValue] }
-        set { texts[Text.supplementalCodecs.rawValue] = newValue }
-    }
-
+    public var supplementalCodecs: String?
     /// `HDCP-LEVEL`.
-    public var hdcpLevel: String? {
-        get { texts[Text.hdcpLevel.rawValue] }
-        set { texts[Text.hdcpLevel.rawValue] = newValue }
-    }
-
+    public var hdcpLevel: String?
     /// `ALLOWED-CPC`.
-    public var allowedCPC: String? {
-        get { texts[Text.allowedCPC.rawValue] }
-        set { texts[Text.allowedCPC.rawValue] = newValue }
-    }
-
+    public var allowedCPC: String?
     /// `VIDEO-RANGE`: SDR, HLG or PQ.
-    public var videoRange: String? {
-        get { texts[Text.videoRange.rawValue] }
-        set { texts[Text.videoRange.rawValue] = newValue }
-    }
-
+    public var videoRange: String?
     /// `REQ-VIDEO-LAYOUT`.
-    public var requiredVideoLayout: String? {
-        get { texts[Text.requiredVideoLayout.rawValue] }
-        set { texts[Text.requiredVideoLayout.rawValue] = newValue }
-    }
-
+    public var requiredVideoLayout: String?
     /// `STABLE-VARIANT-ID`.
-    public var stableVariantID: String? {
-        get { texts[Text.stableVariantID.rawValue] }
-        set { texts[Text.stableVariantID.rawValue] = newValue }
-    }
-
+    public var stableVariantID: String?
     /// `VIDEO`: the group of video renditions.
-    public var video: String? {
-        get { texts[Text.video.rawValue] }
-        set { texts[Text.video.rawValue] = newValue }
-    }
-
+    public var video: String?
     /// `PATHWAY-ID` (content steering).
-    public var pathwayID: String? {
-        get { texts[Text.pathwayID.rawValue] }
-        set { texts[Text.pathwayID.rawValue] = newValue }
-    }
+    public var pathwayID: String?
 
     /// Stream attributes.
     ///
@@ -123,25 +64,20 @@ public struct StreamAttributes: Sendable, Hashable {
         stableVariantID: String? = nil, video: String? = nil, pathwayID: String? = nil,
         otherAttributes: AttributeList = AttributeList()
     ) {
-        let codecs = codecs.filter { !$0.isEmpty }
-        self.init(
-            bandwidth: bandwidth, averageBandwidth: averageBandwidth, score: score, resolution: resolution,
-            otherAttributes: otherAttributes,
-            texts: PackedStrings([
-                codecs.isEmpty ? nil : codecs.joined(separator: ","), supplementalCodecs, hdcpLevel, allowedCPC,
-                videoRange, requiredVideoLayout, stableVariantID, video, pathwayID,
-            ]))
-    }
-
-    /// Stream attributes with their text attributes packed already (by the parser).
-    init(bandwidth: Int, averageBandwidth: Int?, score: Double?, resolution: Resolution?,
-         otherAttributes: AttributeList, texts: PackedStrings) {
         self.bandwidth = bandwidth
         self.averageBandwidth = averageBandwidth
         self.score = score
         self.resolution = resolution
         self.otherAttributes = otherAttributes
-        self.texts = texts
+        self.supplementalCodecs = supplementalCodecs
+        self.hdcpLevel = hdcpLevel
+        self.allowedCPC = allowedCPC
+        self.videoRange = videoRange
+        self.requiredVideoLayout = requiredVideoLayout
+        self.stableVariantID = stableVariantID
+        self.video = video
+        self.pathwayID = pathwayID
+        self.codecs = codecs
     }
 }
 
@@ -162,31 +98,12 @@ public struct VariantStream: Sendable, Hashable {
     public var frameRate: Double?
     /// `CLOSED-CAPTIONS=NONE`.
     public var hasNoClosedCaptions: Bool
-    /// `AUDIO`, `SUBTITLES` and `CLOSED-CAPTIONS`, in the order of ``Text``.
-    var texts: PackedStrings
-
-    /// The text attributes, in the order they are packed.
-    enum Text: Int {
-        case audio, subtitles, closedCaptions
-    }
-
     /// `AUDIO`: the group of audio renditions.
-    public var audio: String? {
-        get { texts[Text.audio.rawValue] }
-        set { texts[Text.audio.rawValue] = newValue }
-    }
-
+    public var audio: String?
     /// `SUBTITLES`: the group of subtitle renditions.
-    public var subtitles: String? {
-        get { texts[Text.subtitles.rawValue] }
-        set { texts[Text.subtitles.rawValue] = newValue }
-    }
-
+    public var subtitles: String?
     /// `CLOSED-CAPTIONS`: a group, or `nil` with ``hasNoClosedCaptions`` for `NONE`.
-    public var closedCaptions: String? {
-        get { texts[Text.closedCaptions.rawValue] }
-        set { texts[Text.closedCaptions.rawValue] = newValue }
-    }
+    public var closedCaptions: String?
 
     /// A variant stream.
     ///
@@ -200,18 +117,20 @@ public struct VariantStream: Sendable, Hashable {
     ///   - hasNoClosedCaptions: `CLOSED-CAPTIONS=NONE`.
     public init(uri: String, stream: StreamAttributes, frameRate: Double? = nil, audio: String? = nil,
                 subtitles: String? = nil, closedCaptions: String? = nil, hasNoClosedCaptions: Bool = false) {
-        self.init(uriText: SegmentURI(uri), stream: stream, frameRate: frameRate,
-                  hasNoClosedCaptions: hasNoClosedCaptions, texts: PackedStrings([audio, subtitles, closedCaptions]))
+        self.init(uriText: SegmentURI(uri), stream: stream, frameRate: frameRate, audio: audio, subtitles: subtitles,
+                  closedCaptions: closedCaptions, hasNoClosedCaptions: hasNoClosedCaptions)
     }
 
-    /// A variant with its text attributes packed already (by the parser).
-    init(uriText: SegmentURI, stream: StreamAttributes, frameRate: Double?, hasNoClosedCaptions: Bool,
-         texts: PackedStrings) {
+    /// A variant whose URI the parser stored.
+    init(uriText: SegmentURI, stream: StreamAttributes, frameRate: Double?, audio: String?, subtitles: String?,
+         closedCaptions: String?, hasNoClosedCaptions: Bool) {
         self.uriText = uriText
         self.stream = stream
         self.frameRate = frameRate
+        self.audio = audio
+        self.subtitles = subtitles
+        self.closedCaptions = closedCaptions
         self.hasNoClosedCaptions = hasNoClosedCaptions
-        self.texts = texts
     }
 
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<StreamAttributes, Value>) -> Value {

@@ -11,18 +11,17 @@ extension ParserState {
             var reader = try attributes(value, tag)
             reader.resolve(against: names)
             let stream = try streamAttributes(reader, known: names)
-            let frameRate = try reader.decimal(VariantName.frameRate, of: names)
-            var texts = packedStrings(3, bytes: reader.byteCount)
-            reader.withValue(VariantName.audio, of: names) { bytes, _ in texts.append(bytes) }
-            reader.withValue(VariantName.subtitles, of: names) { bytes, _ in texts.append(bytes) }
-            let hasNoClosedCaptions = reader.withValue(VariantName.closedCaptions, of: names) { bytes, isQuoted in
-                texts.append(isQuoted ? bytes : nil)
-                guard let bytes, !isQuoted else { return false }
-                return ("NONE" as StaticString).withUTF8Buffer { ByteScanning.equal($0, bytes) }
+            let frameRate = try reader.decimal(VariantAttribute.frameRate.index, of: names)
+            let closedCaptions = reader.withValue(VariantAttribute.closedCaptions.index, of: names) { bytes, isQuoted in
+                // A quoted value names a group; NONE, unquoted, says there are none.
+                (group: isQuoted ? bytes.map(ByteScanning.string) : nil,
+                 none: !isQuoted && bytes.map { bytes in ("NONE" as StaticString).withUTF8Buffer { ByteScanning.equal($0, bytes) } } == true)
             }
             multivariant.variants.append(VariantStream(
                 uriText: SegmentURI.none, stream: consume stream, frameRate: frameRate,
-                hasNoClosedCaptions: hasNoClosedCaptions, texts: texts.finish()))
+                audio: reader.string(VariantAttribute.audio.index, of: names),
+                subtitles: reader.string(VariantAttribute.subtitles.index, of: names),
+                closedCaptions: closedCaptions.group, hasNoClosedCaptions: closedCaptions.none))
             hasPendingVariant = true
             pendingVariantLine = line
         case .iFrameStreamInf:
@@ -30,7 +29,7 @@ extension ParserState {
             var reader = try attributes(value, tag)
             reader.resolve(against: names)
             let stream = try streamAttributes(reader, known: names)
-            let uri = reader.withValue(VariantName.iFrameURI, of: names) { bytes, _ in
+            let uri = reader.withValue(IFrameAttribute.uri.index, of: names) { bytes, _ in
                 bytes.map { storedURI($0) }
             }
             guard let uri else { throw reader.missing("URI") }
@@ -57,73 +56,96 @@ extension ParserState {
         }
     }
 
-    private static let streamNames: [StaticString] = [
-        "BANDWIDTH", "AVERAGE-BANDWIDTH", "SCORE", "CODECS", "SUPPLEMENTAL-CODECS", "RESOLUTION", "HDCP-LEVEL",
-        "ALLOWED-CPC", "VIDEO-RANGE", "REQ-VIDEO-LAYOUT", "STABLE-VARIANT-ID", "VIDEO", "PATHWAY-ID",
-    ]
-    /// Where the names read by index are in ``variantNames`` and ``iFrameVariantNames`` (checked by a test).
-    enum VariantName {
-        static let bandwidth = 0
-        static let averageBandwidth = 1
-        static let score = 2
-        static let resolution = 5
-        static let frameRate = 13
-        static let audio = 14
-        static let subtitles = 15
-        static let closedCaptions = 16
-        static let iFrameURI = 13
-    }
-    /// The index in ``variantNames`` and ``iFrameVariantNames`` of each of `StreamAttributes`' text attributes.
-    private static let textIndices = StreamAttributes.Text.allCases.map { text in
-        // By the names' bytes: the same literal written in two files need not be one copy.
-        let found = streamNames.firstIndex { name in
-            name.withUTF8Buffer { name in text.name.withUTF8Buffer { ByteScanning.equal(name, $0) } }
+    /// The attributes both stream tags share, in the order the readers index them (`rawValue`): a variant's and an
+    /// I-frame variant's name sets begin with them, then each tag's own.
+    enum StreamAttribute: Int, CaseIterable {
+        case bandwidth, averageBandwidth, score, codecs, supplementalCodecs, resolution, hdcpLevel, allowedCPC
+        case videoRange, requiredVideoLayout, stableVariantID, video, pathwayID
+
+        var name: StaticString {
+            switch self {
+            case .bandwidth: "BANDWIDTH"
+            case .averageBandwidth: "AVERAGE-BANDWIDTH"
+            case .score: "SCORE"
+            case .codecs: "CODECS"
+            case .supplementalCodecs: "SUPPLEMENTAL-CODECS"
+            case .resolution: "RESOLUTION"
+            case .hdcpLevel: "HDCP-LEVEL"
+            case .allowedCPC: "ALLOWED-CPC"
+            case .videoRange: "VIDEO-RANGE"
+            case .requiredVideoLayout: "REQ-VIDEO-LAYOUT"
+            case .stableVariantID: "STABLE-VARIANT-ID"
+            case .video: "VIDEO"
+            case .pathwayID: "PATHWAY-ID"
+            }
         }
-        guard let index = found else {
-            preconditionFailure("\(text.name) is one of the stream names")
-        }
-        return index
+
+        /// Where it is in ``ParserState/variantNames`` and ``ParserState/iFrameVariantNames``.
+        var index: Int { rawValue }
     }
+
+    /// `EXT-X-STREAM-INF`'s own attributes, after the shared ones.
+    enum VariantAttribute: Int, CaseIterable {
+        case frameRate, audio, subtitles, closedCaptions
+
+        var name: StaticString {
+            switch self {
+            case .frameRate: "FRAME-RATE"
+            case .audio: "AUDIO"
+            case .subtitles: "SUBTITLES"
+            case .closedCaptions: "CLOSED-CAPTIONS"
+            }
+        }
+
+        /// Where it is in ``ParserState/variantNames``.
+        var index: Int { StreamAttribute.allCases.count + rawValue }
+    }
+
+    /// `EXT-X-I-FRAME-STREAM-INF`'s own attributes, after the shared ones.
+    enum IFrameAttribute: Int, CaseIterable {
+        case uri
+
+        var name: StaticString { "URI" }
+
+        /// Where it is in ``ParserState/iFrameVariantNames``.
+        var index: Int { StreamAttribute.allCases.count + rawValue }
+    }
+
     /// The attributes a variant stream's model holds; the others are kept as they were written.
-    static let variantNames = AttributeNames(streamNames + ["FRAME-RATE", "AUDIO", "SUBTITLES", "CLOSED-CAPTIONS"])
+    static let variantNames = AttributeNames(StreamAttribute.allCases.map(\.name) + VariantAttribute.allCases.map(\.name))
     /// The attributes an I-frame variant's model holds.
-    static let iFrameVariantNames = AttributeNames(streamNames + ["URI"])
+    static let iFrameVariantNames = AttributeNames(StreamAttribute.allCases.map(\.name)
+        + IFrameAttribute.allCases.map(\.name))
 
     private mutating func streamAttributes(_ reader: AttributeReader, known: AttributeNames) throws(PlaylistParseError)
         -> StreamAttributes
     {
-        guard let bandwidth = try bitRate(reader, VariantName.bandwidth, of: known) else {
+        guard let bandwidth = try bitRate(reader, StreamAttribute.bandwidth.index, of: known) else {
             throw reader.missing("BANDWIDTH")
         }
-        let averageBandwidth = try bitRate(reader, VariantName.averageBandwidth, of: known)
-        let score = try reader.decimal(VariantName.score, of: known)
-        let resolution = try reader.resolution(VariantName.resolution, of: known)
-        var texts = packedStrings(StreamAttributes.Text.allCases.count, bytes: reader.byteCount)
-        // The stream names come first in both sets, in the order of `StreamAttributes.Text`.
-        for (position, index) in Self.textIndices.enumerated() {
-            reader.withValue(index, of: known) { bytes, _ in
-                guard position == StreamAttributes.Text.codecs.rawValue, let bytes else { return texts.append(bytes) }
-                appendList(bytes, to: &texts)
-            }
+        func text(_ attribute: StreamAttribute) -> String? { reader.string(attribute.index, of: known) }
+        var attributes = StreamAttributes(
+            bandwidth: bandwidth, averageBandwidth: try bitRate(reader, StreamAttribute.averageBandwidth.index, of: known),
+            score: try reader.decimal(StreamAttribute.score.index, of: known),
+            supplementalCodecs: text(.supplementalCodecs),
+            resolution: try reader.resolution(StreamAttribute.resolution.index, of: known),
+            hdcpLevel: text(.hdcpLevel), allowedCPC: text(.allowedCPC), videoRange: text(.videoRange),
+            requiredVideoLayout: text(.requiredVideoLayout), stableVariantID: text(.stableVariantID),
+            video: text(.video), pathwayID: text(.pathwayID), otherAttributes: reader.attributes(excluding: known))
+        // CODECS as written, but for white space around items and empty items (`StreamAttributes.codecs`).
+        attributes.codecsText = reader.withValue(StreamAttribute.codecs.index, of: known) { bytes, _ in
+            bytes.flatMap(Self.tidyList)
         }
-        return StreamAttributes(
-            bandwidth: bandwidth, averageBandwidth: averageBandwidth, score: score, resolution: resolution,
-            otherAttributes: reader.attributes(excluding: known), texts: texts.finish())
+        return attributes
     }
 
     /// A comma-separated list (CODECS) as `StreamAttributes` keeps it: its items joined by commas, with the white
-    /// space around each item and the empty items left out; absent when no item is left.
-    private func appendList(_ bytes: UnsafeBufferPointer<UInt8>, to texts: inout PackedStrings.Builder) {
-        if ByteScanning.isTidyList(bytes) { return texts.append(bytes) }
-        var items: [UInt8] = []
-        items.reserveCapacity(bytes.count)
-        for item in bytes.split(separator: 0x2C) {
-            let trimmed = ByteScanning.trimmed(UnsafeBufferPointer(rebasing: item))
-            guard !trimmed.isEmpty else { continue }
-            if !items.isEmpty { items.append(0x2C) }
-            items.append(contentsOf: trimmed)
-        }
-        items.withUnsafeBufferPointer { texts.append($0.isEmpty ? nil : $0) }
+    /// space around each item and the empty items left out; `nil` when no item is left.
+    private static func tidyList(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if ByteScanning.isTidyList(bytes) { return ByteScanning.string(bytes) }
+        let items = bytes.split(separator: 0x2C).map { ByteScanning.string(ByteScanning.trimmed(UnsafeBufferPointer(rebasing: $0))) }
+            .filter { !$0.isEmpty }
+        return items.isEmpty ? nil : items.joined(separator: ",")
     }
 
     /// A bit rate attribute. Some packagers write it as a decimal (`BANDWIDTH="1280000.0"`): a whole,

@@ -285,11 +285,6 @@ struct ParserState {
             ?? SegmentURI(String(decoding: text, as: UTF8.self))  // (past the 4 GB a block holds)
     }
 
-    /// A builder of a record of `count` packed strings, `bytes` bytes at most in all, in the parse's text block.
-    mutating func packedStrings(_ count: Int, bytes: Int) -> PackedStrings.Builder {
-        PackedStrings.Builder(block: textBlock(roomFor: PackedStrings.recordSize(count: count, bytes: bytes)), count: count)
-    }
-
     /// The parse's text block, a new one when the current one has less room than `count` bytes.
     mutating func textBlock(roomFor count: Int) -> TextBlock {
         if let block = textBlock, block.room >= count { return block }
@@ -445,23 +440,12 @@ struct ParserState {
             case .closedCaptions: captions.define(rendition.groupID)
             }
         }
-        // The groups' bytes, read in place: a variant's text attributes are made `String`s only to be reported.
-        multivariant.variants.withUnsafeBufferPointer { variants in
-            for index in variants.indices {
-                let line = index < variantLines.count ? variantLines[index] : 0
-                variants[index].texts.withBytes(VariantStream.Text.audio.rawValue) {
-                    audio.check($0, line: line, into: &warnings)
-                }
-                variants[index].stream.texts.withBytes(StreamAttributes.Text.video.rawValue) {
-                    video.check($0, line: line, into: &warnings)
-                }
-                variants[index].texts.withBytes(VariantStream.Text.subtitles.rawValue) {
-                    subtitles.check($0, line: line, into: &warnings)
-                }
-                variants[index].texts.withBytes(VariantStream.Text.closedCaptions.rawValue) {
-                    captions.check($0, line: line, into: &warnings)
-                }
-            }
+        for (index, variant) in multivariant.variants.enumerated() {
+            let line = index < variantLines.count ? variantLines[index] : 0
+            audio.check(variant.audio, line: line, into: &warnings)
+            video.check(variant.stream.video, line: line, into: &warnings)
+            subtitles.check(variant.subtitles, line: line, into: &warnings)
+            captions.check(variant.closedCaptions, line: line, into: &warnings)
         }
     }
 
@@ -677,16 +661,11 @@ struct ParserState {
     }
 }
 
-/// Checks that the rendition groups variants name are defined, reporting each undefined group once. Variants name
-/// the same few groups over and over: the last groups found defined are remembered, so that most checks compare a
-/// few short strings instead of hashing one.
+/// Checks that the rendition groups variants name are defined, reporting each undefined group once.
 private struct GroupReferenceCheck {
     let type: Rendition.MediaType
     let attribute: String
     private var defined: Set<String> = []
-    /// Groups found defined, at most ``recentLimit`` of them.
-    private var recent: [String] = []
-    private static let recentLimit = 4
     private var reported: Set<String> = []
 
     init(type: Rendition.MediaType, attribute: String) {
@@ -696,19 +675,8 @@ private struct GroupReferenceCheck {
 
     mutating func define(_ group: String) { defined.insert(group) }
 
-    private static func equal(_ group: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        group.utf8.withContiguousStorageIfAvailable { ByteScanning.equal($0, bytes) } ?? group.utf8.elementsEqual(bytes)
-    }
-
-    mutating func check(_ bytes: UnsafeBufferPointer<UInt8>?, line: Int, into warnings: inout [PlaylistWarning]) {
-        guard let bytes, !recent.contains(where: { Self.equal($0, bytes) }) else { return }
-        let group = String(decoding: bytes, as: UTF8.self)
-        if defined.contains(group) {
-            if recent.count == Self.recentLimit { recent.removeFirst() }
-            recent.append(group)
-            return
-        }
-        guard reported.insert(group).inserted else { return }
+    mutating func check(_ group: String?, line: Int, into warnings: inout [PlaylistWarning]) {
+        guard let group, !defined.contains(group), reported.insert(group).inserted else { return }
         warnings.append(PlaylistWarning(
             line: line,
             message: "\(attribute)=\"\(group)\" names a group that no #EXT-X-MEDIA of TYPE=\(type.rawValue) defines"))
