@@ -21,9 +21,6 @@ struct AttributeSpan {
         self.nameKey = nameKey
     }
 
-    /// A span of nothing, for room not yet written.
-    static let none = AttributeSpan(nameStart: 0, nameEnd: 0, valueStart: 0, valueEnd: 0, isQuoted: false, nameKey: 0)
-
     var nameStart: Int { Int(storedNameStart) }
     var nameEnd: Int { Int(storedNameEnd) }
     var valueStart: Int { Int(storedValueStart) }
@@ -32,32 +29,13 @@ struct AttributeSpan {
 
 /// Reads `NAME=VALUE,NAME="quoted",…` from a tag's bytes.
 enum AttributeListParser {
-    /// Writes the spans of a list's attributes into `room`, from its start, and returns how many it wrote; `nil`
+    /// Replaces what `spans` holds with the spans of a list's attributes and returns how many there are; `nil`
     /// when the list is malformed (a name without `=`, an unterminated quote, a quote inside an unquoted value, or
     /// stray characters after a quoted value). Control characters are the caller's to refuse (it scans the bytes
-    /// once for them and for variables).
-    ///
-    /// `room` is grown first to the most attributes a list of this size can hold (``mostAttributes(_:)``), so that
-    /// no write checks the array's uniqueness or grows it: the caller keeps it from tag to tag.
-    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, into room: inout [AttributeSpan]) -> Int? {
+    /// once for them and for variables). The caller keeps `spans` from tag to tag: its capacity is reused.
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, into spans: inout [AttributeSpan]) -> Int? {
         guard bytes.count <= UInt32.max else { return nil }  // (offsets are 32-bit)
-        let most = mostAttributes(bytes.count)
-        if room.count < most {
-            room.append(contentsOf: repeatElement(AttributeSpan.none, count: most - room.count))
-        }
-        var written = 0
-        let wellFormed = room.withUnsafeMutableBufferPointer { room in scan(bytes, into: room, written: &written) }
-        return wellFormed ? written : nil
-    }
-
-    /// The most attributes a list of `count` bytes holds: each takes a name, `=` and, but for the last, a comma.
-    /// (The room is 24 bytes per attribute, 8 per byte of the longest list read; a tag's line is bounded by
-    /// ``PlaylistLimits/maximumLineLength``.)
-    static func mostAttributes(_ count: Int) -> Int { (count + 1) / 3 + 1 }
-
-    private static func scan(
-        _ bytes: UnsafeBufferPointer<UInt8>, into room: UnsafeMutableBufferPointer<AttributeSpan>, written: inout Int
-    ) -> Bool {
+        spans.removeAll(keepingCapacity: true)
         var index = 0
         let count = bytes.count
         while index < count {
@@ -65,11 +43,11 @@ enum AttributeListParser {
             if index == count { break }
             var nameStart = index
             index = ByteScanning.firstIndex(of: 0x3D, or: 0x2C, in: bytes, from: index)
-            guard index < count, bytes[index] == 0x3D else { return false }
+            guard index < count, bytes[index] == 0x3D else { return nil }
             var nameEnd = index
             while nameStart < nameEnd, ByteScanning.isBlank(bytes[nameStart]) { nameStart += 1 }
             while nameEnd > nameStart, ByteScanning.isBlank(bytes[nameEnd - 1]) { nameEnd -= 1 }
-            guard nameStart < nameEnd else { return false }
+            guard nameStart < nameEnd else { return nil }
             index += 1
             var valueStart: Int
             var valueEnd: Int
@@ -78,29 +56,26 @@ enum AttributeListParser {
                 valueStart = index + 1
                 index = valueStart
                 index = ByteScanning.firstIndex(of: 0x22, or: 0x22, in: bytes, from: index)
-                guard index < count else { return false }
+                guard index < count else { return nil }
                 valueEnd = index
                 index += 1
                 while index < count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
-                guard index == count || bytes[index] == 0x2C else { return false }
+                guard index == count || bytes[index] == 0x2C else { return nil }
             } else {
                 valueStart = index
                 index = ByteScanning.firstIndex(of: 0x2C, or: 0x22, in: bytes, from: index)
-                guard index == count || bytes[index] != 0x22 else { return false }  // a quote inside an unquoted value
+                guard index == count || bytes[index] != 0x22 else { return nil }  // a quote inside an unquoted value
                 valueEnd = index
                 while valueStart < valueEnd, ByteScanning.isBlank(bytes[valueStart]) { valueStart += 1 }
                 while valueEnd > valueStart, ByteScanning.isBlank(bytes[valueEnd - 1]) { valueEnd -= 1 }
             }
-            // (The room holds every attribute a well-formed list can have; the check keeps a miscount harmless.)
-            guard written < room.count else { return false }
             let key = nameKey(count: nameEnd - nameStart, first: bytes[nameStart], last: bytes[nameEnd - 1])
-            room[written] = AttributeSpan(
+            spans.append(AttributeSpan(
                 nameStart: nameStart, nameEnd: nameEnd, valueStart: valueStart, valueEnd: valueEnd, isQuoted: isQuoted,
-                nameKey: key)
-            written += 1
+                nameKey: key))
             if index < count { index += 1 }
         }
-        return true
+        return spans.count
     }
 
     /// A name's length (its low 16 bits) with its first and last bytes, in one integer.

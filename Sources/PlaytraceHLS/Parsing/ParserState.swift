@@ -61,11 +61,9 @@ struct ParserState {
     /// large a value to move through an optional on every STREAM-INF).
     var hasPendingVariant = false
     var pendingVariantLine = 0
-    /// Room for the spans of the attribute list being read, kept from tag to tag so that reading one allocates
-    /// nothing (``AttributeListParser/scan(_:into:)``). Made at once for lists of up to 383 bytes (the benchmark's
-    /// longest are about 210): growing it tag after tag moved the heap's top so that glibc gave it back and took it
-    /// again on every parse of a small playlist.
-    var attributeSpans = [AttributeSpan](repeating: .none, count: AttributeListParser.mostAttributes(383))
+    /// The spans of the attribute list being read, kept from tag to tag so that reading one reuses their memory
+    /// (``AttributeListParser/scan(_:into:)``).
+    var attributeSpans: [AttributeSpan] = []
     /// The line of each variant's `EXT-X-STREAM-INF`.
     var variantLines: [Int] = []
 
