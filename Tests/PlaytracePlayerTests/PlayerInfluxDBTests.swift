@@ -18,7 +18,7 @@ struct PlayerInfluxDBTests {
         let outbox = try Outbox(path: nil, couriers: [InfluxDBBackend.courier(transport: server.transport)])
         var configuration = InfluxDBBackend.Configuration(url: server.url, api: .v1(database: server.database))
         configuration.flushInterval = .seconds(3_600)
-        let collected = CollectingBackend()
+        let collected = RecordingBackend()
         var instrument: Instrument?
         // The primary's events: the lab's interstitial would take the delayed stretch and the stall.
         var lab = LabConfiguration(vodSegmentCount: 40)

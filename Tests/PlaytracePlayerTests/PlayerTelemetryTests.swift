@@ -2,23 +2,15 @@ import Foundation
 import PlaytraceCore
 import PlaytracePlayer
 import PlaytraceTelemetry
+import PlaytraceTestSupport
 import Testing
-
-/// Keeps the events and metrics an instrument sends.
-final class CollectingBackend: Backend, Sendable {
-    private let received = Locked<([Event], [Metric])>(([], []))
-    func sendEvent(_ event: Event) { received.withLock { $0.0.append(event) } }
-    func sendMetric(_ metric: Metric) { received.withLock { $0.1.append(metric) } }
-    var events: [Event] { received.withLock { $0.0 } }
-    var metrics: [Metric] { received.withLock { $0.1 } }
-}
 
 @Suite("Player telemetry tracker")
 @MainActor
 struct PlayerTelemetryTests {
     @Test("A Player session drives the instrument: actions, attributes and metrics")
     func session() async throws {
-        let backend = CollectingBackend()
+        let backend = RecordingBackend()
         var instrument: Instrument?
         let harness = try await PlayerHarness { h in
             let created = Instrument(hub: HubCore(), metricalc: MetricalcCore(), backends: [backend], clock: h.clock)
@@ -76,7 +68,7 @@ struct PlayerTelemetryTests {
     /// Plays the lab's on-demand stream (40 s of primary with an 8 s stitched break at 8 s, signalled by a SCTE-35
     /// date range and cue tags, and a 12 s interstitial at 24 s) straight through; returns the metrics and events.
     private func playLabStream(adsTracker: Bool) async throws -> (metrics: [String: Double], events: [Event]) {
-        let backend = CollectingBackend()
+        let backend = RecordingBackend()
         var instrument: Instrument?
         var ads: AdTelemetryTracker?
         let harness = try await PlayerHarness { h in
@@ -129,7 +121,7 @@ struct PlayerTelemetryTests {
 
     @Test("A start that fails watched nothing")
     func failedStartWatchedNothing() async throws {
-        let backend = CollectingBackend()
+        let backend = RecordingBackend()
         var instrument: Instrument?
         let harness = try await PlayerHarness { h in
             let created = Instrument(hub: HubCore(), metricalc: MetricalcCore(), backends: [backend], clock: h.clock)

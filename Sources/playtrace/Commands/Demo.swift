@@ -79,7 +79,7 @@ struct Demo: AsyncParsableCommand {
         let interruption = SessionInterruption()
         defer { interruption.stop() }
         if let path = sessionOptions.summaryJSON {
-            interruption.writeOnQuit(PlayerDemo.quitSummary(reason: "quit at once during start-up, before playback began"),
+            interruption.writeOnQuit(PlaybackSession.quitSummary(reason: "quit at once during start-up, before playback began"),
                                      to: path)
         }
         let clock = ScaledClock(speed: effectiveSpeed)
@@ -111,7 +111,7 @@ struct Demo: AsyncParsableCommand {
                                    couriers: TelemetrySetup.couriers(for: telemetryOptions, transport: transport),
                                    transport: transport)
         let telemetry = try await TelemetrySetup(options: telemetryOptions, clock: clock, output: output, outbox: outbox)
-        var entries: [PlayerDemo.Entry] = []
+        var entries: [PlaybackSession.Entry] = []
         // libmpv plays the lab's real media: its synthetic fMP4 stream, which the headless engine plays after the
         // first item, is no media a decoder accepts.
         let decodes = engineOptions.engine == .mpv
@@ -136,38 +136,38 @@ struct Demo: AsyncParsableCommand {
         } ?? ""
         if stream == "interstitials" {
             let first = adSetup?.session.sessionInfo?.manifestUrl ?? URL(string: "\(base)/\(labStream)/master.m3u8")!
-            entries.append(PlayerDemo.Entry(url: first, metadata: DemoMetadata(
+            entries.append(PlaybackSession.Entry(url: first, metadata: DemoMetadata(
                 title: "Lab interstitials",
                 subtitle: "a stitched break; pre-, mid- and post-roll interstitials" + (labStream == stream ? "" : " from a VAST ad server")
                     + adNote,
                 chapters: [], timeRanges: []), tracksAds: adSetup != nil))
             if !decodes {
-                entries.append(PlayerDemo.Entry(url: URL(string: "\(base)/fmp4/master.m3u8")!, metadata: DemoMetadata(
+                entries.append(PlaybackSession.Entry(url: URL(string: "\(base)/fmp4/master.m3u8")!, metadata: DemoMetadata(
                     title: "Lab fMP4", subtitle: "byte ranges, initialization section, AES-128 key",
                     chapters: [], timeRanges: [])))
             }
         } else if stream == "vod" {
             let first = adSetup?.session.sessionInfo?.manifestUrl ?? URL(string: "\(base)/vod/master.m3u8")!
-            entries.append(PlayerDemo.Entry(url: first, metadata: DemoMetadata(
+            entries.append(PlaybackSession.Entry(url: first, metadata: DemoMetadata(
                 title: "Lab VOD", subtitle: "three variants, SCTE-35 and CUE ad breaks, an interstitial" + adNote,
                 chapters: [Chapter(id: "1", title: "Opening", timeRange: MediaTimeRange(start: 0, end: 12)),
                            Chapter(id: "2", title: "Main", timeRange: MediaTimeRange(start: 12, end: 40))],
                 timeRanges: [TimeRange(kind: .blocked, range: MediaTimeRange(start: 30, end: 33))]), tracksAds: adSetup != nil))
             if !decodes {
-                entries.append(PlayerDemo.Entry(url: URL(string: "\(base)/fmp4/master.m3u8")!, metadata: DemoMetadata(
+                entries.append(PlaybackSession.Entry(url: URL(string: "\(base)/fmp4/master.m3u8")!, metadata: DemoMetadata(
                     title: "Lab fMP4", subtitle: "byte ranges, initialization section, AES-128 key",
                     chapters: [], timeRanges: [])))
             }
         } else {
             let url = adSetup?.session.sessionInfo?.manifestUrl ?? URL(string: "\(base)/\(stream)/master.m3u8")!
-            entries.append(PlayerDemo.Entry(url: url, metadata: DemoMetadata(
+            entries.append(PlaybackSession.Entry(url: url, metadata: DemoMetadata(
                 title: "Lab \(stream)", subtitle: "played for \(Int(duration)) s" + adNote, chapters: [], timeRanges: []),
                 tracksAds: adSetup != nil))
         }
         print("Playtrace demo — lab on \(base), playing \(entries.count) item(s) through the Player "
             + (decodes ? "on libmpv (real media, decoded) in real time" : "at \(effectiveSpeed)× real time"))
         let limit = stream == "vod" || stream == "interstitials" ? nil : duration
-        let demo = PlayerDemo(clock: clock, transport: transport, output: output)
+        let demo = PlaybackSession(clock: clock, transport: transport, output: output)
         demo.interruption = interruption
         demo.telemetry = telemetry
         demo.ads = adSetup

@@ -9,11 +9,11 @@ import PlaytracePlayer
 /// Plays a playlist through the Player, narrating the player's state, its tracker's life cycle and the ad breaks,
 /// and ends with a summary of each item.
 @MainActor
-final class PlayerDemo {
+final class PlaybackSession {
     struct Entry {
         let url: URL
         let metadata: DemoMetadata
-        /// Whether the item is the ad session's stream (``PlayerDemo/ads``).
+        /// Whether the item is the ad session's stream (``PlaybackSession/ads``).
         var tracksAds = false
     }
 

@@ -50,7 +50,7 @@ struct Play: AsyncParsableCommand {
         let interruption = SessionInterruption()
         defer { interruption.stop() }
         if let path = sessionOptions.summaryJSON {
-            interruption.writeOnQuit(PlayerDemo.quitSummary(reason: "quit at once during start-up, before playback began"),
+            interruption.writeOnQuit(PlaybackSession.quitSummary(reason: "quit at once during start-up, before playback began"),
                                      to: path)
         }
         let clock = ContinuousClock()
@@ -70,10 +70,10 @@ struct Play: AsyncParsableCommand {
                 output.message("ad session (\(settings.format.rawValue)): playing \(playlist.absoluteString)")
                 ads = setup
             }
-            let entry = PlayerDemo.Entry(url: playlist, metadata: DemoMetadata(
+            let entry = PlaybackSession.Entry(url: playlist, metadata: DemoMetadata(
                 title: title, subtitle: target.absoluteString, chapters: [], timeRanges: [], source: target.absoluteString),
                 tracksAds: ads != nil)
-            let demo = PlayerDemo(clock: clock, transport: transport, output: output)
+            let demo = PlaybackSession(clock: clock, transport: transport, output: output)
             demo.interruption = interruption
             demo.telemetry = telemetry
             demo.ads = ads
