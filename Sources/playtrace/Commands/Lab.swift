@@ -7,7 +7,18 @@ struct Lab: AsyncParsableCommand {
         commandName: "lab",
         abstract: "Serve the lab on loopback: HLS VOD, live and DVR streams with ad breaks, fault injection, a request log.",
         discussion: """
-            The address is printed (and flushed) as soon as the lab listens, so `playtrace lab --port 0 > log &` \\
+            Streams: /vod/master.m3u8, /live/master.m3u8 and /dvr/master.m3u8 (three variants, ad breaks signalled \
+            by SCTE-35 date ranges, cue tags and an interstitial), /fmp4/master.m3u8 (byte ranges, a map, a key), \
+            /interstitials/master.m3u8 and /vast-interstitials/master.m3u8 (interstitials of every kind, asset lists \
+            as JSON or from the VAST ad server under /vast/), /steering/master.m3u8 (two content-steering pathways, \
+            steered by POST /lab/steering), /long-live/N/index.m3u8 (a live playlist of N segments). SSAI sessions: \
+            /ssai/harmonic/<vod|live>/master.m3u8 (?initSession=true) and its /metadata, and \
+            /ssai/mediatailor/v1/session/lab/origin/<vod|live>/master.m3u8 (POST) with its tracking JSON; their \
+            beacons hit GET /beacons/..., read back as JSON at GET /lab/beacons. Faults: POST /lab/faults \
+            {"path": "/vod/2/", "type": "status|delay|drop|throttle|body", "value": N, "count": N}; the request log at \
+            GET /lab/requests; what telemetry backends post is kept under /sink/.
+
+            The address is printed (and flushed) as soon as the lab listens, so `playtrace lab --port 0 > log &` \
             works; --ready-file also writes it as JSON for scripts: {"host": …, "port": …, "url": …}.
             """)
 

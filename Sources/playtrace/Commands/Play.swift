@@ -8,7 +8,33 @@ struct Play: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
         abstract: "Play an HLS stream through the Player (the headless engine, or libmpv with --engine mpv), with a "
-            + "status line, its tracker's events, telemetry to the backends given, and a summary.")
+            + "status line, its tracker's events, telemetry to the backends given, and a summary.",
+        discussion: """
+            The session ends with a summary (each item, its QoE metrics, every ad break, ad and tracking event with \
+            its state, the delivery of telemetry and beacons) and one verdict line, "verdict: OK — …" or \
+            "verdict: FAILED — …" with what fell short: beacons missed, fired without being called for, fired twice, \
+            failed or still waiting, delivered more than 1 s after their crossing, VAST error reports, telemetry \
+            refused or lost, a stall, an item that failed. What was called for is taken from what the engine played, \
+            not from what fired. The exit status follows the verdict (1 when it fails); --accept KIND lets a \
+            shortfall pass, still named; --summary-json writes all of it for machines.
+
+            Ads: with --ads harmonic or mediatailor, the URL is the SSAI session URL; the session is set up, its \
+            metadata fetched before playback starts and polled while it plays. Beacons fire once each, when the \
+            playhead crosses them at rates up to 2.5x (a seek's jump and fast-forwarding fire nothing), and go \
+            through the run's outbox, each URL retried on its own; a run killed and started again on the same \
+            session and --outbox file fires nothing twice. HLS interstitials are played and tracked in every mode, \
+            their VAST asset lists resolved (wrappers followed, five levels).
+
+            Telemetry leaves while the session plays: a batch closes every 5 s and at Start, Error, End, Stop and \
+            Next, and the outbox delivers it in the background, retrying 5xx, 429 and network failures (no sooner \
+            than Retry-After); 401, 403 and 404 pause the destination and keep its batches; a 400 refuses that batch \
+            only. At the end, what is left is delivered within --drain-timeout seconds; with --outbox it waits in \
+            the file for the next run (playtrace outbox FILE --deliver).
+
+            Ctrl-C or SIGTERM ends the session as its normal end does (summary, verdict, telemetry and beacons \
+            flushed) and exits 130 or 143; a second signal quits at once. docs/CLI.md explains delivery, durability \
+            and the lab at length.
+            """)
 
     @OptionGroup var common: CommonOptions
     @OptionGroup var telemetryOptions: TelemetryOptions
