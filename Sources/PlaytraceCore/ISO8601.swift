@@ -192,32 +192,31 @@ enum ISO8601DateFormatting {
         if remainder < 0 { days -= 1 }
         let secondsOfDay = remainder < 0 ? remainder + 86_400 : remainder
         let (year, month, day) = ISO8601DateParser.civilFromDays(days)
-        // The text written once into the string's own storage (the year as `pad` gives it, `-MM-DDTHH:MM:SS.`, the
-        // fraction's digits, `Z`), where joining padded pieces made a string for each of them.
+        // The text written once into one buffer (the year as `pad` gives it, `-MM-DDTHH:MM:SS.`, the fraction's
+        // digits, `Z`), where joining padded pieces made a string for each of them.
         let yearText = pad(Int64(year), 4)
-        return String(unsafeUninitializedCapacity: yearText.utf8.count + 17 + digits) { text in
-            var position = 0
-            for byte in yearText.utf8 {
-                text[position] = byte
-                position += 1
-            }
-            func put(_ separator: Unicode.Scalar, _ value: Int64, width: Int) {
-                text[position] = UInt8(ascii: separator)
-                var rest = value
-                for index in stride(from: position + width, through: position + 1, by: -1) {
-                    text[index] = UInt8(truncatingIfNeeded: 48 + rest % 10)
-                    rest /= 10
-                }
-                position += width + 1
-            }
-            put("-", Int64(month), width: 2)
-            put("-", Int64(day), width: 2)
-            put("T", secondsOfDay / 3600, width: 2)
-            put(":", (secondsOfDay / 60) % 60, width: 2)
-            put(":", secondsOfDay % 60, width: 2)
-            put(".", fraction, width: digits)
-            text[position] = UInt8(ascii: "Z")
-            return position + 1
+        var text = [UInt8](repeating: 0, count: yearText.utf8.count + 17 + digits)
+        var position = 0
+        for byte in yearText.utf8 {
+            text[position] = byte
+            position += 1
         }
+        func put(_ separator: Unicode.Scalar, _ value: Int64, width: Int) {
+            text[position] = UInt8(ascii: separator)
+            var rest = value
+            for index in stride(from: position + width, through: position + 1, by: -1) {
+                text[index] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                rest /= 10
+            }
+            position += width + 1
+        }
+        put("-", Int64(month), width: 2)
+        put("-", Int64(day), width: 2)
+        put("T", secondsOfDay / 3600, width: 2)
+        put(":", (secondsOfDay / 60) % 60, width: 2)
+        put(":", secondsOfDay % 60, width: 2)
+        put(".", fraction, width: digits)
+        text[position] = UInt8(ascii: "Z")
+        return String(decoding: text[...position], as: UTF8.self)
     }
 }

@@ -84,24 +84,22 @@ extension VASTParser {
     /// Whether the bytes hold `<!DOCTYPE` or `<!ENTITY` (any case): one linear pass.
     static func declaresDocumentType(_ data: Data) -> Bool {
         let markers: [[UInt8]] = [Array("<!DOCTYPE".utf8), Array("<!ENTITY".utf8)]
-        return data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
-            let bytes = buffer.bindMemory(to: UInt8.self)
-            var index = 0
-            while index + 1 < bytes.count {
-                if bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "!") {
-                    for marker in markers where index + marker.count <= bytes.count {
-                        var matches = true
-                        for offset in 2..<marker.count where bytes[index + offset] & 0xDF != marker[offset] {
-                            matches = false
-                            break
-                        }
-                        if matches { return true }
+        let bytes = [UInt8](data)   // (bounded by the parser's limit on a document's size)
+        var index = 0
+        while index + 1 < bytes.count {
+            if bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "!") {
+                for marker in markers where index + marker.count <= bytes.count {
+                    var matches = true
+                    for offset in 2..<marker.count where bytes[index + offset] & 0xDF != marker[offset] {
+                        matches = false
+                        break
                     }
+                    if matches { return true }
                 }
-                index += 1
             }
-            return false
+            index += 1
         }
+        return false
     }
 }
 

@@ -131,27 +131,25 @@ extension InspectionReport {
         guard value.isFinite, abs(value) * Double(scale) < 1e18 else { return "\(value)" }
         var scaled = UInt64((abs(value) * Double(scale)).rounded())
         let negative = value < 0 && scaled != 0
-        // The digits from the last one, into a buffer: at most 19 digits, the point and the sign. One string is made
-        // of them (a short one is kept inline: no allocation).
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
-            var start = buffer.count
-            var written = 0
-            repeat {
-                if written == decimals, decimals > 0 {
-                    start -= 1
-                    buffer[start] = UInt8(ascii: ".")
-                }
+        // The digits from the last one, into a buffer: at most 19 digits, the point and the sign.
+        var buffer = [UInt8](repeating: 0, count: 24)
+        var start = buffer.count
+        var written = 0
+        repeat {
+            if written == decimals, decimals > 0 {
                 start -= 1
-                buffer[start] = UInt8(truncatingIfNeeded: 48 + scaled % 10)
-                scaled /= 10
-                written += 1
-            } while scaled > 0 || written <= decimals
-            if negative {
-                start -= 1
-                buffer[start] = UInt8(ascii: "-")
+                buffer[start] = UInt8(ascii: ".")
             }
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
+            start -= 1
+            buffer[start] = UInt8(truncatingIfNeeded: 48 + scaled % 10)
+            scaled /= 10
+            written += 1
+        } while scaled > 0 || written <= decimals
+        if negative {
+            start -= 1
+            buffer[start] = UInt8(ascii: "-")
         }
+        return String(decoding: buffer[start...], as: UTF8.self)
     }
 
     /// A titled list of at most 20 lines, then how many more there are.

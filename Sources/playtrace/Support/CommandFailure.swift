@@ -58,11 +58,11 @@ enum PlainText {
             return true
         } ?? text.utf8.allSatisfy(isPrintableASCII)
         guard !printable else { return text }
-        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        guard text.unicodeScalars.contains(where: isControlToEscape) else { return text }
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
-            if isUnsafe(scalar) {
+            if isControlToEscape(scalar) {
                 result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             } else {
                 result.unicodeScalars.append(scalar)
@@ -71,7 +71,7 @@ enum PlainText {
         return result
     }
 
-    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    private static func isControlToEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00..<0x20: scalar != "\t"
         case 0x7F..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true  // C1, line and bidi controls
