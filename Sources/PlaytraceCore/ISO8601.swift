@@ -16,19 +16,19 @@ public struct ISO8601DateError: Error, Sendable, Hashable, CustomStringConvertib
 enum ISO8601DateParser {
     static func parse(_ text: some StringProtocol) throws(ISO8601DateError) -> StreamDate {
         var copy = String(text)
-        if let date = copy.withUTF8({ parse($0) }) { return date }
+        if let date = copy.withUTF8Span({ parse($0) }) { return date }
         throw ISO8601DateError(text: String(copy.prefix(64)))
     }
 
     /// Parses UTF-8 bytes; `nil` when they are not a date-time.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamDate? {
+    static func parse(_ bytes: Span<UInt8>) -> StreamDate? {
         if let date = parseCommonLayout(bytes) { return date }
         return parseGeneral(bytes)
     }
 
     /// `YYYY-MM-DDThh:mm:ss.sssZ` exactly, the layout nearly every playlist uses, read at fixed offsets.
     @inline(__always)
-    private static func parseCommonLayout(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamDate? {
+    private static func parseCommonLayout(_ bytes: Span<UInt8>) -> StreamDate? {
         guard bytes.count == 24, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A,
               bytes[16] == 0x3A, bytes[19] == 0x2E, bytes[23] == 0x5A
         else { return nil }
@@ -53,7 +53,7 @@ enum ISO8601DateParser {
         return StreamDate(secondsSince1970: Double(seconds) + Double(digits) / 1000)
     }
 
-    private static func parseGeneral(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamDate? {
+    private static func parseGeneral(_ bytes: Span<UInt8>) -> StreamDate? {
         var index = 0
         let count = bytes.count
         func digits(_ n: Int) -> Int? {

@@ -34,7 +34,7 @@ public struct StreamDate: Sendable, Hashable, Comparable, Codable {
     /// Parses an ISO 8601 date-time from UTF-8 bytes without allocating; `nil` when it is not one.
     ///
     /// This is the fast path that playlist parsers use for one program-date-time per segment.
-    public init?(iso8601UTF8 bytes: UnsafeBufferPointer<UInt8>) {
+    public init?(iso8601UTF8 bytes: Span<UInt8>) {
         guard let date = ISO8601DateParser.parse(bytes) else { return nil }
         self = date
     }

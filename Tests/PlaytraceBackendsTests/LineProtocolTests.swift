@@ -111,7 +111,7 @@ struct LineProtocolTests {
         #expect(encoded == "my\\ events,action=Custom\\ Action,contentId=a\\,b\\=c\\ d errorDescription=\"HTTP 500: \\\"server error\\\"\nat C:\\\\media\",odd\\ key\\=1=1i 5\n")
     }
 
-    @Test("Every ASCII byte at every place of short and long runs is escaped as its kind requires (words looked at whole)")
+    @Test("Every ASCII byte at every place of short and long runs is escaped as its kind requires")
     func escapingAtEveryPlace() {
         let encoder = LineProtocolEncoder()
         // What each kind makes of one byte among letters (`last`: the byte ends the run).

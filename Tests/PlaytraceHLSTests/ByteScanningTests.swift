@@ -1,4 +1,5 @@
 import Testing
+@testable import PlaytraceCore
 @testable import PlaytraceHLS
 
 /// The scanning helpers the parser relies on agree with the plain answer.
@@ -21,7 +22,7 @@ struct ByteScanningTests {
         for length in 0..<40 {
             for _ in 0..<60 {
                 let bytes = (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
-                bytes.withUnsafeBufferPointer { buffer in
+                bytes.withSpan { buffer in
                     for start in 0...length {
                         let expected = bytes[start...].firstIndex { $0 == 0x2C || $0 == 0x22 } ?? length
                         #expect(ByteScanning.firstIndex(of: 0x2C, or: 0x22, in: buffer, from: start) == expected)
@@ -45,7 +46,7 @@ struct ByteScanningTests {
         for length in 0..<40 {
             for _ in 0..<400 {
                 let bytes = (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
-                let answer = bytes.withUnsafeBufferPointer { ByteScanning.isTidyList($0) }
+                let answer = bytes.withSpan { ByteScanning.isTidyList($0) }
                 let expected = isTidy(bytes)
                 if answer { tidyAnswers += 1 }
                 #expect(!answer || expected, "\(bytes)")
@@ -59,10 +60,10 @@ struct ByteScanningTests {
                 var bytes = [UInt8](repeating: 0x61, count: length)
                 bytes[place] = 0x2C
                 bytes[place + 1] = 0x2C
-                #expect(!bytes.withUnsafeBufferPointer { ByteScanning.isTidyList($0) }, "\(length) \(place)")
+                #expect(!bytes.withSpan { ByteScanning.isTidyList($0) }, "\(length) \(place)")
                 bytes[place + 1] = 0x62
                 let expected = place != 0 && place != length - 1
-                #expect(bytes.withUnsafeBufferPointer { ByteScanning.isTidyList($0) } == expected, "\(length) \(place)")
+                #expect(bytes.withSpan { ByteScanning.isTidyList($0) } == expected, "\(length) \(place)")
             }
         }
     }
@@ -72,16 +73,16 @@ struct ByteScanningTests {
     @Test func attributeScanReadsTheDensestLists() {
         var room: [AttributeSpan] = []
         let longest = Array(repeating: "A=", count: 40).joined(separator: ", ")
-        _ = Array(longest.utf8).withUnsafeBufferPointer { AttributeListParser.scan($0, into: &room) }
+        _ = Array(longest.utf8).withSpan { AttributeListParser.scan($0, into: &room) }
         #expect(room.count == 40)
         for count in (1...40).reversed() {
             for separator in [",", ", "] {
                 let list = Array(repeating: "A=", count: count).joined(separator: separator)
                 var fresh: [AttributeSpan] = []
-                let written = Array(list.utf8).withUnsafeBufferPointer { AttributeListParser.scan($0, into: &fresh) }
+                let written = Array(list.utf8).withSpan { AttributeListParser.scan($0, into: &fresh) }
                 #expect(written == count, "\(list)")
-                #expect(Array(list.utf8).withUnsafeBufferPointer { AttributeListParser.scan($0, into: &room) } == count)
-                let trailing = Array((list + ",").utf8).withUnsafeBufferPointer {
+                #expect(Array(list.utf8).withSpan { AttributeListParser.scan($0, into: &room) } == count)
+                let trailing = Array((list + ",").utf8).withSpan {
                     AttributeListParser.scan($0, into: &room)
                 }
                 #expect(trailing == count && room.count == count, "\(list),")
@@ -89,14 +90,14 @@ struct ByteScanningTests {
         }
         // The spans written are those of the list, from the room's start.
         let list = Array("NAME=\"x\", B = 2 ,C=".utf8)
-        let written = list.withUnsafeBufferPointer { AttributeListParser.scan($0, into: &room) }
+        let written = list.withSpan { AttributeListParser.scan($0, into: &room) }
         #expect(written == 3)
         let names = room.prefix(3).map { String(decoding: list[$0.nameStart..<$0.nameEnd], as: UTF8.self) }
         let values = room.prefix(3).map { String(decoding: list[$0.valueStart..<$0.valueEnd], as: UTF8.self) }
         #expect(names == ["NAME", "B", "C"] && values == ["x", "2", ""])
         #expect(room.prefix(3).map(\.isQuoted) == [true, false, false])
         for malformed in ["A", "=1", "A=\"x", "A=x\"y\"", "A=\"x\"y", ",,A=1"] {
-            #expect(Array(malformed.utf8).withUnsafeBufferPointer { AttributeListParser.scan($0, into: &room) } == nil,
+            #expect(Array(malformed.utf8).withSpan { AttributeListParser.scan($0, into: &room) } == nil,
                     "\(malformed)")
         }
     }
@@ -111,11 +112,11 @@ struct ByteScanningTests {
         ]
         let set = AttributeNames(names)
         for (index, name) in names.enumerated() {
-            let found = name.withUTF8Buffer { set.index(of: $0, key: AttributeListParser.nameKey($0)) }
+            let found = name.withSpan { set.index(of: $0, key: AttributeListParser.nameKey($0)) }
             #expect(found == index, "\(name)")
         }
         for other in ["BANDWIDTHS", "AUDIO2", "URI", "BYNDWIDTH", "", "A"] {
-            let found = Array(other.utf8).withUnsafeBufferPointer { set.index(of: $0, key: AttributeListParser.nameKey($0)) }
+            let found = Array(other.utf8).withSpan { set.index(of: $0, key: AttributeListParser.nameKey($0)) }
             #expect(found == nil, "\(other)")
         }
     }

@@ -90,12 +90,11 @@ extension LineProtocolEncoder {
             var playbackTag = LineWriter(taking: &dimensionPlaybackTag)
             var tags = samePlaybackless ? nil : Optional(LineWriter(taking: &dimensionTags, emptied: true))
             dimensions.withEntries { entries in
-                guard let first = entries.baseAddress else { return }
-                for index in 0..<entries.count {
-                    if first[index].attribute.id == Attribute.ID.playbackId {
-                        encoder.writeTag(first + index, to: &playbackTag)
+                for index in entries.indices {
+                    if entries[index].attribute.id == Attribute.ID.playbackId {
+                        encoder.writeTag(entries[index], to: &playbackTag)
                     } else if tags != nil {
-                        encoder.writeTag(first + index, to: &tags!)
+                        encoder.writeTag(entries[index], to: &tags!)
                     }
                 }
             }

@@ -8,18 +8,17 @@ extension LineProtocolEncoder {
     func writeEntries(of attributes: AttributeList, tags: Bool, fields: inout FieldSeparator,
                                   to line: inout LineWriter) {
         attributes.withEntries { entries in
-            guard let first = entries.baseAddress else { return }
-            for index in 0..<entries.count
-            where isTag(first + index) == tags && Self.isWritableName(first[index].attribute) {
+            for index in entries.indices
+            where isTag(entries[index]) == tags && Self.isWritableName(entries[index].attribute) {
                 if tags {
-                    writeTag(first + index, to: &line)
+                    writeTag(entries[index], to: &line)
                 } else {
-                    if !NameTable.shared.writeFieldStart(first[index].attribute.id, fields: &fields, to: &line) {
+                    if !NameTable.shared.writeFieldStart(entries[index].attribute.id, fields: &fields, to: &line) {
                         fields.write(to: &line)
-                        Self.writeName(of: first + index, to: &line)
+                        Self.writeName(of: entries[index], to: &line)
                         line.byte(UInt8(ascii: "="))
                     }
-                    Self.writeField(of: first + index, to: &line)
+                    Self.writeField(of: entries[index], to: &line)
                 }
             }
         }
@@ -54,9 +53,9 @@ extension LineProtocolEncoder {
         action.standardIndex != nil || isWritableTagText(action.name)
     }
 
-    func writeTag(_ entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
-        guard Self.isWritableName(entry.pointee.attribute) else { return }
-        switch entry.pointee.value {
+    func writeTag(_ entry: borrowing AttributeList.Entry, to line: inout LineWriter) {
+        guard Self.isWritableName(entry.attribute) else { return }
+        switch entry.value {
         case .string(let text):
             guard Self.isWritableTagText(text) else { return }
             writeTagStart(entry, to: &line)
@@ -73,18 +72,18 @@ extension LineProtocolEncoder {
         }
     }
 
-    private func writeTagStart(_ entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
+    private func writeTagStart(_ entry: borrowing AttributeList.Entry, to line: inout LineWriter) {
         line.byte(UInt8(ascii: ","))
         Self.writeName(of: entry, to: &line)
         line.byte(UInt8(ascii: "="))
     }
 
     @inline(__always)
-    static func writeName(of entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
-        if let name = NameTable.shared.escapedName(entry.pointee.attribute.id) {
+    static func writeName(of entry: borrowing AttributeList.Entry, to line: inout LineWriter) {
+        if let name = NameTable.shared.escapedName(entry.attribute.id) {
             line.bytes(name)
         } else {
-            writeTagText(entry.pointee.attribute.name, to: &line)
+            writeTagText(entry.attribute.name, to: &line)
         }
     }
 }

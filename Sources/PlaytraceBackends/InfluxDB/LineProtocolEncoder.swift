@@ -81,9 +81,9 @@ public struct LineProtocolEncoder: Sendable {
     }
 
     @inline(__always)
-    func isTag(_ entry: UnsafePointer<AttributeList.Entry>) -> Bool {
-        guard Attribute.standardSlot(of: entry.pointee.attribute.id) != nil || hasCustomTags else { return false }
-        return isTag(entry.pointee.attribute)
+    func isTag(_ entry: borrowing AttributeList.Entry) -> Bool {
+        guard Attribute.standardSlot(of: entry.attribute.id) != nil || hasCustomTags else { return false }
+        return isTag(entry.attribute)
     }
 
     /// Nanoseconds since 1970 of a date.
@@ -234,24 +234,23 @@ public struct LineProtocolEncoder: Sendable {
     private func writeOwnFields(_ attributes: AttributeList, fields: inout FieldSeparator, to line: inout LineWriter) {
         let names = NameTable.shared
         attributes.withEntries { entries in
-            guard let first = entries.baseAddress else { return }
-            for index in 0..<entries.count where !isTag(first + index) && Self.isWritableName(first[index].attribute) {
-                if case .int(let value) = first[index].value, fields.wroteAny {
+            for index in entries.indices where !isTag(entries[index]) && Self.isWritableName(entries[index].attribute) {
+                if case .int(let value) = entries[index].value, fields.wroteAny {
                     line.reserve(LineWriter.overRead + LineWriter.integerBound + 1)
                     var cursor = line.cursor
-                    if names.writeFieldName(first[index].attribute.id, to: &cursor) {
+                    if names.writeFieldName(entries[index].attribute.id, to: &cursor) {
                         cursor.integer(Int64(value))
                         cursor.byte(UInt8(ascii: "i"))
                         line.advance(to: cursor)
                         continue
                     }
                 }
-                if !names.writeFieldStart(first[index].attribute.id, fields: &fields, to: &line) {
+                if !names.writeFieldStart(entries[index].attribute.id, fields: &fields, to: &line) {
                     fields.write(to: &line)
-                    Self.writeName(of: first + index, to: &line)
+                    Self.writeName(of: entries[index], to: &line)
                     line.byte(UInt8(ascii: "="))
                 }
-                Self.writeField(of: first + index, to: &line)
+                Self.writeField(of: entries[index], to: &line)
             }
         }
     }
@@ -319,15 +318,14 @@ public struct LineProtocolEncoder: Sendable {
 
     private func writeAttribute(_ attribute: Attribute, _ value: AttributeValue, asTag: Bool,
                                 fields: inout FieldSeparator, to line: inout LineWriter) {
-        withUnsafePointer(to: AttributeList.Entry(attribute: attribute, value: value)) { entry in
-            if asTag {
-                writeTag(entry, to: &line)
-            } else {
-                fields.write(to: &line)
-                Self.writeName(of: entry, to: &line)
-                line.byte(UInt8(ascii: "="))
-                Self.writeField(of: entry, to: &line)
-            }
+        let entry = AttributeList.Entry(attribute: attribute, value: value)
+        if asTag {
+            writeTag(entry, to: &line)
+        } else {
+            fields.write(to: &line)
+            Self.writeName(of: entry, to: &line)
+            line.byte(UInt8(ascii: "="))
+            Self.writeField(of: entry, to: &line)
         }
     }
 

@@ -73,8 +73,8 @@ extension LineProtocolEncoder {
         }
     }
 
-    static func writeField(of entry: UnsafePointer<AttributeList.Entry>, to line: inout LineWriter) {
-        switch entry.pointee.value {
+    static func writeField(of entry: borrowing AttributeList.Entry, to line: inout LineWriter) {
+        switch entry.value {
         case .int(let value):
             line.integer(Int64(value))
             line.byte(UInt8(ascii: "i"))
@@ -145,40 +145,9 @@ struct SpecialBytes {
         byte < 64 ? low & (1 << UInt64(byte)) != 0 : byte == 0x5C
     }
 
-    /// Whether any of `bytes` is one of these. Runs of eight bytes or more are first looked at a word at a time
-    /// (the names and values written are mostly letters, which no kind escapes): only a word with a byte that may
-    /// be one of them — a byte below the highest special one, or a backslash — sends the run to the exact test.
+    /// Whether any of `bytes` is one of these.
     @inline(__always)
     func isAny(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count >= 8, let start = bytes.baseAddress else { return bytes.contains(where: contains) }
-        let raw = UnsafeRawPointer(start)
-        // Overlapping words: the last one ends at the run's end, so nothing outside it is read.
-        var offset = 0
-        while offset < bytes.count {
-            if Self.mayHold(raw.loadUnaligned(fromByteOffset: min(offset, bytes.count - 8), as: UInt64.self),
-                            below: below) {
-                return bytes.contains(where: contains)
-            }
-            offset += 8
-        }
-        return false
-    }
-
-    /// One more than the highest special byte below 64.
-    private var below: UInt64 { UInt64(64 - low.leadingZeroBitCount) }
-
-    /// Whether a word may hold a byte below `below` (1…127) or a backslash: exact for ASCII bytes; some bytes from
-    /// 128 up (and bytes next to a backslash) may answer yes too, which only costs the exact test.
-    @inline(__always)
-    private static func mayHold(_ word: UInt64, below: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        // Each byte with its high bit set, less `below`: the high bit stays set exactly when the byte's low seven
-        // bits are `below` or more (no borrow crosses bytes, since each is at least 128).
-        let low = ~((word | highs) &- below &* ones) & highs
-        // A zero byte in the word XOR backslashes.
-        let flipped = word ^ (0x5C &* ones)
-        let backslash = (flipped &- ones) & ~flipped & highs
-        return low | backslash != 0
+        bytes.contains(where: contains)
     }
 }

@@ -21,9 +21,8 @@ struct PlaybackFieldWriter {
                     _ line: inout LineWriter) {
         guard slots & (1 << UInt64(id)) != 0, let value else { return }
         _ = names.writeFieldStart(id, fields: &fields, to: &line)
-        withUnsafePointer(to: AttributeList.Entry(attribute: .playbackId, value: .string(value.description))) {
-            LineProtocolEncoder.writeField(of: $0, to: &line)
-        }
+        LineProtocolEncoder.writeField(of: AttributeList.Entry(attribute: .playbackId, value: .string(value.description)),
+                                       to: &line)
         // (Written apart from the reserved room: make it again for the fields after.)
         line.reserve(Self.fieldBound * PlaybackSnapshot.stateAttributes.count)
     }

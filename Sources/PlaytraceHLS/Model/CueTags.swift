@@ -94,42 +94,47 @@ public struct CueOutContinuation: Sendable, Hashable, Codable {
     /// `ElapsedTime=5.0,Duration=30,SCTE35=…` or `5.0/30`.
     public init(parsing text: String) {
         var text = text
-        self = text.withUTF8 { CueOutContinuation(parsing: $0, rawValue: String(decoding: $0, as: UTF8.self)) }
+        self = text.withUTF8Span { CueOutContinuation(parsing: $0, rawValue: ByteScanning.string($0)) }
     }
 
-    init(parsing bytes: UnsafeBufferPointer<UInt8>, rawValue: String) {
+    init(parsing bytes: Span<UInt8>, rawValue: String) {
         self.init(rawValue: rawValue)
-        func seconds(_ slice: Slice<UnsafeBufferPointer<UInt8>>) -> MediaTime? {
-            ByteScanning.decimal(UnsafeBufferPointer(rebasing: slice)).map(MediaTime.init(seconds:))
-        }
-        if !bytes.contains(0x3D), let slash = bytes.firstIndex(of: 0x2F) {
-            elapsed = seconds(bytes[..<slash])
-            duration = seconds(bytes[(slash + 1)...])
+        let slash = ByteScanning.firstIndex(of: 0x2F, or: 0x3D, in: bytes, from: 0)
+        if slash < bytes.count, bytes[slash] == 0x2F, ByteScanning.firstIndex(of: 0x3D, or: 0x3D, in: bytes, from: slash) == bytes.count {
+            elapsed = Self.seconds(bytes.extracting(..<slash))
+            duration = Self.seconds(bytes.extracting((slash + 1)...))
             return
         }
-        var start = bytes.startIndex
-        while start < bytes.endIndex {
-            let end = bytes[start...].firstIndex(of: 0x2C) ?? bytes.endIndex
-            if let equals = bytes[start..<end].firstIndex(of: 0x3D) {
-                let key = bytes[start..<equals]
-                let value = bytes[(equals + 1)..<end]
+        var start = 0
+        while start < bytes.count {
+            let end = ByteScanning.firstIndex(of: 0x2C, or: 0x2C, in: bytes, from: start)
+            let field = bytes.extracting(start..<end)
+            let equals = ByteScanning.firstIndex(of: 0x3D, or: 0x3D, in: field, from: 0)
+            if equals < field.count {
+                let key = field.extracting(..<equals)
+                let value = field.extracting((equals + 1)...)
                 if Self.key(key, is: "elapsedtime") {
-                    elapsed = seconds(value)
+                    elapsed = Self.seconds(value)
                 } else if Self.key(key, is: "duration") {
-                    duration = seconds(value)
+                    duration = Self.seconds(value)
                 } else if Self.key(key, is: "scte35") {
-                    scte35 = String(decoding: UnsafeBufferPointer(rebasing: value), as: UTF8.self)
+                    scte35 = ByteScanning.string(value)
                 }
             }
             start = end + 1
         }
     }
 
+    private static func seconds(_ bytes: Span<UInt8>) -> MediaTime? {
+        ByteScanning.decimal(bytes).map(MediaTime.init(seconds:))
+    }
+
     /// Whether `key` spells `lowercased` in any letter case.
-    private static func key(_ key: Slice<UnsafeBufferPointer<UInt8>>, is lowercased: StaticString) -> Bool {
+    private static func key(_ key: Span<UInt8>, is lowercased: StaticString) -> Bool {
         guard key.count == lowercased.utf8CodeUnitCount else { return false }
-        return lowercased.withUTF8Buffer { expected in
-            zip(key, expected).allSatisfy { byte, letter in (byte | 0x20) == letter }
+        return lowercased.withSpan { expected in
+            for index in key.indices where key[index] | 0x20 != expected[index] { return false }
+            return true
         }
     }
 }

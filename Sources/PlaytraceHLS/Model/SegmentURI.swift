@@ -1,3 +1,5 @@
+import PlaytraceCore
+
 /// A segment's (or a variant's) URI as UTF-8 bytes in a block shared by the segments of one parse.
 ///
 /// A media playlist holds one URI per segment, and a `String` per URI costs an allocation each (a long live
@@ -17,7 +19,7 @@ struct SegmentURI: Sendable, Hashable {
     init(_ text: String) {
         var text = text
         // (Only a text past the 4 GB a block can hold finds no room.)
-        self = text.withUTF8 { TextBlock.make(capacity: $0.count).appendURI($0) }
+        self = text.withUTF8Span { TextBlock.make(capacity: $0.count).appendURI($0) }
             ?? SegmentURI(block: .make(capacity: 0), offset: 0, count: 0)
     }
 
@@ -31,24 +33,24 @@ struct SegmentURI: Sendable, Hashable {
     }
 
     /// Calls `body` with the URI's bytes.
-    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try body(block.bytes(at: Int(offset), count: Int(count)))
+    func withBytes<Result>(_ body: (Span<UInt8>) throws -> Result) rethrows -> Result {
+        try block.withBytes(at: Int(offset), count: Int(count), body)
     }
 
     /// Whether both URIs are kept in the same block.
     func sharesBlock(with other: SegmentURI) -> Bool { block === other.block }
 
     /// The URI as a `String` (the bytes are UTF-8: the parser stores only validated text).
-    var string: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+    var string: String { withBytes { ByteScanning.string($0) } }
 
     static func == (lhs: SegmentURI, rhs: SegmentURI) -> Bool {
         guard lhs.count == rhs.count else { return false }
         if lhs.block === rhs.block, lhs.offset == rhs.offset { return true }
-        return lhs.withBytes { left in rhs.withBytes { right in left.elementsEqual(right) } }
+        return lhs.withBytes { left in rhs.withBytes { right in ByteScanning.equal(left, right) } }
     }
 
     func hash(into hasher: inout Hasher) {
-        withBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        withBytes { $0.hash(into: &hasher) }
     }
 }
 
@@ -65,7 +67,7 @@ extension SegmentURI: Codable {
 
 extension TextBlock {
     /// Appends `text` and returns where it is, or `nil` when the block has no room left for it.
-    func appendURI(_ text: UnsafeBufferPointer<UInt8>) -> SegmentURI? {
+    func appendURI(_ text: Span<UInt8>) -> SegmentURI? {
         append(text).map { SegmentURI(block: self, offset: $0, count: UInt32(text.count)) }
     }
 }

@@ -1,3 +1,5 @@
+import PlaytraceCore
+
 /// Where one attribute of an attribute list lies in the tag's bytes: offsets, not strings, so that reading a tag
 /// makes a `String` only for the values the model keeps. Kept in 24 bytes (32-bit offsets: an attribute list is one
 /// line, far shorter than 4 GB; ``AttributeListParser/scan(_:into:)`` refuses a longer one), so that a lookup returns
@@ -33,7 +35,7 @@ enum AttributeListParser {
     /// when the list is malformed (a name without `=`, an unterminated quote, a quote inside an unquoted value, or
     /// stray characters after a quoted value). Control characters are the caller's to refuse (it scans the bytes
     /// once for them and for variables). The caller keeps `spans` from tag to tag: its capacity is reused.
-    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, into spans: inout [AttributeSpan]) -> Int? {
+    static func scan(_ bytes: Span<UInt8>, into spans: inout [AttributeSpan]) -> Int? {
         guard bytes.count <= UInt32.max else { return nil }  // (offsets are 32-bit)
         spans.removeAll(keepingCapacity: true)
         var index = 0
@@ -79,9 +81,9 @@ enum AttributeListParser {
     }
 
     /// A name's length (its low 16 bits) with its first and last bytes, in one integer.
-    @inline(__always) static func nameKey(_ name: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        guard let first = name.first, let last = name.last else { return 0 }
-        return nameKey(count: name.count, first: first, last: last)
+    @inline(__always) static func nameKey(_ name: Span<UInt8>) -> UInt32 {
+        guard !name.isEmpty else { return 0 }
+        return nameKey(count: name.count, first: name[0], last: name[name.count - 1])
     }
 
     /// ``nameKey(_:)`` from its parts (the scan has them at hand).
@@ -90,7 +92,7 @@ enum AttributeListParser {
     }
 
     @inline(__always) static func nameKey(_ name: StaticString) -> UInt32 {
-        name.withUTF8Buffer { nameKey($0) }
+        name.withSpan { nameKey($0) }
     }
 
     /// One bit of 64 for a name key: a list's bits, or-ed together, tell at once that most names are absent.
@@ -168,15 +170,15 @@ final class AttributeNames: Sendable {
     }
 
     /// The index of the name (whose key is `key`) in the set; `nil` when it is not one of them.
-    @inline(__always) func index(of name: UnsafeBufferPointer<UInt8>, key: UInt32) -> Int? {
+    @inline(__always) func index(of name: Span<UInt8>, key: UInt32) -> Int? {
         let entry = table[slot(key)]
         if entry == -1 { return nil }
         if entry >= 0 {
             let index = Int(entry)
-            return keys[index] == key && names[index].withUTF8Buffer({ ByteScanning.equal($0, name) }) ? index : nil
+            return keys[index] == key && ByteScanning.equal(names[index], name) ? index : nil
         }
         for index in keys.indices where keys[index] == key {
-            if names[index].withUTF8Buffer({ ByteScanning.equal($0, name) }) { return index }
+            if ByteScanning.equal(names[index], name) { return index }
         }
         return nil
     }
@@ -185,9 +187,9 @@ final class AttributeNames: Sendable {
     @inline(__always) func index(of name: StaticString, key: UInt32) -> Int? {
         let entry = table[slot(key)]
         if entry >= 0, keys[Int(entry)] == key, names[Int(entry)].utf8Start == name.utf8Start { return Int(entry) }
-        return name.withUTF8Buffer { index(of: $0, key: key) }
+        return name.withSpan { index(of: $0, key: key) }
     }
 
     /// Whether the name (whose key is `key`) is one of these.
-    func contains(_ name: UnsafeBufferPointer<UInt8>, key: UInt32) -> Bool { index(of: name, key: key) != nil }
+    func contains(_ name: Span<UInt8>, key: UInt32) -> Bool { index(of: name, key: key) != nil }
 }

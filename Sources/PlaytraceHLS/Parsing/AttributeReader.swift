@@ -1,15 +1,13 @@
 import PlaytraceCore
 
-/// Typed access to a tag's attribute list, read in place from the tag's bytes, throwing errors that name the tag,
-/// the attribute and the line.
+/// Typed access to a tag's attribute list, throwing errors that name the tag, the attribute and the line.
 ///
-/// A reader lives while its tag is handled: it borrows the playlist's bytes (or owns a copy with variables
-/// substituted).
+/// A reader holds the list's bytes (a copy of the tag's, or the list with its variables substituted) and where
+/// each attribute lies in them; values are read from the bytes when asked for.
 struct AttributeReader {
     let tag: TagName
     let line: Int
-    private let borrowed: UnsafeBufferPointer<UInt8>
-    private let owned: [UInt8]?
+    private let bytes: [UInt8]
     /// The spans, the first ``spanCount`` of them (the parser writes a tag's spans into room it keeps from tag to
     /// tag: a reader still alive when the next tag is read makes the parser copy that room, not overwrite it).
     private let spans: [AttributeSpan]
@@ -24,24 +22,12 @@ struct AttributeReader {
     /// The spans whose names are in ``known``, one bit each.
     private var knownSpans: UInt64 = 0
 
-    /// A reader over the tag's own bytes.
-    init(tag: TagName, line: Int, bytes: UnsafeBufferPointer<UInt8>, spans: [AttributeSpan], count: Int) {
-        self.init(tag: tag, line: line, borrowed: bytes, owned: nil, spans: spans, count: count)
-    }
-
-    /// A reader over bytes made for it (the attribute list with its variables substituted).
-    init(tag: TagName, line: Int, owning bytes: [UInt8], spans: [AttributeSpan]) {
-        self.init(tag: tag, line: line, borrowed: UnsafeBufferPointer(start: nil, count: 0), owned: bytes, spans: spans,
-                  count: spans.count)
-    }
-
-    private init(tag: TagName, line: Int, borrowed: UnsafeBufferPointer<UInt8>, owned: [UInt8]?, spans: [AttributeSpan],
-                 count: Int) {
+    /// A reader over an attribute list's bytes, whose attributes are the first `count` of `spans`.
+    init(tag: TagName, line: Int, bytes: [UInt8], spans: [AttributeSpan], count: Int) {
         precondition(count <= spans.count, "more spans than written")
         self.tag = tag
         self.line = line
-        self.borrowed = borrowed
-        self.owned = owned
+        self.bytes = bytes
         self.spans = spans
         spanCount = count
         var presence: UInt64 = 0
@@ -57,26 +43,17 @@ struct AttributeReader {
         self.known = known
         var knownSpans: UInt64 = 0
         var slots = SIMD32<Int8>(repeating: -1)
-        // The slots are written through a pointer: a vector written one lane at a time would be stored and loaded
-        // again whole for each lane, and such a load waits for the byte store before it.
-        withUnsafeMutableBytes(of: &slots) { slots in
-            withBytes { bytes in
-                for position in 0..<spanCount {
-                    let span = spans[position]
-                    let name = UnsafeBufferPointer(rebasing: bytes[span.nameStart..<span.nameEnd])
-                    guard let index = known.index(of: name, key: span.nameKey) else { continue }
-                    knownSpans |= 1 << UInt64(position)
-                    if Int8(bitPattern: slots[index]) < 0 { slots[index] = UInt8(position) }
-                }
+        bytes.withSpan { bytes in
+            for position in 0..<spanCount {
+                let span = spans[position]
+                guard let index = known.index(of: bytes.extracting(span.nameStart..<span.nameEnd), key: span.nameKey)
+                else { continue }
+                knownSpans |= 1 << UInt64(position)
+                if slots[index] < 0 { slots[index] = Int8(position) }
             }
         }
         self.knownSpans = knownSpans
         self.slots = slots
-    }
-
-    @inline(__always) private func withBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
-        guard let owned else { return try body(borrowed) }
-        return try owned.withUnsafeBufferPointer { bytes throws(E) in try body(bytes) }
     }
 
     private func span(_ name: StaticString) -> AttributeSpan? {
@@ -85,9 +62,7 @@ struct AttributeReader {
         guard presence & AttributeListParser.presenceBit(key) != 0 else { return nil }
         if let known, let index = known.index(of: name, key: key) { return span(inSlot: index) }
         for span in spans[..<spanCount] where span.nameKey == key {
-            let matches = withBytes { bytes in
-                name.withUTF8Buffer { ByteScanning.equal($0, UnsafeBufferPointer(rebasing: bytes[span.nameStart..<span.nameEnd])) }
-            }
+            let matches = bytes.withSpan { ByteScanning.equal(name, $0.extracting(span.nameStart..<span.nameEnd)) }
             if matches { return span }
         }
         return nil
@@ -105,45 +80,41 @@ struct AttributeReader {
     }
 
     /// Reads a value's bytes; `nil` when the attribute is absent.
-    private func read<R, E: Error>(_ name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R? {
+    private func read<R, E: Error>(_ name: StaticString, _ body: (Span<UInt8>) throws(E) -> R) throws(E) -> R? {
         try read(span(name), body)
     }
 
     @inline(__always) private func read<R, E: Error>(
-        _ span: AttributeSpan?, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R
+        _ span: AttributeSpan?, _ body: (Span<UInt8>) throws(E) -> R
     ) throws(E) -> R? {
         guard let span else { return nil }
-        return try withBytes { bytes throws(E) in
-            try body(UnsafeBufferPointer(rebasing: bytes[span.valueStart..<span.valueEnd]))
-        }
+        return try bytes.withSpan { bytes throws(E) in try body(bytes.extracting(span.valueStart..<span.valueEnd)) }
     }
 
     /// Calls `body` with a value's bytes and whether it was quoted; with `nil` when the attribute is absent.
-    func withValue<R>(_ name: StaticString, _ body: (_ bytes: UnsafeBufferPointer<UInt8>?, _ isQuoted: Bool) -> R) -> R {
+    func withValue<R>(_ name: StaticString, _ body: (_ bytes: Span<UInt8>?, _ isQuoted: Bool) -> R) -> R {
         withValue(of: span(name), body)
     }
 
     /// ``withValue(_:_:)`` for the name at `index` in `names`: found in one step when the reader was resolved against
     /// `names` (a tag's model reads its attributes in a fixed order, most of them absent).
     func withValue<R>(
-        _ index: Int, of names: AttributeNames, _ body: (_ bytes: UnsafeBufferPointer<UInt8>?, _ isQuoted: Bool) -> R
+        _ index: Int, of names: AttributeNames, _ body: (_ bytes: Span<UInt8>?, _ isQuoted: Bool) -> R
     ) -> R {
         withValue(of: span(at: index, of: names), body)
     }
 
     @inline(__always) private func withValue<R>(
-        of span: AttributeSpan?, _ body: (_ bytes: UnsafeBufferPointer<UInt8>?, _ isQuoted: Bool) -> R
+        of span: AttributeSpan?, _ body: (_ bytes: Span<UInt8>?, _ isQuoted: Bool) -> R
     ) -> R {
         guard let span else { return body(nil, false) }
-        return withBytes { bytes in
-            body(UnsafeBufferPointer(rebasing: bytes[span.valueStart..<span.valueEnd]), span.isQuoted)
-        }
+        return bytes.withSpan { bytes in body(bytes.extracting(span.valueStart..<span.valueEnd), span.isQuoted) }
     }
 
     /// The size of the attribute list read: the values of its attributes take no more.
-    var byteCount: Int { owned?.count ?? borrowed.count }
+    var byteCount: Int { bytes.count }
 
-    private func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String { ByteScanning.string(bytes) }
+    private func text(_ bytes: Span<UInt8>) -> String { ByteScanning.string(bytes) }
 
     func missing(_ name: StaticString) -> PlaylistParseError {
         PlaylistParseError(line: line, reason: .missingAttribute(tag: tag.text, attribute: name.description))
@@ -153,7 +124,7 @@ struct AttributeReader {
         PlaylistParseError(line: line, reason: .invalidAttribute(tag: tag.text, attribute: name.description, value: value))
     }
 
-    private func invalid(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) -> PlaylistParseError {
+    private func invalid(_ name: StaticString, _ value: Span<UInt8>) -> PlaylistParseError {
         invalid(name, text(value))
     }
 
@@ -165,7 +136,7 @@ struct AttributeReader {
     }
 
     /// A value read by `parse`; an error naming the attribute when `parse` cannot read it.
-    private func parsed<Value>(_ name: StaticString, _ parse: (UnsafeBufferPointer<UInt8>) -> Value?)
+    private func parsed<Value>(_ name: StaticString, _ parse: (Span<UInt8>) -> Value?)
         throws(PlaylistParseError) -> Value?
     {
         try parsed(span(name), name: { name }, parse)
@@ -173,14 +144,14 @@ struct AttributeReader {
 
     /// ``parsed(_:_:)`` of the name at `index` in `names` (``span(at:of:)``).
     @inline(__always) private func parsed<Value>(
-        _ index: Int, of names: AttributeNames, _ parse: (UnsafeBufferPointer<UInt8>) -> Value?
+        _ index: Int, of names: AttributeNames, _ parse: (Span<UInt8>) -> Value?
     ) throws(PlaylistParseError) -> Value? {
         try parsed(span(at: index, of: names), name: { names.names[index] }, parse)
     }
 
     /// `name` is asked for only to report a value `parse` cannot read.
     @inline(__always) private func parsed<Value>(
-        _ span: AttributeSpan?, name: () -> StaticString, _ parse: (UnsafeBufferPointer<UInt8>) -> Value?
+        _ span: AttributeSpan?, name: () -> StaticString, _ parse: (Span<UInt8>) -> Value?
     ) throws(PlaylistParseError) -> Value? {
         try read(span) { bytes throws(PlaylistParseError) in
             guard let value = parse(bytes) else { throw invalid(name(), bytes) }
@@ -245,10 +216,10 @@ struct AttributeReader {
         try parsed(index, of: names, Self.resolution)
     }
 
-    private static func resolution(_ bytes: UnsafeBufferPointer<UInt8>) -> Resolution? {
-        guard let x = bytes.firstIndex(of: 0x78),
-              let width = ByteScanning.integer(UnsafeBufferPointer(rebasing: bytes[..<x])),
-              let height = ByteScanning.integer(UnsafeBufferPointer(rebasing: bytes[(x + 1)...]))
+    private static func resolution(_ bytes: Span<UInt8>) -> Resolution? {
+        let x = ByteScanning.firstIndex(of: 0x78, or: 0x78, in: bytes, from: 0)
+        guard x < bytes.count, let width = ByteScanning.integer(bytes.extracting(..<x)),
+              let height = ByteScanning.integer(bytes.extracting((x + 1)...))
         else { return nil }
         return Resolution(width: width, height: height)
     }
@@ -261,19 +232,19 @@ struct AttributeReader {
     /// The attributes whose names are not in `known`, as written, in order: what the tag's model keeps besides
     /// its own fields.
     func attributes(excluding known: AttributeNames) -> AttributeList {
-        withBytes { bytes in
+        bytes.withSpan { bytes in
             var list = AttributeList()
             let resolved = self.known === known
             if resolved, knownSpans.nonzeroBitCount == spanCount { return list }
             for position in 0..<spanCount {
                 let span = spans[position]
-                let name = UnsafeBufferPointer(rebasing: bytes[span.nameStart..<span.nameEnd])
+                let name = bytes.extracting(span.nameStart..<span.nameEnd)
                 if resolved {
                     guard knownSpans & (1 << UInt64(position)) == 0 else { continue }
                 } else {
                     guard !known.contains(name, key: span.nameKey) else { continue }
                 }
-                let value = text(UnsafeBufferPointer(rebasing: bytes[span.valueStart..<span.valueEnd]))
+                let value = text(bytes.extracting(span.valueStart..<span.valueEnd))
                 list.append(text(name), span.isQuoted ? .quoted(value) : .unquoted(value))
             }
             return list
@@ -283,12 +254,12 @@ struct AttributeReader {
 
 enum ByteRangeParsing {
     /// `length[@offset]`, decimal integers with nothing around them.
-    static func parse(bytes: UnsafeBufferPointer<UInt8>) -> ByteRange? {
+    static func parse(bytes: Span<UInt8>) -> ByteRange? {
         var at = 0
         while at < bytes.count, bytes[at] != 0x40 { at += 1 }
-        guard let length = ByteScanning.integer(UnsafeBufferPointer(rebasing: bytes[0..<at])) else { return nil }
+        guard let length = ByteScanning.integer(bytes.extracting(0..<at)) else { return nil }
         guard at < bytes.count else { return ByteRange(length: length) }
-        guard let offset = ByteScanning.integer(UnsafeBufferPointer(rebasing: bytes[(at + 1)...])) else { return nil }
+        guard let offset = ByteScanning.integer(bytes.extracting((at + 1)...)) else { return nil }
         return ByteRange(length: length, offset: offset)
     }
 }

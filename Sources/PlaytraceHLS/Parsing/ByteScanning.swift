@@ -1,3 +1,5 @@
+import PlaytraceCore
+
 /// Low-level reading of numbers and text from UTF-8 bytes, shared by the playlist parser.
 enum ByteScanning {
     /// 10^exponent for 0 ≤ exponent ≤ 22: every one of them is exact in a Double.
@@ -30,21 +32,21 @@ enum ByteScanning {
     }
 
     /// Reads a decimal integer (`0`–`9` only); `nil` on any other byte, on overflow, or on empty input.
-    static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    static func integer(_ bytes: Span<UInt8>) -> Int? {
         guard !bytes.isEmpty, bytes.count <= 19 else { return bytes.count > 19 ? bigInteger(bytes) : nil }
         var value = 0
-        for byte in bytes {
-            let digit = Int(byte) &- 48
+        for index in bytes.indices {
+            let digit = Int(bytes[index]) &- 48
             guard digit >= 0, digit <= 9 else { return nil }
             value = value &* 10 &+ digit
         }
         return value
     }
 
-    private static func bigInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    private static func bigInteger(_ bytes: Span<UInt8>) -> Int? {
         var value = 0
-        for byte in bytes {
-            let digit = Int(byte) &- 48
+        for index in bytes.indices {
+            let digit = Int(bytes[index]) &- 48
             guard digit >= 0, digit <= 9 else { return nil }
             let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
             let (sum, overflow2) = times.addingReportingOverflow(digit)
@@ -58,7 +60,7 @@ enum ByteScanning {
     ///
     /// The common case (at most 15 significant digits, no exponent) is computed exactly with one division, which
     /// IEEE 754 rounds correctly; anything else goes through the standard library's parser.
-    static func decimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    static func decimal(_ bytes: Span<UInt8>) -> Double? {
         guard !bytes.isEmpty else { return nil }
         var index = 0
         var negative = false
@@ -93,20 +95,19 @@ enum ByteScanning {
         return negative ? -value : value
     }
 
-    private static func slowDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
-        guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else { return nil }
+    private static func slowDecimal(_ bytes: Span<UInt8>) -> Double? {
+        guard let value = Double(bytes.decodedString), value.isFinite else { return nil }
         return value
     }
 
-    /// Trims spaces, tabs and carriage returns at both ends.
+    /// The bytes without the spaces, tabs and carriage returns at both ends: `bytes.extracting(trimmed(bytes))`.
     @inline(__always)
-    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-        guard let first = bytes.first, let last = bytes.last, isBlank(first) || isBlank(last) else { return bytes }
+    static func trimmed(_ bytes: Span<UInt8>) -> Range<Int> {
         var start = 0
         var end = bytes.count
         while start < end, isBlank(bytes[start]) { start += 1 }
         while end > start, isBlank(bytes[end - 1]) { end -= 1 }
-        return UnsafeBufferPointer(rebasing: bytes[start..<end])
+        return start..<end
     }
 
     @inline(__always) static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
@@ -115,15 +116,26 @@ enum ByteScanning {
     @inline(__always) static func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != 0x09) || byte == 0x7F }
 
     /// Whether two byte sequences are the same.
-    @inline(__always) static func equal(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inline(__always) static func equal(_ lhs: Span<UInt8>, _ rhs: Span<UInt8>) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        for index in 0..<lhs.count where lhs[index] != rhs[index] { return false }
+        for index in lhs.indices where lhs[index] != rhs[index] { return false }
         return true
     }
 
-    static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        String(decoding: bytes, as: UTF8.self)
+    /// Whether an array and bytes are the same.
+    @inline(__always) static func equal(_ lhs: [UInt8], _ rhs: Span<UInt8>) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for index in rhs.indices where lhs[index] != rhs[index] { return false }
+        return true
     }
+
+    /// Whether a literal and bytes are the same.
+    @inline(__always) static func equal(_ lhs: StaticString, _ rhs: Span<UInt8>) -> Bool {
+        lhs.withSpan { equal($0, rhs) }
+    }
+
+    /// The bytes as text (invalid UTF-8 repaired).
+    static func string(_ bytes: Span<UInt8>) -> String { bytes.decodedString }
 
     /// What one pass over a line's bytes finds.
     struct TextScan {
@@ -133,10 +145,11 @@ enum ByteScanning {
     }
 
     /// Scans text once for non-ASCII bytes, control characters and `{$` variable references.
-    static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> TextScan {
+    static func scan(_ bytes: Span<UInt8>) -> TextScan {
         var result = TextScan()
         var previous: UInt8 = 0
-        for byte in bytes {
+        for index in bytes.indices {
+            let byte = bytes[index]
             if byte >= 0x80 {
                 result.isASCII = false
             } else if byte < 0x20 {
@@ -154,7 +167,7 @@ enum ByteScanning {
     /// The index of the first byte at or after `start` equal to `first` or `second`; `bytes.count` when there is
     /// none.
     @inline(__always) static func firstIndex(
-        of first: UInt8, or second: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int
+        of first: UInt8, or second: UInt8, in bytes: Span<UInt8>, from start: Int
     ) -> Int {
         var index = start
         while index < bytes.count, bytes[index] != first, bytes[index] != second { index += 1 }
@@ -165,10 +178,11 @@ enum ByteScanning {
     /// return) anywhere, no comma first or last and no two commas in a row. Control bytes are refused before values
     /// are read, so a byte below `!` is a blank. (A `false` sends the list to be tidied, which changes nothing in a
     /// tidy one.)
-    static func isTidyList(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = bytes.first, let last = bytes.last, first != 0x2C, last != 0x2C else { return false }
+    static func isTidyList(_ bytes: Span<UInt8>) -> Bool {
+        guard !bytes.isEmpty, bytes[0] != 0x2C, bytes[bytes.count - 1] != 0x2C else { return false }
         var previous: UInt8 = 0
-        for byte in bytes {
+        for index in bytes.indices {
+            let byte = bytes[index]
             guard byte > 0x20, byte != 0x2C || previous != 0x2C else { return false }
             previous = byte
         }
@@ -176,7 +190,7 @@ enum ByteScanning {
     }
 
     /// Decodes UTF-8 text, or `nil` when it is not valid UTF-8 (ASCII, the common case, is not re-validated).
-    @inline(__always) static func validString(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
-        isASCII ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
+    @inline(__always) static func validString(_ bytes: Span<UInt8>, isASCII: Bool) -> String? {
+        isASCII ? bytes.decodedString : bytes.validatedString
     }
 }

@@ -1,12 +1,12 @@
 import PlaytraceCore
 
 extension ParserState {
-    mutating func handleMedia(tag: TagName, value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+    mutating func handleMedia(tag: TagName, value: Span<UInt8>) throws(PlaylistParseError) {
         switch tag {
         case .extinf: try extinf(value)
         case .targetDuration:
             try once(tag)
-            media.targetDuration = try integer(ByteScanning.trimmed(value), tag)
+            media.targetDuration = try integer(value.extracting(ByteScanning.trimmed(value)), tag)
             hasTargetDuration = true
         case .mediaSequence:
             try once(tag)
@@ -54,14 +54,14 @@ extension ParserState {
         }
     }
 
-    private mutating func segmentTag(_ tag: TagName, _ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+    private mutating func segmentTag(_ tag: TagName, _ value: Span<UInt8>) throws(PlaylistParseError) {
         switch tag {
         case .discontinuity: pending.isDiscontinuity = true
         case .programDateTime:
-            guard let date = StreamDate(iso8601UTF8: ByteScanning.trimmed(value)) else { throw invalidValue(tag, value) }
+            guard let date = StreamDate(iso8601UTF8: value.extracting(ByteScanning.trimmed(value))) else { throw invalidValue(tag, value) }
             pending.programDateTime = date
         case .byteRange:
-            guard let range = ByteRangeParsing.parse(bytes: ByteScanning.trimmed(value)) else { throw invalidValue(tag, value) }
+            guard let range = ByteRangeParsing.parse(bytes: value.extracting(ByteScanning.trimmed(value))) else { throw invalidValue(tag, value) }
             pendingByteRange = range
             pendingByteRangeLine = line
         case .key: pending.keys.append(try key(value, tag: tag))
@@ -93,24 +93,25 @@ extension ParserState {
         }
     }
 
-    private mutating func extinf(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+    private mutating func extinf(_ value: Span<UInt8>) throws(PlaylistParseError) {
         inHeader = false
         var comma = 0
         while comma < value.count, value[comma] != 0x2C { comma += 1 }
-        let durationBytes = ByteScanning.trimmed(UnsafeBufferPointer(rebasing: value[0..<comma]))
+        let durationText = value.extracting(0..<comma)
+        let durationBytes = durationText.extracting(ByteScanning.trimmed(durationText))
         guard let duration = ByteScanning.decimal(durationBytes), duration >= 0 else {
             throw invalidValue(.extinf, value)
         }
         pendingDuration = duration
         pendingInfLine = line
         if comma + 1 < value.count {
-            pendingTitle = try text(UnsafeBufferPointer(rebasing: value[(comma + 1)...]))
+            pendingTitle = try text(value.extracting((comma + 1)...))
         } else {
             pendingTitle = ""
         }
     }
 
-    mutating func key(_ value: UnsafeBufferPointer<UInt8>, tag: TagName) throws(PlaylistParseError) -> EncryptionKey {
+    mutating func key(_ value: Span<UInt8>, tag: TagName) throws(PlaylistParseError) -> EncryptionKey {
         let reader = try attributes(value, tag)
         let method = EncryptionKey.Method(rawValue: try reader.requiredString("METHOD"))
         let uri = reader.string("URI")
@@ -121,7 +122,7 @@ extension ParserState {
             otherAttributes: reader.attributes(excluding: Self.keyAttributeNames))
     }
 
-    private mutating func part(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> PartialSegment {
+    private mutating func part(_ value: Span<UInt8>) throws(PlaylistParseError) -> PartialSegment {
         let reader = try attributes(value, .part)
         guard let duration = try reader.nonNegativeDecimal("DURATION") else { throw reader.missing("DURATION") }
         return PartialSegment(
@@ -129,7 +130,7 @@ extension ParserState {
             byteRange: try reader.byteRange("BYTERANGE"), isGap: try reader.flag("GAP"))
     }
 
-    private mutating func serverControl(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> ServerControl {
+    private mutating func serverControl(_ value: Span<UInt8>) throws(PlaylistParseError) -> ServerControl {
         let reader = try attributes(value, .serverControl)
         return ServerControl(
             canSkipUntil: try reader.nonNegativeDecimal("CAN-SKIP-UNTIL"),
@@ -146,7 +147,7 @@ extension ParserState {
         "SCTE35-CMD", "SCTE35-OUT", "SCTE35-IN",
     ])
 
-    private mutating func dateRange(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> DateRange {
+    private mutating func dateRange(_ value: Span<UInt8>) throws(PlaylistParseError) -> DateRange {
         let reader = try attributes(value, .dateRange)
         let id = try reader.requiredString("ID")
         // A later tag of the same range may leave out START-DATE (RFC 8216's own SCTE-35 example closes a
@@ -189,7 +190,7 @@ extension ParserState {
         return range
     }
 
-    func invalidValue(_ tag: TagName, _ value: UnsafeBufferPointer<UInt8>) -> PlaylistParseError {
+    func invalidValue(_ tag: TagName, _ value: Span<UInt8>) -> PlaylistParseError {
         PlaylistParseError(line: line, reason: .invalidValue(tag: tag.text, value: ByteScanning.string(value)))
     }
 }

@@ -1,5 +1,5 @@
 extension ParserState {
-    mutating func handleMultivariant(tag: TagName, value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+    mutating func handleMultivariant(tag: TagName, value: Span<UInt8>) throws(PlaylistParseError) {
         switch tag {
         case .streamInf:
             if hasPendingVariant {
@@ -14,8 +14,8 @@ extension ParserState {
             let frameRate = try reader.decimal(VariantAttribute.frameRate.index, of: names)
             let closedCaptions = reader.withValue(VariantAttribute.closedCaptions.index, of: names) { bytes, isQuoted in
                 // A quoted value names a group; NONE, unquoted, says there are none.
-                (group: isQuoted ? bytes.map(ByteScanning.string) : nil,
-                 none: !isQuoted && bytes.map { bytes in ("NONE" as StaticString).withUTF8Buffer { ByteScanning.equal($0, bytes) } } == true)
+                guard let bytes else { return (group: String?.none, none: false) }
+                return isQuoted ? (ByteScanning.string(bytes), false) : (nil, ByteScanning.equal("NONE", bytes))
             }
             multivariant.variants.append(VariantStream(
                 uriText: SegmentURI.none, stream: consume stream, frameRate: frameRate,
@@ -29,8 +29,9 @@ extension ParserState {
             var reader = try attributes(value, tag)
             reader.resolve(against: names)
             let stream = try streamAttributes(reader, known: names)
-            let uri = reader.withValue(IFrameAttribute.uri.index, of: names) { bytes, _ in
-                bytes.map { storedURI($0) }
+            let uri = reader.withValue(IFrameAttribute.uri.index, of: names) { bytes, _ -> SegmentURI? in
+                guard let bytes else { return nil }
+                return storedURI(bytes)
             }
             guard let uri else { throw reader.missing("URI") }
             multivariant.iFrameVariants.append(IFrameVariantStream(uriText: uri, stream: consume stream))
@@ -134,17 +135,25 @@ extension ParserState {
             video: text(.video), pathwayID: text(.pathwayID), otherAttributes: reader.attributes(excluding: known))
         // CODECS as written, but for white space around items and empty items (`StreamAttributes.codecs`).
         attributes.codecsText = reader.withValue(StreamAttribute.codecs.index, of: known) { bytes, _ in
-            bytes.flatMap(Self.tidyList)
+            guard let bytes else { return nil }
+            return Self.tidyList(bytes)
         }
         return attributes
     }
 
     /// A comma-separated list (CODECS) as `StreamAttributes` keeps it: its items joined by commas, with the white
     /// space around each item and the empty items left out; `nil` when no item is left.
-    private static func tidyList(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    private static func tidyList(_ bytes: Span<UInt8>) -> String? {
         if ByteScanning.isTidyList(bytes) { return ByteScanning.string(bytes) }
-        let items = bytes.split(separator: 0x2C).map { ByteScanning.string(ByteScanning.trimmed(UnsafeBufferPointer(rebasing: $0))) }
-            .filter { !$0.isEmpty }
+        var items: [String] = []
+        var start = 0
+        while start <= bytes.count {
+            let end = ByteScanning.firstIndex(of: 0x2C, or: 0x2C, in: bytes, from: start)
+            let item = bytes.extracting(start..<end)
+            let trimmed = ByteScanning.trimmed(item)
+            if !trimmed.isEmpty { items.append(ByteScanning.string(item.extracting(trimmed))) }
+            start = end + 1
+        }
         return items.isEmpty ? nil : items.joined(separator: ",")
     }
 
@@ -169,7 +178,7 @@ extension ParserState {
         "AUTOSELECT", "FORCED", "INSTREAM-ID", "BIT-DEPTH", "SAMPLE-RATE", "CHARACTERISTICS", "CHANNELS",
     ])
 
-    private mutating func rendition(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> Rendition {
+    private mutating func rendition(_ value: Span<UInt8>) throws(PlaylistParseError) -> Rendition {
         var reader = try attributes(value, .media)
         reader.resolve(against: Self.renditionNames)
         let typeText = try reader.requiredString("TYPE")

@@ -8,7 +8,7 @@ extension ParserState {
         }
     }
 
-    func integer(_ value: UnsafeBufferPointer<UInt8>, _ tag: TagName) throws(PlaylistParseError) -> Int {
+    func integer(_ value: Span<UInt8>, _ tag: TagName) throws(PlaylistParseError) -> Int {
         guard let number = ByteScanning.integer(value) else {
             throw PlaylistParseError(line: line, reason: .invalidValue(tag: tag.text, value: ByteScanning.string(value)))
         }
@@ -16,9 +16,9 @@ extension ParserState {
     }
 
     /// The bytes as text; an error when they are not UTF-8.
-    func text(_ bytes: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> String {
+    func text(_ bytes: Span<UInt8>) throws(PlaylistParseError) -> String {
         var isASCII = true
-        for byte in bytes where byte >= 0x80 {
+        for index in bytes.indices where bytes[index] >= 0x80 {
             isASCII = false
             break
         }
@@ -28,9 +28,9 @@ extension ParserState {
         return text
     }
 
-    func validateUTF8(_ bytes: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
-        for byte in bytes where byte >= 0x80 {
-            guard String(validating: bytes, as: UTF8.self) != nil else {
+    func validateUTF8(_ bytes: Span<UInt8>) throws(PlaylistParseError) {
+        for index in bytes.indices where bytes[index] >= 0x80 {
+            guard bytes.validatedString != nil else {
                 throw PlaylistParseError(line: line, reason: .invalidEncoding)
             }
             return
@@ -38,7 +38,7 @@ extension ParserState {
     }
 
     /// Reads an attribute list in place, substituting variables in its values.
-    mutating func attributes(_ value: UnsafeBufferPointer<UInt8>, _ tag: TagName) throws(PlaylistParseError)
+    mutating func attributes(_ value: Span<UInt8>, _ tag: TagName) throws(PlaylistParseError)
         -> AttributeReader
     {
         guard value.count <= Self.maximumAttributeListBytes else {
@@ -52,7 +52,9 @@ extension ParserState {
         // A reference to a variable not (yet) defined fails the parse here as on URI lines (RFC 8216bis 4.3), even
         // before any variable is defined.
         guard scan.hasVariableReference else {
-            return AttributeReader(tag: tag, line: line, bytes: value, spans: attributeSpans, count: spanCount)
+            attributeBytes.removeAll(keepingCapacity: true)
+            value.append(to: &attributeBytes)
+            return AttributeReader(tag: tag, line: line, bytes: attributeBytes, spans: attributeSpans, count: spanCount)
         }
         // Quoted strings and hexadecimal sequences take variables (RFC 8216bis 4.3); other unquoted values are
         // substituted too, since the parser reads a quoted-string attribute written without quotes as its text
@@ -61,9 +63,9 @@ extension ParserState {
         var spans: [AttributeSpan] = []
         for span in attributeSpans[..<spanCount] {
             let nameStart = bytes.count
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: value[span.nameStart..<span.nameEnd]))
+            value.extracting(span.nameStart..<span.nameEnd).append(to: &bytes)
             let nameEnd = bytes.count
-            let substituted = try substitute(ByteScanning.string(UnsafeBufferPointer(rebasing: value[span.valueStart..<span.valueEnd])))
+            let substituted = try substitute(ByteScanning.string(value.extracting(span.valueStart..<span.valueEnd)))
             bytes.append(contentsOf: substituted.utf8)
             guard bytes.count <= Self.maximumAttributeListBytes else {
                 throw PlaylistParseError(line: line, reason: .limitExceeded(.lineLength(Self.maximumAttributeListBytes)))
@@ -73,13 +75,13 @@ extension ParserState {
                 nameStart: nameStart, nameEnd: nameEnd, valueStart: nameEnd, valueEnd: bytes.count,
                 isQuoted: span.isQuoted || !AttributeValue.readsBackUnquoted(substituted), nameKey: span.nameKey))
         }
-        return AttributeReader(tag: tag, line: line, owning: bytes, spans: spans)
+        return AttributeReader(tag: tag, line: line, bytes: bytes, spans: spans, count: spans.count)
     }
 
     /// The longest attribute list read, whatever the limits: its offsets are kept in 32 bits (`AttributeSpan`).
     static let maximumAttributeListBytes = Int(UInt32.max)
 
-    mutating func startPoint(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> StartPoint {
+    mutating func startPoint(_ value: Span<UInt8>) throws(PlaylistParseError) -> StartPoint {
         let reader = try attributes(value, .start)
         let offset = try reader.requiredDecimal("TIME-OFFSET")
         return StartPoint(timeOffset: MediaTime(seconds: offset), precise: reader.string("PRECISE") == "YES")

@@ -45,7 +45,7 @@ extension ParserState {
         return value
     }
 
-    mutating func define(_ value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+    mutating func define(_ value: Span<UInt8>) throws(PlaylistParseError) {
         guard definedNames.count < options.limits.maximumVariables else {
             throw PlaylistParseError(line: line, reason: .limitExceeded(.variables(options.limits.maximumVariables)))
         }

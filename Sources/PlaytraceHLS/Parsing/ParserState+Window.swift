@@ -60,7 +60,7 @@ extension ParserState {
     /// is let go: the playlist then holds memory in proportion to the segments it kept.
     mutating func compactURIs() {
         var total = 0
-        for segment in segments { total += segment.uriText.withBytes(\.count) }
+        for segment in segments { total += segment.uriText.withBytes { $0.count } }
         let block = TextBlock.make(capacity: total)
         for index in segments.indices {
             if let uri = segments[index].uriText.withBytes({ block.appendURI($0) }) { segments[index].uriText = uri }

@@ -1,11 +1,4 @@
 import PlaytraceCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The mutable state of one parse: the line loop, URI lines and segments, and the playlist being built. The rest
 /// lives by concept beside it: the tags of each playlist kind (`ParserState+MediaTags.swift`,
@@ -66,6 +59,8 @@ struct ParserState {
     /// The spans of the attribute list being read, kept from tag to tag so that reading one reuses their memory
     /// (``AttributeListParser/scan(_:into:)``).
     var attributeSpans: [AttributeSpan] = []
+    /// The bytes of the attribute list being read, kept from tag to tag in the same way.
+    var attributeBytes: [UInt8] = []
     /// The line of each variant's `EXT-X-STREAM-INF`.
     var variantLines: [Int] = []
 
@@ -98,35 +93,31 @@ struct ParserState {
         }
     }
 
-    mutating func parse(_ input: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
-        var bytes = input
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-            bytes = UnsafeBufferPointer(rebasing: bytes[3...])
-        }
+    mutating func parse(_ input: Span<UInt8>) throws(PlaylistParseError) {
+        let hasByteOrderMark = input.count >= 3 && input[0] == 0xEF && input[1] == 0xBB && input[2] == 0xBF
+        let bytes = hasByteOrderMark ? input.extracting(3...) : input
         let expected = min(bytes.count / 64, options.keepingLastSegments.map { 2 * $0 } ?? .max)
         segments.reserveCapacity(expected)
         segmentLines.reserveCapacity(expected)
         var start = 0
         let count = bytes.count
         let maximumLineLength = options.limits.maximumLineLength
-        guard let base = bytes.baseAddress else { throw PlaylistParseError(line: 1, reason: .missingHeader) }
         while start < count {
-            let end = memchr(base + start, 0x0A, count - start)
-                .map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base } ?? count
+            let end = bytes.firstIndex(of: 0x0A, from: start)
             line += 1
             var lineEnd = end
             if lineEnd > start, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
             guard lineEnd - start <= maximumLineLength else {
                 throw PlaylistParseError(line: line, reason: .limitExceeded(.lineLength(maximumLineLength)))
             }
-            let text = ByteScanning.trimmed(UnsafeBufferPointer(rebasing: bytes[start..<lineEnd]))
-            try handle(line: text)
+            let lineBytes = bytes.extracting(start..<lineEnd)
+            try handle(line: lineBytes.extracting(ByteScanning.trimmed(lineBytes)))
             start = end + 1
         }
         if line == 0 || !sawHeader { throw PlaylistParseError(line: 1, reason: .missingHeader) }
     }
 
-    private mutating func handle(line text: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+    private mutating func handle(line text: Span<UInt8>) throws(PlaylistParseError) {
         if !sawHeader {
             if text.count >= 7, text[0] == 0x23, text[1] == 0x45, text[2] == 0x58, text[3] == 0x54,
                text[4] == 0x4D, text[5] == 0x33, text[6] == 0x55
@@ -150,7 +141,7 @@ struct ParserState {
             if let (tag, valueStart) = Self.frequentTag(text) {
                 do { try noteKind(of: tag) } catch { return try diagnose(error) }
                 do {
-                    try handle(tag: tag, value: UnsafeBufferPointer(rebasing: text[valueStart...]))
+                    try handle(tag: tag, value: text.extracting(valueStart...))
                 } catch {
                     try recover(error)
                 }
@@ -158,9 +149,8 @@ struct ParserState {
             }
             var colon = 0
             while colon < text.count, text[colon] != 0x3A { colon += 1 }
-            let name = UnsafeBufferPointer(rebasing: text[0..<colon])
-            let value = colon < text.count
-                ? UnsafeBufferPointer(rebasing: text[(colon + 1)...]) : UnsafeBufferPointer(rebasing: text[colon...])
+            let name = text.extracting(0..<colon)
+            let value = text.extracting(Swift.min(colon + 1, text.count)...)
             guard let tag = TagName.lookup(name) else {
                 do {
                     let unknown = UnknownTag(line: try self.text(text))
@@ -184,7 +174,7 @@ struct ParserState {
     /// `#EXTINF:` and `#EXT-X-PROGRAM-DATE-TIME:` start nearly every other line of a media playlist: they are
     /// recognised by their prefix, without searching for the colon or looking the name up.
     @inline(__always)
-    private static func frequentTag(_ text: UnsafeBufferPointer<UInt8>) -> (TagName, Int)? {
+    private static func frequentTag(_ text: Span<UInt8>) -> (TagName, Int)? {
         if hasPrefix(text, extinf) { return (.extinf, extinf.count) }
         if hasPrefix(text, programDateTime) { return (.programDateTime, programDateTime.count) }
         return nil
@@ -194,10 +184,8 @@ struct ParserState {
     private static let programDateTime = Array("#EXT-X-PROGRAM-DATE-TIME:".utf8)
 
     @inline(__always)
-    private static func hasPrefix(_ text: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8]) -> Bool {
-        guard text.count >= prefix.count else { return false }
-        for index in 0..<prefix.count where text[index] != prefix[index] { return false }
-        return true
+    private static func hasPrefix(_ text: Span<UInt8>, _ prefix: [UInt8]) -> Bool {
+        text.count >= prefix.count && ByteScanning.equal(prefix, text.extracting(0..<prefix.count))
     }
 
     /// Notes the playlist's kind from a tag that belongs to one kind only; a tag of the other kind than the one the
@@ -213,7 +201,7 @@ struct ParserState {
         }
     }
 
-    private mutating func handle(tag: TagName, value: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+    private mutating func handle(tag: TagName, value: Span<UInt8>) throws(PlaylistParseError) {
         switch tag {
         case .extm3u: return
         case .version:
@@ -229,7 +217,7 @@ struct ParserState {
         }
     }
 
-    private mutating func handleURI(_ text: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+    private mutating func handleURI(_ text: Span<UInt8>) throws(PlaylistParseError) {
         let scan = ByteScanning.scan(text)
         if scan.isASCII, !scan.hasControl, !scan.hasVariableReference {
             // The usual URI: used as written, its bytes copied into the parse's block.
@@ -242,7 +230,7 @@ struct ParserState {
             raw = valid
         } else {
             try recover(PlaylistParseError(line: line, reason: .invalidEncoding))
-            raw = String(decoding: text, as: UTF8.self)
+            raw = ByteScanning.string(text)
         }
         // A URI that cannot be resolved drops its variant; a segment keeps its place as a gap, so that the
         // timeline (durations, dates, sequence numbers) of the rest stays right.
@@ -279,10 +267,10 @@ struct ParserState {
 
     /// `text` copied into the parse's text block (a new block when the first one is full: substituted URIs can
     /// make the URIs longer than the input).
-    mutating func storedURI(_ text: UnsafeBufferPointer<UInt8>) -> SegmentURI {
+    mutating func storedURI(_ text: Span<UInt8>) -> SegmentURI {
         if let block = textBlock, let uri = block.appendURI(text) { return uri }
         return textBlock(roomFor: text.count).appendURI(text)
-            ?? SegmentURI(String(decoding: text, as: UTF8.self))  // (past the 4 GB a block holds)
+            ?? SegmentURI(ByteScanning.string(text))  // (past the 4 GB a block holds)
     }
 
     /// The parse's text block, a new one when the current one has less room than `count` bytes.

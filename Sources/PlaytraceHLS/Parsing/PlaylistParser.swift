@@ -1,3 +1,5 @@
+import PlaytraceCore
+
 /// Parses HLS playlists (RFC 8216bis): multivariant and media playlists, low-latency tags, date ranges and
 /// interstitials, legacy cue tags, and variable substitution.
 ///
@@ -91,13 +93,13 @@ public struct PlaylistParser: Sendable {
     /// Parses a playlist from text, keeping the warnings.
     public func parseWithWarnings(_ text: String) throws(PlaylistParseError) -> Outcome {
         var text = text
-        let result = text.withUTF8 { run($0) }
+        let result = text.withUTF8Span { run($0) }
         return try result.get()
     }
 
     /// Parses a playlist from UTF-8 bytes, keeping the warnings.
     public func parseWithWarnings(bytes: some Collection<UInt8>) throws(PlaylistParseError) -> Outcome {
-        let result = bytes.withContiguousStorageIfAvailable { run($0) } ?? Array(bytes).withUnsafeBufferPointer { run($0) }
+        let result = bytes.withContiguousStorageIfAvailable { $0.withSpan { run($0) } } ?? Array(bytes).withSpan { run($0) }
         return try result.get()
     }
 
@@ -117,7 +119,7 @@ public struct PlaylistParser: Sendable {
         return playlist
     }
 
-    private func run(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Outcome, PlaylistParseError> {
+    private func run(_ bytes: Span<UInt8>) -> Result<Outcome, PlaylistParseError> {
         guard bytes.count <= options.limits.maximumBytes else {
             return .failure(PlaylistParseError(line: 1, reason: .limitExceeded(.playlistBytes(options.limits.maximumBytes))))
         }

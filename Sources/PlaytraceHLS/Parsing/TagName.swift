@@ -77,10 +77,10 @@ enum TagName: UInt8, CaseIterable {
     }()
 
     /// The tag whose name is `name` (bytes from `#` up to, not including, the colon).
-    static func lookup(_ name: UnsafeBufferPointer<UInt8>) -> TagName? {
+    static func lookup(_ name: Span<UInt8>) -> TagName? {
         guard name.count < byLength.count else { return nil }
         for candidate in byLength[name.count] {
-            if candidate.bytes.withUnsafeBufferPointer({ ByteScanning.equal($0, name) }) { return candidate.tag }
+            if ByteScanning.equal(candidate.bytes, name) { return candidate.tag }
         }
         return nil
     }

@@ -116,8 +116,8 @@ public struct SpliceInfoSection: Sendable, Hashable {
 enum SCTE35Encoding {
     static func decode(_ text: String) throws(SCTE35Error) -> [UInt8] {
         var text = text
-        let bytes = text.withUTF8 { all -> [UInt8]? in
-            let digits = ByteScanning.trimmed(all)
+        let bytes = text.withUTF8Span { all -> [UInt8]? in
+            let digits = all.extracting(ByteScanning.trimmed(all))
             if hasHexPrefix(digits) { return hex(digits) }
             return base64(digits) ?? hex(digits)
         }
@@ -127,21 +127,21 @@ enum SCTE35Encoding {
 
     static func hex(_ text: String) -> [UInt8]? {
         var text = text
-        return text.withUTF8 { hex(ByteScanning.trimmed($0)) }
+        return text.withUTF8Span { hex($0.extracting(ByteScanning.trimmed($0))) }
     }
 
     static func base64(_ text: String) -> [UInt8]? {
         var text = text
-        return text.withUTF8 { base64(ByteScanning.trimmed($0)) }
+        return text.withUTF8Span { base64($0.extracting(ByteScanning.trimmed($0))) }
     }
 
-    private static func hasHexPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func hasHexPrefix(_ bytes: Span<UInt8>) -> Bool {
         bytes.count >= 2 && bytes[0] == 0x30 && (bytes[1] == 0x78 || bytes[1] == 0x58)
     }
 
     /// Hexadecimal digits, in pairs, after an optional `0x`.
-    static func hex(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        let digits = hasHexPrefix(text) ? UnsafeBufferPointer(rebasing: text[2...]) : text
+    static func hex(_ text: Span<UInt8>) -> [UInt8]? {
+        let digits = text.extracting((hasHexPrefix(text) ? 2 : 0)...)
         guard !digits.isEmpty, digits.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(digits.count / 2)
@@ -164,7 +164,7 @@ enum SCTE35Encoding {
     }
 
     /// Standard base64 (RFC 4648 §4) with its padding: the length a multiple of four, `=` only at the end.
-    static func base64(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    static func base64(_ text: Span<UInt8>) -> [UInt8]? {
         guard !text.isEmpty, text.count % 4 == 0 else { return nil }
         var padding = 0
         if text[text.count - 1] == 0x3D { padding = text[text.count - 2] == 0x3D ? 2 : 1 }

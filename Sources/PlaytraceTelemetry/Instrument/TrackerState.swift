@@ -162,10 +162,10 @@ public struct ActionTimes: Sendable, Hashable, Sequence {
 
     public init() {}
 
-    /// Lends the entries in place (for hot paths that must not copy them).
+    /// Lends the entries (for hot paths, which read them in place).
     @inlinable
-    func withEntries<Result>(_ body: (UnsafeBufferPointer<Entry>) throws -> Result) rethrows -> Result {
-        try entries.withUnsafeBufferPointer(body)
+    func withEntries<Result>(_ body: (borrowing [Entry]) throws -> Result) rethrows -> Result {
+        try body(entries)
     }
 
     /// The time an action (by its time-since attribute) last happened.

@@ -129,10 +129,10 @@ public struct AttributeList: Sendable, Hashable, Sequence {
 
     public func makeIterator() -> ContiguousArray<Entry>.Iterator { entries.makeIterator() }
 
-    /// Lends the entries, in the order they were set, without copying them (for encoders on hot paths).
+    /// Lends the entries, in the order they were set (for encoders on hot paths, which read them in place).
     @inlinable
-    package func withEntries<Result>(_ body: (UnsafeBufferPointer<Entry>) throws -> Result) rethrows -> Result {
-        try entries.withUnsafeBufferPointer(body)
+    package func withEntries<Result>(_ body: (borrowing ContiguousArray<Entry>) throws -> Result) rethrows -> Result {
+        try body(entries)
     }
 
     public static func == (lhs: AttributeList, rhs: AttributeList) -> Bool { lhs.entries == rhs.entries }

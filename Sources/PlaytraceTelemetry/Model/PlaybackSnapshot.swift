@@ -67,7 +67,7 @@ extension PlaybackSnapshot {
     /// not called) when the event removed some of them: ``forEachTimeSinceID(_:)`` then.
     @inlinable
     package func withTimeSinceEntries<Result>(
-        _ body: (_ entries: UnsafeBufferPointer<ActionTimes.Entry>, _ now: Int64, _ current: UInt32, _ previous: Int64?)
+        _ body: (_ entries: borrowing [ActionTimes.Entry], _ now: Int64, _ current: UInt32, _ previous: Int64?)
             throws -> Result
     ) rethrows -> Result? {
         guard times.hidden == nil else { return nil }
@@ -120,10 +120,9 @@ extension PlaybackSnapshot {
         func forEachID(_ body: (UInt32, Int) throws -> Void) rethrows {
             let hidden = hidden ?? []
             try times.withEntries { entries in
-                guard let first = entries.baseAddress else { return }
-                for index in 0..<entries.count {
-                    let id = first[index].attribute.id
-                    guard let time = first[index].time(current: current, previous: previous) else { continue }
+                for index in entries.indices {
+                    let id = entries[index].attribute.id
+                    guard let time = entries[index].time(current: current, previous: previous) else { continue }
                     if !hidden.isEmpty, hidden.contains(id) { continue }
                     try body(id, Int((now &- time) / 1_000_000))
                 }
@@ -135,13 +134,11 @@ extension PlaybackSnapshot {
             let hidden = hidden ?? []
             try times.withEntries { entries in
                 // Read in place: copying an entry would count references to its attribute's name.
-                guard let first = entries.baseAddress else { return }
-                for index in 0..<entries.count {
-                    let entry = first + index
-                    let id = entry.pointee.attribute.id
-                    guard let time = entry.pointee.time(current: current, previous: previous) else { continue }
+                for index in entries.indices {
+                    let id = entries[index].attribute.id
+                    guard let time = entries[index].time(current: current, previous: previous) else { continue }
                     if !hidden.isEmpty, hidden.contains(id) { continue }
-                    try body(entry.pointee.attribute, Int((now &- time) / 1_000_000))
+                    try body(entries[index].attribute, Int((now &- time) / 1_000_000))
                 }
             }
         }
