@@ -97,7 +97,7 @@ public struct CompactUUID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Writes the text (``textLength`` bytes) to `target`.
-    package func write(to target: UnsafeMutablePointer<UInt8>) {
+    private func write(to target: UnsafeMutablePointer<UInt8>) {
         // Groups of 8, 4, 4, 4 and 12 digits: each written from its last digit back, four bits at a time.
         let digits = Self.hexDigits.utf8Start
         func group(_ word: UInt64, digitCount: Int, at start: Int) {

@@ -69,6 +69,11 @@ public struct LineBuffer: Sendable {
     /// The bytes written, as an array.
     public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
 
+    /// Appends the bytes written to an array.
+    public func append(to array: inout [UInt8]) {
+        withUnsafeBytes { array.append(contentsOf: $0) }
+    }
+
     /// Lends the bytes written.
     public func withUnsafeBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         try body(UnsafeBufferPointer(start: base, count: count))

@@ -66,12 +66,9 @@ extension LineProtocolEncoder {
                 tag.ascii(",playbackId=")
                 switch id {
                 case .uuid(let uuid):
-                    // Hexadecimal digits and hyphens: nothing to escape, and no text to make first.
-                    tag.reserve(CompactUUID.textLength)
-                    var cursor = tag.cursor
-                    uuid.write(to: cursor.position)
-                    cursor.position += CompactUUID.textLength
-                    tag.advance(to: cursor)
+                    // Hexadecimal digits and hyphens: nothing to escape.
+                    var text = uuid.description
+                    text.withUTF8Span { tag.bytes($0) }
                 case .text(let text):
                     LineProtocolEncoder.writeTagText(text, to: &tag)
                 }

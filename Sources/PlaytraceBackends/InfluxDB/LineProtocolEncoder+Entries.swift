@@ -80,9 +80,7 @@ extension LineProtocolEncoder {
 
     @inline(__always)
     static func writeName(of entry: borrowing AttributeList.Entry, to line: inout LineWriter) {
-        if let name = NameTable.shared.escapedName(entry.attribute.id) {
-            line.bytes(name)
-        } else {
+        if !NameTable.shared.writeName(entry.attribute.id, to: &line) {
             writeTagText(entry.attribute.name, to: &line)
         }
     }

@@ -13,7 +13,7 @@ extension LineProtocolEncoder {
     public func encode(_ metric: Metric, timestamp: Int64, into buffer: inout [UInt8], cache: inout ContextCache) {
         var lines = LineBuffer()
         encode(metric, timestamp: timestamp, into: &lines, cache: &cache)
-        lines.withUnsafeBytes { buffer.append(contentsOf: $0) }
+        lines.append(to: &buffer)
     }
 
     /// Appends a metric's line (with its line feed), reusing what `cache` holds of its dimensions (metrics of one
@@ -25,7 +25,7 @@ extension LineProtocolEncoder {
     }
 
     @inline(__always)
-    func writeMetricLine(_ metric: Metric, timestamp: Int64, cache: inout ContextCache,
+    func writeMetricLine(_ metric: borrowing Metric, timestamp: Int64, cache: inout ContextCache,
                                  to line: inout LineWriter) {
         cache.prepareDimensions(metric.dimensions, for: self)
         Self.writeMeasurement(metric.name, to: &line)

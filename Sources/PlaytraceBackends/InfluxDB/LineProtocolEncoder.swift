@@ -115,7 +115,7 @@ public struct LineProtocolEncoder: Sendable {
     public func encode(_ event: Event, timestamp: Int64, into buffer: inout [UInt8], cache: inout ContextCache) {
         var lines = LineBuffer()
         encode(event, timestamp: timestamp, into: &lines, cache: &cache)
-        lines.withUnsafeBytes { buffer.append(contentsOf: $0) }
+        lines.append(to: &buffer)
     }
 
     /// Appends an event's line (with its line feed), reusing what `cache` holds of the event's context (its tags
@@ -140,10 +140,8 @@ public struct LineProtocolEncoder: Sendable {
         var line = LineWriter(taking: &buffer)
         // Each metric read where it is (an element taken out of the array would be copied: a retain and a release
         // of its dimensions per line).
-        metrics.withUnsafeBufferPointer { metrics in
-            for index in metrics.indices {
-                writeMetricLine(metrics[index], timestamp: timestamp(metrics[index].date), cache: &cache, to: &line)
-            }
+        for index in metrics.indices {
+            writeMetricLine(metrics[index], timestamp: timestamp(metrics[index].date), cache: &cache, to: &line)
         }
         let eventTimestamp = timestamp(event.date)
         if event.isContextUnshadowed, Self.isWritableAction(event.action) {

@@ -10,16 +10,16 @@ extension LineProtocolEncoder {
                                      special: SpecialBytes, needsEscape: (UInt8) -> Bool) {
         // Native strings lend their bytes in place (no copy of the string, no reference counted).
         if let done: Void = text.utf8.withContiguousStorageIfAvailable({ bytes in
-            writeEscaped(bytes, to: &line, newline: newline, special: special, needsEscape: needsEscape)
+            bytes.withSpan { writeEscaped($0, to: &line, newline: newline, special: special, needsEscape: needsEscape) }
         }) {
             return done
         }
         var text = text
-        text.withUTF8 { writeEscaped($0, to: &line, newline: newline, special: special, needsEscape: needsEscape) }
+        text.withUTF8Span { writeEscaped($0, to: &line, newline: newline, special: special, needsEscape: needsEscape) }
     }
 
     @inline(__always)
-    static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to line: inout LineWriter,
+    static func writeEscaped(_ bytes: Span<UInt8>, to line: inout LineWriter,
                                      newline: StaticString?, special: SpecialBytes, needsEscape: (UInt8) -> Bool) {
         guard special.isAny(in: bytes) else {
             line.bytes(bytes)
@@ -147,7 +147,8 @@ struct SpecialBytes {
 
     /// Whether any of `bytes` is one of these.
     @inline(__always)
-    func isAny(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.contains(where: contains)
+    func isAny(in bytes: Span<UInt8>) -> Bool {
+        for index in bytes.indices where contains(bytes[index]) { return true }
+        return false
     }
 }

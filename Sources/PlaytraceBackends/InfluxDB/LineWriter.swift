@@ -4,6 +4,11 @@
 ///
 /// A writer takes the buffer's memory for the time of a line (``init(taking:)``) and gives it back
 /// (``finish(into:)``): no closure, no reference counted per line.
+///
+/// Invariant (this file and `LineBuffer.swift` hold the InfluxDB encoder's only unsafe code): a writer stores only
+/// below the memory's capacity (each store checks it), reads a source only inside what the source lends or, for
+/// padded copies, inside a ``PaddedTable`` or a buffer whose padding past its count ``finish(into:)`` zeroed; the
+/// memory it writes to is held by it alone (``init(taking:)`` copies shared memory first).
 struct LineWriter: ~Copyable {
     /// The most bytes ``integer(_:)`` writes.
     static let integerBound = 20
@@ -171,6 +176,25 @@ struct LineWriter: ~Copyable {
         bytes.withUnsafeBufferPointer { self.bytes($0) }
     }
 
+    mutating func bytes(_ bytes: Span<UInt8>) {
+        bytes.withUnsafeBufferPointer { self.bytes($0) }
+    }
+
+    /// Writes a table's piece (at most ``overRead`` bytes), copied as two whole 16-byte vectors.
+    @inline(__always)
+    mutating func piece(_ index: Int, of table: PaddedTable) {
+        reserve(Self.overRead)
+        pieceInReserved(index, of: table)
+    }
+
+    /// ``piece(_:of:)``, room for ``overRead`` bytes having been reserved.
+    @inline(__always)
+    mutating func pieceInReserved(_ index: Int, of table: PaddedTable) {
+        var cursor = self.cursor
+        cursor.piece(index, of: table)
+        advance(to: cursor)
+    }
+
     mutating func ascii(_ text: StaticString) {
         bytes(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
@@ -226,6 +250,20 @@ struct ByteCursor {
         to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self), toByteOffset: 16,
                       as: SIMD16<UInt8>.self)
         position += count
+    }
+
+    /// Writes a table's piece of at most ``LineWriter/overRead`` bytes (the table's padding is read past it).
+    @inline(__always)
+    mutating func piece(_ index: Int, of table: PaddedTable) {
+        let piece = table.pieces[index]
+        paddedBytes(table.base + piece.start, count: piece.count)
+    }
+
+    /// Writes a table's piece of any length, 32 bytes at a time (the table's padding is read past it).
+    @inline(__always)
+    mutating func longPiece(_ index: Int, of table: PaddedTable) {
+        let piece = table.pieces[index]
+        paddedCopy(table.base + piece.start, count: piece.count)
     }
 
     /// Writes `count` bytes from a source readable up to `count` rounded up to 32, 32 bytes at a time (the room
@@ -374,5 +412,40 @@ extension LineWriter {
         }
         if offset == 1 { byteAt(0, UInt8(truncatingIfNeeded: 48 + rest % 10)) }
         skip(digitCount)
+    }
+}
+
+/// Bytes made once and read for the life of the process (escaped names, field separators, flag texts), with
+/// padding past the last piece so that a piece is copied as whole 16-byte vectors
+/// (``ByteCursor/piece(_:of:)``). The memory is written in `init` only and never freed: tables are static. A piece
+/// is only ever read by its index in its own table, whose padding `init` sized for the longest piece.
+final class PaddedTable: Sendable {
+    /// Where a piece is in a table.
+    struct Piece: Sendable {
+        let start: Int
+        let count: Int
+    }
+
+    nonisolated(unsafe) fileprivate let base: UnsafeMutablePointer<UInt8>
+    /// The bytes the table holds, padding included.
+    let size: Int
+    /// The pieces, in the order they were given.
+    let pieces: [Piece]
+
+    /// A table of `pieces`, each at most `limit` bytes long (a longer one stops the process at start-up, not a line
+    /// later).
+    init(_ pieces: [[UInt8]], limit: Int) {
+        var block: [UInt8] = []
+        var ranges: [Piece] = []
+        for piece in pieces {
+            precondition(piece.count <= limit, "a table piece longer than \(limit) bytes")
+            ranges.append(Piece(start: block.count, count: piece.count))
+            block += piece
+        }
+        block += [UInt8](repeating: 0, count: (limit + 31) & ~31 + LineWriter.overRead)
+        base = .allocate(capacity: block.count)
+        base.initialize(from: block, count: block.count)
+        size = block.count
+        self.pieces = ranges
     }
 }

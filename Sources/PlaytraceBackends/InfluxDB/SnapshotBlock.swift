@@ -6,30 +6,24 @@ import PlaytraceTelemetry
 /// then the time since each earlier action. For encoders whose only snapshot tag is the playback id, and events
 /// whose own attributes replace none of the snapshot's.
 enum SnapshotBlock {
-    /// The texts, in one block that lives as long as the process: the first field's start after a space and after
+    /// The texts, in a table that lives as long as the process: the first field's start after a space and after
     /// a comma, each following field's start after the previous value (`i,name=`), and the 64 flag texts
-    /// (`i,inPauseBlock=false,…`), padded so that short ones can be copied a word at a time.
+    /// (`i,inPauseBlock=false,…`).
     final class Table: Sendable {
-        nonisolated(unsafe) let bytes: UnsafeMutablePointer<UInt8>
-        nonisolated(unsafe) let ranges: UnsafeMutablePointer<(start: Int, count: Int)>
-        /// Where the flag texts' ranges begin in ``ranges``.
+        let texts: PaddedTable
+        /// Where the flag texts begin among the pieces.
         static let firstFlags = 1 + SnapshotBlock.integerAttributes.count
         /// The most the counters, times and flags take: each text (as the padded copy writes it) and each value.
         let bound: Int
 
         init() {
-            var block: [UInt8] = []
-            var ranges: [(start: Int, count: Int)] = []
-            func addRaw(_ text: [UInt8]) {
-                ranges.append((block.count, text.count))
-                block += text
-            }
+            var pieces: [[UInt8]] = []
             // " name=" and ",name=" for the first field; then "i,name=" for the others.
             let first = SnapshotBlock.integerAttributes[0].name
-            addRaw(Array(" ".utf8) + Self.escaped(first) + Array("=".utf8))
-            addRaw(Array(",".utf8) + Self.escaped(first) + Array("=".utf8))
+            pieces.append(Array(" ".utf8) + Self.escaped(first) + Array("=".utf8))
+            pieces.append(Array(",".utf8) + Self.escaped(first) + Array("=".utf8))
             for attribute in SnapshotBlock.integerAttributes.dropFirst() {
-                addRaw(Array("i,".utf8) + Self.escaped(attribute.name) + Array("=".utf8))
+                pieces.append(Array("i,".utf8) + Self.escaped(attribute.name) + Array("=".utf8))
             }
             for flags in 0..<64 {
                 var text = Array("i".utf8)
@@ -37,21 +31,17 @@ enum SnapshotBlock {
                     text += Array(",".utf8) + Self.escaped(attribute.name) + Array("=".utf8)
                     text += Array((flags & (1 << bit) != 0 ? "true" : "false").utf8)
                 }
-                addRaw(text)
+                pieces.append(text)
             }
-            // The pieces are copied a padded word group at a time (``ByteCursor/paddedBytes(_:count:)``): a standard
-            // name long enough to break that stops the process here, at start-up, not a line later.
-            precondition(ranges[..<Self.firstFlags].allSatisfy { $0.count <= LineWriter.overRead },
+            // The field starts are copied a padded vector pair at a time: a standard name long enough to break that
+            // stops the process here, at start-up, not a line later.
+            precondition(pieces[..<Self.firstFlags].allSatisfy { $0.count <= LineWriter.overRead },
                          "a snapshot field name longer than \(LineWriter.overRead - 4) bytes")
-            let pieces = ranges[..<Self.firstFlags].map { max($0.count, LineWriter.overRead) }.reduce(0, +)
-            let longestFlags = ranges[Self.firstFlags...].map(\.count).max() ?? 0
-            // (The flag text is copied 32 bytes at a time: room for its count rounded up, and padding past the end.)
-            bound = pieces + (longestFlags + 31) & ~31 + SnapshotBlock.integerAttributes.count * LineWriter.integerBound
-            block += [UInt8](repeating: 0, count: 32)
-            bytes = .allocate(capacity: block.count)
-            bytes.initialize(from: block, count: block.count)
-            self.ranges = .allocate(capacity: ranges.count)
-            self.ranges.initialize(from: ranges, count: ranges.count)
+            let longestFlags = pieces[Self.firstFlags...].map(\.count).max() ?? 0
+            texts = PaddedTable(pieces, limit: max(longestFlags, LineWriter.overRead))
+            // (The flag text is copied 32 bytes at a time: room for its count rounded up.)
+            bound = Self.firstFlags * LineWriter.overRead + (longestFlags + 31) & ~31
+                + SnapshotBlock.integerAttributes.count * LineWriter.integerBound
         }
 
         private static func escaped(_ name: String) -> [UInt8] {
@@ -66,16 +56,12 @@ enum SnapshotBlock {
     static func write(_ playback: borrowing PlaybackSnapshot, fields: inout FieldSeparator, to line: inout LineWriter) {
         let table = Self.table
         line.reserve(table.bound)
-        let start = table.ranges[fields.wroteAny ? 1 : 0]
-        fields.markWritten()
         var cursor = line.cursor
-        cursor.paddedBytes(table.bytes + start.start, count: start.count)
+        piece(fields.wroteAny ? 1 : 0, table, &cursor)
+        fields.markWritten()
         let flags = writeIntegers(playback, table, &cursor)
-        let flagText = table.ranges[Table.firstFlags + flags]
+        cursor.longPiece(Table.firstFlags + flags, of: table.texts)
         line.advance(to: cursor)
-        var flagCursor = line.cursor
-        flagCursor.paddedCopy(table.bytes + flagText.start, count: flagText.count)
-        line.advance(to: flagCursor)
         let names = NameTable.shared
         let wrote: Void? = playback.withTimeSinceEntries { entries, now, current, previous in
             // Room for every standard one at once, written through a cursor.
@@ -122,7 +108,6 @@ enum SnapshotBlock {
 
     @inline(__always)
     static func piece(_ index: Int, _ table: Table, _ cursor: inout ByteCursor) {
-        let range = table.ranges[index]
-        cursor.paddedBytes(table.bytes + range.start, count: range.count)
+        cursor.piece(index, of: table.texts)
     }
 }
