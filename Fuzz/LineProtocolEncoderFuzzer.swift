@@ -10,7 +10,7 @@ import PlaytraceCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLineProtocolEncoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
-    var input = FuzzInput(UnsafeBufferPointer(start: data, count: size))
+    var input = FuzzInput(Array(UnsafeBufferPointer(start: data, count: size)))
     let encoder = input.encoder()
     var cache = LineProtocolEncoder.ContextCache()
     var context = AttributeList()
@@ -34,10 +34,10 @@ public func fuzzLineProtocolEncoder(_ data: UnsafePointer<UInt8>, _ size: Int) -
 
 /// Reads choices from the fuzzer's bytes (zeros once they run out).
 struct FuzzInput {
-    private let bytes: UnsafeBufferPointer<UInt8>
+    private let bytes: [UInt8]
     private var position = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     mutating func byte() -> Int {
         guard position < bytes.count else { return 0 }

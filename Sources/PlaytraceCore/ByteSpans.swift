@@ -43,14 +43,6 @@ extension StaticString {
     }
 }
 
-extension UnsafeBufferPointer where Element == UInt8 {
-    /// Lends the buffer's bytes as a span (the buffer must stay valid for the call, as a lent one does).
-    @inlinable @inline(__always)
-    package func withSpan<Result, Failure: Error>(_ body: (Span<UInt8>) throws(Failure) -> Result) throws(Failure) -> Result {
-        try body(Span(_unsafeElements: self))
-    }
-}
-
 extension Span where Element == UInt8 {
     /// The bytes as text, with invalid UTF-8 repaired (U+FFFD).
     @inlinable @inline(__always)
@@ -62,12 +54,6 @@ extension Span where Element == UInt8 {
     @inlinable @inline(__always)
     package var validatedString: String? {
         withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) }
-    }
-
-    /// The bytes as an array.
-    @inlinable @inline(__always)
-    package var array: [UInt8] {
-        withUnsafeBufferPointer { Array($0) }
     }
 
     /// Appends the bytes to an array.

@@ -8,12 +8,6 @@ extension LineProtocolEncoder {
     @inline(__always)
     static func writeEscaped(_ text: String, to line: inout LineWriter, newline: StaticString?,
                                      special: SpecialBytes, needsEscape: (UInt8) -> Bool) {
-        // Native strings lend their bytes in place (no copy of the string, no reference counted).
-        if let done: Void = text.utf8.withContiguousStorageIfAvailable({ bytes in
-            bytes.withSpan { writeEscaped($0, to: &line, newline: newline, special: special, needsEscape: needsEscape) }
-        }) {
-            return done
-        }
         var text = text
         text.withUTF8Span { writeEscaped($0, to: &line, newline: newline, special: special, needsEscape: needsEscape) }
     }

@@ -99,7 +99,8 @@ public struct PlaylistParser: Sendable {
 
     /// Parses a playlist from UTF-8 bytes, keeping the warnings.
     public func parseWithWarnings(bytes: some Collection<UInt8>) throws(PlaylistParseError) -> Outcome {
-        let result = bytes.withContiguousStorageIfAvailable { $0.withSpan { run($0) } } ?? Array(bytes).withSpan { run($0) }
+        // (An array is lent as it is; other collections, `Data` among them, are copied into one first.)
+        let result = Array(bytes).withSpan { run($0) }
         return try result.get()
     }
 
