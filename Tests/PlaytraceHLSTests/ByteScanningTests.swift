@@ -32,6 +32,23 @@ struct ByteScanningTests {
         }
     }
 
+    /// The one-pass scan finds what a plain reading of each byte finds: non-ASCII bytes, controls (tab allowed),
+    /// and `{$` only as a pair.
+    @Test func textScanMatchesAPlainReading() {
+        var generator = Generator(state: 5)
+        let alphabet: [UInt8] = [0x7B, 0x24, 0x7D, 0x09, 0x0A, 0x0D, 0x7F, 0x7E, 0x20, 0x41, 0x80, 0xC3, 0xA9, 0x00, 0x1F]
+        for length in 0..<24 {
+            for _ in 0..<300 {
+                let bytes = (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
+                let scan = bytes.withSpan { ByteScanning.scan($0) }
+                #expect(scan.isASCII == bytes.allSatisfy { $0 < 0x80 }, "\(bytes)")
+                #expect(scan.hasControl == bytes.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }, "\(bytes)")
+                #expect(scan.hasVariableReference == zip(bytes, bytes.dropFirst()).contains { $0 == 0x7B && $1 == 0x24 },
+                        "\(bytes)")
+            }
+        }
+    }
+
     /// The check of a comma-separated list never calls an untidy list tidy, and calls every tidy list built of
     /// letters and single commas tidy.
     @Test func tidyListCheckMatchesTheByteRule() {

@@ -144,24 +144,37 @@ enum ByteScanning {
         var hasVariableReference = false
     }
 
-    /// Scans text once for non-ASCII bytes, control characters and `{$` variable references.
+    /// Scans text once for non-ASCII bytes, control characters and `{$` variable references: one table lookup per
+    /// byte (`$` is looked at again, in its context, only when the text holds one).
     static func scan(_ bytes: Span<UInt8>) -> TextScan {
+        let table = byteClasses
+        var seen: UInt8 = 0
+        for index in bytes.indices { seen |= table[Int(bytes[index])] }
         var result = TextScan()
-        var previous: UInt8 = 0
-        for index in bytes.indices {
-            let byte = bytes[index]
-            if byte >= 0x80 {
-                result.isASCII = false
-            } else if byte < 0x20 {
-                if byte != 0x09 { result.hasControl = true }
-            } else if byte == 0x7F {
-                result.hasControl = true
-            } else if byte == 0x24, previous == 0x7B {
+        result.isASCII = seen & ByteClass.nonASCII == 0
+        result.hasControl = seen & ByteClass.control != 0
+        if seen & ByteClass.dollar != 0 {
+            for index in bytes.indices.dropFirst() where bytes[index] == 0x24 && bytes[index - 1] == 0x7B {
                 result.hasVariableReference = true
+                break
             }
-            previous = byte
         }
         return result
+    }
+
+    /// The classes of bytes ``scan(_:)`` looks for, as bits.
+    private enum ByteClass {
+        static let nonASCII: UInt8 = 1
+        /// C0 controls but tab, and DEL.
+        static let control: UInt8 = 2
+        static let dollar: UInt8 = 4
+    }
+
+    /// Each byte's classes.
+    private static let byteClasses: [UInt8] = (0...255).map { (byte: Int) -> UInt8 in
+        if byte >= 0x80 { return ByteClass.nonASCII }
+        if (byte < 0x20 && byte != 0x09) || byte == 0x7F { return ByteClass.control }
+        return byte == 0x24 ? ByteClass.dollar : 0
     }
 
     /// The index of the first byte at or after `start` equal to `first` or `second`; `bytes.count` when there is
