@@ -37,6 +37,9 @@ struct PlayAdsTests {
         #expect(Self.harmonicHits(lab).filter { $0.hasSuffix("pause") || $0.hasSuffix("resume") }.sorted() == ["ad-1/pause", "ad-1/resume"])
         #expect(run.output.contains("beacons           12 expected, 12 fired (+2 player-initiated), 14 delivered, 0 failed"))
         #expect(run.output.contains("  break-1  00:00:08.000Z  8.00 s, 2 ad(s)"))
+        // The player-initiated events that never happened: one line per ad (ad-1 was paused and resumed).
+        #expect(run.output.contains("      (player) not used: mute, unmute, rewind, skip\n"), "\(run.output)")
+        #expect(run.output.contains("      (player) not used: pause, resume, mute, unmute, rewind, skip\n"), "\(run.output)")
         #expect(run.output.contains("script: at 00:00:09.500 pause for 0.50 s"))
 
         let lines = try String(contentsOfFile: jsonl, encoding: .utf8).split(separator: "\n")
@@ -60,6 +63,21 @@ struct PlayAdsTests {
         #expect(beacons.allSatisfy { ($0["latenessMs"] as? Double ?? 1e9) < 1_000 })
         #expect((json["ads"] as? [String: Any])?["expected"] as? Int == 12)
         #expect(json["qoe"] != nil)
+    }
+
+    /// Wall time, for a reason: the command plays in real time (4 s of the lab's on-demand stream).
+    @Test("A break the playhead never reached is one line of the pod list, and nothing is called for")
+    func breakNotReached() async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        let run = try await CLITests.run(["play", "http://127.0.0.1:\(port)/ssai/harmonic/vod/master.m3u8", "--ads", "harmonic",
+                                          "--script", "at 4 stop"])
+        await lab.stop()
+        #expect(run.status == 0, "stderr: \(run.error)")
+        #expect(run.output.contains("  1 break(s) not reached (no event fired): break-1 at 00:00:08.000Z"), "\(run.output)")
+        #expect(!run.output.contains("  break-1  "), "\(run.output)")
+        #expect(run.output.contains("no beacon called for"), "\(run.output)")
+        #expect(Self.harmonicHits(lab).isEmpty)
     }
 
     /// Wall time, for a reason: a real process is killed with SIGKILL in the middle of an ad break.

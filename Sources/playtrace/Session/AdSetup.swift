@@ -262,26 +262,64 @@ final class AdSetup {
         String(format: "%.1f ms", duration.seconds * 1000)
     }
 
-    /// Each break, ad and event with its state: the terminal counterpart of the seed's pod list.
+    /// Each break, ad and event with its state: the terminal counterpart of the seed's pod list. The
+    /// player-initiated events of an ad that never happened share one line, and the breaks the playhead never
+    /// reached (none of their events left idle) share one line at the end.
     private func podList() -> [String] {
         let info = session.sessionInfo
         var lines = ["Ads (\(settings.format.rawValue)" + (info.map { ", session \($0.id) by \($0.obtainedBy)" } ?? "")
             + ", \(session.metadataAttempts) metadata request(s), \(session.metadataFailures) failed)"]
         if session.adPods.isEmpty { lines.append("  no ad break listed") }
+        let nameWidth = session.adPods.flatMap(\.allTrackingEvents).map(\.event.rawValue.count).max() ?? 0
+        var unreached: [AdPod] = []
         for pod in session.adPods {
+            guard pod.allTrackingEvents.contains(where: { $0.reportingState != .idle }) else {
+                unreached.append(pod)
+                continue
+            }
             lines.append("  \(pod.id)  \(time(pod.startTime))  \(Format.seconds(pod.duration / 1000)), \(pod.ads.count) ad(s)")
-            for event in pod.trackingEvents { lines.append(eventLine(event, indent: 4)) }
+            lines += eventLines(pod.trackingEvents, indent: 4, nameWidth: nameWidth)
             for ad in pod.ads {
                 lines.append("    \(ad.id)  \(time(ad.startTime))  \(Format.seconds(ad.duration / 1000))")
-                for event in ad.trackingEvents { lines.append(eventLine(event, indent: 6)) }
+                lines += eventLines(ad.trackingEvents, indent: 6, nameWidth: nameWidth)
             }
         }
+        if !unreached.isEmpty { lines.append(Self.unreachedLine(unreached.map { "\($0.id) at \(time($0.startTime))" })) }
         if let error = session.latestError { lines.append("  latest error: \(PlainText.safe(error))") }
         return lines
     }
 
-    private func eventLine(_ event: TrackingEvent, indent: Int) -> String {
-        let name = event.event.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)
+    /// The most breaks the line of breaks not reached names (a long live session lists many).
+    static let unreachedNamed = 5
+
+    /// `  2 break(s) not reached: break-2 at …, break-3 at …`, naming the first few.
+    static func unreachedLine(_ breaks: [String]) -> String {
+        let named = breaks.prefix(unreachedNamed).joined(separator: ", ")
+        let more = breaks.count > unreachedNamed ? " and \(breaks.count - unreachedNamed) more" : ""
+        return "  \(breaks.count) break(s) not reached (no event fired): \(named)\(more)"
+    }
+
+    /// The lines of a break's or an ad's events: one per event, but the player-initiated ones that never happened
+    /// share one line.
+    private func eventLines(_ events: [TrackingEvent], indent: Int, nameWidth: Int) -> [String] {
+        var lines: [String] = []
+        var unused: [String] = []
+        for event in events {
+            if event.event.kind == .playerInitiated, event.reportingState == .idle {
+                if !unused.contains(event.event.rawValue) { unused.append(event.event.rawValue) }
+                continue
+            }
+            lines.append(eventLine(event, indent: indent, nameWidth: nameWidth))
+        }
+        if !unused.isEmpty {
+            lines.append(String(repeating: " ", count: indent) + "(player) not used: " + unused.joined(separator: ", "))
+        }
+        return lines
+    }
+
+    private func eventLine(_ event: TrackingEvent, indent: Int, nameWidth: Int) -> String {
+        // Names are padded to the longest one listed, never cut.
+        let name = event.event.rawValue.padding(toLength: max(nameWidth, 15), withPad: " ", startingAt: 0)
         let when = event.event.kind == .automatic ? time(event.startTime) : "(player)"
         return String(repeating: " ", count: indent) + name + " " + when.padding(toLength: 24, withPad: " ", startingAt: 0)
             + " " + event.reportingState.rawValue
