@@ -19,7 +19,7 @@ struct PlayVASTTests {
         let run = try await CLITests.run(["play", "http://127.0.0.1:\(port)/vast-interstitials/master.m3u8", "--ads", "vast",
                                           "--script", "at 5 skip; at 7 stop"])
         await lab.stop()
-        #expect(run.status == 0, "stderr: \(run.error)")
+        #expect(run.status == 0, "stderr: \(run.error)\noutput: \(run.output)")
         let hits = lab.beacons.accepted(under: "/beacons/vast/").map { String($0.path.dropFirst("/beacons/vast/".count)) }
         // The 1 s pre-roll: its 2.5 s progress offset is past its end, never fired.
         let pre = ["impression", "creativeView", "verificationNotExecuted", "start", "firstQuartile", "midpoint",
