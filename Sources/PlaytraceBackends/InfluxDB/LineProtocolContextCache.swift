@@ -64,14 +64,7 @@ extension LineProtocolEncoder {
                 if case .text(let text) = id, !LineProtocolEncoder.isWritableTagText(text) { return }
                 var tag = LineWriter(taking: &playbackTag)
                 tag.ascii(",playbackId=")
-                switch id {
-                case .uuid(let uuid):
-                    // Hexadecimal digits and hyphens: nothing to escape.
-                    var text = uuid.description
-                    text.withUTF8Span { tag.bytes($0) }
-                case .text(let text):
-                    LineProtocolEncoder.writeTagText(text, to: &tag)
-                }
+                LineProtocolEncoder.writeTagText(id.description, to: &tag)
                 tag.finish(into: &playbackTag)
             }
             playbackTag.copy(to: &line)
