@@ -64,7 +64,14 @@ extension LineProtocolEncoder {
                 if case .text(let text) = id, !LineProtocolEncoder.isWritableTagText(text) { return }
                 var tag = LineWriter(taking: &playbackTag)
                 tag.ascii(",playbackId=")
-                LineProtocolEncoder.writeTagText(id.description, to: &tag)
+                switch id {
+                case .uuid(let uuid):
+                    // Hexadecimal digits and hyphens: nothing to escape.
+                    var text = uuid.description
+                    text.withUTF8Span { tag.bytes($0) }
+                case .text(let text):
+                    LineProtocolEncoder.writeTagText(text, to: &tag)
+                }
                 tag.finish(into: &playbackTag)
             }
             playbackTag.copy(to: &line)
