@@ -136,22 +136,10 @@ struct LineWriter: ~Copyable {
         count += length
     }
 
-    /// How far past its start ``paddedBytes(_:count:)`` may read a source.
+    /// How far past its start a padded copy (``ByteCursor/paddedBytes(_:count:)``) may read a source.
     static let overRead = 32
 
-    /// Writes `count` bytes from a source that stays readable for ``overRead`` bytes from its start (a padded
-    /// table): short runs are copied as two whole 16-byte vectors, past their end, and only `count` bytes are kept.
-    @inline(__always)
-    mutating func paddedBytes(_ source: UnsafePointer<UInt8>, count byteCount: Int) {
-        guard byteCount <= Self.overRead else {
-            bytes(UnsafeBufferPointer(start: source, count: byteCount))
-            return
-        }
-        reserve(Self.overRead)
-        paddedBytesInReserved(source, count: byteCount)
-    }
-
-    /// ``paddedBytes(_:count:)`` of at most ``overRead`` bytes, room for ``overRead`` bytes having been reserved.
+    /// ``ByteCursor/paddedBytes(_:count:)``, room for ``overRead`` bytes having been reserved.
     @inline(__always)
     mutating func paddedBytesInReserved(_ source: UnsafePointer<UInt8>, count byteCount: Int) {
         precondition(byteCount <= Self.overRead, "a padded copy longer than its padding")
@@ -427,8 +415,6 @@ final class PaddedTable: Sendable {
     }
 
     nonisolated(unsafe) fileprivate let base: UnsafeMutablePointer<UInt8>
-    /// The bytes the table holds, padding included.
-    let size: Int
     /// The pieces, in the order they were given.
     let pieces: [Piece]
 
@@ -445,7 +431,6 @@ final class PaddedTable: Sendable {
         block += [UInt8](repeating: 0, count: (limit + 31) & ~31 + LineWriter.overRead)
         base = .allocate(capacity: block.count)
         base.initialize(from: block, count: block.count)
-        size = block.count
         self.pieces = ranges
     }
 }

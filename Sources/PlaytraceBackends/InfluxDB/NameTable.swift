@@ -102,10 +102,4 @@ final class NameTable: Sendable {
     func writeBooleanInReserved(_ value: Bool, to line: inout LineWriter) {
         line.pieceInReserved(value ? trueIndex : trueIndex + 1, of: table)
     }
-
-    /// Writes `true` or `false`.
-    @inline(__always)
-    func writeBoolean(_ value: Bool, to line: inout LineWriter) {
-        line.piece(value ? trueIndex : trueIndex + 1, of: table)
-    }
 }
