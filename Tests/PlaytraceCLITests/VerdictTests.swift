@@ -1,6 +1,7 @@
 import Foundation
 import PlaytraceCore
 import PlaytraceLab
+import PlaytraceTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -14,8 +15,11 @@ import Darwin
 /// which plays in real time.
 @Suite("The verdict and signals", .serialized)
 struct VerdictTests {
-    private static func json(_ path: String) throws -> [String: Any] {
-        try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    /// The summary at `path`, once it is found to conform to its schema.
+    static func json(_ path: String) async throws -> [String: Any] {
+        let errors = try await JSONSchemaCheck.errors(in: path, schema: "session-summary")
+        #expect(errors.isEmpty, "the summary conforms to schemas/session-summary.schema.json: \(errors)")
+        return try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
     }
 
     private static func verdictLine(_ output: String) -> String? {
@@ -36,9 +40,9 @@ struct VerdictTests {
         let line = try #require(Self.verdictLine(run.output), "\(run.output)")
         #expect(line.hasPrefix("verdict: OK — playback played"), "\(line)")
         #expect(line.contains("ads: all 12 beacon(s) called for fired once and were delivered"), "\(line)")
-        let json = try Self.json(summary)
+        let json = try await Self.json(summary)
         #expect(json["succeeded"] as? Bool == true)
-        #expect((json["ads"] as? [String: Any])?["missed"] as? Int == 0)
+        #expect(((json["ads"] as? [String: Any])?["counts"] as? [String: Any])?["missed"] as? Int == 0)
         #expect((json["verdict"] as? [String: Any])?["playback"] as? String == "played")
     }
 
@@ -57,9 +61,9 @@ struct VerdictTests {
         let line = try #require(Self.verdictLine(failed.output), "\(failed.output)")
         #expect(line.hasPrefix("verdict: FAILED — "), "\(line)")
         #expect(line.contains("1 beacon(s) failed for good"), "\(line)")
-        let json = try Self.json(summary)
+        let json = try await Self.json(summary)
         #expect(json["succeeded"] as? Bool == false)
-        let reasons = (json["verdict"] as? [String: Any])?["reasons"] as? [String] ?? []
+        let reasons = ((json["verdict"] as? [String: Any])?["reasons"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
         #expect(reasons.contains { $0.contains("failed for good") }, "\(reasons)")
 
         let accepted = try await CLITests.run(arguments + ["--accept", "failed"])
@@ -68,7 +72,7 @@ struct VerdictTests {
         let acceptedLine = try #require(Self.verdictLine(accepted.output))
         #expect(acceptedLine.hasPrefix("verdict: OK — ") && acceptedLine.contains("(accepted: 1 beacon(s) failed for good"),
                 "\(acceptedLine)")
-        #expect(try Self.json(summary)["succeeded"] as? Bool == true)
+        #expect(try await Self.json(summary)["succeeded"] as? Bool == true)
     }
 
     @Test("A start that fails: verdict FAILED naming the failure, exit 1")
@@ -102,7 +106,7 @@ struct VerdictTests {
             let line = try #require(Self.verdictLine(run.output), "\(run.output)")
             #expect(line.hasPrefix("verdict: OK (interrupted) — playback played"), "\(line)")
             #expect(!run.error.contains("quit at once:"), "one SIGTERM, said twice, is one: \(run.error)")
-            let verdict = try Self.json(summary)["verdict"] as? [String: Any]
+            let verdict = try await Self.json(summary)["verdict"] as? [String: Any]
             #expect(verdict?["interrupted"] as? Bool == true)
         }
         await lab.stop()
@@ -139,7 +143,7 @@ struct VerdictTests {
         await lab.stop()
         #expect(process.terminationStatus == 128 + SIGINT)
         #expect(printed().contains("interrupted at") && printed().contains("Summary"), "\(printed())")
-        let json = try Self.json(summary)
+        let json = try await Self.json(summary)
         #expect(json["succeeded"] as? Bool == false)
         #expect((json["verdict"] as? [String: Any])?["interrupted"] as? Bool == true)
     }
@@ -174,7 +178,7 @@ struct VerdictTests {
         let line = Self.verdictLine(text) ?? ""
         #expect(line.hasPrefix("verdict: OK (interrupted) — playback played")
                 || line.hasPrefix("verdict: FAILED (interrupted) — playback never started"), "\(text)")
-        let verdict = try Self.json(summary)["verdict"] as? [String: Any]
+        let verdict = try await Self.json(summary)["verdict"] as? [String: Any]
         #expect(verdict?["interrupted"] as? Bool == true)
     }
 

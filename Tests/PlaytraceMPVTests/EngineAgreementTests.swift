@@ -50,6 +50,8 @@ struct EngineAgreementTests {
                 "--script", script, "--summary-json", file.path, url.absoluteString,
             ])
             #expect(run.status == 0, "\(engine): \(run.output)\n\(run.error)")
+            let errors = try await JSONSchemaCheck.errors(in: file.path, schema: "session-summary")
+            #expect(errors.isEmpty, "\(engine): the summary conforms to its schema: \(errors)")
             return try Summary(Data(contentsOf: file))
         }
         async let headlessSummary = session("headless")
@@ -68,12 +70,12 @@ struct EngineAgreementTests {
         }
         #expect(headless.deliveredKeys == mpv.deliveredKeys,
                 "the same beacons: only headless \(headless.deliveredKeys.subtracting(mpv.deliveredKeys).sorted()), only mpv \(mpv.deliveredKeys.subtracting(headless.deliveredKeys).sorted())")
-        #expect(headless.metric("StallCount") == 0 && mpv.metric("StallCount") == 0)
-        #expect(headless.metric("AverageBitrate") == 400_000 && mpv.metric("AverageBitrate") == 400_000,
-                "\(String(describing: headless.metric("AverageBitrate"))) and \(String(describing: mpv.metric("AverageBitrate")))")
-        let startup = (headless.metric("StartTime") ?? -1_000, mpv.metric("StartTime") ?? 1_000)
+        #expect(headless.metric("stallCount") == 0 && mpv.metric("stallCount") == 0)
+        #expect(headless.metric("averageBitrateBitsPerSecond") == 400_000 && mpv.metric("averageBitrateBitsPerSecond") == 400_000,
+                "\(String(describing: headless.metric("averageBitrateBitsPerSecond"))) and \(String(describing: mpv.metric("averageBitrateBitsPerSecond")))")
+        let startup = (headless.metric("startTimeMilliseconds") ?? -1_000, mpv.metric("startTimeMilliseconds") ?? 1_000)
         #expect(abs(startup.0 - startup.1) <= 500, "startup, ms: \(startup)")
-        let content = (headless.metric("ContentPlaybackTime") ?? -1_000, mpv.metric("ContentPlaybackTime") ?? 1_000)
+        let content = (headless.metric("contentPlaybackTimeMilliseconds") ?? -1_000, mpv.metric("contentPlaybackTimeMilliseconds") ?? 1_000)
         #expect(abs(content.0 - content.1) <= 500, "content time, ms: \(content)")
         return content.1
     }
@@ -89,15 +91,17 @@ private struct Summary {
     init(_ data: Data) throws {
         let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let ads = try #require(root["ads"] as? [String: Any])
-        func count(_ key: String) -> Int { (ads[key] as? NSNumber)?.intValue ?? -1 }
+        let counts = ads["counts"] as? [String: Any] ?? [:]
+        func count(_ key: String) -> Int { (counts[key] as? NSNumber)?.intValue ?? -1 }
         (expected, fired, delivered) = (count("expected"), count("fired"), count("delivered"))
         (duplicated, missed, unexpected) = (count("duplicated"), count("missed"), count("unexpected"))
-        let beacons = root["beacons"] as? [[String: Any]] ?? []
+        let beacons = ads["beacons"] as? [[String: Any]] ?? []
         deliveredKeys = Set(beacons.compactMap { $0["state"] as? String == "delivered" ? $0["key"] as? String : nil })
-        let items = root["qoe"] as? [String: [String: Any]] ?? [:]
-        qoe = (items.values.first ?? [:]).compactMapValues { ($0 as? NSNumber)?.doubleValue }
+        let playback = (root["qoe"] as? [[String: Any]])?.first ?? [:]
+        qoe = playback.compactMapValues { ($0 as? NSNumber)?.doubleValue }
     }
 
-    func metric(_ name: String) -> Double? { qoe[name] }
+    /// A metric by its key in the summary (`stallCount`, `averageBitrateBitsPerSecond`…).
+    func metric(_ key: String) -> Double? { qoe[key] }
 }
 #endif

@@ -125,6 +125,10 @@ public final class AdBeaconingSession {
         stopwatch = Stopwatch(clock: clock)
     }
 
+    /// The session's stopwatch now: the instants of ``beacons`` (crossings, hand-overs, deliveries) count from the
+    /// session's creation, on its clock.
+    public nonisolated var elapsed: Duration { stopwatch.elapsed }
+
     /// A courier for this session's outbox whose reports come back to the session.
     public func makeCourier(transport: any HTTPTransport, timeout: Duration = .seconds(5),
                             maximumAttempts: Int = 8) -> BeaconCourier {

@@ -42,6 +42,11 @@ struct Demo: AsyncParsableCommand {
         """)
     var ads: String = "harmonic"
 
+    /// Where the demo writes its report unless `--report` says otherwise.
+    static var defaultReportPath: String {
+        URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("playtrace-demo-report.html").path
+    }
+
     /// The fastest the demo may run: the lab and the engine still have to do a second's work in real time.
     static let speedRange = 0.01...1_000.0
 
@@ -78,9 +83,10 @@ struct Demo: AsyncParsableCommand {
         common.bootstrapLogging()
         let interruption = SessionInterruption()
         defer { interruption.stop() }
-        if let path = sessionOptions.summaryJSON {
-            interruption.writeOnQuit(PlaybackSession.quitSummary(reason: "quit at once during start-up, before playback began"),
-                                     to: path)
+        let startedAt = ISO8601.now()
+        if let path = sessionOptions.summaryJSON, let data = try? SessionSummary.quit(
+            command: "demo", startedAt: startedAt, reason: "quit at once during start-up, before playback began").encoded() {
+            interruption.writeOnQuit(data, to: path)
         }
         let clock = ScaledClock(speed: effectiveSpeed)
         var labConfiguration = LabConfiguration()
@@ -89,9 +95,10 @@ struct Demo: AsyncParsableCommand {
         let port = try await lab.start()
         let succeeded: Bool
         do {
-            succeeded = try await AsyncHTTPClientTransport.scoped(clock: clock) { transport in
-                try await play(base: "http://127.0.0.1:\(port)", clock: clock, transport: transport,
-                               interruption: interruption)
+            succeeded = try await AsyncHTTPClientTransport.scoped(clock: clock) { client in
+                try await play(base: "http://127.0.0.1:\(port)", clock: clock,
+                               transport: RecordingTransport(client, stopwatch: Stopwatch(clock: clock)),
+                               interruption: interruption, startedAt: startedAt)
             }
         } catch {
             await lab.stop()
@@ -104,8 +111,8 @@ struct Demo: AsyncParsableCommand {
     }
 
     @MainActor
-    private func play(base: String, clock: ScaledClock, transport: AsyncHTTPClientTransport,
-                      interruption: SessionInterruption) async throws -> Bool {
+    private func play(base: String, clock: ScaledClock, transport: RecordingTransport,
+                      interruption: SessionInterruption, startedAt: String) async throws -> Bool {
         let output = ConsoleOutput()
         let outbox = try RunOutbox(path: telemetryOptions.outboxPath,
                                    couriers: TelemetrySetup.couriers(for: telemetryOptions, transport: transport),
@@ -167,7 +174,8 @@ struct Demo: AsyncParsableCommand {
         print("Playtrace demo — lab on \(base), playing \(entries.count) item(s) through the Player "
             + (decodes ? "on libmpv (real media, decoded) in real time" : "at \(effectiveSpeed)× real time"))
         let limit = stream == "vod" || stream == "interstitials" ? nil : duration
-        let demo = PlaybackSession(clock: clock, transport: transport, output: output)
+        let demo = PlaybackSession(clock: clock, transport: transport, output: output, command: "demo", startedAt: startedAt)
+        demo.reportPath = sessionOptions.report ?? Self.defaultReportPath
         demo.interruption = interruption
         demo.telemetry = telemetry
         demo.ads = adSetup

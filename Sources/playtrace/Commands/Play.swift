@@ -75,12 +75,14 @@ struct Play: AsyncParsableCommand {
         guard let target = URL(string: url) else { throw ValidationError(PlainText.safe("\(url) is not a URL")) }
         let interruption = SessionInterruption()
         defer { interruption.stop() }
-        if let path = sessionOptions.summaryJSON {
-            interruption.writeOnQuit(PlaybackSession.quitSummary(reason: "quit at once during start-up, before playback began"),
-                                     to: path)
+        let startedAt = ISO8601.now()
+        if let path = sessionOptions.summaryJSON, let data = try? SessionSummary.quit(
+            command: "play", startedAt: startedAt, reason: "quit at once during start-up, before playback began").encoded() {
+            interruption.writeOnQuit(data, to: path)
         }
         let clock = ContinuousClock()
-        let succeeded = try await AsyncHTTPClientTransport.scoped(clock: clock) { transport in
+        let succeeded = try await AsyncHTTPClientTransport.scoped(clock: clock) { client in
+            let transport = RecordingTransport(client, stopwatch: Stopwatch(clock: clock))
             let output = ConsoleOutput()
             let title = target.deletingLastPathComponent().lastPathComponent.isEmpty
                 ? target.lastPathComponent : target.deletingLastPathComponent().lastPathComponent + "/" + target.lastPathComponent
@@ -99,7 +101,8 @@ struct Play: AsyncParsableCommand {
             let entry = PlaybackSession.Entry(url: playlist, metadata: DemoMetadata(
                 title: title, subtitle: target.absoluteString, chapters: [], timeRanges: [], source: target.absoluteString),
                 tracksAds: ads != nil)
-            let demo = PlaybackSession(clock: clock, transport: transport, output: output)
+            let demo = PlaybackSession(clock: clock, transport: transport, output: output, command: "play", startedAt: startedAt)
+            demo.reportPath = sessionOptions.report
             demo.interruption = interruption
             demo.telemetry = telemetry
             demo.ads = ads

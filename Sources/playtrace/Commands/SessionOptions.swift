@@ -10,13 +10,21 @@ struct SessionOptions: ParsableArguments {
     var script: String?
 
     @Option(name: .customLong("summary-json"),
-            help: "Write the session's summary for machines to this file: QoE metrics, and every ad beacon with its delivery.")
+            help: ArgumentHelp(
+                "Write the session's record for machines to this file (JSON).",
+                discussion: "The verdict, each item, the QoE metrics, the timeline, every request, ad break and beacon "
+                    + "with its delivery; schemas/session-summary.schema.json describes it. playtrace report draws it."))
     var summaryJSON: String?
+
+    @Option(help: ArgumentHelp(
+        "Write the session's report to this HTML file: a timeline, the QoE metrics, the ad pods and beacons, the requests.",
+        discussion: "One self-contained file (no network). The demo writes one by default (its path printed at the end)."))
+    var report: String?
 
     @Option(help: ArgumentHelp(
         "A shortfall that does not fail the session (repeatable): the verdict still names it.",
         discussion: "missed | unexpected | duplicated | failed | waiting | vast-errors | telemetry | playback-failed "
-            + "| stalled | summary-file. For instance --accept missed when a test plays faster than beacons fire on purpose."))
+            + "| stalled | summary-file | report-file. For instance --accept missed when a test plays faster than beacons fire on purpose."))
     var accept: [SessionVerdict.Shortfall] = []
 
     func validate() throws {
@@ -28,6 +36,7 @@ struct SessionOptions: ParsableArguments {
             }
         }
         if let summaryJSON { try WritablePath.check(summaryJSON, option: "--summary-json", appending: false) }
+        if let report { try WritablePath.check(report, option: "--report", appending: false) }
     }
 
     /// The script, parsed (validated already).

@@ -40,6 +40,8 @@ struct SessionVerdict {
         case telemetry
         /// The `--summary-json` file could not be written.
         case summaryFile = "summary-file"
+        /// The `--report` file could not be written.
+        case reportFile = "report-file"
     }
 
     /// One shortfall found, in words.
@@ -79,10 +81,12 @@ struct SessionVerdict {
         return line
     }
 
-    /// For `--summary-json`.
-    var json: [String: Any] {
-        ["succeeded": succeeded, "playback": playback.rawValue, "interrupted": interrupted,
-         "reasons": failing.map(\.text), "accepted": excused.map(\.text)]
+    /// For the session summary.
+    var summary: SessionSummary.Verdict {
+        SessionSummary.Verdict(
+            succeeded: succeeded, playback: playback.rawValue, interrupted: interrupted, line: line,
+            reasons: failing.map { SessionSummary.Finding(kind: $0.kind.rawValue, text: $0.text) },
+            accepted: excused.map { SessionSummary.Finding(kind: $0.kind.rawValue, text: $0.text) })
     }
 }
 

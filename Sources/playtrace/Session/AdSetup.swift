@@ -256,124 +256,61 @@ final class AdSetup {
     }
 
     /// A duration of the session's clock in real time.
-    private func realTime(_ duration: Duration) -> Duration { duration / speed }
+    func realTime(_ duration: Duration) -> Duration { duration / speed }
 
     private static func milliseconds(_ duration: Duration) -> String {
         String(format: "%.1f ms", duration.seconds * 1000)
     }
 
-    /// Each break, ad and event with its state: the terminal counterpart of the seed's pod list. The
-    /// player-initiated events of an ad that never happened share one line, and the breaks the playhead never
-    /// reached (none of their events left idle) share one line at the end.
+    /// Each break, ad and event with its state, as ``AdPodList`` lays them out: the terminal counterpart of the
+    /// seed's pod list.
     private func podList() -> [String] {
         let info = session.sessionInfo
         var lines = ["Ads (\(settings.format.rawValue)" + (info.map { ", session \($0.id) by \($0.obtainedBy)" } ?? "")
             + ", \(session.metadataAttempts) metadata request(s), \(session.metadataFailures) failed)"]
         if session.adPods.isEmpty { lines.append("  no ad break listed") }
-        let nameWidth = session.adPods.flatMap(\.allTrackingEvents).map(\.event.rawValue.count).max() ?? 0
-        var unreached: [AdPod] = []
-        for pod in session.adPods {
-            guard pod.allTrackingEvents.contains(where: { $0.reportingState != .idle }) else {
-                unreached.append(pod)
-                continue
-            }
-            lines.append("  \(pod.id)  \(time(pod.startTime))  \(Format.seconds(pod.duration / 1000)), \(pod.ads.count) ad(s)")
-            lines += eventLines(pod.trackingEvents, indent: 4, nameWidth: nameWidth)
-            for ad in pod.ads {
-                lines.append("    \(ad.id)  \(time(ad.startTime))  \(Format.seconds(ad.duration / 1000))")
-                lines += eventLines(ad.trackingEvents, indent: 6, nameWidth: nameWidth)
+        let list = AdPodList(pods: session.adPods, time: time)
+        // Names are padded to the longest one listed, never cut.
+        let nameWidth = max(list.eventNameWidth, 15)
+        for row in list.rows {
+            let indent = String(repeating: " ", count: 2 + 2 * row.depth)
+            switch row.kind {
+            case .pod:
+                lines.append(indent + "\(row.title)  \(row.time ?? "")  \(Format.seconds(row.durationSeconds ?? 0)), \(row.detail ?? "")")
+            case .ad:
+                lines.append(indent + "\(row.title)  \(row.time ?? "")  \(Format.seconds(row.durationSeconds ?? 0))")
+            case .event:
+                lines.append(indent + row.title.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " "
+                    + (row.time ?? "(player)").padding(toLength: 24, withPad: " ", startingAt: 0) + " "
+                    + (row.state?.rawValue ?? ""))
+            case .unusedPlayerEvents:
+                lines.append(indent + "(player) not used: " + row.title)
+            case .unreachedPods:
+                lines.append(indent + row.title + ": " + (row.detail ?? ""))
             }
         }
-        if !unreached.isEmpty { lines.append(Self.unreachedLine(unreached.map { "\($0.id) at \(time($0.startTime))" })) }
         if let error = session.latestError { lines.append("  latest error: \(PlainText.safe(error))") }
         return lines
     }
 
-    /// The most breaks the line of breaks not reached names (a long live session lists many).
-    static let unreachedNamed = 5
+    /// How far the stream's dates run ahead of its media time (seconds: a date minus its playhead), as the playback
+    /// last showed it; ``PlaybackSession`` keeps it, so that the breaks' times are told on the status line's timeline.
+    var dateOffset: Double?
 
-    /// `  2 break(s) not reached: break-2 at …, break-3 at …`, naming the first few.
-    static func unreachedLine(_ breaks: [String]) -> String {
-        let named = breaks.prefix(unreachedNamed).joined(separator: ", ")
-        let more = breaks.count > unreachedNamed ? " and \(breaks.count - unreachedNamed) more" : ""
-        return "  \(breaks.count) break(s) not reached (no event fired): \(named)\(more)"
-    }
-
-    /// The lines of a break's or an ad's events: one per event, but the player-initiated ones that never happened
-    /// share one line.
-    private func eventLines(_ events: [TrackingEvent], indent: Int, nameWidth: Int) -> [String] {
-        var lines: [String] = []
-        var unused: [String] = []
-        for event in events {
-            if event.event.kind == .playerInitiated, event.reportingState == .idle {
-                if !unused.contains(event.event.rawValue) { unused.append(event.event.rawValue) }
-                continue
-            }
-            lines.append(eventLine(event, indent: indent, nameWidth: nameWidth))
-        }
-        if !unused.isEmpty {
-            lines.append(String(repeating: " ", count: indent) + "(player) not used: " + unused.joined(separator: ", "))
-        }
-        return lines
-    }
-
-    private func eventLine(_ event: TrackingEvent, indent: Int, nameWidth: Int) -> String {
-        // Names are padded to the longest one listed, never cut.
-        let name = event.event.rawValue.padding(toLength: max(nameWidth, 15), withPad: " ", startingAt: 0)
-        let when = event.event.kind == .automatic ? time(event.startTime) : "(player)"
-        return String(repeating: " ", count: indent) + name + " " + when.padding(toLength: 24, withPad: " ", startingAt: 0)
-            + " " + event.reportingState.rawValue
-    }
-
-    /// A time of the ad timeline as the user reads it: a stream date's time of day (UTC), or a media position.
-    private func time(_ milliseconds: Double) -> String {
+    /// A time of the ad timeline on the item's media timeline (seconds), when it can be placed there.
+    func mediaSeconds(_ milliseconds: Double) -> Double? {
         switch session.timeline {
-        case .mediaTime: return MediaTime(seconds: milliseconds / 1000).timecode
-        case .programDateTime:
-            let text = StreamDate(millisecondsSince1970: milliseconds).iso8601Milliseconds
-            return text.split(separator: "T").last.map(String.init) ?? text
+        case .mediaTime: milliseconds / 1000
+        case .programDateTime: dateOffset.map { milliseconds / 1000 - $0 }
         }
     }
 
-    /// Every beacon with its delivery, for `--summary-json`.
-    func beaconsJSON() -> [[String: Any]] {
-        session.beacons.flatMap { record in
-            record.urls.map { url -> [String: Any] in
-                var entry: [String: Any] = [
-                    "event": record.firing.event.rawValue, "key": record.firing.key.description, "url": url.url,
-                    "cause": record.firing.cause.rawValue, "mediaTime": record.firing.mediaTime,
-                    "crossing": record.firing.crossing.seconds, "sent": record.sentAt.seconds,
-                    "firingLatenessMs": realTime(record.lateness).seconds * 1000, "attempts": url.attempts,
-                ]
-                if record.urlsOverLimit > 0 { entry["urlsOverLimit"] = record.urlsOverLimit }
-                switch url.outcome {
-                case .delivered(let at):
-                    entry["state"] = "delivered"
-                    entry["delivered"] = at.seconds
-                    entry["latenessMs"] = realTime(at - record.firing.crossing).seconds * 1000
-                case .skipped: entry["state"] = "skipped"
-                case .refused(let reason):
-                    entry["state"] = "refused"
-                    entry["reason"] = reason
-                case .failed(let reason):
-                    entry["state"] = "failed"
-                    entry["reason"] = reason
-                case nil: entry["state"] = "waiting"
-                }
-                return entry
-            }
-        }
-    }
-
-    /// The counts, for `--summary-json`.
-    func countsJSON() -> [String: Any] {
-        ["format": settings.format.rawValue, "session": session.sessionInfo?.id ?? NSNull(),
-         "expected": counts.expected, "fired": counts.fired, "playerInitiated": counts.playerInitiated,
-         "delivered": counts.delivered, "failed": counts.failed, "waiting": counts.waiting, "late": counts.late,
-         "missed": counts.missed, "unexpected": counts.unexpected, "duplicated": counts.duplicated,
-         "restored": counts.restored, "errors": counts.errors, "refusedURLs": counts.refusedURLs,
-         "urlsOverLimit": counts.urlsOverLimit, "worstLatenessMs": counts.worstLateness.seconds * 1000,
-         "worstFiringLatenessMs": counts.worstFiringLateness.seconds * 1000]
+    /// A time of the ad timeline as the status line tells it (a media timecode); a stream date's time of day (UTC)
+    /// when the playback never showed where the dates fall.
+    func time(_ milliseconds: Double) -> String {
+        if let seconds = mediaSeconds(milliseconds) { return MediaTime(seconds: seconds).timecode }
+        let text = StreamDate(millisecondsSince1970: milliseconds).iso8601Milliseconds
+        return text.split(separator: "T").last.map(String.init) ?? text
     }
 }
 

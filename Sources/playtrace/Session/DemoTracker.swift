@@ -6,23 +6,36 @@ final class DemoTracker: PlayerItemTracker {
     struct Configuration: Sendable {
         /// The name the tracker prints (its item's title, known before the metadata arrives).
         let name: String
+        /// The item's URL and its place in the playlist, for the summary.
+        var url = ""
+        var index = 0
         let output: ConsoleOutput
         let report: DemoReport
+        /// Where the session's timeline is kept, if it is.
+        var recorder: SessionRecorder?
     }
 
     private let output: ConsoleOutput
     private let report: DemoReport
     private let title: String
+    private let url: String
+    private let index: Int
+    private let recorder: SessionRecorder?
     private var propertyUpdates = 0
     private var reportedEvents = 0
     private var failure: EngineError?
     /// When the first frame showed, counted from the item's media request: StartTime's definition.
     private var firstFrame: Duration?
+    /// When the item was requested, on its session's time: its start, or its transition from the item before.
+    private var requestedAt: Duration = .zero
 
     init(configuration: Configuration) {
         output = configuration.output
         report = configuration.report
         title = configuration.name
+        url = configuration.url
+        index = configuration.index
+        recorder = configuration.recorder
         output.message("[tracker \(title)] init")
     }
 
@@ -47,20 +60,24 @@ final class DemoTracker: PlayerItemTracker {
     func updateMetricEvents(to events: [MetricEvent]) {
         for event in events.dropFirst(reportedEvents) {
             if case .failure(let error) = event.kind { failure = error }
-            if case .firstFrame = event.kind, firstFrame == nil { firstFrame = event.time }
+            // An item loaded ahead of its turn is requested when it becomes current (its transition), not when its
+            // session began: StartTime counts from there.
+            if case .itemTransition = event.kind { requestedAt = event.time }
+            if case .firstFrame = event.kind, firstFrame == nil { firstFrame = event.time - requestedAt }
             let text = if case .firstFrame = event.kind {
-                "first frame after \(Format.seconds(event.time)) (from the media request)"
+                "first frame after \(Format.seconds(event.time - requestedAt)) (from the media request)"
             } else {
                 Self.describe(event.kind)
             }
             output.message("[tracker \(title)] metric event at \(event.playhead.timecode): \(text)")
+            recorder?.note(event, item: index, text: text)
         }
         reportedEvents = events.count
     }
 
     func disable(with properties: TrackerProperties) {
         output.message("[tracker \(title)] disable at \(properties.time.timecode) after \(propertyUpdates) property updates")
-        report.add(title: title, properties: properties, failure: failure, firstFrame: firstFrame)
+        report.add(title: title, url: url, properties: properties, failure: failure, firstFrame: firstFrame)
     }
 
     static func describe(_ kind: MetricEvent.Kind) -> String {
@@ -94,9 +111,18 @@ final class DemoReport {
     private(set) var lines: [String] = []
     /// Each item's outcome, for the verdict.
     private(set) var outcomes: [SessionVerdict.ItemOutcome] = []
+    /// Each item's record, for the summary.
+    private(set) var items: [SessionSummary.Item] = []
 
-    func add(title: String, properties: TrackerProperties, failure: EngineError?, firstFrame: Duration?) {
+    func add(title: String, url: String, properties: TrackerProperties, failure: EngineError?, firstFrame: Duration?) {
         let metrics = properties.metrics
+        items.append(SessionSummary.Item(
+            title: title, url: url,
+            result: failure != nil ? "failed" : properties.playbackState == .ended ? "ended" : "stopped",
+            failure: failure.map { "\($0)" }, streamType: properties.streamType.rawValue, mediaType: properties.mediaType.rawValue,
+            startupSeconds: firstFrame?.seconds, endPositionSeconds: properties.time.seconds, stallCount: metrics.stallCount,
+            stallSeconds: metrics.stallDuration.seconds, variantSwitchCount: metrics.variantSwitchCount,
+            bytesReceived: metrics.bytesReceived, requestCount: metrics.requestCount))
         outcomes.append(SessionVerdict.ItemOutcome(
             title: title, failure: failure.map { "\($0)" }, started: firstFrame != nil, ended: properties.playbackState == .ended,
             stallCount: metrics.stallCount, stallDuration: metrics.stallDuration.seconds))

@@ -18,8 +18,12 @@ final class PlaybackSession {
     }
 
     private let clock: any Clock<Duration>
-    private let transport: any HTTPTransport
-    private let output: ConsoleOutput
+    /// The session's transport, which notes its requests; its stopwatch is the summary's.
+    let transport: RecordingTransport
+    let output: ConsoleOutput
+    /// `play` or `demo`, and when the command started, for the summary.
+    let command: String
+    let startedAt: String
     /// Where telemetry goes, when asked for.
     var telemetry: TelemetrySetup?
     /// A cap on the variants.
@@ -38,16 +42,21 @@ final class PlaybackSession {
     var accepted: Set<SessionVerdict.Shortfall> = []
     /// The engine that plays (`--engine`).
     var engine = EngineChoice()
-    private let report = DemoReport()
-    /// The ad breaks announced, as they were when announced (a break is announced again when it changes: its end
-    /// signalled, its duration known), and those entered.
-    private var signalledBreaks: [String: SignalledAdBreak] = [:]
-    private var enteredBreaks: Set<String> = []
+    /// Where a `--report` HTML file goes.
+    var reportPath: String?
+    let report = DemoReport()
+    private let breaks = BreakAnnouncer()
+    let recorder: SessionRecorder
+    private var lastSignals: [SignalledAdBreak] = []
 
-    init(clock: any Clock<Duration>, transport: any HTTPTransport, output: ConsoleOutput) {
+    init(clock: any Clock<Duration>, transport: RecordingTransport, output: ConsoleOutput, command: String,
+         startedAt: String) {
         self.clock = clock
         self.transport = transport
         self.output = output
+        self.command = command
+        self.startedAt = startedAt
+        recorder = SessionRecorder(stopwatch: transport.stopwatch)
     }
 
     /// How much wall-clock time a session with a media-time limit may take beyond it: `limit` plus this much (at
@@ -61,9 +70,11 @@ final class PlaybackSession {
         let clock = self.clock
         let transport = self.transport
         let viewer = UUID().uuidString.lowercased()
-        let items = entries.map { entry in
+        let items = entries.enumerated().map { index, entry in
             var adapters = [
-                DemoTracker.adapter(configuration: .init(name: entry.metadata.title, output: output, report: report)) {
+                DemoTracker.adapter(configuration: .init(name: entry.metadata.title, url: entry.url.absoluteString,
+                                                         index: index, output: output, report: report,
+                                                         recorder: recorder)) {
                     (metadata: DemoMetadata) in "\(metadata.title): \(metadata.subtitle)"
                 },
             ]
@@ -102,6 +113,7 @@ final class PlaybackSession {
             if let item = player.currentItem, item !== lastItem, let index = items.firstIndex(where: { $0 === item }) {
                 lastItem = item
                 output.message("▶ \(entries[index].metadata.title) — \(entries[index].metadata.subtitle)")
+                recorder.itemStarted(index, title: entries[index].metadata.title)
             }
             do { try await clock.sleep(for: interval) } catch { break }
             if interruption?.signal != nil {
@@ -109,11 +121,26 @@ final class PlaybackSession {
                 output.message("interrupted at \(player.time.timecode)")
                 break
             }
-            if let item = lastItem { announceBreaks(of: item, player.engineSnapshot.adBreaks, at: player.time) }
+            if let item = lastItem, let index = items.firstIndex(where: { $0 === item }) {
+                let signals = player.engineSnapshot.adBreaks
+                for line in breaks.lines(item: String(describing: ObjectIdentifier(item)), breaks: signals, at: player.time) {
+                    output.message(line)
+                }
+                if signals != lastSignals {
+                    lastSignals = signals
+                    recorder.noteBreaks(BreakAnnouncer.group(signals), item: index)
+                }
+                recorder.sample(player, item: index)
+            }
             if script?.stopRequested == true {
                 output.endStatus()
                 output.message("stopped by the script at \(player.time.timecode)")
                 break
+            }
+            if let ads, player.currentInterstitial == nil, let item = player.currentItem,
+               entries[items.firstIndex { $0 === item } ?? 0].tracksAds {
+                let snapshot = player.engineSnapshot
+                if let date = snapshot.streamDate { ads.dateOffset = date.secondsSince1970 - snapshot.playhead.seconds }
             }
             ticks += 1
             if ticks % statusEvery == 0 { output.status(statusLine(player)) }
@@ -178,56 +205,11 @@ final class PlaybackSession {
             for line in lines { output.message(line) }
             verdict.findings += findings
         }
-        if let summaryJSONPath {
-            do {
-                try writeSummary(to: summaryJSONPath, verdict: verdict)
-            } catch {
-                output.message(CommandFailure("--summary-json \(summaryJSONPath)", error: error).description)
-                verdict.findings.append(.init(kind: .summaryFile, text: "--summary-json could not be written"))
-            }
-        }
+        writeRecords(verdict: &verdict)
         // From here, quitting at once leaves the summary just written.
         interruption?.lastWords {}
         output.message(verdict.line)
         return verdict.succeeded
-    }
-
-    /// What a second signal (quit at once) writes to `--summary-json`: the session as known now, marked failed and
-    /// interrupted.
-    private func keepLastWords(at playhead: MediaTime) {
-        guard let interruption, let path = summaryJSONPath else { return }
-        var summary = Self.quitSummary(reason: "quit at once by a second signal at \(playhead.timecode), "
-                                        + "before the session's end: this is what was known then")
-        summary["playhead"] = playhead.seconds
-        if let ads { summary["beacons"] = ads.beaconsJSON() }
-        if let telemetry { summary["qoe"] = Self.qoeJSON(telemetry) }
-        interruption.writeOnQuit(summary, to: path)
-    }
-
-    /// The session's QoE metrics by content, for `--summary-json`.
-    private static func qoeJSON(_ telemetry: TelemetrySetup) -> [String: [String: Double]] {
-        var qoe: [String: [String: Double]] = [:]
-        for (content, name, value) in telemetry.metricValues { qoe[content, default: [:]][name] = value }
-        return qoe
-    }
-
-    /// A summary for a session that quit at once.
-    static func quitSummary(reason: String) -> [String: Any] {
-        ["succeeded": false,
-         "verdict": ["succeeded": false, "playback": "interrupted", "interrupted": true, "reasons": [reason],
-                     "accepted": [String]()] as [String: Any]]
-    }
-
-    /// The summary for machines: the items' outcomes, the QoE metrics, and the ad beacons with their delivery.
-    private func writeSummary(to path: String, verdict: SessionVerdict) throws {
-        var summary: [String: Any] = ["succeeded": verdict.succeeded, "verdict": verdict.json]
-        if let telemetry { summary["qoe"] = Self.qoeJSON(telemetry) }
-        if let ads {
-            summary["ads"] = ads.countsJSON()
-            summary["beacons"] = ads.beaconsJSON()
-        }
-        let data = try JSONSerialization.data(withJSONObject: summary, options: [.prettyPrinted, .sortedKeys])
-        try data.write(to: URL(fileURLWithPath: path))
     }
 
     private static func describe(_ action: ViewerScript.Action) -> String {
@@ -239,24 +221,6 @@ final class PlaybackSession {
         case .rate(let rate): "rate \(rate)"
         case .skip: "skip the interstitial"
         case .stop: "stop"
-        }
-    }
-
-    /// Names each ad break when the engine first reports it (a live stream's as they appear) and when it changes,
-    /// and again when the playhead enters it.
-    private func announceBreaks(of item: PlayerItem, _ breaks: [SignalledAdBreak], at time: MediaTime) {
-        let itemKey = String(describing: ObjectIdentifier(item))
-        for signal in breaks {
-            let key = itemKey + signal.id
-            if signalledBreaks[key] != signal {
-                signalledBreaks[key] = signal
-                output.message("ad break \(signal.id) signalled: \(signal.source) at \(signal.start?.timecode ?? "?")"
-                    + (signal.duration.map { " for " + Format.seconds($0.seconds) } ?? "")
-                    + (signal.isClosed ? "" : " (open)"))
-            }
-            guard signal.timeRange?.contains(time) ?? false, enteredBreaks.insert(key).inserted else { continue }
-            output.message("ad break \(signal.id) (\(signal.source), "
-                + "\(signal.duration.map { Format.seconds($0.seconds) } ?? "open"))")
         }
     }
 

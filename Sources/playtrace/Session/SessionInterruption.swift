@@ -41,10 +41,8 @@ final class SessionInterruption: Sendable {
         shared.quitAction.withLock { $0 = action }
     }
 
-    /// On quitting at once, writes `summary` (serialized now) as JSON to `path`.
-    func writeOnQuit(_ summary: [String: Any], to path: String) {
-        guard let data = try? JSONSerialization.data(withJSONObject: summary, options: [.prettyPrinted, .sortedKeys])
-        else { return }
+    /// On quitting at once, writes `data` (the summary as known now) to `path`.
+    func writeOnQuit(_ data: Data, to path: String) {
         lastWords {
             let line: String
             do {

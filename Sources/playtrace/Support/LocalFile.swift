@@ -10,7 +10,7 @@ enum LocalFile {
 
         var description: String {
             switch self {
-            case .tooLarge(let limit): "the file holds more than \(limit) bytes, the most a playlist may hold"
+            case .tooLarge(let limit): "the file holds more than \(limit) bytes, the most read"
             case .isDirectory: "it is a directory, not a file"
             }
         }

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Make a session's HTML report from its --summary-json file.",
+        discussion: """
+            The report is the one play --report and the demo write: a timeline of the session (playhead, buffer, bit \
+            rate, stalls, seeks, pauses, ad breaks and interstitials, each beacon at its crossing coloured by its \
+            state), the QoE metrics with their definitions, the ad pods with every tracking event, and the requests, \
+            failures first. One self-contained file: no network, no script.
+            """)
+
+    @Argument(help: "The session summary (play or demo --summary-json).")
+    var summary: String
+
+    @Option(name: [.short, .customLong("output")], help: "The HTML file to write.")
+    var output: String
+
+    /// The largest summary read: the summary's own bounds keep one well below it.
+    static let sizeLimit = 64 << 20
+
+    func validate() throws {
+        try WritablePath.check(output, option: "--output", appending: false)
+    }
+
+    func run() throws {
+        let bytes: [UInt8]
+        do {
+            bytes = try LocalFile.read(summary, limit: Self.sizeLimit)
+        } catch {
+            throw CommandFailure(summary, error: error)
+        }
+        let record: SessionSummary
+        do {
+            record = try SessionSummary.decode(Data(bytes))
+        } catch let error as SummaryFileError {
+            throw CommandFailure(summary, error.description)
+        } catch let error as DecodingError {
+            throw CommandFailure(summary, "not a session summary: " + Self.describe(error))
+        } catch {
+            throw CommandFailure(summary, "not JSON: " + PlainText.describe(error))
+        }
+        do {
+            try Data(HTMLReport(record).document.utf8).write(to: URL(fileURLWithPath: output))
+        } catch {
+            throw CommandFailure("--output \(output)", error: error)
+        }
+        print("report: \(output)")
+    }
+
+    /// A decoding error as the field that is wrong.
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
+            return path.isEmpty ? "the top level" : String(path.drop { $0 == "." })
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return (context.codingPath.isEmpty ? "" : path(context) + ".") + "\(key.stringValue) is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "\(path(context)) is not what it should be"
+        case .dataCorrupted(let context): return "\(path(context)): \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+}

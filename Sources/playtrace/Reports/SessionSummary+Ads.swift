@@ -1,0 +1,119 @@
+extension SessionSummary {
+    /// The client-side ad tracking of the session: the ad session, every break with its ads and tracking events,
+    /// every beacon fired with its delivery, and the counts the verdict is made of.
+    struct Ads: Codable, Sendable {
+        /// `harmonic`, `mediatailor`, `signaling` or `vast`.
+        var format: String
+        var session: AdSession?
+        var metadataRequests: Int
+        var metadataFailures: Int
+        var latestError: String?
+        var counts: AdCounts
+        /// The breaks, in order. Times are on the item's media timeline (`startSeconds`), where the playback showed
+        /// it; a program-date-time timeline's breaks carry their date too.
+        var pods: [Pod]
+        /// The beacons fired, in order, one entry per URL (at most ``beaconLimit``; `beaconsOmitted` counts the rest).
+        var beacons: [Beacon]
+        var beaconsOmitted: Int = 0
+
+        /// The most beacon URLs listed: a day-long live session fires tens of thousands.
+        static let beaconLimit = 5_000
+    }
+
+    /// The SSAI session's URLs (the seed's SessionView shows them).
+    struct AdSession: Codable, Sendable {
+        var id: String
+        /// How it was obtained (`initialization request`, `redirect`, `playlist`…).
+        var obtainedBy: String
+        var mediaURL: String
+        var manifestURL: String
+        var metadataURL: String
+    }
+
+    /// The beacon figures the verdict is made of.
+    struct AdCounts: Codable, Sendable {
+        var expected: Int
+        var fired: Int
+        var playerInitiated: Int
+        var delivered: Int
+        var failed: Int
+        var waiting: Int
+        var late: Int
+        var missed: Int
+        var unexpected: Int
+        var duplicated: Int
+        var restored: Int
+        var vastErrorReports: Int
+        var refusedURLs: Int
+        var urlsOverLimit: Int
+        var worstDeliveryLatenessMilliseconds: Double
+        var worstFiringLatenessMilliseconds: Double
+    }
+
+    /// A break.
+    struct Pod: Codable, Sendable {
+        var id: String
+        /// Its start on the item's media timeline, when the playback placed it there.
+        var startSeconds: Double?
+        /// Its start as a stream date, on a program-date-time timeline.
+        var startDate: String?
+        var durationSeconds: Double
+        /// Whether any of its events fired (a break the playhead never reached has none).
+        var reached: Bool
+        var events: [TrackingEvent]
+        var ads: [Ad]
+    }
+
+    /// An ad of a break.
+    struct Ad: Codable, Sendable {
+        var id: String
+        var title: String?
+        var startSeconds: Double?
+        var startDate: String?
+        var durationSeconds: Double
+        var events: [TrackingEvent]
+    }
+
+    /// A tracking event and its reporting state (Harmonic's `idle`, `connecting`, `done`, `failed`).
+    struct TrackingEvent: Codable, Sendable {
+        /// The event's identity (as in ``Beacon/key``: its beacons' entries carry the same).
+        var key: String
+        var type: String
+        /// `automatic` (fired when the playhead crosses its time), `playerInitiated` (when the viewer acts) or
+        /// `other`.
+        var trigger: String
+        var timeSeconds: Double?
+        var date: String?
+        var state: String
+        var urls: [String]
+    }
+
+    /// One URL of a fired beacon and its delivery. `…Seconds` instants count from the session's start.
+    struct Beacon: Codable, Sendable {
+        var event: String
+        /// The event's identity (break, ad, type and time) across runs.
+        var key: String
+        var url: String
+        /// `crossed`, `entered`, `caughtUp`, `playerAction` or `error`.
+        var cause: String
+        /// The event's time on the item's media timeline, and its stream date on a program-date-time timeline.
+        var eventTimeSeconds: Double?
+        var eventDate: String?
+        /// When the playhead crossed the event's time, when the beacon was handed to the outbox, and when its
+        /// response arrived.
+        var crossingSeconds: Double
+        var sentSeconds: Double
+        var deliveredSeconds: Double?
+        /// In real time (the demo's clock may run faster): hand-over after the crossing, and the response's arrival
+        /// after the crossing.
+        var firingLatenessMilliseconds: Double
+        var deliveryLatenessMilliseconds: Double?
+        var attempts: Int
+        /// `delivered`, `skipped`, `refused`, `failed` or `waiting`.
+        var state: String
+        var reason: String?
+        var urlsOverLimit: Int?
+        /// Whether its delivery came more than the lateness bound (1 s) after its crossing.
+        var late: Bool
+    }
+}

@@ -1,0 +1,97 @@
+import PlaytraceAds
+import PlaytraceCore
+
+extension AdSetup {
+    /// The ad tracking for the session summary.
+    /// - Parameter sessionStart: how far the ad session's stopwatch ran ahead of the summary's (its instants minus
+    ///   this count from the summary's start).
+    func summary(sessionStart: Duration) -> SessionSummary.Ads {
+        let info = session.sessionInfo
+        var beacons: [SessionSummary.Beacon] = []
+        var omitted = 0
+        for record in session.beacons {
+            for url in record.urls {
+                guard beacons.count < SessionSummary.Ads.beaconLimit else {
+                    omitted += 1
+                    continue
+                }
+                beacons.append(beacon(record, url: url, sessionStart: sessionStart))
+            }
+        }
+        return SessionSummary.Ads(
+            format: settings.format.rawValue,
+            session: info.map {
+                SessionSummary.AdSession(id: $0.id, obtainedBy: $0.obtainedBy, mediaURL: $0.mediaUrl.absoluteString,
+                                         manifestURL: $0.manifestUrl.absoluteString,
+                                         metadataURL: $0.adTrackingMetadataUrl.absoluteString)
+            },
+            metadataRequests: session.metadataAttempts, metadataFailures: session.metadataFailures,
+            latestError: session.latestError.map(PlainText.safe), counts: countsSummary,
+            pods: session.adPods.map(pod), beacons: beacons, beaconsOmitted: omitted)
+    }
+
+    private var countsSummary: SessionSummary.AdCounts {
+        SessionSummary.AdCounts(
+            expected: counts.expected, fired: counts.fired, playerInitiated: counts.playerInitiated,
+            delivered: counts.delivered, failed: counts.failed, waiting: counts.waiting, late: counts.late,
+            missed: counts.missed, unexpected: counts.unexpected, duplicated: counts.duplicated, restored: counts.restored,
+            vastErrorReports: counts.errors, refusedURLs: counts.refusedURLs, urlsOverLimit: counts.urlsOverLimit,
+            worstDeliveryLatenessMilliseconds: counts.worstLateness.seconds * 1000,
+            worstFiringLatenessMilliseconds: counts.worstFiringLateness.seconds * 1000)
+    }
+
+    /// A stream date on the ad timeline (ISO 8601), when the timeline is one of dates.
+    private func date(_ milliseconds: Double) -> String? {
+        session.timeline == .programDateTime ? StreamDate(millisecondsSince1970: milliseconds).iso8601Milliseconds : nil
+    }
+
+    private func pod(_ pod: AdPod) -> SessionSummary.Pod {
+        SessionSummary.Pod(
+            id: pod.id, startSeconds: mediaSeconds(pod.startTime), startDate: date(pod.startTime),
+            durationSeconds: pod.duration / 1000,
+            reached: pod.allTrackingEvents.contains { $0.reportingState != .idle },
+            events: pod.trackingEvents.map(event),
+            ads: pod.ads.map { ad in
+                SessionSummary.Ad(id: ad.id, title: ad.title, startSeconds: mediaSeconds(ad.startTime),
+                                  startDate: date(ad.startTime), durationSeconds: ad.duration / 1000,
+                                  events: ad.trackingEvents.map(event))
+            })
+    }
+
+    private func event(_ event: TrackingEvent) -> SessionSummary.TrackingEvent {
+        let automatic = event.event.kind == .automatic
+        return SessionSummary.TrackingEvent(
+            key: event.id.description, type: event.event.rawValue, trigger: "\(event.event.kind)",
+            timeSeconds: automatic ? mediaSeconds(event.startTime) : nil, date: automatic ? date(event.startTime) : nil,
+            state: event.reportingState.rawValue, urls: event.signalingUrls)
+    }
+
+    private func beacon(_ record: BeaconRecord, url: BeaconRecord.URLState, sessionStart: Duration) -> SessionSummary.Beacon {
+        let hasTime = record.firing.cause != .error
+        var entry = SessionSummary.Beacon(
+            event: record.firing.event.rawValue, key: record.firing.key.description, url: url.url,
+            cause: record.firing.cause.rawValue,
+            eventTimeSeconds: hasTime ? mediaSeconds(record.firing.mediaTime) : nil,
+            eventDate: hasTime ? date(record.firing.mediaTime) : nil,
+            crossingSeconds: (record.firing.crossing - sessionStart).seconds, sentSeconds: (record.sentAt - sessionStart).seconds,
+            firingLatenessMilliseconds: realTime(record.lateness).seconds * 1000, attempts: url.attempts, state: "waiting",
+            urlsOverLimit: record.urlsOverLimit > 0 ? record.urlsOverLimit : nil, late: false)
+        switch url.outcome {
+        case .delivered(let at):
+            entry.state = "delivered"
+            entry.deliveredSeconds = (at - sessionStart).seconds
+            let lateness = realTime(at - record.firing.crossing)
+            entry.deliveryLatenessMilliseconds = lateness.seconds * 1000
+            entry.late = lateness > Self.lateness
+        case .skipped: entry.state = "skipped"
+        case .refused(let reason):
+            entry.state = "refused"
+            entry.reason = reason
+        case .failed(let reason):
+            entry.state = "failed"
+            entry.reason = reason
+        case nil: break
+        }
+        return entry
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import PlaytraceCore
+import PlaytraceLab
+import PlaytraceTestSupport
+import Testing
+
+/// The session report as a person sees it: written by the demo, `play --report` and `report`, rendered by headless
+/// Chromium, whatever the session was (ads or none, failed, interrupted, at the summary's bounds).
+@Suite("The session report", .serialized)
+struct ReportTests {
+    private static func occurrences(of needle: String, in text: String) -> Int {
+        text.components(separatedBy: needle).count - 1
+    }
+
+    /// The definitions in the Metrics article's tables (their last column), by metric name.
+    private static func articleDefinitions() throws -> [String: String] {
+        let article = JSONSchemaCheck.repositoryRoot
+            .appendingPathComponent("Sources/PlaytraceTelemetry/PlaytraceTelemetry.docc/Metrics.md")
+        var definitions: [String: String] = [:]
+        for line in try String(contentsOf: article, encoding: .utf8).split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 4, let definition = cells.last else { continue }
+            definitions[cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = definition
+        }
+        return definitions
+    }
+
+    @Test("The demo's report in Chromium: one mark per beacon, one row per metric in the article's words, no console message")
+    func demoReport() async throws {
+        let summary = CLITests.temporaryPath("report-demo.json"), report = CLITests.temporaryPath("report-demo") + ".html"
+        let again = CLITests.temporaryPath("report-again") + ".html"
+        defer { for path in [summary, report, again] { try? FileManager.default.removeItem(atPath: path) } }
+        let run = try await CLITests.run(["--speed", "40", "--summary-json", summary, "--report", report])
+        #expect(run.status == 0, "\(run.output)\n\(run.error)")
+        #expect(run.output.contains("report: \(report)"), "the demo prints its report's path")
+        let json = try await VerdictTests.json(summary)
+        let ads = try #require(json["ads"] as? [String: Any])
+        let beacons = try #require(ads["beacons"] as? [[String: Any]])
+        let counts = try #require(ads["counts"] as? [String: Any])
+        #expect((counts["fired"] as? Int ?? 0) + (counts["vastErrorReports"] as? Int ?? 0) == 84,
+                "every beacon of the demo, the two VAST error reports included")
+        #expect(beacons.count >= 84, "one entry per URL of each")
+
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(Self.occurrences(of: "<circle class=\"beacon beacon-", in: html) == beacons.count)
+        #expect(Self.occurrences(of: "<tr class=\"metric\">", in: html) == 11)
+        var defined = 0
+        for (name, definition) in try Self.articleDefinitions() where html.contains("<summary>\(name)</summary>") {
+            let escaped = definition.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "'", with: "&#39;")
+            #expect(html.contains("<summary>\(name)</summary><p>\(escaped)</p>"), "\(name): the article's words")
+            defined += 1
+        }
+        #expect(defined == 11, "every metric of the table is one of the article's")
+        #expect(!html.contains("<script") && !html.contains("src=\"http") && !html.contains("href="),
+                "self-contained: no script, nothing loaded, no link")
+        #expect(html.contains("vast:pre") && html.contains("firstQuartile") && html.contains("class=\"state state-done\""))
+
+        let page = try await HeadlessBrowser.render(report)
+        #expect(page.consoleMessages.isEmpty, "\(page.consoleMessages)")
+        #expect(Self.occurrences(of: "class=\"beacon beacon-", in: page.dom) == beacons.count, "the marks, as rendered")
+        #expect(page.dom.contains("<svg"))
+        try await HeadlessBrowser.screenshot(report, to: HeadlessBrowser.artifactsDirectory.appendingPathComponent("report-demo.png").path)
+
+        // `report` makes the same file from the summary.
+        let remade = try await CLITests.run(["report", summary, "-o", again])
+        #expect(remade.status == 0, "\(remade.output)\n\(remade.error)")
+        #expect(try String(contentsOfFile: again, encoding: .utf8) == html)
+    }
+
+    @Test("play --report without ads, after a failure and after a signal: a report every time, saying what happened")
+    func playReports() async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        let plain = CLITests.temporaryPath("report-plain") + ".html"
+        let failed = CLITests.temporaryPath("report-failed") + ".html"
+        let interrupted = CLITests.temporaryPath("report-interrupted") + ".html"
+        defer { for path in [plain, failed, interrupted] { try? FileManager.default.removeItem(atPath: path) } }
+
+        let vod = try await CLITests.run(["play", "http://127.0.0.1:\(port)/vod/master.m3u8", "--script", "at 3 stop",
+                                          "--report", plain])
+        #expect(vod.status == 0, "\(vod.output)\n\(vod.error)")
+        let plainHTML = try String(contentsOfFile: plain, encoding: .utf8)
+        #expect(plainHTML.contains("badge ok") && !plainHTML.contains("id=\"ads\"") && plainHTML.contains("<polyline class=\"playhead\""))
+
+        let missing = try await CLITests.run(["play", "http://127.0.0.1:\(port)/no/such/master.m3u8", "--report", failed])
+        #expect(missing.status == 1)
+        let failedHTML = try String(contentsOfFile: failed, encoding: .utf8)
+        #expect(failedHTML.contains("badge bad") && failedHTML.contains("HTTP 404"), "the failure and its request")
+
+        let live = try await CLITests.run(viaTimeout: 4, ["play", "http://127.0.0.1:\(port)/live/master.m3u8", "--report", interrupted])
+        await lab.stop()
+        #expect(live.status == 124, "\(live.output)\n\(live.error)")
+        let interruptedHTML = try String(contentsOfFile: interrupted, encoding: .utf8)
+        #expect(interruptedHTML.contains("(interrupted)"))
+        for path in [plain, failed, interrupted] {
+            let page = try await HeadlessBrowser.render(path)
+            #expect(page.consoleMessages.isEmpty, "\(path): \(page.consoleMessages)")
+        }
+    }
+
+    @Test("report refuses what is not a summary in one line naming the file, and writes nothing")
+    func refusals() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("report-bad-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out.html").path
+        let cases: [(String, String, String)] = [
+            ("text.json", "not json at all", "not JSON"),
+            ("version.json", #"{"schemaVersion": 99}"#, "a summary of schema version 99; this playtrace reads version 1"),
+            ("none.json", #"{"hello": 1}"#, "not a playtrace session summary (no schemaVersion)"),
+            ("partial.json", #"{"schemaVersion": 1, "command": "play"}"#, "is missing"),
+        ]
+        for (name, content, message) in cases {
+            let path = directory.appendingPathComponent(name).path
+            try Data(content.utf8).write(to: URL(fileURLWithPath: path))
+            let run = try await CLITests.run(["report", path, "-o", output])
+            #expect(run.status != 0)
+            CLIRobustnessTests.expectCleanFailure(run, naming: path)
+            #expect(run.error.contains(message), "\(name): \(run.error)")
+            #expect(!FileManager.default.fileExists(atPath: output))
+        }
+        let absent = try await CLITests.run(["report", directory.appendingPathComponent("absent.json").path, "-o", output])
+        CLIRobustnessTests.expectCleanFailure(absent, naming: "absent.json")
+    }
+
+    @Test("A summary at every bound makes a report of bounded size, quickly")
+    func boundedReport() async throws {
+        let summary = CLITests.temporaryPath("report-large.json"), report = CLITests.temporaryPath("report-large") + ".html"
+        defer { for path in [summary, report] { try? FileManager.default.removeItem(atPath: path) } }
+        try JSONSerialization.data(withJSONObject: Self.largestSummary()).write(to: URL(fileURLWithPath: summary))
+        #expect(try await JSONSchemaCheck.errors(in: summary, schema: "session-summary").isEmpty)
+        let began = ContinuousClock.now
+        let run = try await CLITests.run(["report", summary, "-o", report])
+        let took = ContinuousClock.now - began
+        #expect(run.status == 0, "\(run.output)\n\(run.error)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: report)[.size] as? NSNumber).intValue
+        #expect(size < 4_000_000, "\(size) bytes (2.2 MB when this was written)")
+        #expect(took < .seconds(60), "\(took)")
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(Self.occurrences(of: "<circle class=\"beacon beacon-", in: html) == 5_000)
+        #expect(html.contains("more row(s): see the summary JSON"), "the pod list past its bound is counted")
+    }
+
+    /// A summary of a day-long live session at every bound of the summary: 2,000 samples, 2,000 events, 500 breaks,
+    /// 5,000 beacons, 500 requests, and 400 pods of 8 ads.
+    private static func largestSummary() -> [String: Any] {
+        let day = 86_400.0
+        let samples: [[String: Any]] = (0..<2_000).map { index in
+            let at: Double = Double(index) * day / 2_000
+            let sample: [String: Any] = [
+                "atSeconds": at, "item": 0, "state": "playing", "buffering": false, "rate": 1.0, "playheadSeconds": at,
+                "bufferAheadSeconds": 12.0, "seekableEndSeconds": at + 20, "variant": index % 3,
+                "bitrateBitsPerSecond": 400_000 * (1 + index % 3),
+            ]
+            return sample
+        }
+        let events: [[String: Any]] = (0..<2_000).map { index in
+            let at: Double = Double(index) * 40
+            let kind: String = index % 2 == 0 ? "stall" : "stallEnded"
+            let event: [String: Any] = ["atSeconds": at, "item": 0, "kind": kind, "playheadSeconds": at,
+                                        "text": "stall <b>\(index)</b>"]
+            return event
+        }
+        let breaks: [[String: Any]] = (0..<500).map { index in
+            ["item": 0, "id": "break-\(index)", "sources": ["daterange-scte35"], "startSeconds": Double(index) * 170,
+             "durationSeconds": 30, "interstitial": false]
+        }
+        func event(_ pod: Int, _ ad: Int, _ type: String, _ at: Double) -> [String: Any] {
+            ["key": "p\(pod)/a\(ad)/\(type)@\(Int(at * 1000))", "type": type, "trigger": "automatic", "timeSeconds": at,
+             "state": "done", "urls": ["http://beacons.example/\(pod)/\(ad)/\(type)?x=<script>"]]
+        }
+        let pods: [[String: Any]] = (0..<400).map { pod in
+            let start = Double(pod) * 200
+            return ["id": "p\(pod)", "startSeconds": start, "durationSeconds": 240, "reached": true, "events": [],
+                    "ads": (0..<8).map { ad in
+                        let adStart = start + Double(ad) * 30
+                        return ["id": "a\(ad)", "startSeconds": adStart, "durationSeconds": 30,
+                                "events": ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"]
+                                    .enumerated().map { event(pod, ad, $0.element, adStart + Double($0.offset) * 6) }] as [String: Any]
+                    }]
+        }
+        let beacons: [[String: Any]] = (0..<5_000).map { index in
+            let at: Double = Double(index) * 17
+            let beacon: [String: Any] = [
+                "event": "start", "key": "p\(index / 8)/a\(index % 8)/start@\(index)", "url": "http://beacons.example/\(index)",
+                "cause": "crossed", "crossingSeconds": at, "sentSeconds": at, "deliveredSeconds": at + 0.02,
+                "firingLatenessMilliseconds": 0.5, "deliveryLatenessMilliseconds": 20.0, "attempts": 1, "state": "delivered",
+                "late": false,
+            ]
+            return beacon
+        }
+        let requests: [[String: Any]] = (0..<500).map { index in
+            let status: Int = index % 2 == 0 ? 200 : 503
+            let request: [String: Any] = ["atSeconds": Double(index) * 170, "method": "GET",
+                                          "url": "http://origin.example/seg\(index).ts", "status": status,
+                                          "durationMilliseconds": 12.0, "bytes": 100_000]
+            return request
+        }
+        let counts = ["expected", "fired", "playerInitiated", "delivered", "failed", "waiting", "late", "missed", "unexpected",
+                      "duplicated", "restored", "vastErrorReports", "refusedURLs", "urlsOverLimit"].reduce(into: [String: Any]()) {
+            $0[$1] = 0
+        }.merging(["worstDeliveryLatenessMilliseconds": 20.0, "worstFiringLatenessMilliseconds": 0.5]) { $1 }
+        return [
+            "schemaVersion": 1, "command": "play", "startedAt": "2026-11-25T00:00:00.000Z", "endedAt": "2026-11-26T00:00:00.000Z",
+            "clockSpeed": 1, "complete": true, "succeeded": true,
+            "verdict": ["succeeded": true, "playback": "played", "interrupted": false, "line": "verdict: OK", "reasons": [],
+                        "accepted": []] as [String: Any],
+            "items": [], "qoe": [["content": "day", "stallCount": 1_000]],
+            "ads": ["format": "harmonic", "metadataRequests": 21_600, "metadataFailures": 0, "counts": counts, "pods": pods,
+                    "beacons": beacons, "beaconsOmitted": 70_000] as [String: Any],
+            "timeline": ["sampleIntervalSeconds": 43.2, "samples": samples, "events": events, "eventsOmitted": 9_000,
+                         "breaks": breaks] as [String: Any],
+            "requests": ["total": 90_000, "failed": 250, "bytesReceived": 9_000_000_000, "listed": requests,
+                         "omitted": 89_500] as [String: Any],
+        ]
+    }
+}

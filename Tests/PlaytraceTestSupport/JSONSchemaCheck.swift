@@ -1,0 +1,28 @@
+public import Foundation
+
+/// Validates a JSON document against one of the repository's schemas (`schemas/NAME.schema.json`) with
+/// `scripts/validate-json` (Debian's python3-jsonschema, which `scripts/test` installs).
+public enum JSONSchemaCheck {
+    /// The repository's root, from this file's place in it.
+    public static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// The errors found (one line each: the field's path and what is wrong); empty when the document conforms.
+    /// - Parameters:
+    ///   - file: the JSON document.
+    ///   - schema: the schema's name: `session-summary` for `schemas/session-summary.schema.json`.
+    public static func errors(in file: String, schema: String) async throws -> [String] {
+        let root = repositoryRoot
+        let run = try await CommandRunner.run(
+            executable: URL(fileURLWithPath: "/usr/bin/python3"),
+            [root.appendingPathComponent("scripts/validate-json").path,
+             root.appendingPathComponent("schemas/\(schema).schema.json").path, file],
+            timeout: .seconds(60))
+        guard run.status == 0 else {
+            let lines = run.output.split(separator: "\n").map(String.init)
+            return lines.isEmpty ? ["validate-json exited \(run.status): \(run.error)"] : lines
+        }
+        return []
+    }
+}
