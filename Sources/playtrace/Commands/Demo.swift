@@ -113,7 +113,8 @@ struct Demo: AsyncParsableCommand {
     @MainActor
     private func play(base: String, clock: ScaledClock, transport: RecordingTransport,
                       interruption: SessionInterruption, startedAt: String) async throws -> Bool {
-        let output = ConsoleOutput()
+        let output = ConsoleOutput(plain: sessionOptions.plain)
+        interruption.announce { output.notice($0) }
         let outbox = try RunOutbox(path: telemetryOptions.outboxPath,
                                    couriers: TelemetrySetup.couriers(for: telemetryOptions, transport: transport),
                                    transport: transport)

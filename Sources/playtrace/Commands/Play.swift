@@ -83,7 +83,8 @@ struct Play: AsyncParsableCommand {
         let clock = ContinuousClock()
         let succeeded = try await AsyncHTTPClientTransport.scoped(clock: clock) { client in
             let transport = RecordingTransport(client, stopwatch: Stopwatch(clock: clock))
-            let output = ConsoleOutput()
+            let output = ConsoleOutput(plain: sessionOptions.plain)
+            interruption.announce { output.notice($0) }
             let title = target.deletingLastPathComponent().lastPathComponent.isEmpty
                 ? target.lastPathComponent : target.deletingLastPathComponent().lastPathComponent + "/" + target.lastPathComponent
             let outbox = try RunOutbox(path: telemetryOptions.outboxPath,

@@ -21,6 +21,11 @@ struct SessionOptions: ParsableArguments {
         discussion: "One self-contained file (no network). The demo writes one by default (its path printed at the end)."))
     var report: String?
 
+    @Flag(help: ArgumentHelp(
+        "Plain lines even on a terminal, as a pipe or a file gets them (no live view).",
+        discussion: "On a terminal, the session is otherwise shown live: a panel redrawn in place with the item, a progress bar, the variant, the ad under the playhead and its tracking events, the last warnings."))
+    var plain = false
+
     @Option(help: ArgumentHelp(
         "A shortfall that does not fail the session (repeatable): the verdict still names it.",
         discussion: "missed | unexpected | duplicated | failed | waiting | vast-errors | telemetry | playback-failed "

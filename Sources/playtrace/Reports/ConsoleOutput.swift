@@ -1,25 +1,140 @@
 import Foundation
+import Synchronization
 
-/// Writes status lines and messages to the terminal: a status line rewritten in place on a terminal, or printed
-/// every few seconds when the output is a file or a pipe.
+/// Writes a session's output. On a terminal, a live panel (``panel(_:)``) is redrawn in place at the bottom while
+/// messages scroll above it; elsewhere (a file, a pipe, `--plain`) status lines are printed every few seconds, as
+/// plain lines.
+///
+/// Every write goes out whole under one lock (the signal handler's thread writes too), so that a frame is never
+/// interleaved with a message; the panel is redrawn by moving up over it and rewriting each line, without clearing
+/// the screen, so that it does not flicker.
 final class ConsoleOutput: Sendable {
-    let isTerminal = isatty(STDOUT_FILENO) == 1
+    let isTerminal: Bool
+    /// The panel's lines as last drawn (none when no panel is up).
+    private let shown = Mutex<[String]>([])
 
+    /// - Parameter plain: plain lines even on a terminal (`--plain`).
+    init(plain: Bool = false) {
+        isTerminal = !plain && isatty(STDOUT_FILENO) == 1
+    }
+
+    /// A status line: printed as a line when the output is not a terminal (on a terminal the panel shows it).
     func status(_ line: String) {
         if isTerminal {
-            FileHandle.standardOutput.write(Data(("\r\u{1B}[K" + line).utf8))
+            panel([line])
         } else {
             print(line)
         }
     }
 
-    func message(_ line: String) {
-        if isTerminal { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
-        print(line)
+    /// Replaces the live panel with `lines` (a terminal only), each cut to the terminal's width so that none wraps.
+    func panel(_ lines: [String]) {
+        guard isTerminal else { return }
+        let width = TerminalSize.columns
+        let fitted = lines.map { TerminalText.fit($0, width: width - 1) }
+        shown.withLock { shown in
+            Self.writeNow(Self.erase(shown.count) + fitted.joined(separator: "\n"))
+            shown = fitted
+        }
     }
 
+    /// A message: above the panel on a terminal.
+    func message(_ line: String) {
+        // Plain output goes through standard output's buffer, as every other line of the command does, in order.
+        guard isTerminal else { return print(line) }
+        shown.withLock { shown in
+            guard !shown.isEmpty else { return Self.writeNow(line + "\n") }
+            Self.writeNow(Self.erase(shown.count) + line + "\n" + shown.joined(separator: "\n"))
+        }
+    }
+
+    /// A notice on standard error, above the panel on a terminal (the panel is redrawn below it).
+    func notice(_ line: String) {
+        shown.withLock { shown in
+            guard !shown.isEmpty else { return FileHandle.standardError.write(Data(("\n" + line + "\n").utf8)) }
+            Self.writeNow(Self.erase(shown.count))
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+            Self.writeNow(shown.joined(separator: "\n"))
+        }
+    }
+
+    /// Takes the panel down: the terminal is as it was before it, and what follows prints below the messages.
     func endStatus() {
-        if isTerminal { FileHandle.standardOutput.write(Data("\n".utf8)) }
+        shown.withLock { shown in
+            guard !shown.isEmpty else { return }
+            Self.writeNow(Self.erase(shown.count))
+            shown = []
+        }
+    }
+
+    private static func writeNow(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// From the end of a panel of `count` lines back to its first line's start, each line cleared.
+    private static func erase(_ count: Int) -> String {
+        guard count > 0 else { return "" }
+        return "\r\u{1B}[2K" + String(repeating: "\u{1B}[1A\u{1B}[2K", count: count - 1)
+    }
+}
+
+/// The terminal's width.
+enum TerminalSize {
+    static var columns: Int {
+        var size = winsize()
+        #if canImport(Glibc)
+        let request = UInt(TIOCGWINSZ)
+        #else
+        let request = TIOCGWINSZ
+        #endif
+        guard ioctl(STDOUT_FILENO, request, &size) == 0, size.ws_col > 10 else { return 80 }
+        return Int(size.ws_col)
+    }
+}
+
+/// Text for a terminal line: cut to a width counted in visible characters (ANSI SGR sequences take none).
+enum TerminalText {
+    static let bold = "\u{1B}[1m"
+    static let normal = "\u{1B}[22m"
+    static let reset = "\u{1B}[0m"
+
+    static func visibleWidth(_ text: String) -> Int {
+        var width = 0
+        var inEscape = false
+        for scalar in text.unicodeScalars {
+            if inEscape {
+                if scalar == "m" { inEscape = false }
+            } else if scalar == "\u{1B}" {
+                inEscape = true
+            } else {
+                width += 1
+            }
+        }
+        return width
+    }
+
+    /// `text` cut to `width` visible characters, styles reset when cut.
+    static func fit(_ text: String, width: Int) -> String {
+        guard visibleWidth(text) > width else { return text }
+        var out = ""
+        var visible = 0
+        var inEscape = false
+        for scalar in text.unicodeScalars {
+            if inEscape {
+                out.unicodeScalars.append(scalar)
+                if scalar == "m" { inEscape = false }
+                continue
+            }
+            if scalar == "\u{1B}" {
+                inEscape = true
+                out.unicodeScalars.append(scalar)
+                continue
+            }
+            guard visible < width - 1 else { break }
+            out.unicodeScalars.append(scalar)
+            visible += 1
+        }
+        return out + "…" + reset
     }
 }
 

@@ -46,6 +46,7 @@ final class PlaybackSession {
     var reportPath: String?
     let report = DemoReport()
     private let breaks = BreakAnnouncer()
+    private let live = LiveView()
     let recorder: SessionRecorder
     private var lastSignals: [SignalledAdBreak] = []
 
@@ -143,7 +144,14 @@ final class PlaybackSession {
                 if let date = snapshot.streamDate { ads.dateOffset = date.secondsSince1970 - snapshot.playhead.seconds }
             }
             ticks += 1
-            if ticks % statusEvery == 0 { output.status(statusLine(player)) }
+            if ticks % statusEvery == 0 {
+                if output.isTerminal, let item = player.currentItem, let index = items.firstIndex(where: { $0 === item }) {
+                    output.panel(live.lines(player, title: entries[index].metadata.title, item: index, of: items.count, ads: ads,
+                                            warnings: warnings))
+                } else {
+                    output.status(statusLine(player))
+                }
+            }
             if ticks % 4 == 0 { keepLastWords(at: player.time) }
             if player.error != nil, player.currentItem === items.last { break }
             if player.playbackState == .ended, player.currentItem === items.last { break }
@@ -222,6 +230,14 @@ final class PlaybackSession {
         case .skip: "skip the interstitial"
         case .stop: "stop"
         }
+    }
+
+    /// The warnings and failures of the session so far, and the ad tracking's last error, for the live view.
+    private var warnings: [String] {
+        var warnings = recorder.timeline.events.suffix(200).filter { $0.kind == "warning" || $0.kind == "failure" }
+            .suffix(LiveView.warningCount).map { "\($0.text) (at \(MediaTime(seconds: $0.playheadSeconds).timecode))" }
+        if let error = ads?.session.latestError { warnings.append("ads: " + PlainText.safe(error)) }
+        return warnings
     }
 
     private func statusLine(_ player: Player) -> String {

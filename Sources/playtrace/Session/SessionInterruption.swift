@@ -18,6 +18,7 @@ final class SessionInterruption: Sendable {
     private final class Shared: Sendable {
         let received = Mutex(Received())
         let quitAction = Mutex<(@Sendable () -> Void)?>(nil)
+        let announce = Mutex<(@Sendable (String) -> Void)?>(nil)
     }
 
     private let shared = Shared()
@@ -39,6 +40,12 @@ final class SessionInterruption: Sendable {
     /// What to do before quitting at once (write the summary known so far); replaces the last one given.
     func lastWords(_ action: @escaping @Sendable () -> Void) {
         shared.quitAction.withLock { $0 = action }
+    }
+
+    /// Says the first signal's notice through `action` (a live panel draws it above itself) rather than on standard
+    /// error directly.
+    func announce(with action: @escaping @Sendable (String) -> Void) {
+        shared.announce.withLock { $0 = action }
     }
 
     /// On quitting at once, writes `data` (the summary as known now) to `path`.
@@ -75,7 +82,12 @@ final class SessionInterruption: Sendable {
                 case .same: return
                 case .first:
                     let name = number == SIGINT ? "Ctrl-C" : "SIGTERM"
-                    FileHandle.standardError.write(Data("\n\(name): ending the session (again to quit at once)\n".utf8))
+                    let notice = "\(name): ending the session (again to quit at once)"
+                    if let announce = shared.announce.withLock({ $0 }) {
+                        announce(notice)
+                    } else {
+                        FileHandle.standardError.write(Data("\n\(notice)\n".utf8))
+                    }
                 case .quit:
                     shared.quitAction.withLock { $0 }?()
                     StandardStreams.flush()
