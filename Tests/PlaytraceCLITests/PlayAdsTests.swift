@@ -58,7 +58,9 @@ struct PlayAdsTests {
         }
         let watched = try #require(metric("WatchedTime")), content = try #require(metric("ContentPlaybackTime"))
         // The 8 s of ads are not content time (real time: a loaded machine stretches what is measured around them).
-        #expect(watched - content > 7_000 && watched - content < 10_000, "\(watched) \(content)")
+        // The upper bound leaves room for a startup slowed by a loaded machine (10.95 s seen with Chromium rendering
+        // a report beside it); counting the ads as content would make the difference about 0.
+        #expect(watched - content > 7_000 && watched - content < 13_000, "\(watched) \(content)")
 
         let json = try await VerdictTests.json(summary)
         let ads = try #require(json["ads"] as? [String: Any])
