@@ -23,7 +23,7 @@ final class LiveView {
         if player.isBuffering { state += ", buffering" }
         if snapshot.rate != 1, player.playbackState == .playing { state += ", rate \(snapshot.rate)" }
         var lines = ["▶ \(title) (\(item + 1)/\(count)) · \(state)"
-            + (player.currentChapter.map { " · chapter \($0.title)" } ?? "")]
+            + (player.currentChapter?.title.map { " · chapter " + $0 } ?? "")]
         lines.append(progress(player, snapshot))
         if let variant = snapshot.currentVariant {
             var line = "variant \(variant.index + 1)/\(max(snapshot.variants.count, 1)) · " + Format.bitrate(Double(variant.bandwidth))

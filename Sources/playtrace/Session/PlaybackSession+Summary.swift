@@ -4,16 +4,20 @@ import PlaytraceCore
 extension PlaybackSession {
     /// The session as known now, for `--summary-json` and the report.
     func summary(verdict: SessionVerdict) -> SessionSummary {
-        var summary = SessionSummary(
-            command: command, startedAt: startedAt, endedAt: ISO8601.now(),
-            clockSpeed: (transport.stopwatch.clock as? ScaledClock)?.speed ?? 1, complete: true,
-            succeeded: verdict.succeeded, verdict: verdict.summary)
+        var summary = SessionSummary(command: command, startedAt: startedAt, endedAt: ISO8601.now(), complete: true,
+                                     succeeded: verdict.succeeded, verdict: verdict.summary)
+        fill(&summary)
+        return summary
+    }
+
+    /// What the session knows of itself now: its clock's speed, items, QoE, ads, timeline and requests.
+    private func fill(_ summary: inout SessionSummary) {
+        summary.clockSpeed = (transport.stopwatch.clock as? ScaledClock)?.speed ?? 1
         summary.items = report.items
         if let telemetry { summary.qoe = Self.qoe(telemetry.metricValues) }
         if let ads { summary.ads = ads.summary(sessionStart: ads.session.elapsed - transport.stopwatch.elapsed) }
         summary.timeline = recorder.timeline
         summary.requests = transport.requests
-        return summary
     }
 
     /// Writes `--summary-json` and `--report`; a file that cannot be written is said, and fails the verdict.
@@ -47,13 +51,8 @@ extension PlaybackSession {
         let reason = "quit at once by a second signal at \(playhead.timecode), before the session's end: this is what "
             + "was known then"
         var summary = SessionSummary.quit(command: command, startedAt: startedAt, reason: reason)
-        summary.clockSpeed = (transport.stopwatch.clock as? ScaledClock)?.speed ?? 1
-        summary.items = report.items
-        if let telemetry { summary.qoe = Self.qoe(telemetry.metricValues) }
-        if let ads { summary.ads = ads.summary(sessionStart: ads.session.elapsed - transport.stopwatch.elapsed) }
-        summary.timeline = recorder.timeline
+        fill(&summary)
         summary.timeline.samples = []
-        summary.requests = transport.requests
         summary.requests.omitted += summary.requests.listed.count
         summary.requests.listed = []
         guard let data = try? summary.encoded() else { return }
