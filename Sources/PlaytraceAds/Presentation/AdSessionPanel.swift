@@ -1,4 +1,4 @@
-public import PlaytraceCore
+import PlaytraceCore
 
 /// What the seed's `SessionView` shows of an ad session, built once for every view of it (the terminal's live view,
 /// the SwiftUI `SessionView`): the playhead, the time to the next break, the last interstitial's date, start and end,
