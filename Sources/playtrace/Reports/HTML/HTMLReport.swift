@@ -169,7 +169,8 @@ struct HTMLReport {
         .state-late{color:var(--late)}.state-idle,.state-waiting,.state-connecting{color:var(--wait)}
         .depth-1 td:first-child{padding-left:24px}.depth-2 td:first-child{padding-left:44px}
         tr.pod td{font-weight:600;border-top:2px solid var(--line)}
-        svg{width:100%;height:auto;display:block}svg text{font:11px sans-serif;fill:var(--muted)}
+        svg{width:100%;min-width:640px;height:auto;display:block}svg text{font:11px sans-serif;fill:var(--muted)}
+        td:first-child{min-width:11em}
         .legend span{display:inline-block;margin-right:14px;font-size:12px}
         .swatch{display:inline-block;width:10px;height:10px;border-radius:5px;margin-right:4px;vertical-align:middle}
         footer{margin-top:2em;color:var(--muted);font-size:12px}

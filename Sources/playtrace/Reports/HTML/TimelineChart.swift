@@ -43,8 +43,9 @@ struct TimelineChart {
         parts.append(bitrateSteps())
         parts += marks()
         parts += beaconMarks()
-        return "<svg viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"session timeline\" "
-            + "xmlns=\"http://www.w3.org/2000/svg\">\n" + parts.joined(separator: "\n") + "\n</svg>\n" + legend()
+        // Scrolled sideways on a phone rather than shrunk past reading.
+        return "<div class=\"scroll\"><svg viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"session timeline\" "
+            + "xmlns=\"http://www.w3.org/2000/svg\">\n" + parts.joined(separator: "\n") + "\n</svg></div>\n" + legend()
     }
 
     // MARK: Scales
