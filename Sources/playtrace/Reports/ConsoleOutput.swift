@@ -1,4 +1,5 @@
 import Foundation
+import PlaytraceCore
 import Synchronization
 
 /// Writes a session's output. On a terminal, a live panel (``panel(_:)``) is redrawn in place at the bottom while
@@ -139,6 +140,12 @@ enum TerminalText {
 }
 
 enum Format {
+    /// A stream date's time of day (UTC, milliseconds): `00:00:08.000Z`.
+    static func timeOfDay(millisecondsSince1970 milliseconds: Double) -> String {
+        let text = StreamDate(millisecondsSince1970: milliseconds).iso8601Milliseconds
+        return text.split(separator: "T").last.map(String.init) ?? text
+    }
+
     static func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
 
     static func seconds(_ value: Duration) -> String { seconds(Double(value.components.seconds) + Double(value.components.attoseconds) * 1e-18) }

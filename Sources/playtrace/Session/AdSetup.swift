@@ -309,8 +309,7 @@ final class AdSetup {
     /// when the playback never showed where the dates fall.
     func time(_ milliseconds: Double) -> String {
         if let seconds = mediaSeconds(milliseconds) { return MediaTime(seconds: seconds).timecode }
-        let text = StreamDate(millisecondsSince1970: milliseconds).iso8601Milliseconds
-        return text.split(separator: "T").last.map(String.init) ?? text
+        return Format.timeOfDay(millisecondsSince1970: milliseconds)
     }
 }
 

@@ -107,12 +107,14 @@ final class PlaybackSession {
         let statusEvery = output.isTerminal ? 1 : 20
         var ticks = 0
         var lastItem: PlayerItem?
+        var lastIndex = 0
         var startOfLast: MediaTime?
         let stopwatch = Stopwatch(clock: clock)
         var limitNotReached: String?
         while true {
             if let item = player.currentItem, item !== lastItem, let index = items.firstIndex(where: { $0 === item }) {
                 lastItem = item
+                lastIndex = index
                 output.message("▶ \(entries[index].metadata.title) — \(entries[index].metadata.subtitle)")
                 recorder.itemStarted(index, title: entries[index].metadata.title)
             }
@@ -122,7 +124,10 @@ final class PlaybackSession {
                 output.message("interrupted at \(player.time.timecode)")
                 break
             }
-            if let item = lastItem, let index = items.firstIndex(where: { $0 === item }) {
+            // The item now current, found once per tick.
+            let currentIndex = player.currentItem.flatMap { item in items.firstIndex { $0 === item } }
+            if let item = lastItem {
+                let index = lastIndex
                 let signals = player.engineSnapshot.adBreaks
                 for line in breaks.lines(item: String(describing: ObjectIdentifier(item)), breaks: signals, at: player.time) {
                     output.message(line)
@@ -138,14 +143,13 @@ final class PlaybackSession {
                 output.message("stopped by the script at \(player.time.timecode)")
                 break
             }
-            if let ads, player.currentInterstitial == nil, let item = player.currentItem,
-               entries[items.firstIndex { $0 === item } ?? 0].tracksAds {
+            if let ads, player.currentInterstitial == nil, let index = currentIndex, entries[index].tracksAds {
                 let snapshot = player.engineSnapshot
                 if let date = snapshot.streamDate { ads.dateOffset = date.secondsSince1970 - snapshot.playhead.seconds }
             }
             ticks += 1
             if ticks % statusEvery == 0 {
-                if output.isTerminal, let item = player.currentItem, let index = items.firstIndex(where: { $0 === item }) {
+                if output.isTerminal, let index = currentIndex {
                     output.panel(live.lines(player, title: entries[index].metadata.title, item: index, of: items.count, ads: ads,
                                             warnings: warnings))
                 } else {

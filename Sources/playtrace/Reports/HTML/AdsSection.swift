@@ -7,10 +7,13 @@ struct AdsSection {
     private let ads: SessionSummary.Ads
     /// Each beacon URL's entry, by its event's key.
     private let beaconsByKey: [String: [SessionSummary.Beacon]]
+    /// Whether the breaks are placed on the media timeline (else on stream dates).
+    private let onMediaTimeline: Bool
 
     init(_ ads: SessionSummary.Ads) {
         self.ads = ads
         beaconsByKey = Dictionary(grouping: ads.beacons, by: \.key)
+        onMediaTimeline = ads.pods.allSatisfy { $0.startSeconds != nil }
     }
 
     func html() -> String {
@@ -108,14 +111,11 @@ struct AdsSection {
 
     // MARK: The pods back as the ad model, for the pod list
 
-    /// Whether the breaks are placed on the media timeline (else on stream dates).
-    private var onMediaTimeline: Bool { ads.pods.allSatisfy { $0.startSeconds != nil } }
 
     /// A time of the rebuilt pods (milliseconds: media time, or since 1970), as the status line tells it.
     private func time(_ milliseconds: Double) -> String {
         if onMediaTimeline { return MediaTime(seconds: milliseconds / 1000).timecode }
-        let text = StreamDate(millisecondsSince1970: milliseconds).iso8601Milliseconds
-        return text.split(separator: "T").last.map(String.init) ?? text
+        return Format.timeOfDay(millisecondsSince1970: milliseconds)
     }
 
     private static func milliseconds(_ seconds: Double?, date: String?) -> Double {

@@ -93,24 +93,25 @@ struct TimelineChart {
     /// Stalls (red) and pauses (grey) across the three panels.
     private func bands() -> [String] {
         var out: [String] = []
-        var open: [String: (Double, PlaybackEventPair)] = [:]
+        // When the stall or pause under way began.
+        var open: [PlaybackEventPair: Double] = [:]
         for event in summary.timeline.events {
             switch event.kind {
-            case "stall": open["stall"] = (event.atSeconds, .stall)
-            case "pause": open["pause"] = (event.atSeconds, .pause)
+            case "stall": open[.stall] = event.atSeconds
+            case "pause": open[.pause] = event.atSeconds
             case "stallEnded", "play":
-                let key = event.kind == "stallEnded" ? "stall" : "pause"
-                guard let (start, kind) = open.removeValue(forKey: key) else { continue }
+                let kind: PlaybackEventPair = event.kind == "stallEnded" ? .stall : .pause
+                guard let start = open.removeValue(forKey: kind) else { continue }
                 out.append(band(from: start, to: event.atSeconds, kind: kind))
             default: break
             }
         }
         let end = summary.timeline.samples.last?.atSeconds ?? span
-        for (start, kind) in open.values { out.append(band(from: start, to: end, kind: kind)) }
+        for (kind, start) in open { out.append(band(from: start, to: end, kind: kind)) }
         return out
     }
 
-    private enum PlaybackEventPair { case stall, pause }
+    private enum PlaybackEventPair: Hashable { case stall, pause }
 
     private func band(from start: Double, to end: Double, kind: PlaybackEventPair) -> String {
         let colour = kind == .stall ? "var(--bad)" : "var(--wait)"
