@@ -1,4 +1,5 @@
-/// One hit on the lab's beacon sink (`GET /beacons/...`): what ad trackers request when an event fires.
+/// One hit on the lab's beacon sink (`GET /beacons/...`): what ad trackers request when an event fires. In JSON
+/// (`GET /lab/beacons`) its arrival is `receivedAtSeconds`.
 public struct BeaconHit: Sendable, Hashable, Codable {
     /// The path requested (`/beacons/pod-1/ad-1/firstQuartile`).
     public var path: String
@@ -14,6 +15,26 @@ public struct BeaconHit: Sendable, Hashable, Codable {
         self.query = query
         self.receivedAt = receivedAt
         self.status = status
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case path, query, receivedAtSeconds, status
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        path = try container.decode(String.self, forKey: .path)
+        query = try container.decodeIfPresent(String.self, forKey: .query)
+        receivedAt = .seconds(try container.decode(Double.self, forKey: .receivedAtSeconds))
+        status = try container.decode(Int.self, forKey: .status)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        try container.encodeIfPresent(query, forKey: .query)
+        try container.encode(receivedAt.seconds, forKey: .receivedAtSeconds)
+        try container.encode(status, forKey: .status)
     }
 }
 

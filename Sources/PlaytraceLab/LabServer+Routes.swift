@@ -21,7 +21,7 @@ extension LabServer {
     func makeRouter() -> Router<LabRequestContext> {
         let router = Router(context: LabRequestContext.self)
         router.get("/lab/requests") { _, _ -> Response in
-            Self.json(self.requests.all)
+            Self.json(self.requests.document)
         }
         router.get("/lab/faults") { _, _ -> Response in
             Self.json(self.faults.active.map(FaultDescription.init))
@@ -50,7 +50,7 @@ extension LabServer {
             return Response(status: .noContent)
         }
         router.get("/lab/beacons") { _, _ -> Response in
-            Self.json(self.beacons.all)
+            Self.json(self.beacons.document)
         }
         router.delete("/lab/beacons") { _, _ -> Response in
             self.beacons.clear()

@@ -1,6 +1,6 @@
 import PlaytraceCore
 
-/// One request the lab served.
+/// One request the lab served. In JSON (`GET /lab/requests`) its arrival is `receivedAtSeconds`.
 public struct LabRequest: Sendable, Hashable, Codable {
     /// The HTTP method.
     public var method: String
@@ -20,28 +20,113 @@ public struct LabRequest: Sendable, Hashable, Codable {
     public var range: String?
     /// The `Idempotency-Key` header, when the request had one (deliveries through the outbox carry it).
     public var idempotencyKey: String?
+
+    init(method: String, path: String, query: String?, status: Int, bytes: Int, receivedAt: Duration, faults: [String],
+         range: String? = nil, idempotencyKey: String?) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.status = status
+        self.bytes = bytes
+        self.receivedAt = receivedAt
+        self.faults = faults
+        self.range = range
+        self.idempotencyKey = idempotencyKey
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case method, path, query, status, bytes, receivedAtSeconds, faults, range, idempotencyKey
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        method = try container.decode(String.self, forKey: .method)
+        path = try container.decode(String.self, forKey: .path)
+        query = try container.decodeIfPresent(String.self, forKey: .query)
+        status = try container.decode(Int.self, forKey: .status)
+        bytes = try container.decode(Int.self, forKey: .bytes)
+        receivedAt = .seconds(try container.decode(Double.self, forKey: .receivedAtSeconds))
+        faults = try container.decode([String].self, forKey: .faults)
+        range = try container.decodeIfPresent(String.self, forKey: .range)
+        idempotencyKey = try container.decodeIfPresent(String.self, forKey: .idempotencyKey)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(method, forKey: .method)
+        try container.encode(path, forKey: .path)
+        try container.encodeIfPresent(query, forKey: .query)
+        try container.encode(status, forKey: .status)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encode(receivedAt.seconds, forKey: .receivedAtSeconds)
+        try container.encode(faults, forKey: .faults)
+        try container.encodeIfPresent(range, forKey: .range)
+        try container.encodeIfPresent(idempotencyKey, forKey: .idempotencyKey)
+    }
+}
+
+/// A lab log as its endpoint serves it (`GET /lab/requests`, `GET /lab/beacons`): the entries kept, oldest first,
+/// and how many were dropped past the log's limit. It follows `schemas/lab-log.schema.json`.
+public struct LabLogDocument<Entry: Codable & Sendable>: Codable, Sendable {
+    /// The version of `schemas/lab-log.schema.json` the document follows.
+    public static var currentSchemaVersion: Int { 1 }
+
+    public var schemaVersion: Int
+    /// How many entries the log keeps; past it the oldest are dropped.
+    public var limit: Int
+    /// How many entries were dropped since the log was last cleared.
+    public var dropped: Int
+    public var entries: [Entry]
+
+    public init(limit: Int, dropped: Int, entries: [Entry]) {
+        schemaVersion = Self.currentSchemaVersion
+        self.limit = limit
+        self.dropped = dropped
+        self.entries = entries
+    }
 }
 
 /// What the lab keeps of what it received, oldest first, bounded (the oldest are dropped past the limit).
 public final class BoundedLog<Entry: Sendable>: Sendable {
-    private let entries = Locked<[Entry]>([])
-    private let limit: Int
+    private struct Contents {
+        var entries: [Entry] = []
+        var dropped = 0
+    }
+
+    private let contents = Locked(Contents())
+    /// How many entries the log keeps.
+    public let limit: Int
 
     /// Creates a log that keeps at most `limit` entries.
     public init(limit: Int) { self.limit = max(1, limit) }
 
-    func append(_ entry: Entry) {
-        entries.withLock { entries in
-            entries.append(entry)
-            if entries.count > limit { entries.removeFirst(entries.count - limit) }
+    /// Adds an entry, dropping the oldest past the limit.
+    public func append(_ entry: Entry) {
+        contents.withLock { contents in
+            contents.entries.append(entry)
+            if contents.entries.count > limit {
+                let excess = contents.entries.count - limit
+                contents.entries.removeFirst(excess)
+                contents.dropped += excess
+            }
         }
     }
 
     /// Every entry.
-    public var all: [Entry] { entries.withLock { $0 } }
+    public var all: [Entry] { contents.withLock { $0.entries } }
+
+    /// How many entries were dropped past the limit since the log was made or last cleared.
+    public var dropped: Int { contents.withLock { $0.dropped } }
 
     /// Forgets every entry.
-    public func clear() { entries.withLock { $0.removeAll() } }
+    public func clear() { contents.withLock { $0 = Contents() } }
+}
+
+public extension BoundedLog where Entry: Codable {
+    /// The log as its endpoint serves it.
+    var document: LabLogDocument<Entry> {
+        contents.withLock { LabLogDocument(limit: limit, dropped: $0.dropped, entries: $0.entries) }
+    }
 }
 
 /// The requests the lab served.

@@ -47,8 +47,9 @@ struct BeaconCourierTests {
         #expect(outcomes["imp/3"] == .reject("the javascript: scheme is never requested"))
         // The sink's record, as a script reads it.
         let listing = try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/lab/beacons")!, timeout: .seconds(5)))
-        let hits = try JSONDecoder().decode([BeaconHit].self, from: Data(listing.body))
-        #expect(hits.map(\.path) == ["/beacons/p/a/impression"])
+        let hits = try JSONDecoder().decode(LabLogDocument<BeaconHit>.self, from: Data(listing.body))
+        #expect(hits.schemaVersion == 1 && hits.dropped == 0)
+        #expect(hits.entries.map(\.path) == ["/beacons/p/a/impression"])
         try await transport.shutdown()
         await lab.stop()
     }

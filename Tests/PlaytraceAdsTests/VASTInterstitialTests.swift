@@ -111,9 +111,27 @@ struct VASTInterstitialTests {
         let assets = try #require(try await reader.assets(for: event, listURL: chainURL, body: chainBody))
         #expect(assets.map { URL(string: $0.url)?.path } == ["/ads/9/index.m3u8", "/ads/1/index.m3u8"])
         h.session.interstitialAssetFailed(event, index: 0, reason: "HTTP 404")
+        // The chain as the session keeps it for its report.
+        let chain = try #require(h.session.vastChains.last)
+        #expect(chain.podID == "vast:mid-4" && chain.interstitialID == "mid-4" && chain.errors.isEmpty)
+        #expect(chain.requests.map(\.depth) == [0, 1, 2] && chain.requests.allSatisfy { $0.failure == nil })
+        #expect(chain.ads.map(\.id) == ["ad-1", "ad-2"] && chain.ads.allSatisfy { !$0.leftOut && $0.chainURLs.count == 3 })
         // A chain too deep: 302 to each of its six wrappers.
         let (deepURL, deepBody) = try await body("/vast/chain/6/mid-2.xml")
         #expect(try await reader.assets(for: event, listURL: deepURL, body: deepBody)?.isEmpty == true)
+        #expect(h.session.vastChains.count == 1, "a break's latest resolution replaces its earlier one")
+        #expect(h.session.vastChains.first?.ads.isEmpty == true && h.session.vastChains.first?.errors.map(\.code) == [.wrapperLimit])
+        #expect(h.session.vastChains.first?.requests.map(\.depth) == Array(0...5), "the response, then the five wrappers followed")
+        // An ad without an HLS media file: left out, listed as such.
+        h.lab.faults.add(LabFault(pathContains: "/vast/mp4-only.xml", kind: .body(
+            #"<VAST version="4.2"><Ad id="mp4"><InLine><AdTitle>mp4</AdTitle><Creatives><Creative><Linear><Duration>00:00:04</Duration>"#
+                + #"<MediaFiles><MediaFile type="video/mp4" delivery="progressive"><![CDATA[/ads/a.mp4]]></MediaFile></MediaFiles>"#
+                + #"</Linear></Creative></Creatives></InLine></Ad></VAST>"#)))
+        let mp4Event = InterstitialEvent(id: "mid-3", start: MediaTime(seconds: 52), startDate: LabConfiguration().startDate + MediaTime(seconds: 52))
+        let (mp4URL, mp4Body) = try await body("/vast/mp4-only.xml")
+        #expect(try await reader.assets(for: mp4Event, listURL: mp4URL, body: mp4Body)?.isEmpty == true)
+        let leftOut = try #require(h.session.vastChains.first { $0.interstitialID == "mid-3" })
+        #expect(leftOut.ads.map(\.leftOut) == [true] && leftOut.errors.map(\.code) == [.noSupportedMediaFile])
         // Reported again (the asset list fetched twice): not sent twice.
         _ = try await reader.assets(for: event, listURL: deepURL, body: deepBody)
         try await h.shutdown()

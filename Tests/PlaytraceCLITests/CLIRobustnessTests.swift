@@ -222,10 +222,14 @@ struct InspectFactsTests {
                      "  preload hint PART p2.mp4", "  rendition report ../1/index.m3u8 last 1.0"] {
             #expect(text.output.contains(line), "missing: \(line)\n\(text.output)")
         }
-        let json = try await CLITests.run(["inspect", file.path, "--json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let (json, object) = try await CLITests.inspectJSON([file.path])
+        #expect((object["start"] as? [String: Any])?["timeOffsetSeconds"] as? Double == -8)
+        let lowLatency = try #require(object["lowLatency"] as? [String: Any])
+        #expect(lowLatency["partTargetSeconds"] as? Double == 1)
+        #expect((lowLatency["serverControl"] as? [String: Any])?["canSkipUntilSeconds"] as? Double == 24)
         let segments = try #require(object["segments"] as? [[String: Any]])
-        #expect(segments.map { $0["byteRange"] as? String } == ["1000@800", "1000@1800"])
+        #expect(segments.map { ($0["byteRange"] as? [String: Int]) ?? [:] } == [["length": 1000, "offset": 800], ["length": 1000, "offset": 1800]])
+        #expect((object["maps"] as? [[String: Any]])?.first?["byteRange"] as? [String: Int] == ["length": 800, "offset": 0])
         #expect(segments.map { $0["key"] as? Int } == [0, 1])
         #expect(segments.map { $0["map"] as? Int } == [0, 0])
         #expect(segments.first?["date"] as? String == "2026-01-01T00:00:00.000Z")
@@ -275,8 +279,10 @@ struct InspectFactsTests {
                      "  pathway CDN-A: 1 variant(s)", "  pathway CDN-B: 1 variant(s)"] {
             #expect(text.output.contains(line), "missing: \(line)\n\(text.output)")
         }
-        let json = try await CLITests.run(["inspect", file.path, "--json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let (_, object) = try await CLITests.inspectJSON([file.path])
+        let variant = try #require((object["variants"] as? [[String: Any]])?.first)
+        #expect(variant["bandwidthBitsPerSecond"] as? Int == 3_000_000)
+        #expect(variant["resolution"] as? [String: Int] == ["width": 1920, "height": 1080])
         let steering = try #require(object["contentSteering"] as? [String: Any])
         #expect((steering["pathways"] as? [String: [String]])?["CDN-B"] == ["b/1080.m3u8"])
         #expect((object["iFrameVariants"] as? [[String: Any]])?.first?["uri"] as? String == "a/iframes.m3u8")

@@ -23,6 +23,17 @@ struct CLITests {
         try await CommandRunner.run(arguments, environment: environment, input: input)
     }
 
+    /// Runs `inspect --json` with `arguments`, checks what it prints against `schemas/inspect.schema.json`, and
+    /// returns the run and the document.
+    static func inspectJSON(_ arguments: [String]) async throws -> (run: Run, document: [String: Any]) {
+        let run = try await Self.run(["inspect", "--json"] + arguments)
+        let errors = try await JSONSchemaCheck.errors(inText: run.output, schema: "inspect")
+        #expect(errors.isEmpty, "inspect --json \(arguments) conforms to schemas/inspect.schema.json: \(errors)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any],
+                                    "inspect --json \(arguments) printed JSON: \(run.output.prefix(500)) \(run.error)")
+        return (run, document)
+    }
+
     /// Runs the executable under `timeout -s TERM seconds`, which signals it and then its process group when the
     /// time is up (as a CI step's time limit does).
     static func run(viaTimeout seconds: Int, _ arguments: [String]) async throws -> Run {
@@ -75,12 +86,18 @@ struct CLITests {
         #expect(text.output.contains("ad breaks (3):"))
         #expect(text.output.contains("splice_insert"))
         #expect(text.output.contains("interstitial"))
-        let json = try await Self.run(["inspect", url, "--json"])
+        let (json, object) = try await Self.inspectJSON([url])
         #expect(json.status == 0)
-        let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
-        #expect(object?["segmentCount"] as? Int == 10)
-        #expect((object?["segments"] as? [[String: Any]])?.count == 10)
-        #expect((object?["adBreaks"] as? [Any])?.count == 3)
+        #expect(object["schemaVersion"] as? Int == 1 && object["kind"] as? String == "media")
+        #expect(object["segmentCount"] as? Int == 10)
+        #expect(object["targetDurationSeconds"] as? Int == 4 && object["totalDurationSeconds"] as? Double == 40)
+        let segments = try #require(object["segments"] as? [[String: Any]])
+        #expect(segments.count == 10 && segments.last?["startSeconds"] as? Double == 36)
+        let breaks = try #require(object["adBreaks"] as? [[String: Any]])
+        #expect(breaks.count == 3 && breaks.map { $0["startSeconds"] as? Double } == [8, 8, 24])
+        let interstitial = try #require((object["interstitials"] as? [[String: Any]])?.first)
+        #expect(interstitial["resumeOffsetSeconds"] as? Double == 0 && interstitial["restrict"] as? [String] == ["SKIP"])
+        #expect(interstitial["assetListURI"] as? String == "/ads/assetlist.json?pod=2" && interstitial["positionSeconds"] as? Double == 24)
         await lab.stop()
     }
 

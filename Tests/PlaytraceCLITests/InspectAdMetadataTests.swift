@@ -27,13 +27,15 @@ struct InspectAdMetadataTests {
                          "https://t.example/mid", "adBreaks[0].ads[0].trackingEvents[2].startTime: a string where a number was expected"] {
             #expect(text.output.contains(expected), "missing \(expected) in:\n\(text.output)")
         }
-        let json = try await CLITests.run(["inspect", url.path, "--json"])
+        let (json, object) = try await CLITests.inspectJSON([url.path])
         #expect(json.status == 0)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        #expect(object["kind"] as? String == "harmonic-ad-metadata" && object["timeline"] as? String == "program-date-time")
         let breaks = try #require(object["breaks"] as? [[String: Any]])
+        #expect(breaks.first?["startDate"] as? String == "2023-11-14T22:13:30.000Z" && breaks.first?["startSeconds"] == nil)
         let ads = try #require(breaks.first?["ads"] as? [[String: Any]])
         let events = try #require(ads.first?["events"] as? [[String: Any]])
         #expect(events.map { $0["event"] as? String } == ["impression", "midpoint"])
+        #expect(events.map { $0["offsetInAdSeconds"] as? Double } == [0, 7.5])
         #expect(events.last?["urls"] as? [String] == ["https://t.example/mid"])
         #expect(!json.output.contains("\\/"))
         let strict = try await CLITests.run(["inspect", url.path, "--strict"])

@@ -95,6 +95,14 @@ struct InspectTruthTests {
         #expect(assets.status == 0, "\(assets.error)")
         #expect(assets.output.contains("HLS asset list") && assets.output.contains("2 asset(s), 15.00 s"), "\(assets.output)")
         #expect(assets.output.contains("asset 2: DURATION 0.0 is not positive"))
+        let skippable = try Self.write(#"{"ASSETS":[{"URI":"https://ads.example/1.m3u8","DURATION":15}],"SKIP-CONTROL":{"OFFSET":5,"LABEL-ID":"skip"}}"#,
+                                       suffix: "json")
+        defer { try? FileManager.default.removeItem(at: skippable) }
+        let (_, list) = try await CLITests.inspectJSON([skippable.path])
+        #expect(list["kind"] as? String == "hls-asset-list" && list["totalDurationSeconds"] as? Double == 15)
+        let skipControl = try #require(list["skipControl"] as? [String: Any])
+        #expect(skipControl["offsetSeconds"] as? Double == 5 && skipControl["labelID"] as? String == "skip")
+        #expect(skipControl["durationSeconds"] == nil, "absent: the control stays until the interstitial ends")
     }
 
     @Test("inspect - reads standard input")

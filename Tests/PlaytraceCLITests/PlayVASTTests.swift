@@ -48,9 +48,15 @@ struct PlayVASTTests {
         #expect(chain.output.contains("progress                 0.20 s"), "10 % of the 2 s ad")
         let deep = try await CLITests.run(["inspect", "--strict", "\(base)/vast/chain/6/mid-1.xml"])
         #expect(deep.status == 1 && deep.output.contains("302 more than 5 wrappers → 6 URL(s)"))
-        let json = try await CLITests.run(["inspect", "--json", "\(base)/vast/pods/mid-4.xml"])
-        let report = try #require(JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
-        #expect((report["ads"] as? [[String: Any]])?.count == 2)
+        let (_, report) = try await CLITests.inspectJSON(["\(base)/vast/pods/mid-4.xml"])
+        #expect(report["kind"] as? String == "vast")
+        let ads = try #require(report["ads"] as? [[String: Any]])
+        #expect(ads.count == 2)
+        let tracking = try #require(ads.first?["tracking"] as? [[String: Any]])
+        #expect(tracking.contains { $0["event"] as? String == "firstQuartile" && $0["trigger"] as? String == "automatic"
+            && $0["offsetInAdSeconds"] as? Double != nil })
+        let (_, wrapped) = try await CLITests.inspectJSON(["\(base)/vast/chain/2/mid-1.xml"])
+        #expect((wrapped["chain"] as? [[String: Any]])?.map { $0["depth"] as? Int } == [0, 1, 2])
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("vast-\(UUID().uuidString).xml").path
         defer { try? FileManager.default.removeItem(atPath: file) }
         try Data("<VAST version=\"4.0\"><Ad><InLine>".utf8).write(to: URL(fileURLWithPath: file))
@@ -59,6 +65,10 @@ struct PlayVASTTests {
         let playlist = try await CLITests.run(["inspect", "\(base)/interstitials/0/index.m3u8"])
         #expect(playlist.status == 0 && playlist.output.contains("interstitials (6):"))
         #expect(playlist.output.contains("restrict JUMP, skip control from 2.000 s, label skip"))
+        let (_, interstitials) = try await CLITests.inspectJSON(["\(base)/interstitials/0/index.m3u8"])
+        let jump = try #require((interstitials["interstitials"] as? [[String: Any]])?.first { $0["restrict"] as? [String] == ["JUMP"] })
+        let skipControl = try #require(jump["skipControl"] as? [String: Any])
+        #expect(skipControl["offsetSeconds"] as? Double == 2 && skipControl["labelID"] as? String == "skip")
         await lab.stop()
     }
 }

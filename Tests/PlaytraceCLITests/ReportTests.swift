@@ -40,6 +40,11 @@ struct ReportTests {
         #expect((counts["fired"] as? Int ?? 0) + (counts["vastErrorReports"] as? Int ?? 0) == 84,
                 "every beacon of the demo, the two VAST error reports included")
         #expect(beacons.count >= 84, "one entry per URL of each")
+        let chains = try #require(ads["vastChains"] as? [[String: Any]], "the VAST responses of the interstitials")
+        let wrapped = try #require(chains.first { $0["interstitialID"] as? String == "mid-1" })
+        #expect((wrapped["requests"] as? [[String: Any]])?.map { $0["depth"] as? Int } == [0, 1, 2],
+                "mid-1's asset list is a chain of two wrappers")
+        #expect((wrapped["ads"] as? [[String: Any]])?.allSatisfy { ($0["chainURLs"] as? [String])?.count == 3 } == true)
 
         let html = try String(contentsOfFile: report, encoding: .utf8)
         #expect(Self.occurrences(of: "<circle class=\"beacon beacon-", in: html) == beacons.count)
@@ -55,6 +60,7 @@ struct ReportTests {
         #expect(!html.contains("<script") && !html.contains("src=\"http") && !html.contains("href="),
                 "self-contained: no script, nothing loaded, no link")
         #expect(html.contains("vast:pre") && html.contains("firstQuartile") && html.contains("class=\"state state-done\""))
+        #expect(html.contains("<h3>VAST chains</h3>") && html.contains("through 2 wrapper(s)"))
 
         let page = try await HeadlessBrowser.render(report)
         #expect(page.consoleMessages.isEmpty, "\(page.consoleMessages)")

@@ -103,7 +103,7 @@ struct TransportTests {
             request.body = Array(#"{"type": "explode"}"#.utf8)
             #expect(try await transport.send(request).status == 400)
             let log = try await transport.send(HTTPRequest(url: base.appendingPathComponent("lab/requests")))
-            let entries = try JSONDecoder().decode([LabRequest].self, from: Data(log.body))
+            let entries = try JSONDecoder().decode(LabLogDocument<LabRequest>.self, from: Data(log.body)).entries
             #expect(entries.filter { $0.path == "/vod/1/index.m3u8" }.map(\.status) == [503, 503, 200])
             #expect(lab.requests.matching("/vod/1/index.m3u8").count == 3)
             #expect(try await transport.send(HTTPRequest(method: "DELETE", url: base.appendingPathComponent("lab/faults"))).status == 204)

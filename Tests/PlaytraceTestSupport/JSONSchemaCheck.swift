@@ -25,4 +25,12 @@ public enum JSONSchemaCheck {
         }
         return []
     }
+
+    /// The errors found in a document given as text (a command's output), as ``errors(in:schema:)`` finds them.
+    public static func errors(inText text: String, schema: String) async throws -> [String] {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("schema-check-\(UUID().uuidString).json")
+        try Data(text.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try await errors(in: file.path, schema: schema)
+    }
 }

@@ -15,7 +15,7 @@ public struct TrackingEventType: RawRepresentable, Hashable, Sendable, Codable, 
     public var description: String { rawValue }
 
     /// How events of a type are triggered.
-    public enum Kind: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
         /// Fired once when the playhead crosses the event's time at normal speed (impression, start, quartiles,
         /// complete, progress, loaded, breakStart, breakEnd).
         case automatic

@@ -28,6 +28,17 @@ extension AdBeaconingSession {
         log("VAST break \(adBreak.pod.id): \(adBreak.pod.ads.count) ad(s)", isError: false)
     }
 
+    /// Keeps what resolving a VAST response took (``vastChains``): a break's latest resolution replaces its earlier
+    /// one; past ``vastChainLimit`` the oldest is dropped.
+    public func record(_ chain: VASTChainRecord) {
+        vastChains.removeAll { $0.podID == chain.podID }
+        vastChains.append(chain)
+        if vastChains.count > vastChainLimit {
+            vastChainsDropped += vastChains.count - vastChainLimit
+            vastChains.removeFirst(vastChains.count - vastChainLimit)
+        }
+    }
+
     /// The interstitial each break belongs to, by break ID (breaks that begin where an interstitial does).
     public var interstitialOfPod: [String: String] { scheduler.podScopes }
 

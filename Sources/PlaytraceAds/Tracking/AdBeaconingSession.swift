@@ -85,6 +85,13 @@ public final class AdBeaconingSession {
     @ObservationIgnored var addedPodIDs: Set<String> = []
     /// The macro values and error URLs of VAST ads, by break and ad ID.
     @ObservationIgnored var vastContexts: [String: [String: VASTAdContext]] = [:]
+    /// The VAST responses resolved (``record(_:)``), the latest of each break, oldest first; at most
+    /// ``vastChainLimit``.
+    @ObservationIgnored public internal(set) var vastChains: [VASTChainRecord] = []
+    /// How many VAST responses were resolved past ``vastChainLimit`` (the oldest records were dropped for them).
+    @ObservationIgnored public internal(set) var vastChainsDropped = 0
+    /// How many VAST resolutions the session keeps.
+    public let vastChainLimit = 500
     /// Where the playhead was last seen in each interstitial (milliseconds on the ad timeline).
     @ObservationIgnored var lastInterstitialPositions: [String: Double] = [:]
     /// The VAST error beacons fired, so that one reported again is not sent twice.

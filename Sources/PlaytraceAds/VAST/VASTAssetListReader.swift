@@ -35,26 +35,43 @@ public struct VASTAssetListReader: InterstitialAssetListReader {
         do {
             document = try resolver.parser.parse(Data(body))
         } catch {
-            await session.report([VASTErrorReport(code: error.code, urls: [], message: "\(url.absoluteString): \(error.message)")],
-                                 podID: podID)
+            let report = VASTErrorReport(code: error.code, urls: [], message: "\(url.absoluteString): \(error.message)")
+            let record = VASTChainRecord(podID: podID, interstitialID: interstitial.id,
+                                         requests: [.init(url: url.absoluteString, depth: 0, failure: error.message)],
+                                         ads: [], errors: [report])
+            await MainActor.run {
+                session.report([report], podID: podID)
+                session.record(record)
+            }
             throw error
         }
         let resolution = await resolver.resolve(document, base: url)
         var errors = resolution.errors
         var playable: [(ad: ResolvedVASTAd, duration: Double, mediaURL: String?)] = []
+        var leftOut: [VASTChainRecord.Ad] = []
         for ad in resolution.ads {
             guard let media = ad.hlsMediaFile, let mediaURL = URL(string: media.url, relativeTo: url)?.absoluteURL else {
                 errors.append(VASTErrorReport(code: .noSupportedMediaFile, urls: ad.errorURLs,
                                               message: "ad \(ad.ad.id ?? "?") has no HLS media file: left out"))
+                leftOut.append(.init(id: ad.ad.id ?? "?", chainURLs: ad.chainURLs, leftOut: true))
                 continue
             }
             playable.append((ad, ad.linear?.duration ?? 0, mediaURL.absoluteString))
         }
         let ads = playable
+        let requests = [VASTResolution.Fetch(url: url.absoluteString, depth: 0, failure: nil)] + resolution.fetches
+        let reported = errors
+        let omitted = leftOut
         await MainActor.run {
-            session.report(errors, podID: podID)
-            if let start = session.adTimelinePosition(of: interstitial) {
-                session.track(VASTAdBreak(id: podID, start: start, ads: ads))
+            session.report(reported, podID: podID)
+            let start = session.adTimelinePosition(of: interstitial)
+            let adBreak = VASTAdBreak(id: podID, start: start ?? 0, ads: ads)
+            // The IDs the session tracks the interstitial's ads under, in the chain's order.
+            let assets = zip(adBreak.pod.ads, ads).map { VASTChainRecord.Ad(id: $0.id, chainURLs: $1.ad.chainURLs, leftOut: false) }
+            session.record(VASTChainRecord(podID: podID, interstitialID: interstitial.id, requests: requests,
+                                           ads: assets + omitted, errors: reported))
+            if start != nil {
+                session.track(adBreak)
             } else {
                 session.note(VASTParseError(.undefined, "interstitial \(interstitial.id) has no date on the ad timeline: its VAST ads are played untracked"))
             }

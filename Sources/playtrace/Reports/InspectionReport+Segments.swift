@@ -6,12 +6,14 @@ extension InspectionReport {
     struct SegmentReport: Codable {
         var sequence: Int
         var uri: String
-        var duration: Double
-        var start: Double
+        var durationSeconds: Double
+        /// Where it starts on the playlist's timeline.
+        var startSeconds: Double
         var date: String?
         var discontinuity: Bool?
         var gap: Bool?
-        var byteRange: String?
+        /// Its byte range, the offset resolved when the playlist leaves it implicit.
+        var byteRange: ByteRange?
         /// The index in ``InspectionReport/keys`` of the key in effect.
         var key: Int?
         /// The index in ``InspectionReport/maps`` of the initialization section in effect.
@@ -32,32 +34,50 @@ extension InspectionReport {
     /// An initialization section (`EXT-X-MAP`) and the segments it applies to.
     struct MapRange: Codable {
         var uri: String
-        var byteRange: String?
+        var byteRange: ByteRange?
         var firstSequence: Int
         var lastSequence: Int
     }
 
     /// Low-latency HLS: partial segments, server control, preload hints, rendition reports, a delta update's skip.
     struct LowLatency: Codable {
-        var partTarget: Double?
+        var partTargetSeconds: Double?
         var parts: Int
-        var serverControl: ServerControl?
+        var serverControl: ServerControlReport?
         var preloadHints: [PreloadHint]
         var renditionReports: [RenditionReport]
         var skip: SkipInformation?
 
         init?(_ playlist: MediaPlaylist) {
-            partTarget = playlist.partInformation?.partTarget
+            partTargetSeconds = playlist.partInformation?.partTarget
             let segments = playlist.segments
             parts = segments.indices.reduce(0) { count, index in
                 segments[index].tags.mayHaveRareTags ? count + segments[index].tags.parts.count : count
             } + playlist.trailingTags.parts.count
-            serverControl = playlist.serverControl
+            serverControl = playlist.serverControl.map(ServerControlReport.init)
             preloadHints = playlist.preloadHints
             renditionReports = playlist.renditionReports
             skip = playlist.skip
-            if partTarget == nil, parts == 0, serverControl == nil, preloadHints.isEmpty, renditionReports.isEmpty,
+            if partTargetSeconds == nil, parts == 0, serverControl == nil, preloadHints.isEmpty, renditionReports.isEmpty,
                skip == nil { return nil }
+        }
+    }
+
+    /// `EXT-X-SERVER-CONTROL`: what the server offers a low-latency or delta-updating client.
+    struct ServerControlReport: Codable {
+        var canBlockReload: Bool
+        /// `CAN-SKIP-UNTIL`: how far from the live edge a delta update may skip segments.
+        var canSkipUntilSeconds: Double?
+        var canSkipDateRanges: Bool
+        var holdBackSeconds: Double?
+        var partHoldBackSeconds: Double?
+
+        init(_ control: ServerControl) {
+            canBlockReload = control.canBlockReload
+            canSkipUntilSeconds = control.canSkipUntil
+            canSkipDateRanges = control.canSkipDateRanges
+            holdBackSeconds = control.holdBack
+            partHoldBackSeconds = control.partHoldBack
         }
     }
 
@@ -96,7 +116,7 @@ extension InspectionReport {
                         }
                     }
                     if let section = all[index].tags.map {
-                        maps.append(MapRange(uri: section.uri, byteRange: section.byteRange?.serialized,
+                        maps.append(MapRange(uri: section.uri, byteRange: section.byteRange,
                                              firstSequence: sequence, lastSequence: sequence))
                         map = maps.count - 1
                     }
@@ -106,10 +126,11 @@ extension InspectionReport {
                 guard includesSegments else { continue }
                 let segment = all[index]
                 segments.append(SegmentReport(
-                    sequence: sequence, uri: segment.uri, duration: segment.duration, start: segment.startTime.seconds,
+                    sequence: sequence, uri: segment.uri, durationSeconds: segment.duration,
+                    startSeconds: segment.startTime.seconds,
                     date: dateBySegment[index]?.iso8601Milliseconds,
                     discontinuity: segment.tags.isDiscontinuity ? true : nil, gap: segment.tags.isGap ? true : nil,
-                    byteRange: segment.resolvedByteRange?.serialized, key: key, map: map,
+                    byteRange: segment.resolvedByteRange, key: key, map: map,
                     parts: segment.tags.parts.isEmpty ? nil : segment.tags.parts.count))
             }
         }

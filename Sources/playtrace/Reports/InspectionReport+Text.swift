@@ -5,7 +5,7 @@ extension InspectionReport {
     var lines: [String] {
         var out = ["\(source): \(kind) playlist, \(bytes) bytes" + (version.map { ", version \($0)" } ?? "")]
         if let start {
-            out.append("start: \(start.timeOffset.seconds) s" + (start.precise ? ", precise" : ""))
+            out.append("start: \(start.timeOffsetSeconds) s" + (start.precise ? ", precise" : ""))
         }
         if kind == "multivariant" {
             multivariantLines(into: &out)
@@ -21,7 +21,7 @@ extension InspectionReport {
     private func multivariantLines(into out: inout [String]) {
         out.append("variants (\(variants.count)):")
         for variant in variants {
-            var line = "  \(variant.bandwidth) bit/s" + (variant.resolution.map { "  \($0)" } ?? "")
+            var line = "  \(variant.bandwidthBitsPerSecond) bit/s" + (variant.resolution.map { "  \($0)" } ?? "")
             if !variant.codecs.isEmpty { line += "  " + variant.codecs.joined(separator: ",") }
             if let range = variant.videoRange { line += "  \(range)" }
             if let hdcp = variant.hdcpLevel { line += "  HDCP \(hdcp)" }
@@ -31,7 +31,7 @@ extension InspectionReport {
         if !iFrameVariants.isEmpty {
             out.append("I-frame variants (\(iFrameVariants.count)):")
             for variant in iFrameVariants {
-                out.append("  \(variant.bandwidth) bit/s" + (variant.resolution.map { "  \($0)" } ?? "") + "  \(variant.uri)")
+                out.append("  \(variant.bandwidthBitsPerSecond) bit/s" + (variant.resolution.map { "  \($0)" } ?? "") + "  \(variant.uri)")
             }
         }
         if !renditions.isEmpty {
@@ -47,11 +47,11 @@ extension InspectionReport {
                 out.append("  pathway \(pathway == "." ? "(none)" : pathway): \(uris.count) variant(s)")
             }
         }
-        for data in sessionData { out.append("session data: \(data)") }
+        for data in sessionData { out.append("session data: \(data.dataID)=\(data.value ?? data.uri ?? "")") }
     }
 
     private func mediaLines(into out: inout [String]) {
-        out.append("segments: \(segmentCount ?? 0), total \(Self.fixed(totalDuration ?? 0, 3)) s, target \(targetDuration ?? 0) s, media sequence \(mediaSequence ?? 0)"
+        out.append("segments: \(segmentCount ?? 0), total \(Self.fixed(totalDurationSeconds ?? 0, 3)) s, target \(targetDurationSeconds ?? 0) s, media sequence \(mediaSequence ?? 0)"
             + (playlistType.map { ", type \($0)" } ?? "") + endState)
         if let firstDate, let lastDate { out.append("dates: \(firstDate) → \(lastDate)") }
         if let discontinuities, discontinuities > 0 { out.append("discontinuities: \(discontinuities)") }
@@ -62,18 +62,18 @@ extension InspectionReport {
                 + " for segments \(key.firstSequence)–\(key.lastSequence)"
         }
         Self.list(maps, title: "initialization sections", into: &out) { map in
-            "  \(map.uri)" + (map.byteRange.map { " bytes \($0)" } ?? "") + " for segments \(map.firstSequence)–\(map.lastSequence)"
+            "  \(map.uri)" + (map.byteRange.map { " bytes \($0.serialized)" } ?? "") + " for segments \(map.firstSequence)–\(map.lastSequence)"
         }
         if let lowLatency {
             var line = "low latency:"
-            if let target = lowLatency.partTarget { line += " part target \(target) s," }
+            if let target = lowLatency.partTargetSeconds { line += " part target \(target) s," }
             line += " \(lowLatency.parts) parts"
             if let control = lowLatency.serverControl {
                 var features: [String] = []
                 if control.canBlockReload { features.append("blocking reload") }
-                if let skip = control.canSkipUntil { features.append("skip until \(skip) s" + (control.canSkipDateRanges ? " with date ranges" : "")) }
-                if let holdBack = control.partHoldBack { features.append("part hold back \(holdBack) s") }
-                if let holdBack = control.holdBack { features.append("hold back \(holdBack) s") }
+                if let skip = control.canSkipUntilSeconds { features.append("skip until \(skip) s" + (control.canSkipDateRanges ? " with date ranges" : "")) }
+                if let holdBack = control.partHoldBackSeconds { features.append("part hold back \(holdBack) s") }
+                if let holdBack = control.holdBackSeconds { features.append("hold back \(holdBack) s") }
                 if !features.isEmpty { line += ", server control: " + features.joined(separator: ", ") }
             }
             out.append(line)
@@ -91,9 +91,9 @@ extension InspectionReport {
             out.append("date ranges (\(dateRanges.count)):")
             for range in dateRanges {
                 var line = "  \(range.id)  \(range.startDate)"
-                if let duration = range.duration ?? range.plannedDuration { line += "  " + Self.fixed(duration, 3) + " s" }
+                if let duration = range.durationSeconds ?? range.plannedDurationSeconds { line += "  " + Self.fixed(duration, 3) + " s" }
                 if let classIdentifier = range.classIdentifier { line += "  class \(classIdentifier)" }
-                if let interstitial = range.interstitial { line += "  interstitial: \(interstitial)" }
+                if let interstitial = range.interstitial { line += "  interstitial: \(interstitial.text)" }
                 out.append(line)
                 if let scte35 = range.scte35 { out.append("      SCTE-35: \(scte35.summary)") }
             }
@@ -103,13 +103,13 @@ extension InspectionReport {
             for interstitial in interstitials { out += interstitial.lines }
         }
         Self.list(cueMessages, title: "SCTE-35 in cue tags", into: &out) { message in
-            "  segment \(message.mediaSequence) at " + Self.fixed(message.start, 3) + " s  \(message.tag): \(message.scte35.summary)"
+            "  segment \(message.mediaSequence) at " + Self.fixed(message.startSeconds, 3) + " s  \(message.tag): \(message.scte35.summary)"
         }
         out.append("ad breaks (\(adBreaks.count)):")
         for adBreak in adBreaks {
             var line = "  \(adBreak.id)  \(adBreak.source)"
-            if let start = adBreak.start { line += "  at " + Self.fixed(start, 3) + " s" }
-            if let duration = adBreak.duration { line += "  for " + Self.fixed(duration, 3) + " s" }
+            if let start = adBreak.startSeconds { line += "  at " + Self.fixed(start, 3) + " s" }
+            if let duration = adBreak.durationSeconds { line += "  for " + Self.fixed(duration, 3) + " s" }
             if !adBreak.closed { line += (finished ?? false) ? "  (open)" : "  (in progress)" }
             out.append(line)
             if let scte35 = adBreak.scte35 { out.append("      SCTE-35: \(scte35.summary)") }

@@ -1,27 +1,52 @@
 import PlaytraceCore
 import PlaytraceHLS
 
-/// What `playtrace inspect` reports, as text lines or JSON (`--json` adds every segment).
+/// What `playtrace inspect` reports of a playlist, as text lines or JSON (`--json` adds every segment; the JSON
+/// follows `schemas/inspect.schema.json`).
 struct InspectionReport: Codable {
     struct Variant: Codable {
         var uri: String
-        var bandwidth: Int
-        var averageBandwidth: Int?
-        var resolution: String?
+        var bandwidthBitsPerSecond: Int
+        var averageBandwidthBitsPerSecond: Int?
+        var resolution: Resolution?
         var codecs: [String]
-        var frameRate: Double?
+        var framesPerSecond: Double?
         var videoRange: String?
         var hdcpLevel: String?
-        var audio: String?
-        var subtitles: String?
+        /// The `GROUP-ID` of the audio renditions it plays with.
+        var audioGroup: String?
+        /// The `GROUP-ID` of the subtitle renditions it plays with.
+        var subtitlesGroup: String?
         var pathwayID: String?
     }
 
     struct IFrameVariant: Codable {
         var uri: String
-        var bandwidth: Int
-        var resolution: String?
+        var bandwidthBitsPerSecond: Int
+        var resolution: Resolution?
         var codecs: [String]
+    }
+
+    /// `EXT-X-START`: where playback should begin.
+    struct Start: Codable {
+        /// From the start of the playlist when positive, from its end when negative.
+        var timeOffsetSeconds: Double
+        var precise: Bool
+
+        init(_ point: StartPoint) {
+            timeOffsetSeconds = point.timeOffset.seconds
+            precise = point.precise
+        }
+    }
+
+    /// `EXT-X-SESSION-DATA`: exactly one of `value` and `uri`.
+    struct SessionDataEntry: Codable {
+        var dataID: String
+        var value: String?
+        var uri: String?
+        /// `JSON` (the default) or `RAW`, for a `uri`.
+        var format: String?
+        var language: String?
     }
 
     struct Rendition: Codable {
@@ -44,47 +69,72 @@ struct InspectionReport: Codable {
         var id: String
         var classIdentifier: String?
         var startDate: String
-        var duration: Double?
-        var plannedDuration: Double?
+        /// `DURATION`, or the time from `START-DATE` to `END-DATE`.
+        var durationSeconds: Double?
+        var plannedDurationSeconds: Double?
         var scte35: SCTE35Report?
-        var interstitial: String?
+        /// What an interstitial (`CLASS="com.apple.hls.interstitial"`) plays; absent on other date ranges.
+        var interstitial: InterstitialAsset?
+    }
+
+    /// An interstitial's asset: `X-ASSET-URI` or `X-ASSET-LIST`; valid when it has exactly one of them.
+    struct InterstitialAsset: Codable {
+        var assetURI: String?
+        var assetListURI: String?
+        var valid: Bool
+
+        init(_ interstitial: Interstitial) {
+            assetURI = interstitial.assetURI
+            assetListURI = interstitial.assetList
+            valid = interstitial.isValid
+        }
+
+        /// The asset as the text report prints it.
+        var text: String {
+            (assetListURI.map { "asset list \($0)" } ?? assetURI.map { "asset \($0)" } ?? "no asset")
+                + (valid ? "" : " (invalid: needs exactly one of X-ASSET-URI and X-ASSET-LIST)")
+        }
     }
 
     /// A SCTE-35 message carried by a cue tag of a segment (`EXT-X-CUE-OUT` `CUE=`, `EXT-X-CUE-OUT-CONT` `SCTE35=`,
     /// `EXT-OATCLS-SCTE35`, `EXT-X-SPLICEPOINT-SCTE35`).
     struct CueMessage: Codable {
         var mediaSequence: Int
-        /// Where the segment starts, seconds.
-        var start: Double
+        /// Where the segment starts on the playlist's timeline.
+        var startSeconds: Double
         var tag: String
         var scte35: SCTE35Report
     }
 
     struct AdBreak: Codable {
         var id: String
+        /// Which signal it came from: `daterange-scte35`, `cue-out/cue-in`, `interstitial`…
         var source: String
-        var start: Double?
+        /// Where it starts on the playlist's timeline.
+        var startSeconds: Double?
         var startDate: String?
-        var duration: Double?
+        var durationSeconds: Double?
         var closed: Bool
         var scte35: SCTE35Report?
     }
 
+    var schemaVersion = InspectJSON.schemaVersion
     var source: String
     var bytes: Int
+    /// `multivariant` or `media`.
     var kind: String
     var version: Int?
-    var start: StartPoint?
+    var start: Start?
     var variants: [Variant] = []
     var iFrameVariants: [IFrameVariant] = []
     var renditions: [Rendition] = []
-    var sessionData: [String] = []
+    var sessionData: [SessionDataEntry] = []
     var contentSteering: Steering?
     var playlistType: String?
-    var targetDuration: Int?
+    var targetDurationSeconds: Int?
     var mediaSequence: Int?
     var segmentCount: Int?
-    var totalDuration: Double?
+    var totalDurationSeconds: Double?
     var finished: Bool?
     /// Whether the playlist has `EXT-X-ENDLIST` (a VOD playlist without it is finished all the same).
     var hasEndList: Bool?
@@ -115,22 +165,24 @@ struct InspectionReport: Codable {
         case .multivariant(let playlist):
             kind = "multivariant"
             version = playlist.version
-            start = playlist.start
+            start = playlist.start.map(Start.init)
             variants = playlist.variants.map {
-                Variant(uri: $0.uri, bandwidth: $0.bandwidth, averageBandwidth: $0.averageBandwidth,
-                        resolution: $0.resolution?.description, codecs: $0.codecs, frameRate: $0.frameRate,
-                        videoRange: $0.stream.videoRange, hdcpLevel: $0.stream.hdcpLevel, audio: $0.audio,
-                        subtitles: $0.subtitles, pathwayID: $0.stream.pathwayID)
+                Variant(uri: $0.uri, bandwidthBitsPerSecond: $0.bandwidth, averageBandwidthBitsPerSecond: $0.averageBandwidth,
+                        resolution: $0.resolution, codecs: $0.codecs, framesPerSecond: $0.frameRate,
+                        videoRange: $0.stream.videoRange, hdcpLevel: $0.stream.hdcpLevel, audioGroup: $0.audio,
+                        subtitlesGroup: $0.subtitles, pathwayID: $0.stream.pathwayID)
             }
             iFrameVariants = playlist.iFrameVariants.map {
-                IFrameVariant(uri: $0.uri, bandwidth: $0.stream.bandwidth, resolution: $0.stream.resolution?.description,
+                IFrameVariant(uri: $0.uri, bandwidthBitsPerSecond: $0.stream.bandwidth, resolution: $0.stream.resolution,
                               codecs: $0.stream.codecs)
             }
             renditions = playlist.renditions.map {
                 Rendition(type: $0.type.rawValue, group: $0.groupID, name: $0.name, language: $0.language, uri: $0.uri,
                           isDefault: $0.isDefault)
             }
-            sessionData = playlist.sessionData.map { "\($0.dataID)=\($0.value ?? $0.uri ?? "")" }
+            sessionData = playlist.sessionData.map {
+                SessionDataEntry(dataID: $0.dataID, value: $0.value, uri: $0.uri, format: $0.format, language: $0.language)
+            }
             if let steering = playlist.contentSteering {
                 var pathways: [String: [String]] = [:]
                 for variant in playlist.variants { pathways[variant.stream.pathwayID ?? ".", default: []].append(variant.uri) }
@@ -141,9 +193,9 @@ struct InspectionReport: Codable {
         case .media(let playlist):
             kind = "media"
             version = playlist.version
-            start = playlist.start
+            start = playlist.start.map(Start.init)
             playlistType = playlist.playlistType?.rawValue
-            targetDuration = playlist.targetDuration
+            targetDurationSeconds = playlist.targetDuration
             mediaSequence = playlist.mediaSequence
             segmentCount = playlist.segments.count
             let mediaSegments = playlist.segments
@@ -151,7 +203,7 @@ struct InspectionReport: Codable {
                 unusable = playlist.segments.isEmpty ? "the media playlist has no segments"
                     : "every segment of the media playlist is a gap"
             }
-            totalDuration = playlist.duration.seconds
+            totalDurationSeconds = playlist.duration.seconds
             finished = playlist.isFinished
             hasEndList = playlist.hasEndList
             let map = ProgramDateTimeMap(playlist)
@@ -172,12 +224,10 @@ struct InspectionReport: Codable {
             dateRanges = mergedDateRanges.map { range in
                 DateRangeSummary(
                     id: range.id, classIdentifier: range.classIdentifier, startDate: range.startDate.iso8601Milliseconds,
-                    duration: (range.duration ?? range.endDate.map { $0 - range.startDate })?.seconds, plannedDuration: range.plannedDuration?.seconds,
+                    durationSeconds: (range.duration ?? range.endDate.map { $0 - range.startDate })?.seconds,
+                    plannedDurationSeconds: range.plannedDuration?.seconds,
                     scte35: (range.scte35Out ?? range.scte35In ?? range.scte35Command).map(SCTE35Report.init(encoded:)),
-                    interstitial: range.interstitial.map { interstitial in
-                        (interstitial.assetList.map { "asset list \($0)" } ?? interstitial.assetURI.map { "asset \($0)" } ?? "no asset")
-                            + (interstitial.isValid ? "" : " (invalid: needs exactly one of X-ASSET-URI and X-ASSET-LIST)")
-                    })
+                    interstitial: range.interstitial.map(InterstitialAsset.init))
             }
             interstitials = mergedDateRanges.compactMap { range in
                 range.interstitial.map { InterstitialSummary(range, $0, dates: map) }
@@ -191,8 +241,8 @@ struct InspectionReport: Codable {
                 } else if let error = signal.scte35Error {
                     scte35 = SCTE35Report(summary: "undecodable: \(error)", encoded: nil, error: "\(error)")
                 }
-                return AdBreak(id: signal.id, source: signal.source.rawValue, start: signal.startTime?.seconds,
-                               startDate: signal.startDate?.iso8601Milliseconds, duration: signal.duration?.seconds,
+                return AdBreak(id: signal.id, source: signal.source.rawValue, startSeconds: signal.startTime?.seconds,
+                               startDate: signal.startDate?.iso8601Milliseconds, durationSeconds: signal.duration?.seconds,
                                closed: signal.isClosed, scte35: scte35)
             }
             cueMessages = Self.cueMessages(in: playlist)
@@ -222,7 +272,7 @@ struct InspectionReport: Codable {
             let segment = segments[index]
             func add(_ tag: String, _ encoded: String?) {
                 guard let encoded else { return }
-                messages.append(CueMessage(mediaSequence: segment.mediaSequence, start: segment.startTime.seconds, tag: tag,
+                messages.append(CueMessage(mediaSequence: segment.mediaSequence, startSeconds: segment.startTime.seconds, tag: tag,
                                            scte35: SCTE35Report(encoded: encoded)))
             }
             add("EXT-X-CUE-OUT", segment.tags.cueOut?.scte35)

@@ -47,22 +47,22 @@ struct AssetListReport: Encodable {
         var durationSeconds: Double
     }
 
+    var schemaVersion = InspectJSON.schemaVersion
     var source: String
-    var format = "hls-asset-list"
-    var size: Int
+    var kind = "hls-asset-list"
+    var bytes: Int
     var assets: [Asset]
-    var totalSeconds: Double
-    var skipControl: String?
+    var totalDurationSeconds: Double
+    var skipControl: InspectJSON.SkipControl?
     var problems: [String]
 
     init(_ list: InterstitialAssetList, source: String, size: Int) {
         self.source = source
-        self.size = size
+        bytes = size
         assets = list.assets.map { Asset(uri: $0.uri, durationSeconds: $0.duration) }
-        totalSeconds = list.assets.reduce(0) { $0 + $1.duration }
+        totalDurationSeconds = list.assets.reduce(0) { $0 + $1.duration }
         skipControl = list.skipControl.map { control in
-            "after \(Format.seconds(control.offset))" + (control.duration.map { " for \(Format.seconds($0))" } ?? "")
-                + (control.labelID.map { ", label \($0)" } ?? "")
+            InspectJSON.SkipControl(offsetSeconds: control.offset, durationSeconds: control.duration, labelID: control.labelID)
         }
         var problems: [String] = []
         if list.assets.isEmpty { problems.append("ASSETS is empty: the interstitial plays nothing") }
@@ -74,11 +74,11 @@ struct AssetListReport: Encodable {
     }
 
     var lines: [String] {
-        var out = ["\(source): HLS asset list, \(size) bytes, \(assets.count) asset(s), \(Format.seconds(totalSeconds))"]
+        var out = ["\(source): HLS asset list, \(bytes) bytes, \(assets.count) asset(s), \(Format.seconds(totalDurationSeconds))"]
         for (index, asset) in assets.enumerated() {
             out.append("  \(index + 1). \(Format.seconds(asset.durationSeconds))  \(asset.uri)")
         }
-        if let skipControl { out.append("skip control: \(skipControl)") }
+        if let skipControl { out.append("skip control: \(skipControl.text)") }
         out.append(problems.isEmpty ? "problems: none" : "problems (\(problems.count)):")
         for problem in problems { out.append("  \(problem)") }
         return out

@@ -15,9 +15,49 @@ extension SessionSummary {
         /// The beacons fired, in order, one entry per URL (at most ``beaconLimit``; `beaconsOmitted` counts the rest).
         var beacons: [Beacon]
         var beaconsOmitted: Int = 0
+        /// The VAST responses resolved for interstitials (the latest of each break): absent when there were none.
+        var vastChains: [VASTChain]?
+        /// VAST resolutions past the session's limit, not listed.
+        var vastChainsOmitted: Int?
 
         /// The most beacon URLs listed: a day-long live session fires tens of thousands.
         static let beaconLimit = 5_000
+    }
+
+    /// A VAST response an interstitial's asset list gave: the requests of its wrapper chain, the ads it resolved to,
+    /// the errors reported to the chain.
+    struct VASTChain: Codable, Sendable {
+        struct Request: Codable, Sendable {
+            var url: String
+            /// How many wrappers deep: 0 for the asset list's own response.
+            var depth: Int
+            /// Why it gave no VAST document, when it did not.
+            var failure: String?
+        }
+
+        struct ChainAd: Codable, Sendable {
+            /// The ad's ID in the break (``Ad/id``).
+            var id: String
+            /// The documents its wrappers were in, outermost first; the last gave the inline ad.
+            var chainURLs: [String]
+            /// True for an ad left out of the interstitial (no HLS media file).
+            var leftOut: Bool
+        }
+
+        struct Failure: Codable, Sendable {
+            /// The VAST error code (100–102, 301–303, 403, 405…).
+            var code: Int
+            var message: String
+            /// The `<Error>` URLs it went to.
+            var urls: [String]
+        }
+
+        /// The break its ads are tracked under.
+        var podID: String
+        var interstitialID: String
+        var requests: [Request]
+        var ads: [ChainAd]
+        var errors: [Failure]
     }
 
     /// The SSAI session's URLs (the seed's SessionView shows them).

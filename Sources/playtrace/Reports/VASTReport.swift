@@ -13,19 +13,72 @@ struct VASTReport: Encodable {
     }
 
     struct Tracking: Encodable {
+        /// The event (`start`, `firstQuartile`, `progress-12`…; with its offset for one that never fires).
         var event: String
-        /// When it fires: `first frame`, a time into the ad, `end`, or `viewer action` / `when clicked`.
-        var moment: String
+        /// `automatic` (fired when the playhead crosses `offsetInAdSeconds`), `playerInitiated` (when the viewer
+        /// acts: pause, mute, a click…) or `other`.
+        var trigger: String
+        /// When it fires, seconds into the ad (0 for the first frame's events); absent for the viewer's actions.
+        var offsetInAdSeconds: Double?
+        /// False for tracking that never fires: a progress the ad cannot reach, an event Playtrace does not send.
+        var fires: Bool
         var urls: [String]
+
+        /// When it fires, as the text report says it.
+        var moment: String {
+            guard fires else { return "never" }
+            if event == "clickTracking" { return "when clicked" }
+            if trigger == "playerInitiated" { return "viewer action" }
+            let offset = offsetInAdSeconds.map(Format.seconds) ?? "?"
+            return switch event {
+            case "impression", "creativeView", "loaded", "verificationNotExecuted": "first frame"
+            case "complete": "end (\(offset))"
+            default: offset
+            }
+        }
     }
 
     struct MediaFile: Encodable {
         var url: String
         var type: String?
         var delivery: String?
-        var size: String?
-        var bitrateKbps: Int?
+        var width: Int?
+        var height: Int?
+        var bitrateBitsPerSecond: Int?
+        /// Whether Playtrace can play it (an HLS rendition).
         var playable: Bool
+    }
+
+    /// An ad's `Linear` `skipoffset`: seconds or a percentage of its duration (exactly one).
+    struct SkipOffset: Encodable {
+        var seconds: Double?
+        var percent: Double?
+
+        init(_ offset: VASTOffset) {
+            switch offset {
+            case .seconds(let value): seconds = value
+            case .percent(let value): percent = value
+            }
+        }
+    }
+
+    /// An `AdVerifications` `Verification`: listed, never executed (it is reported with `verificationNotExecuted`).
+    struct Verification: Encodable {
+        var vendor: String?
+        var resources: [String]
+    }
+
+    /// A companion or a non-linear ad: listed, never shown.
+    struct Placement: Encodable {
+        var id: String?
+        var width: Int?
+        var height: Int?
+        var resources: [String]
+
+        /// As the text report lists it: `id WxH: resources`.
+        var text: String {
+            "\(id ?? "-") \(width ?? 0)x\(height ?? 0): " + resources.joined(separator: "; ")
+        }
     }
 
     struct AdEntry: Encodable {
@@ -37,14 +90,14 @@ struct VASTReport: Encodable {
         var universalAdID: String?
         var wrappers: [String]
         var durationSeconds: Double?
-        var skipOffset: String?
+        var skipOffset: SkipOffset?
         var clickThrough: String?
         var mediaFiles: [MediaFile]
         var tracking: [Tracking]
         var errorURLs: [String]
-        var verifications: [String]
-        var companions: [String]
-        var nonLinears: [String]
+        var verifications: [Verification]
+        var companions: [Placement]
+        var nonLinears: [Placement]
     }
 
     struct ErrorEntry: Encodable {
@@ -53,9 +106,11 @@ struct VASTReport: Encodable {
         var urls: [String]
     }
 
+    var schemaVersion = InspectJSON.schemaVersion
     var source: String
+    var kind = "vast"
     var version: String
-    var size: Int
+    var bytes: Int
     var chain: [Fetch]
     var ads: [AdEntry]
     var errors: [ErrorEntry]
@@ -63,7 +118,7 @@ struct VASTReport: Encodable {
     init(_ document: VASTDocument, resolution: VASTResolution, source: String, size: Int) {
         self.source = source
         version = document.version
-        self.size = size
+        bytes = size
         // The response itself, then the wrappers' requests.
         chain = [Fetch(url: source, depth: 0, failure: nil)]
             + resolution.fetches.map { Fetch(url: $0.url, depth: $0.depth, failure: $0.failure) }
@@ -76,49 +131,43 @@ struct VASTReport: Encodable {
         let duration = linear?.duration
         let adBreak = VASTAdBreak(id: "inspect", start: 0, ads: [(resolved, duration ?? 0, resolved.hlsMediaFile?.url)])
         var tracking = (adBreak.pod.ads.first?.trackingEvents ?? []).map { event -> Tracking in
-            let moment: String
-            switch event.event {
-            case .impression, .creativeView, .loaded, .verificationNotExecuted: moment = "first frame"
-            case .complete: moment = "end (" + Format.seconds(event.startTime / 1000) + ")"
-            default:
-                moment = event.event.kind == .playerInitiated ? "viewer action" : Format.seconds(event.startTime / 1000)
-            }
-            return Tracking(event: event.event.rawValue, moment: moment, urls: event.signalingUrls)
+            Tracking(event: event.event.rawValue, trigger: event.event.kind.rawValue,
+                     offsetInAdSeconds: event.event.kind == .playerInitiated ? nil : event.startTime / 1000,
+                     fires: true, urls: event.signalingUrls)
         }
         if !resolved.clickTrackingURLs.isEmpty {
-            tracking.append(Tracking(event: "clickTracking", moment: "when clicked", urls: resolved.clickTrackingURLs))
+            tracking.append(Tracking(event: "clickTracking", trigger: "playerInitiated", fires: true,
+                                     urls: resolved.clickTrackingURLs))
         }
         // Tracking that never fires: a progress the ad cannot reach, an event Playtrace does not send.
         let placed = Set(tracking.flatMap(\.urls))
         for event in resolved.trackingEvents where !placed.contains(event.url) {
-            tracking.append(Tracking(event: event.event + (event.offset.map { " \($0)" } ?? ""), moment: "never", urls: [event.url]))
+            tracking.append(Tracking(event: event.event + (event.offset.map { " \($0)" } ?? ""), trigger: "other",
+                                     fires: false, urls: [event.url]))
         }
         let creatives = resolved.ad.creatives
         return AdEntry(
             id: resolved.ad.id, sequence: resolved.ad.sequence, title: resolved.ad.inline?.title,
             adSystem: resolved.ad.adSystem, adServingID: resolved.ad.adServingID, universalAdID: resolved.universalAdID,
             wrappers: resolved.chainURLs.dropLast().map { $0 }, durationSeconds: duration,
-            skipOffset: linear?.skipOffset?.description, clickThrough: linear?.clickThrough,
+            skipOffset: linear?.skipOffset.map(SkipOffset.init), clickThrough: linear?.clickThrough,
             mediaFiles: (linear?.mediaFiles ?? []).map { file in
-                MediaFile(url: file.url, type: file.mimeType, delivery: file.delivery,
-                          size: file.width.flatMap { width in file.height.map { "\(width)x\($0)" } }, bitrateKbps: file.bitrate,
-                          playable: file.isHLS)
+                // VAST's bitrate is in kbit/s.
+                MediaFile(url: file.url, type: file.mimeType, delivery: file.delivery, width: file.width, height: file.height,
+                          bitrateBitsPerSecond: file.bitrate.map { $0 * 1000 }, playable: file.isHLS)
             },
             tracking: tracking, errorURLs: resolved.errorURLs,
-            verifications: resolved.verifications.map { verification in
-                (verification.vendor ?? "unknown vendor") + ": " + (verification.resources.isEmpty ? "no resource"
-                    : verification.resources.joined(separator: ", ")) + " (not executed: verificationNotExecuted, [REASON] 2)"
+            verifications: resolved.verifications.map { Verification(vendor: $0.vendor, resources: $0.resources) },
+            companions: creatives.flatMap(\.companions).map {
+                Placement(id: $0.id, width: $0.width, height: $0.height, resources: $0.resources)
             },
-            companions: creatives.flatMap(\.companions).map { companion in
-                "\(companion.id ?? "-") \(companion.width ?? 0)x\(companion.height ?? 0): " + companion.resources.joined(separator: "; ")
-            },
-            nonLinears: creatives.flatMap(\.nonLinears).map { ad in
-                "\(ad.id ?? "-") \(ad.width ?? 0)x\(ad.height ?? 0): " + ad.resources.joined(separator: "; ")
+            nonLinears: creatives.flatMap(\.nonLinears).map {
+                Placement(id: $0.id, width: $0.width, height: $0.height, resources: $0.resources)
             })
     }
 
     var lines: [String] {
-        var out = ["\(source): VAST \(version), \(size) bytes"]
+        var out = ["\(source): VAST \(version), \(bytes) bytes"]
         out.append("chain (\(chain.count) request(s)):")
         for fetch in chain {
             out.append("  " + String(repeating: "  ", count: fetch.depth) + fetch.url + (fetch.failure.map { "  FAILED: \($0)" } ?? ""))
@@ -130,14 +179,18 @@ struct VASTReport: Encodable {
             if let sequence = ad.sequence { head += "  #\(sequence)" }
             if let title = ad.title { head += "  \(title)" }
             if let duration = ad.durationSeconds { head += "  " + Format.seconds(duration) }
-            if let skip = ad.skipOffset { head += "  skippable after \(skip)" }
+            if let skip = ad.skipOffset {
+                let offset = skip.percent.map(VASTOffset.percent) ?? skip.seconds.map(VASTOffset.seconds)
+                head += "  skippable after " + (offset?.description ?? "?")
+            }
             out.append(head)
             if !ad.wrappers.isEmpty { out.append("    through \(ad.wrappers.count) wrapper(s): " + ad.wrappers.joined(separator: " → ")) }
             if let id = ad.universalAdID { out.append("    universal ad ID: \(id)") }
             out.append("    media files (\(ad.mediaFiles.count)):")
             for file in ad.mediaFiles {
-                out.append("      \(file.playable ? "HLS " : "    ") \(file.type ?? "?")  \(file.size ?? "")  "
-                    + (file.bitrateKbps.map { "\($0) kbit/s  " } ?? "") + file.url)
+                let size = file.width.flatMap { width in file.height.map { "\(width)x\($0)" } } ?? ""
+                out.append("      \(file.playable ? "HLS " : "    ") \(file.type ?? "?")  \(size)  "
+                    + (file.bitrateBitsPerSecond.map { "\($0 / 1000) kbit/s  " } ?? "") + file.url)
             }
             if !ad.mediaFiles.contains(where: \.playable) { out.append("      no HLS media file: this ad cannot be played (error 403)") }
             out.append("    tracking:")
@@ -148,9 +201,13 @@ struct VASTReport: Encodable {
                 }
             }
             for url in ad.errorURLs { out.append("      error (on failure)          \(url)") }
-            for verification in ad.verifications { out.append("    verification: \(verification)") }
-            for companion in ad.companions { out.append("    companion (listed, not shown): \(companion)") }
-            for nonLinear in ad.nonLinears { out.append("    non-linear (listed, not shown): \(nonLinear)") }
+            for verification in ad.verifications {
+                out.append("    verification: " + (verification.vendor ?? "unknown vendor") + ": "
+                    + (verification.resources.isEmpty ? "no resource" : verification.resources.joined(separator: ", "))
+                    + " (not executed: verificationNotExecuted, [REASON] 2)")
+            }
+            for companion in ad.companions { out.append("    companion (listed, not shown): \(companion.text)") }
+            for nonLinear in ad.nonLinears { out.append("    non-linear (listed, not shown): \(nonLinear.text)") }
             if let click = ad.clickThrough { out.append("    click-through (opened, never requested): \(click)") }
         }
         if !errors.isEmpty {

@@ -27,7 +27,17 @@ extension AdSetup {
             },
             metadataRequests: session.metadataAttempts, metadataFailures: session.metadataFailures,
             latestError: session.latestError.map(PlainText.safe), counts: countsSummary,
-            pods: session.adPods.map(pod), beacons: beacons, beaconsOmitted: omitted)
+            pods: session.adPods.map(pod), beacons: beacons, beaconsOmitted: omitted,
+            vastChains: session.vastChains.isEmpty ? nil : session.vastChains.map(Self.chain),
+            vastChainsOmitted: session.vastChainsDropped > 0 ? session.vastChainsDropped : nil)
+    }
+
+    private static func chain(_ record: VASTChainRecord) -> SessionSummary.VASTChain {
+        SessionSummary.VASTChain(
+            podID: record.podID, interstitialID: record.interstitialID,
+            requests: record.requests.map { .init(url: $0.url, depth: $0.depth, failure: $0.failure.map(PlainText.safe)) },
+            ads: record.ads.map { .init(id: $0.id, chainURLs: $0.chainURLs, leftOut: $0.leftOut) },
+            errors: record.errors.map { .init(code: $0.code.rawValue, message: PlainText.safe($0.message), urls: $0.urls) })
     }
 
     private var countsSummary: SessionSummary.AdCounts {
@@ -61,7 +71,7 @@ extension AdSetup {
     private func event(_ event: TrackingEvent) -> SessionSummary.TrackingEvent {
         let automatic = event.event.kind == .automatic
         return SessionSummary.TrackingEvent(
-            key: event.id.description, type: event.event.rawValue, trigger: "\(event.event.kind)",
+            key: event.id.description, type: event.event.rawValue, trigger: event.event.kind.rawValue,
             timeSeconds: automatic ? mediaSeconds(event.startTime) : nil, date: automatic ? date(event.startTime) : nil,
             state: event.reportingState.rawValue, urls: event.signalingUrls)
     }

@@ -2,7 +2,8 @@ import PlaytraceAds
 import PlaytraceCore
 
 /// The report's ads: the session, the counts, the pod list (``AdPodList``, as every view lays it out) with each
-/// tracking event's URLs, state, attempts and times, and the VAST error reports.
+/// tracking event's URLs, state, attempts and times, the VAST chains (each request of a wrapper chain, the ads it
+/// resolved to, its errors), and the VAST error reports.
 struct AdsSection {
     private let ads: SessionSummary.Ads
     /// Each beacon URL's entry, by its event's key.
@@ -36,6 +37,7 @@ struct AdsSection {
             + "; \(ads.metadataRequests) metadata request(s), \(ads.metadataFailures) failed", class: "counts")
         if let error = ads.latestError { html += HTMLText.element("p", "Latest error: " + error, class: "warning") }
         html += podList()
+        html += vastChains()
         let errors = ads.beacons.filter { $0.cause == "error" }
         if !errors.isEmpty {
             html += "<h3>VAST error reports</h3>" + beaconTable(errors)
@@ -77,6 +79,40 @@ struct AdsSection {
         }
         return "<div class=\"scroll\"><table class=\"pods\"><thead><tr><th>Break, ad, event</th><th>At</th><th>State</th>"
             + "<th>Delivery</th><th>URLs</th></tr></thead><tbody>\n" + rows + "</tbody></table></div>"
+    }
+
+    /// The VAST responses of the interstitials: for each, its requests by depth (a failure named), the ads with the
+    /// wrappers they came through, and the errors reported with their codes.
+    private func vastChains() -> String {
+        guard let chains = ads.vastChains, !chains.isEmpty else { return "" }
+        var rows = ""
+        for chain in chains {
+            rows += "<tr class=\"pod\">" + HTMLText.element("td", "Break \(chain.podID), interstitial \(chain.interstitialID)")
+                + "<td colspan=\"2\"></td></tr>\n"
+            for request in chain.requests {
+                rows += "<tr class=\"depth-\(min(request.depth, 2))\">"
+                    + cell(request.depth == 0 ? "asset list" : "ad tag of wrapper \(request.depth)")
+                    + "<td><code class=\"url\">" + HTMLText.escape(request.url) + "</code></td>"
+                    + (request.failure.map { "<td class=\"state state-failed\">" + HTMLText.escape("failed: " + $0) + "</td>" }
+                        ?? cell("fetched")) + "</tr>\n"
+            }
+            for ad in chain.ads {
+                let wrappers = ad.chainURLs.count - 1
+                rows += "<tr class=\"ad depth-1\">" + cell("ad \(ad.id)")
+                    + cell(wrappers > 0 ? "through \(wrappers) wrapper(s)" : "inline in the asset list's response")
+                    + (ad.leftOut ? "<td class=\"state state-failed\">left out (no HLS media file)</td>" : cell("an asset"))
+                    + "</tr>\n"
+            }
+            for error in chain.errors {
+                rows += "<tr class=\"depth-1\">" + cell("error \(error.code)") + cell(error.message)
+                    + cell(error.urls.isEmpty ? "no error URL" : "\(error.urls.count) error URL(s)") + "</tr>\n"
+            }
+        }
+        if let omitted = ads.vastChainsOmitted {
+            rows += "<tr><td colspan=\"3\">" + HTMLText.escape("\(omitted) earlier VAST resolution(s) not kept") + "</td></tr>\n"
+        }
+        return "<h3>VAST chains</h3><div class=\"scroll\"><table class=\"vast\"><thead><tr><th>Request, ad, error</th>"
+            + "<th>URL or detail</th><th>Outcome</th></tr></thead><tbody>\n" + rows + "</tbody></table></div>"
     }
 
     /// Attempts and lateness of an event's beacons.
