@@ -85,34 +85,39 @@ struct AdsSection {
     /// wrappers they came through, and the errors reported with their codes.
     private func vastChains() -> String {
         guard let chains = ads.vastChains, !chains.isEmpty else { return "" }
-        var rows = ""
+        var rows: [String] = []
         for chain in chains {
-            rows += "<tr class=\"pod\">" + HTMLText.element("td", "Break \(chain.podID), interstitial \(chain.interstitialID)")
-                + "<td colspan=\"2\"></td></tr>\n"
+            rows.append("<tr class=\"pod\">" + HTMLText.element("td", "Break \(chain.podID), interstitial \(chain.interstitialID)")
+                + "<td colspan=\"2\"></td></tr>\n")
             for request in chain.requests {
-                rows += "<tr class=\"depth-\(min(request.depth, 2))\">"
+                rows.append("<tr class=\"depth-\(min(request.depth, 2))\">"
                     + cell(request.depth == 0 ? "asset list" : "ad tag of wrapper \(request.depth)")
                     + "<td><code class=\"url\">" + HTMLText.escape(request.url) + "</code></td>"
                     + (request.failure.map { "<td class=\"state state-failed\">" + HTMLText.escape("failed: " + $0) + "</td>" }
-                        ?? cell("fetched")) + "</tr>\n"
+                        ?? cell("fetched")) + "</tr>\n")
             }
             for ad in chain.ads {
                 let wrappers = ad.chainURLs.count - 1
-                rows += "<tr class=\"ad depth-1\">" + cell("ad \(ad.id)")
+                rows.append("<tr class=\"ad depth-1\">" + cell("ad \(ad.id)")
                     + cell(wrappers > 0 ? "through \(wrappers) wrapper(s)" : "inline in the asset list's response")
                     + (ad.leftOut ? "<td class=\"state state-failed\">left out (no HLS media file)</td>" : cell("an asset"))
-                    + "</tr>\n"
+                    + "</tr>\n")
             }
             for error in chain.errors {
-                rows += "<tr class=\"depth-1\">" + cell("error \(error.code)") + cell(error.message)
-                    + cell(error.urls.isEmpty ? "no error URL" : "\(error.urls.count) error URL(s)") + "</tr>\n"
+                rows.append("<tr class=\"depth-1\">" + cell("error \(error.code)") + cell(error.message)
+                    + cell(error.urls.isEmpty ? "no error URL" : "\(error.urls.count) error URL(s)") + "</tr>\n")
             }
         }
+        var html = rows.prefix(HTMLReport.vastRowLimit).joined()
+        if rows.count > HTMLReport.vastRowLimit {
+            html += "<tr><td colspan=\"3\">" + HTMLText.escape("\(rows.count - HTMLReport.vastRowLimit) more row(s): "
+                + "see the summary JSON") + "</td></tr>\n"
+        }
         if let omitted = ads.vastChainsOmitted {
-            rows += "<tr><td colspan=\"3\">" + HTMLText.escape("\(omitted) earlier VAST resolution(s) not kept") + "</td></tr>\n"
+            html += "<tr><td colspan=\"3\">" + HTMLText.escape("\(omitted) earlier VAST resolution(s) not kept") + "</td></tr>\n"
         }
         return "<h3>VAST chains</h3><div class=\"scroll\"><table class=\"vast\"><thead><tr><th>Request, ad, error</th>"
-            + "<th>URL or detail</th><th>Outcome</th></tr></thead><tbody>\n" + rows + "</tbody></table></div>"
+            + "<th>URL or detail</th><th>Outcome</th></tr></thead><tbody>\n" + html + "</tbody></table></div>"
     }
 
     /// Attempts and lateness of an event's beacons.

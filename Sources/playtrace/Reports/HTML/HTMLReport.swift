@@ -7,12 +7,15 @@ import PlaytraceCore
 ///
 /// Drawn from the session summary (``SessionSummary``) alone, so that `play --report`, the demo and `playtrace
 /// report SUMMARY.json` make the same file. Its size is bounded whatever the session's length: the summary's own
-/// bounds (timeline samples, events, beacons, requests) and ``podRowLimit`` rows of the pod list.
+/// bounds (timeline samples, events, beacons, requests, VAST chains), ``podRowLimit`` rows of the pod list and
+/// ``vastRowLimit`` rows of the VAST chains.
 struct HTMLReport {
     let summary: SessionSummary
 
     /// The most rows of the pod list drawn; the rest are counted.
     static let podRowLimit = 2_000
+    /// The most rows of the VAST chains drawn; the rest are counted.
+    static let vastRowLimit = 1_000
 
     init(_ summary: SessionSummary) {
         self.summary = summary
@@ -139,7 +142,8 @@ struct HTMLReport {
         "<footer><p>Made by playtrace from a session summary of schema version \(summary.schemaVersion). Bounded: "
             + "\(SessionSummary.Timeline.sampleLimit) timeline samples (the step doubles past them), "
             + "\(SessionSummary.Timeline.eventLimit) events, \(SessionSummary.Ads.beaconLimit) beacon URLs, "
-            + "\(Self.podRowLimit) pod-list rows, \(SessionSummary.Requests.failureLimit + SessionSummary.Requests.successLimit) "
+            + "\(Self.podRowLimit) pod-list rows, \(Self.vastRowLimit) VAST-chain rows, "
+            + "\(SessionSummary.Requests.failureLimit + SessionSummary.Requests.successLimit) "
             + "requests; past them the report says how many it left out.</p></footer>\n"
     }
 
