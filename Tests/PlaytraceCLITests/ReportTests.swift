@@ -105,6 +105,41 @@ struct ReportTests {
         }
     }
 
+    /// Every stream the lab serves, with the ad tracking it is made for.
+    static let labStreams: [(path: String, ads: String?)] = [
+        ("/vod/master.m3u8", nil), ("/live/master.m3u8", nil), ("/dvr/master.m3u8", nil), ("/fmp4/master.m3u8", nil),
+        ("/interstitials/master.m3u8", "signaling"), ("/vast-interstitials/master.m3u8", "vast"),
+        ("/steering/master.m3u8", nil), ("/long-live/2000/index.m3u8", nil),
+        ("/ssai/harmonic/vod/master.m3u8", "harmonic"), ("/ssai/harmonic/live/master.m3u8", "harmonic"),
+        ("/ssai/mediatailor/v1/session/lab/origin/vod/master.m3u8", "mediatailor"),
+        ("/ssai/mediatailor/v1/session/lab/origin/live/master.m3u8", "mediatailor"),
+    ]
+
+    @Test("play --report and report on every lab stream: a valid summary, the same report twice, rendered without a console message",
+          arguments: Self.labStreams.map(\.path))
+    func everyLabStream(path: String) async throws {
+        let ads = Self.labStreams.first { $0.path == path }?.ads
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        let name = path.split(separator: "/").joined(separator: "-")
+        let summary = CLITests.temporaryPath("stream\(name).json"), report = CLITests.temporaryPath("stream\(name)") + ".html"
+        let again = CLITests.temporaryPath("stream-again\(name)") + ".html"
+        defer { for file in [summary, report, again] { try? FileManager.default.removeItem(atPath: file) } }
+        let run = try await CLITests.run(["play", "http://127.0.0.1:\(port)\(path)", "--duration", "6", "--summary-json", summary,
+                                          "--report", report] + (ads.map { ["--ads", $0] } ?? []))
+        await lab.stop()
+        #expect(run.status == 0, "\(path): \(run.output.suffix(1500))\n\(run.error.suffix(1500))")
+        let json = try await VerdictTests.json(summary)
+        #expect((json["ads"] != nil) == (ads != nil), "\(path): ads tracked with --ads only")
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(html.contains("badge ok") && html.contains("<polyline class=\"playhead\""), "\(path)")
+        #expect(html.contains("id=\"ads\"") == (ads != nil), "\(path)")
+        let remade = try await CLITests.run(["report", summary, "-o", again])
+        #expect(remade.status == 0 && (try? String(contentsOfFile: again, encoding: .utf8)) == html, "\(path): \(remade.error)")
+        let page = try await HeadlessBrowser.render(report)
+        #expect(page.consoleMessages.isEmpty, "\(path): \(page.consoleMessages)")
+    }
+
     @Test("report refuses what is not a summary in one line naming the file, and writes nothing")
     func refusals() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("report-bad-\(UUID().uuidString)")
