@@ -30,14 +30,28 @@ public final class TmuxSession: Sendable {
         for descriptor: Int32 in [0, 1, 2] {
             posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
-        // Nor the other tests' pipes, open at the moment it starts.
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/fd")) ?? []
-        for descriptor in open.compactMap(Int32.init) where descriptor > 2 {
-            posix_spawn_file_actions_addclose(&actions, descriptor)
+        // Nor the other tests' pipes: every other descriptor is closed in the child, including one a concurrent test
+        // opens while this spawns (a pipe held by the server would keep that test's read from ever ending).
+        if let closeFrom = Self.closeFrom {
+            _ = closeFrom(&actions, 3)
+        } else {
+            let open = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/fd")) ?? []
+            for descriptor in open.compactMap(Int32.init) where descriptor > 2 {
+                posix_spawn_file_actions_addclose(&actions, descriptor)
+            }
         }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
+        // The calling thread's signal mask and ignored signals are inherited through exec: a pool thread blocks
+        // SIGHUP, SIGINT and SIGTERM, and a pane started with them blocked outlives kill-server (and Ctrl-C).
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
@@ -47,6 +61,17 @@ public final class TmuxSession: Sendable {
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         return (status >> 8) & 0xFF
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module does not
+    /// import: found at run time, `nil` where the C library has none.
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        #if canImport(Glibc)
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+        #else
+        return nil
+        #endif
+    }()
 
     /// What the terminal shows now; with `history`, the lines scrolled off above it too.
     public func screen(history: Bool = false) async throws -> String {
