@@ -56,8 +56,11 @@ struct MPVCommandLineTests {
         // The assets libmpv played are the lab's ad media.
         #expect(lab.requests.all.contains { $0.path.hasPrefix("/ads/") && $0.path.hasSuffix(".ts") })
         let content = Self.seconds(after: "ContentPlaybackTime", in: run.output)
-        // 0 to 8, 16 to 20 and 32 to 33 s: the stitched break and the interstitials are not content.
-        #expect(content.map { (12...14).contains($0) } == true, "\(run.output)")
+        // 0 to 8, 16 to 20 and 32 to 33 s: the stitched break and the interstitials are not content. Content libmpv
+        // leapt over on its own (a forward timestamp jump the engine reports, seen once under the suite's load right
+        // after the pre-roll) was not played, and is not counted.
+        let leapt = Self.timestampJumps(in: run.output).filter { $0 > 0 }.reduce(0, +)
+        #expect(content.map { (12 - leapt...14).contains($0) } == true, "leapt \(leapt) s: \(run.output)")
     }
 
     @Test("The demo on libmpv plays the lab's on-demand stream decoded, its ads tracked and its blocked range left out")
@@ -78,6 +81,14 @@ struct MPVCommandLineTests {
     }
 
     /// The number of seconds a summary line starting with `label` gives (`WatchedTime  9.91 s`).
+    /// The jumps of the media's timestamps the engine reported (`the media's timestamps jump by +2.00 s after …`).
+    static func timestampJumps(in output: String) -> [Double] {
+        output.split(separator: "\n").compactMap { line in
+            guard let range = line.range(of: "timestamps jump by ") else { return nil }
+            return line[range.upperBound...].split(separator: " ").first.flatMap { Double($0) }
+        }
+    }
+
     static func seconds(after label: String, in output: String) -> Double? {
         guard let line = output.split(separator: "\n").first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) })
         else { return nil }
