@@ -29,7 +29,8 @@ struct CLITests {
         let run = try await Self.run(["inspect", "--json"] + arguments)
         let errors = try await JSONSchemaCheck.errors(inText: run.output, schema: "inspect")
         #expect(errors.isEmpty, "inspect --json \(arguments) conforms to schemas/inspect.schema.json: \(errors)")
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any],
+        let parsed = try? JSONSerialization.jsonObject(with: Data(run.output.utf8))
+        let document = try #require(parsed as? [String: Any],
                                     "inspect --json \(arguments) printed JSON: \(run.output.prefix(500)) \(run.error)")
         return (run, document)
     }
