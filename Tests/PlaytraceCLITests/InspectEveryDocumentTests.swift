@@ -16,7 +16,7 @@ struct InspectEveryDocumentTests {
         // A MediaTailor session, so that its tracking JSON exists.
         let transport = AsyncHTTPClientTransport()
         var post = HTTPRequest(method: "POST", url: URL(string: "\(base)/ssai/mediatailor/v1/session/lab/origin/vod/master.m3u8")!,
-                               headers: [("content-type", "application/json")], timeout: .seconds(5))
+                               headers: [("content-type", "application/json")])
         post.body = Array("{}".utf8)
         let session = try await transport.send(post)
         try await transport.shutdown()

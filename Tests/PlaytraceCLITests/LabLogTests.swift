@@ -16,22 +16,22 @@ struct LabLogTests {
         let transport = AsyncHTTPClientTransport()
         do {
             lab.faults.add(LabFault(pathContains: "/beacons/p/a/start", kind: .dropConnection, remaining: 1))
-            _ = try await transport.send(HTTPRequest(url: URL(string: "\(base)/vod/1/index.m3u8")!, timeout: .seconds(5)))
-            _ = try await transport.send(HTTPRequest(url: URL(string: "\(base)/beacons/p/a/impression?cb=1")!, timeout: .seconds(5)))
-            _ = try? await transport.send(HTTPRequest(url: URL(string: "\(base)/beacons/p/a/start")!, timeout: .seconds(5)))
+            _ = try await transport.send(HTTPRequest(url: URL(string: "\(base)/vod/1/index.m3u8")!))
+            _ = try await transport.send(HTTPRequest(url: URL(string: "\(base)/beacons/p/a/impression?cb=1")!))
+            _ = try? await transport.send(HTTPRequest(url: URL(string: "\(base)/beacons/p/a/start")!))
             for (path, schema) in [("lab/requests", "lab-request-log"), ("lab/beacons", "lab-beacon-log")] {
-                let response = try await transport.send(HTTPRequest(url: URL(string: "\(base)/\(path)")!, timeout: .seconds(5)))
+                let response = try await transport.send(HTTPRequest(url: URL(string: "\(base)/\(path)")!))
                 let text = String(decoding: response.body, as: UTF8.self)
                 let errors = try await JSONSchemaCheck.errors(inText: text, schema: schema)
                 #expect(errors.isEmpty, "\(path) conforms to schemas/\(schema).schema.json: \(errors)")
             }
-            let requests = try await transport.send(HTTPRequest(url: URL(string: "\(base)/lab/requests")!, timeout: .seconds(5)))
+            let requests = try await transport.send(HTTPRequest(url: URL(string: "\(base)/lab/requests")!))
             let log = try JSONDecoder().decode(LabLogDocument<LabRequest>.self, from: Data(requests.body))
             #expect(log.schemaVersion == 1 && log.limit == 100_000 && log.dropped == 0)
             let playlist = try #require(log.entries.first { $0.path == "/vod/1/index.m3u8" })
             #expect(playlist.status == 200 && playlist.bytes > 0 && playlist.receivedAt > .zero)
             #expect(log.entries.first { $0.path == "/beacons/p/a/start" }?.faults.count == 1)
-            let beacons = try await transport.send(HTTPRequest(url: URL(string: "\(base)/lab/beacons")!, timeout: .seconds(5)))
+            let beacons = try await transport.send(HTTPRequest(url: URL(string: "\(base)/lab/beacons")!))
             let hits = try JSONDecoder().decode(LabLogDocument<BeaconHit>.self, from: Data(beacons.body)).entries
             #expect(hits.map(\.path) == ["/beacons/p/a/impression", "/beacons/p/a/start"])
             #expect(hits.map(\.status) == [200, 0] && hits.first?.query == "cb=1")
