@@ -19,7 +19,7 @@ struct Inspect: AsyncParsableCommand {
         """)
     var location: String
 
-    @Flag(help: "Print the report as JSON.")
+    @Flag(help: "Print the report as JSON, as schemas/inspect.schema.json describes it (a schemaVersion, a kind, units in keys).")
     var json = false
 
     @Flag(help: "Exit 1 when the playlist has any problem, not only when it is unusable.")
