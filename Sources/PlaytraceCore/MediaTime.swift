@@ -22,13 +22,24 @@ public struct MediaTime: Sendable, Hashable, Comparable, Codable, AdditiveArithm
         self.seconds = Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
     }
 
+    /// A time a document states, or `nil` when it is not finite or past ``maximumDocumentSeconds`` in magnitude
+    /// (or negative, when `allowsNegative` is false).
+    public init?(documentSeconds seconds: Double, allowsNegative: Bool = false) {
+        guard seconds.isWithin(magnitude: Self.maximumDocumentSeconds), allowsNegative || seconds >= 0 else { return nil }
+        self.seconds = seconds
+    }
+
     /// The media time at the start of an item.
     public static let zero = MediaTime(seconds: 0)
 
-    /// This time as a Swift `Duration` (rounded to the nanosecond).
-    @inlinable public var duration: Duration {
-        .nanoseconds(Int64((seconds * 1e9).rounded()))
-    }
+    /// This time as a Swift `Duration` (rounded to the nanosecond; clamped to about ±292 years, NaN as zero).
+    public var duration: Duration { .saturating(seconds: seconds) }
+
+    /// The largest time, in seconds, that a document (a playlist, ad metadata, VAST) may state: about 31 years.
+    ///
+    /// Parsers list a time or a duration past it as a problem of the document at its line, rather than keep a
+    /// number that no media has and that sums and conversions further on could not hold.
+    public static let maximumDocumentSeconds: Double = 1_000_000_000
 
     /// Whether the time is a finite number.
     @inlinable public var isFinite: Bool { seconds.isFinite }
@@ -51,7 +62,7 @@ public struct MediaTime: Sendable, Hashable, Comparable, Codable, AdditiveArithm
     public var timecode: String {
         guard seconds.isFinite else { return seconds.isNaN ? "NaN" : (seconds < 0 ? "-inf" : "inf") }
         let sign = seconds < 0 ? "-" : ""
-        let totalMilliseconds = Int64((abs(seconds) * 1000).rounded(.down))
+        let totalMilliseconds = Int64(saturating: (abs(seconds) * 1000).rounded(.down))
         let ms = totalMilliseconds % 1000
         let s = (totalMilliseconds / 1000) % 60
         let m = (totalMilliseconds / 60_000) % 60

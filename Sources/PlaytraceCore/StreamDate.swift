@@ -39,6 +39,17 @@ public struct StreamDate: Sendable, Hashable, Comparable, Codable {
         self = date
     }
 
+    /// The earliest date ISO 8601's four-digit years write: 0000-01-01T00:00:00Z.
+    public static let earliestWritable = StreamDate(secondsSince1970: -62_167_219_200)
+    /// The latest date ISO 8601's four-digit years write: 9999-12-31T23:59:59.999Z.
+    public static let latestWritable = StreamDate(secondsSince1970: 253_402_300_799.999)
+
+    /// Whether the date falls between ``earliestWritable`` and ``latestWritable``: one that ISO 8601 text (and the
+    /// JSON Schemas' `date-time`) can hold. A document's date past them is a problem of the document.
+    public var isWritable: Bool {
+        secondsSince1970 >= Self.earliestWritable.secondsSince1970 && secondsSince1970 <= Self.latestWritable.secondsSince1970
+    }
+
     /// The date as milliseconds since 1970.
     @inlinable public var millisecondsSince1970: Double { secondsSince1970 * 1000 }
 
@@ -55,6 +66,9 @@ public struct StreamDate: Sendable, Hashable, Comparable, Codable {
         guard secondsSince1970.isFinite, abs(secondsSince1970) < 1e15 else { return iso8601 }
         return ISO8601DateFormatting.format(StreamDate(secondsSince1970: (secondsSince1970 * 1_000).rounded() / 1_000))
     }
+
+    /// ``iso8601Milliseconds`` for a date that ISO 8601 can write (``isWritable``); `nil` for one it cannot.
+    public var writableISO8601Milliseconds: String? { isWritable ? iso8601Milliseconds : nil }
 
     @inlinable public static func < (lhs: StreamDate, rhs: StreamDate) -> Bool {
         lhs.secondsSince1970 < rhs.secondsSince1970

@@ -86,7 +86,7 @@ extension HeadlessEngine {
     }
 
     private static func seconds(_ value: Double) -> String {
-        let milliseconds = Int((value * 1_000).rounded())
+        let milliseconds = Int(saturating: value * 1_000)
         let fraction = String(milliseconds % 1_000)
         return "\(milliseconds / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }

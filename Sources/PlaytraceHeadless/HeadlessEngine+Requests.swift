@@ -20,7 +20,10 @@ extension HeadlessEngine {
         guard let range = resource.byteRange, let offset = range.offset else {
             return try await fetch(resource.url, kind: kind, variant: variant, policy: policy)
         }
-        let last = offset + max(range.length, 1) - 1
+        // A range past 2^63 bytes (the playlist's parser listed it) cannot be asked for: the segment cannot be had.
+        guard let last = offset.addingChecked(max(range.length, 1) - 1) else {
+            throw HTTPTransportError.invalidURL("\(resource.url.absoluteString) (a byte range that ends past 2^63 bytes)")
+        }
         var response = try await fetch(resource.url, kind: kind, variant: variant,
                                        headers: [("Range", "bytes=\(offset)-\(last)")], policy: policy)
         if response.status == 200, response.body.count > range.length {

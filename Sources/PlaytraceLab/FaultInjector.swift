@@ -6,7 +6,7 @@ public struct LabFault: Sendable, Hashable, Codable {
     public enum Kind: Sendable, Hashable, Codable {
         /// Wait this long (lab time) before answering.
         case delay(milliseconds: Int)
-        /// Answer with this HTTP status and no body.
+        /// Answer with this HTTP status and no body (or the body of a ``body(_:)`` fault that applies too).
         case status(Int)
         /// Answer with this HTTP status (429, 503) and a `Retry-After` header of this value (seconds, or an HTTP
         /// date).

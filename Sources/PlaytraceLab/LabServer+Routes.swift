@@ -107,10 +107,15 @@ extension LabServer {
         return Self.faultResponse(status: status, kinds: kinds)
     }
 
-    /// A sink's answer: its status, with the `Retry-After` header a fault asks for.
+    /// A sink's answer: its status, with the `Retry-After` header a fault asks for and the body a `.body` fault gives
+    /// (a server's error message).
     private static func faultResponse(status: Int, kinds: [LabFault.Kind]) -> Response {
         var headers = HTTPFields()
         for case .retryAfter(_, let value) in kinds { headers[.retryAfter] = value }
+        for case .body(let text) in kinds {
+            return Response(status: HTTPResponse.Status(code: status), headers: headers,
+                            body: .init(byteBuffer: ByteBuffer(string: text)))
+        }
         return Response(status: HTTPResponse.Status(code: status), headers: headers)
     }
 
@@ -198,13 +203,15 @@ extension LabServer {
         for kind in kinds {
             if case .delay(let milliseconds) = kind { try await park(for: .milliseconds(milliseconds), connection: connection) }
         }
+        let replacement = kinds.lazy.compactMap { kind -> String? in if case .body(let text) = kind { text } else { nil } }.first
         for kind in kinds {
             if case .status(let code) = kind {
+                // With a body fault too, the status comes with that body (a server's error message).
                 log.status = code
-                return Response(status: HTTPResponse.Status(code: code))
+                return Response(status: HTTPResponse.Status(code: code),
+                                body: replacement.map { .init(byteBuffer: ByteBuffer(string: $0)) } ?? .init())
             }
         }
-        let replacement = kinds.lazy.compactMap { kind -> String? in if case .body(let text) = kind { text } else { nil } }.first
         guard let (content, contentType) = replacement.map({ (ByteBuffer(string: $0), "application/octet-stream") })
                 ?? content(for: path) else {
             log.status = 404

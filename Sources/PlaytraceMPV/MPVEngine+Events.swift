@@ -60,6 +60,7 @@ extension MPVEngine {
     /// A seek (the engine's own jump, or one asked for) landed, or a file just loaded began to play.
     func playbackRestarted() {
         isResumingPrimary = false
+        disarmSeekWatchdog()
         if let target = jumpTarget {
             jumpTarget = nil
             playhead = primaryPosition() ?? target

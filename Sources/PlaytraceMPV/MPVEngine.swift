@@ -92,6 +92,8 @@ public actor MPVEngine: PlaybackEngine {
     var seekWindow: ClosedRange<MediaTime>?
     /// Whether the seek under way was sent again, exactly, after landing outside its window.
     var seekResent = false
+    /// Sends a seek that never lands again, then ends the item (``SeekWatchdog``).
+    var seekWatchdog = SeekWatchdog()
     /// The media times and stream dates at which progress reports end (``setProgressBoundaries(_:)``).
     var timeBoundaries: [MediaTime] = []
     var dateBoundaries: [StreamDate] = []
@@ -424,7 +426,13 @@ public actor MPVEngine: PlaybackEngine {
 
     /// Sends libmpv a seek to a position of the engine's timeline.
     func seekPrimary(to target: MediaTime, exact: Bool = true) {
+        sendSeek(to: target, exact: exact, resent: false)
+    }
+
+    /// Sends the seek to libmpv and arms the watchdog (``SeekWatchdog``) for it.
+    func sendSeek(to target: MediaTime, exact: Bool, resent: Bool) {
         handle.command(["seek", String(target.seconds - timeOrigin), exact ? "absolute+exact" : "absolute+keyframes"])
+        armSeekWatchdog(for: target, resent: resent)
     }
 
     /// A position moved past the skipped range that contains it.
@@ -565,6 +573,7 @@ public actor MPVEngine: PlaybackEngine {
         startupTime = nil
         seekTarget = nil
         seekWindow = nil
+        disarmSeekWatchdog()
         stallStartedAt = nil
         stallCount = 0
         stallDuration = .zero

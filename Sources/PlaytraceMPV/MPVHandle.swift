@@ -1,3 +1,5 @@
+import PlaytraceCore
+
 // Unsafe code: this file is PlaytraceMPV's only contact with libmpv's C API (pointers, C strings, a C callback).
 //
 // Invariants:
@@ -61,7 +63,7 @@ enum MPVValue: Sendable, Equatable {
     var int: Int? {
         switch self {
         case .int(let value): Int(value)
-        case .double(let value): value.isFinite ? Int(value) : nil
+        case .double(let value): Int64(checkedRounding: value).map { Int(truncatingIfNeeded: $0) }
         default: nil
         }
     }

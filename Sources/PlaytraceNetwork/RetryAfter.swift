@@ -1,3 +1,4 @@
+import PlaytraceCore
 public import Foundation
 
 /// HTTP's `Retry-After` (RFC 9110 §10.2.3): how long a server that answered 429 or 503 asks its client to wait.
@@ -24,7 +25,7 @@ public enum RetryAfter {
             formatter.dateFormat = pattern
             if let date = formatter.date(from: text) {
                 let interval = date.timeIntervalSince(now)
-                return interval > 0 ? .milliseconds(Int64((interval * 1_000).rounded())) : .zero
+                return interval > 0 ? .saturating(milliseconds: interval * 1_000) : .zero
             }
         }
         return nil

@@ -95,7 +95,7 @@ struct InfluxDBBackendTests {
         let rows = try await server.rows("SELECT * FROM events")
         #expect(rows.count == expected.count)
         for row in rows {
-            guard let index = (row["n"] as? Double).map(Int.init) ?? (row["n"] as? Int), expected.indices.contains(index)
+            guard let index = (row["n"] as? Double).map({ Int($0) }) ?? (row["n"] as? Int), expected.indices.contains(index)
             else { Issue.record("a row without its number: \(row)"); continue }
             let want = expected[index]
             #expect(row[want.tagKey] as? String == want.tag, "event \(index): tag \(want.tagKey.debugDescription)")

@@ -150,15 +150,21 @@ struct CLIRobustnessTests {
         #expect(process.terminationStatus == 0)
     }
 
-    @Test(arguments: [SIGINT, SIGTERM])
+    /// SIGHUP is what a closed terminal or a dropped ssh link sends: it ends the session as SIGTERM does.
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
     func aSignalEndsPlayWithTheSummary(signal: Int32) async throws {
         let lab = LabServer(clock: ContinuousClock())
         let port = try await lab.start()
-        let jsonl = FileManager.default.temporaryDirectory.appendingPathComponent("signal-\(UUID().uuidString).jsonl")
-        defer { try? FileManager.default.removeItem(at: jsonl) }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let jsonl = directory.appendingPathComponent("events.jsonl")
+        let summary = directory.appendingPathComponent("summary.json")
+        let report = directory.appendingPathComponent("report.html")
         let process = Process()
         process.executableURL = CLITests.executable
-        process.arguments = ["play", "http://127.0.0.1:\(port)/vod/master.m3u8", "--jsonl", jsonl.path]
+        process.arguments = ["play", "http://127.0.0.1:\(port)/vod/master.m3u8", "--jsonl", jsonl.path,
+                             "--summary-json", summary.path, "--report", report.path]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -179,6 +185,11 @@ struct CLIRobustnessTests {
         #expect(text.contains("disable at"), "trackers get their disable")
         let lines = try String(contentsOf: jsonl, encoding: .utf8)
         #expect(lines.contains("\"action\":\"Stop\""), "telemetry sends its Stop")
+        let record = try String(contentsOf: summary, encoding: .utf8)
+        #expect(record.contains("\"schemaVersion\"") && record.contains("\"complete\" : true"), "the summary, whole")
+        #expect(try String(contentsOf: report, encoding: .utf8).contains("</html>"), "the report, whole")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }.isEmpty,
+                "no temporary file left beside them")
     }
 }
 

@@ -131,7 +131,7 @@ public enum BeaconMacros {
 
     /// `HH:MM:SS.mmm`.
     static func clockTime(_ seconds: Double) -> String {
-        let milliseconds = Int64((max(0, seconds.isFinite ? seconds : 0) * 1000).rounded())
+        let milliseconds = Int64(saturating: max(0, seconds.isFinite ? seconds : 0) * 1000)
         let hours = milliseconds / 3_600_000
         let minutes = milliseconds / 60_000 % 60
         let wholeSeconds = milliseconds / 1000 % 60

@@ -129,7 +129,7 @@ public struct AdCreativeSignalingDecoder: Sendable {
             case .impression: span = duration
             default: if type.kind == .playerInitiated { span = duration }
             }
-            let key = TrackingEventKey(podID: podID, adID: adID, event: type, time: Int64(time.rounded()))
+            let key = TrackingEventKey(podID: podID, adID: adID, event: type, time: Int64(saturating: time))
             guard keys.insert(key).inserted else {
                 if let index = events.firstIndex(where: { $0.id == key }) {
                     events[index].signalingUrls += urls

@@ -1,3 +1,5 @@
+import PlaytraceCore
+
 /// Decodes the ad metadata JSON of Harmonic's client-side ad tracking (`{"adBreaks": [...], "dataRange": {...}}`).
 ///
 /// Lenient where the reference library is brittle: a break, ad or event with a missing or mistyped field is
@@ -50,7 +52,7 @@ public struct HarmonicMetadataDecoder: Sendable {
                            problems: inout [AdMetadataProblem]) -> AdPod? {
         guard let start = required(reader, "startTime", &problems),
               let duration = requiredDuration(reader, &problems) else { return nil }
-        let id = ids.unique(reader.identifier("id", problems: &problems) ?? "@\(Int64(start.rounded()))")
+        let id = ids.unique(reader.identifier("id", problems: &problems) ?? "@\(Int64(saturating: start))")
         var pod = AdPod(id: id, startTime: start, duration: duration)
         var adIDs = IdentifierDeduplicator()
         if let ads = reader.objects("ads", limit: limits.maximumAdsPerPod, problems: &problems) {
@@ -68,7 +70,7 @@ public struct HarmonicMetadataDecoder: Sendable {
                           problems: inout [AdMetadataProblem]) -> Ad? {
         guard let start = required(reader, "startTime", &problems),
               let duration = requiredDuration(reader, &problems) else { return nil }
-        let id = ids.unique(reader.identifier("id", problems: &problems) ?? "@\(Int64(start.rounded()))")
+        let id = ids.unique(reader.identifier("id", problems: &problems) ?? "@\(Int64(saturating: start))")
         var ad = Ad(id: id, startTime: start, duration: duration,
                     clickThrough: reader.string("clickThrough", problems: &problems))
         if let events = reader.objects("trackingEvents", limit: limits.maximumEventsPerAd, problems: &problems) {
@@ -89,7 +91,7 @@ public struct HarmonicMetadataDecoder: Sendable {
                     continue
                 }
                 let eventType = TrackingEventType(rawValue: type)
-                let key = TrackingEventKey(podID: podID, adID: id, event: eventType, time: Int64(time.rounded()))
+                let key = TrackingEventKey(podID: podID, adID: id, event: eventType, time: Int64(saturating: time))
                 ad.trackingEvents.append(TrackingEvent(id: key, event: eventType, startTime: time, duration: eventDuration,
                                                        signalingUrls: urls,
                                                        urlsOverLimit: eventReader.countOver("signalingUrls", limit: limits.maximumURLsPerEvent)))

@@ -1,3 +1,5 @@
+import PlaytraceCore
+
 /// Decodes AWS Elemental MediaTailor's client-side tracking JSON (`{"avails": [...], "nextToken": ...}`) into the
 /// same model as Harmonic's metadata.
 ///
@@ -48,7 +50,7 @@ public struct MediaTailorTrackingDecoder: Sendable {
             return nil
         }
         let duration = max(seconds(reader, "durationInSeconds", "duration", &problems) ?? 0, 0)
-        let id = ids.unique(reader.identifier("availId", problems: &problems) ?? "@\(Int64((start * 1000).rounded()))")
+        let id = ids.unique(reader.identifier("availId", problems: &problems) ?? "@\(Int64(saturating: start * 1000))")
         var pod = AdPod(id: id, startTime: start * 1000, duration: duration * 1000)
         var adIDs = IdentifierDeduplicator()
         for adReader in reader.objects("ads", limit: limits.maximumAdsPerPod, problems: &problems) ?? [] {
@@ -73,7 +75,7 @@ public struct MediaTailorTrackingDecoder: Sendable {
             }
             let urls = eventReader.strings("beaconUrls", limit: limits.maximumURLsPerEvent,
                                            maximumLength: limits.maximumURLLength, problems: &problems) ?? []
-            let key = TrackingEventKey(podID: id, adID: nil, event: eventType, time: Int64(time.rounded()))
+            let key = TrackingEventKey(podID: id, adID: nil, event: eventType, time: Int64(saturating: time))
             pod.trackingEvents.append(TrackingEvent(id: key, event: eventType, startTime: time, signalingUrls: urls,
                                                     urlsOverLimit: eventReader.countOver("beaconUrls", limit: limits.maximumURLsPerEvent)))
         }
@@ -92,7 +94,7 @@ public struct MediaTailorTrackingDecoder: Sendable {
             return nil
         }
         let rawID = reader.identifier("adId", problems: &problems) ?? reader.identifier("adID", problems: &problems)
-        let id = ids.unique(rawID ?? "@\(Int64((start * 1000).rounded()))")
+        let id = ids.unique(rawID ?? "@\(Int64(saturating: start * 1000))")
         var ad = Ad(id: id, startTime: start * 1000, duration: duration * 1000,
                     title: reader.string("adTitle", problems: &problems))
         for eventReader in reader.objects("trackingEvents", limit: limits.maximumEventsPerAd, problems: &problems) ?? [] {
@@ -119,7 +121,7 @@ public struct MediaTailorTrackingDecoder: Sendable {
                 continue
             }
             let eventDuration = max(seconds(eventReader, "durationInSeconds", "duration", &problems) ?? 0, 0) * 1000
-            let key = TrackingEventKey(podID: podID, adID: id, event: eventType, time: Int64(time.rounded()))
+            let key = TrackingEventKey(podID: podID, adID: id, event: eventType, time: Int64(saturating: time))
             ad.trackingEvents.append(TrackingEvent(id: key, event: eventType, startTime: time, duration: eventDuration,
                                                    signalingUrls: urls,
                                                    urlsOverLimit: eventReader.countOver("beaconUrls", limit: limits.maximumURLsPerEvent)))

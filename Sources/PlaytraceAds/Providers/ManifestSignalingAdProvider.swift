@@ -87,7 +87,7 @@ public final class ManifestSignalingAdProvider: AdMetadataProvider {
                 session.apply(metadata(of: media))
                 session.metadataAttemptFinished()
                 if media.isFinished || Task.isCancelled { return }
-                wait = .milliseconds(Int64(max(media.targetDuration, 1)) * 1000)
+                wait = .seconds(max(media.targetDuration, 1))
             case .success((.multivariant, _)):
                 session.metadataFailures += 1
                 session.note(Failure.playlist("a media playlist was expected"))

@@ -69,7 +69,7 @@ public final class MediaTailorAdProvider: AdMetadataProvider {
                 // Whether to go on depends on the stream: known once the player has loaded it.
                 let streamType = await session.knownStreamType()
                 if streamType == .onDemand || Task.isCancelled { return }
-                wait = session.playerObserver.targetDuration.map { Duration.milliseconds(Int64($0.seconds * 1000)) }
+                wait = session.playerObserver.targetDuration.map { Duration.saturating(milliseconds: $0.seconds * 1000) }
                     ?? defaultLiveInterval
             } else {
                 failures += 1

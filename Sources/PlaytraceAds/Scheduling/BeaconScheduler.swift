@@ -1,3 +1,5 @@
+import PlaytraceCore
+
 /// Decides which tracking events fire, from the playhead's observed movements: crossings, never windows.
 ///
 /// An automatic event fires when the playhead crosses its time while playing at a beaconing rate (above 0 and up to
@@ -51,7 +53,7 @@ public struct BeaconScheduler: Sendable {
         /// The interstitial it was played in, or `nil` for the primary.
         var scope: String?
 
-        func instant(at time: Double) -> Duration { end - .milliseconds(Int64(((to - time) / rate).rounded())) }
+        func instant(at time: Double) -> Duration { end - .saturating(milliseconds: (to - time) / rate) }
     }
 
     private var history: [PlayedInterval] = []

@@ -56,7 +56,7 @@ public struct BeaconFiring: Sendable, Hashable {
     public func deliveryKey(session: String, reportedAt date: StreamDate) -> String {
         let prefix = Self.keyPrefix(session: session)
         guard occurrence > 0 else { return "\(prefix)\(key)" }
-        return "\(prefix)\(key)#\(occurrence)@\(Int64(date.millisecondsSince1970.rounded()))"
+        return "\(prefix)\(key)#\(occurrence)@\(Int64(saturating: date.millisecondsSince1970))"
     }
 
     /// What every delivery key of an ad session starts with.

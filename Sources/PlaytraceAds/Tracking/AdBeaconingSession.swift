@@ -254,7 +254,7 @@ public final class AdBeaconingSession {
         // A report that continues the last span (same place — the primary or one interstitial — same rate, a position
         // and date that follow, no pause between) extends it.
         let span = progress.interstitial.map { $0.to.seconds - $0.from.seconds } ?? (progress.to.seconds - progress.from.seconds)
-        let began = instant - .milliseconds(Int64((span / progress.rate * 1000).rounded()))
+        let began = instant - .saturating(milliseconds: span / progress.rate * 1000)
         guard var last = playedSpans.last, last.progress.interstitial?.event.id == progress.interstitial?.event.id,
               last.progress.rate == progress.rate, began - last.end < .milliseconds(2), last.end - began < .milliseconds(2)
         else { return appendSpan(progress, at: instant) }

@@ -1,3 +1,5 @@
+import PlaytraceCore
+
 /// What the macros of one VAST ad's beacons are filled with, and where its errors go.
 public struct VASTAdContext: Sendable, Hashable {
     /// `[ASSETURI]`: the media file played.
@@ -69,7 +71,7 @@ public struct VASTAdBreak: Sendable, Hashable {
         var spans: [TrackingEventKey: Double] = [:]
         var times: [TrackingEventKey: Double] = [:]
         func add(_ type: TrackingEventType, at time: Double, _ list: [String], spans span: Double = 0) {
-            let key = TrackingEventKey(podID: podID, adID: adID, event: type, time: Int64(time.rounded()))
+            let key = TrackingEventKey(podID: podID, adID: adID, event: type, time: Int64(saturating: time))
             if urls[key] == nil {
                 order.append(key)
                 spans[key] = span

@@ -1,3 +1,5 @@
+import PlaytraceCore
+
 /// A time in a VAST ad: `HH:MM:SS`, `HH:MM:SS.mmm`, or a percentage of the ad's duration (`n%`), as `offset` and
 /// `skipoffset` attributes write it.
 public enum VASTOffset: Sendable, Hashable, CustomStringConvertible {
@@ -24,7 +26,9 @@ public enum VASTOffset: Sendable, Hashable, CustomStringConvertible {
               (0..<60).contains(minutes), !parts[2].isEmpty, parts[2].utf8.count <= 12,
               parts[2].allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
               let seconds = Double(parts[2]), seconds >= 0, seconds < 60 else { return nil }
-        return Double(hours) * 3600 + Double(minutes) * 60 + seconds
+        // A time past the documents' range (10¹³ hours) is out of range too: no ad is that long.
+        let total = Double(hours) * 3600 + Double(minutes) * 60 + seconds
+        return MediaTime(documentSeconds: total)?.seconds
     }
 
     /// The offset in seconds into an ad of `duration` seconds; `nil` for a percentage when the duration is unknown

@@ -23,8 +23,10 @@ public struct CueOut: Sendable, Hashable, Codable {
 
     /// Reads the text after `EXT-X-CUE-OUT:`; nil when it holds no duration, no ID and no message.
     init?(parsing text: String) {
-        if let seconds = Double(text), seconds.isFinite, seconds >= 0 {
-            self.init(duration: MediaTime(seconds: seconds))
+        if let seconds = Double(text) {
+            // A plain number past the documents' range is no duration: the tag is then unreadable (listed).
+            guard let duration = MediaTime(documentSeconds: seconds) else { return nil }
+            self.init(duration: duration)
             return
         }
         var duration: MediaTime?
@@ -33,7 +35,7 @@ public struct CueOut: Sendable, Hashable, Codable {
         for (key, value) in LegacyCueAttributes.pairs(text) {
             switch key {
             case "duration":
-                if let seconds = Double(value), seconds.isFinite, seconds >= 0 { duration = MediaTime(seconds: seconds) }
+                duration = Double(value).flatMap { MediaTime(documentSeconds: $0) }
             case "id": id = value
             case "cue": scte35 = value
             default: break
@@ -126,7 +128,7 @@ public struct CueOutContinuation: Sendable, Hashable, Codable {
     }
 
     private static func seconds(_ bytes: Span<UInt8>) -> MediaTime? {
-        ByteScanning.decimal(bytes).map(MediaTime.init(seconds:))
+        ByteScanning.decimal(bytes).flatMap { MediaTime(documentSeconds: $0) }
     }
 
     /// Whether `key` spells `lowercased` in any letter case.

@@ -159,7 +159,7 @@ public struct Interstitial: Sendable, Hashable, Codable {
     /// Reads the typed attributes from a date range's client attributes.
     public init(_ attributes: AttributeList) {
         func time(_ name: String) -> MediaTime? {
-            attributes[name].flatMap { Double($0.text) }.map(MediaTime.init(seconds:))
+            attributes[name].flatMap { Double($0.text) }.flatMap { MediaTime(documentSeconds: $0, allowsNegative: true) }
         }
         func words(_ name: String) -> [Substring] {
             attributes[name].map { $0.text.split(separator: ",").map { $0.drop { $0 == " " } } } ?? []

@@ -99,24 +99,25 @@ public struct MediaPlaylist: Sendable, Hashable, Codable {
     /// Recomputes each segment's media sequence, discontinuity sequence, start time and resolved byte range
     /// offsets from the playlist header and the segment tags. The parser calls it; call it after editing.
     public mutating func renumber() {
-        var sequence = mediaSequence + (skip?.skippedSegments ?? 0)
+        // The parser bounds the numbers a playlist states; sums saturate here for a playlist built in code.
+        var sequence = mediaSequence.addingSaturating(skip?.skippedSegments ?? 0)
         var discontinuity = discontinuitySequence
         var time = 0.0
         var nextOffsetByURI: [SegmentURI: Int] = [:]
         for index in segments.indices {
-            if segments[index].tags.isDiscontinuity { discontinuity += 1 }
+            if segments[index].tags.isDiscontinuity { discontinuity = discontinuity.addingSaturating(1) }
             segments[index].mediaSequence = sequence
             segments[index].discontinuitySequence = discontinuity
             segments[index].startTime = MediaTime(seconds: time)
             if let range = segments[index].byteRange {
                 let offset = range.offset ?? nextOffsetByURI[segments[index].uriText] ?? 0
                 segments[index].resolvedByteRange = ByteRange(length: range.length, offset: offset)
-                nextOffsetByURI[segments[index].uriText] = offset + range.length
+                nextOffsetByURI[segments[index].uriText] = offset.addingSaturating(range.length)
             } else {
                 segments[index].resolvedByteRange = nil
             }
             time += segments[index].duration
-            sequence += 1
+            sequence = sequence.addingSaturating(1)
         }
     }
 }

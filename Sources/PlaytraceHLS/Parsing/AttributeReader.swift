@@ -175,11 +175,13 @@ struct AttributeReader {
         return number
     }
 
-    func decimal(_ name: StaticString) throws(PlaylistParseError) -> Double? { try parsed(name, ByteScanning.decimal) }
+    /// A decimal of at most ``MediaTime/maximumDocumentSeconds`` in magnitude: every decimal attribute of HLS is a
+    /// time, a rate or a score, and a larger one is an invalid value rather than a number sums cannot hold.
+    func decimal(_ name: StaticString) throws(PlaylistParseError) -> Double? { try parsed(name, ByteScanning.boundedDecimal) }
 
     /// ``decimal(_:)`` of the name at `index` in `names` (see ``integer(_:of:)``).
     func decimal(_ index: Int, of names: AttributeNames) throws(PlaylistParseError) -> Double? {
-        try parsed(index, of: names, ByteScanning.decimal)
+        try parsed(index, of: names, ByteScanning.boundedDecimal)
     }
 
     func requiredDecimal(_ name: StaticString) throws(PlaylistParseError) -> Double {
@@ -259,7 +261,9 @@ enum ByteRangeParsing {
         while at < bytes.count, bytes[at] != 0x40 { at += 1 }
         guard let length = ByteScanning.integer(bytes.extracting(0..<at)) else { return nil }
         guard at < bytes.count else { return ByteRange(length: length) }
-        guard let offset = ByteScanning.integer(bytes.extracting((at + 1)...)) else { return nil }
+        guard let offset = ByteScanning.integer(bytes.extracting((at + 1)...)),
+              offset.addingChecked(length) != nil  // the range's end must be a number too
+        else { return nil }
         return ByteRange(length: length, offset: offset)
     }
 }

@@ -56,6 +56,16 @@ enum ByteScanning {
         return value
     }
 
+    /// ``decimal(_:)`` when its magnitude is at most ``MediaTime/maximumDocumentSeconds``; `nil` otherwise.
+    static func boundedDecimal(_ bytes: Span<UInt8>) -> Double? {
+        guard let value = decimal(bytes), value.isWithin(magnitude: MediaTime.maximumDocumentSeconds) else { return nil }
+        return value
+    }
+
+    /// The largest media sequence, discontinuity sequence or skipped-segment count a playlist may state: half of
+    /// `Int.max`, so that a sequence number plus the segments skipped and listed is still a number.
+    static let maximumSequenceNumber = Int.max / 2
+
     /// Reads a signed decimal floating-point number such as `6.006` or `-12`, correctly rounded.
     ///
     /// The common case (at most 15 significant digits, no exponent) is computed exactly with one division, which

@@ -1,3 +1,5 @@
+import PlaytraceCore
+
 /// The end of a parse: the playlist completed and checked (rendition groups, durations), its warnings in order.
 extension ParserState {
     mutating func finish() throws(PlaylistParseError) -> PlaylistParser.Outcome {
@@ -20,7 +22,7 @@ extension ParserState {
         if !hasTargetDuration {
             try diagnose(PlaylistParseError(line: line, reason: .missingTargetDuration))
             // What it should have said (RFC 8216bis §4.4.3.1): the longest segment, rounded.
-            media.targetDuration = Int((segments.map(\.duration).max() ?? 0).rounded())
+            media.targetDuration = Int(saturating: segments.map(\.duration).max() ?? 0)
         }
         if pendingDuration != nil {
             warnings.append(PlaylistWarning(line: pendingInfLine, message: "#EXTINF is not followed by a URI"))
@@ -93,7 +95,17 @@ extension ParserState {
         let target = Double(media.targetDuration)
         var longest: Int?
         var sawDate = false
+        var date: StreamDate?
+        var dateProblemSaid = false
         for index in media.segments.indices {
+            // Each segment's date, said or carried from the one before: past what ISO 8601 writes, it is listed once.
+            date = media.segments[index].tags.programDateTime
+                ?? date.map { $0 + MediaTime(seconds: media.segments[index - 1].duration) }
+            if let date, !dateProblemSaid, !(date + MediaTime(seconds: media.segments[index].duration)).isWritable {
+                dateProblemSaid = true
+                warnings.append(PlaylistWarning(line: segmentLines[index], message: "segment "
+                    + "\(media.segments[index].mediaSequence)'s program date-time runs outside years 0000 to 9999"))
+            }
             if media.segments[index].duration.rounded() > target,
                longest.map({ media.segments[index].duration > media.segments[$0].duration }) ?? true {
                 longest = index

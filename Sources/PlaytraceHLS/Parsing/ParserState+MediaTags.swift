@@ -6,14 +6,16 @@ extension ParserState {
         case .extinf: try extinf(value)
         case .targetDuration:
             try once(tag)
-            media.targetDuration = try integer(value.extracting(ByteScanning.trimmed(value)), tag)
+            let target = try integer(value.extracting(ByteScanning.trimmed(value)), tag)
+            guard Double(target) <= MediaTime.maximumDocumentSeconds else { throw invalidValue(tag, value) }
+            media.targetDuration = target
             hasTargetDuration = true
         case .mediaSequence:
             try once(tag)
-            media.mediaSequence = try integer(value, tag)
+            media.mediaSequence = try sequenceNumber(value, tag)
         case .discontinuitySequence:
             try once(tag)
-            media.discontinuitySequence = try integer(value, tag)
+            media.discontinuitySequence = try sequenceNumber(value, tag)
         case .playlistType:
             try once(tag)
             guard let type = PlaylistType(rawValue: ByteScanning.string(value)) else {
@@ -33,8 +35,12 @@ extension ParserState {
                     line: line, message: "#EXT-X-SKIP comes after a segment's #EXTINF; it must precede every segment"))
             }
             let reader = try attributes(value, tag)
+            let skipped = try reader.requiredInteger("SKIPPED-SEGMENTS")
+            guard skipped <= ByteScanning.maximumSequenceNumber else {
+                throw reader.invalid("SKIPPED-SEGMENTS", String(skipped))
+            }
             media.skip = SkipInformation(
-                skippedSegments: try reader.requiredInteger("SKIPPED-SEGMENTS"),
+                skippedSegments: skipped,
                 recentlyRemovedDateRanges: reader.string("RECENTLY-REMOVED-DATERANGES")?
                     .split(separator: "\t").map(String.init) ?? [])
         case .preloadHint:
@@ -85,7 +91,12 @@ extension ParserState {
                     warnings.append(PlaylistWarning(line: line, message: "#EXT-X-CUE-OUT has no readable duration"))
                 }
             }
-        case .cueOutCont: pending.cueOutContinuation = CueOutContinuation(parsing: value, rawValue: try text(value))
+        case .cueOutCont:
+            let continuation = CueOutContinuation(parsing: value, rawValue: try text(value))
+            if !value.isEmpty, continuation.elapsed == nil, continuation.duration == nil, continuation.scte35 == nil {
+                warnings.append(PlaylistWarning(line: line, message: "#EXT-X-CUE-OUT-CONT has no readable elapsed time or duration"))
+            }
+            pending.cueOutContinuation = continuation
         case .cueIn: pending.isCueIn = true
         case .oatclsSCTE35: pending.oatclsSCTE35 = ByteScanning.string(value)
         case .part: pending.parts.append(try part(value))
@@ -99,7 +110,7 @@ extension ParserState {
         while comma < value.count, value[comma] != 0x2C { comma += 1 }
         let durationText = value.extracting(0..<comma)
         let durationBytes = durationText.extracting(ByteScanning.trimmed(durationText))
-        guard let duration = ByteScanning.decimal(durationBytes), duration >= 0 else {
+        guard let duration = ByteScanning.boundedDecimal(durationBytes), duration >= 0 else {
             throw invalidValue(.extinf, value)
         }
         pendingDuration = duration
@@ -177,6 +188,11 @@ extension ParserState {
             plannedDuration: try reader.nonNegativeDecimal("PLANNED-DURATION").map(MediaTime.init(seconds:)),
             endOnNext: endOnNext, scte35Command: reader.string("SCTE35-CMD"), scte35Out: reader.string("SCTE35-OUT"),
             scte35In: reader.string("SCTE35-IN"), clientAttributes: clientAttributes)
+        // A range that begins or ends outside years 0000 to 9999 (a time zone or a duration took it there) is no
+        // date anything can write or act on.
+        if !start.isWritable || !(range.effectiveEndDate?.isWritable ?? true) {
+            throw reader.invalid(start.isWritable ? "END-DATE" : "START-DATE", "outside years 0000 to 9999")
+        }
         if var merged = dateRangesByID[id] {
             let conflicts = merged.merge(range)
             if !conflicts.isEmpty {

@@ -15,6 +15,15 @@ extension ParserState {
         return number
     }
 
+    /// A media or discontinuity sequence number, at most ``ByteScanning/maximumSequenceNumber``.
+    func sequenceNumber(_ value: Span<UInt8>, _ tag: TagName) throws(PlaylistParseError) -> Int {
+        let number = try integer(value, tag)
+        guard number <= ByteScanning.maximumSequenceNumber else {
+            throw PlaylistParseError(line: line, reason: .invalidValue(tag: tag.text, value: ByteScanning.string(value)))
+        }
+        return number
+    }
+
     /// The bytes as text; an error when they are not UTF-8.
     func text(_ bytes: Span<UInt8>) throws(PlaylistParseError) -> String {
         var isASCII = true

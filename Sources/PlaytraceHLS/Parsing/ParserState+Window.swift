@@ -34,7 +34,7 @@ extension ParserState {
             windowCarry.date = windowCarry.date.map { $0 + MediaTime(seconds: segment.duration) }
             if let range = segment.byteRange {
                 let offset = range.offset ?? windowCarry.nextOffsets[segment.uriText] ?? 0
-                windowCarry.nextOffsets[segment.uriText] = offset + range.length
+                windowCarry.nextOffsets[segment.uriText] = offset.addingSaturating(range.length)
             }
         }
         windowCarry.leftOut += count

@@ -36,6 +36,8 @@ struct ParserState {
     var windowCarry = WindowCarry()
     /// The URI of the previous segment when it had a byte range (the next range without an offset follows it).
     var previousByteRangeURI: SegmentURI?
+    /// Where the previous byte range of ``previousByteRangeURI`` ended: where a range without an offset starts.
+    var previousByteRangeEnd = 0
     /// Where the segments' URIs and the variants' text attributes are copied, made at the first one with room for
     /// every line of the input.
     var textBlock: TextBlock?
@@ -298,6 +300,13 @@ struct ParserState {
             if range.offset == nil, previousByteRangeURI != uri {
                 try recover(PlaylistParseError(line: pendingByteRangeLine, reason: .unresolvableByteRange))
             }
+            let start = range.offset ?? (previousByteRangeURI == uri ? previousByteRangeEnd : 0)
+            if start.addingChecked(range.length) == nil {
+                // Ranges that follow one another past 2^63 bytes: no resource is that long.
+                try recover(PlaylistParseError(line: pendingByteRangeLine, reason: .invalidValue(
+                    tag: TagName.byteRange.text, value: "\(range.length) (the range would end past 2^63 bytes)")))
+            }
+            previousByteRangeEnd = start.addingSaturating(range.length)
             previousByteRangeURI = uri
         } else {
             previousByteRangeURI = nil

@@ -37,6 +37,6 @@ struct LegacyCueProgress {
             default: return nil
             }
         }
-        return number.isEmpty ? MediaTime(seconds: seconds) : nil
+        return number.isEmpty ? MediaTime(documentSeconds: seconds) : nil
     }
 }

@@ -84,6 +84,8 @@ public actor Outbox {
         var until: Double
         /// Why the destination is paused; `nil` for a backoff.
         var pause: String?
+        /// Whether the server asked for the wait (Retry-After): a drain does not cut it short.
+        var askedByServer = false
     }
 
     /// Opens an outbox.
@@ -367,7 +369,7 @@ public actor Outbox {
             guard passes[destination] == nil, let due = nextDue[destination], due > moment else { return earliest }
             return min(earliest, due)
         }
-        return .milliseconds(Int64(((alarm - moment) * 1_000).rounded(.up)))
+        return .saturating(milliseconds: ((alarm - moment) * 1_000).rounded(.up))
     }
 
     /// After a pass (or the start of a destination's attempts): when the destination must be looked at next — the
@@ -535,11 +537,14 @@ public actor Outbox {
                     ])
                 }
                 let next = now + delay.seconds
-                try store.reschedule(id, attempts: attempts, nextAttemptAt: next, error: reason)
+                let notBefore = asked > .zero ? now + asked.seconds : nil
+                try store.reschedule(id, attempts: attempts, nextAttemptAt: next, notBefore: notBefore, error: reason)
                 counts[destination, default: OutboxRunCounts()].retried += 1
                 // In order, the destination waits as its first message does: a server that is down gets one request
                 // per backoff, not one per message. Messages on their own wait alone.
-                if holdsDestination { holds[destination] = Hold(until: next, pause: holds[destination]?.pause) }
+                if holdsDestination {
+                    holds[destination] = Hold(until: next, pause: holds[destination]?.pause, askedByServer: notBefore != nil)
+                }
                 return false
             case .pause(let reason):
                 try store.release(id)
@@ -655,8 +660,9 @@ public actor Outbox {
         } catch {
             logger.error("outbox flush failed", metadata: ["error": "\(error)"])
         }
-        // Backoff aside: a destination held back by a failure is tried again now; a paused one stays paused.
-        holds = holds.filter { $0.value.pause != nil || !drained.contains($0.key) }
+        // Backoff aside: a destination held back by a failure is tried again now; a paused one stays paused, and one
+        // whose server asked for a wait (Retry-After) waits: what falls due after the drain's end stays stored.
+        holds = holds.filter { $0.value.pause != nil || $0.value.askedByServer || !drained.contains($0.key) }
         nextDue.removeAll()
         let startedHere = loop == nil
         // Started, or woken at once when it sleeps: every destination is due now.
@@ -683,8 +689,17 @@ public actor Outbox {
         checkFile()
         let byDestination = (try? store.statistics().pendingByDestination) ?? [:]
         let pending = byDestination.filter { drained.contains($0.key) }.values.reduce(0, +)
+        var heldByServer: [String: Double] = [:]
+        for destination in drained where (byDestination[destination] ?? 0) > 0 {
+            if let hold = holds[destination], hold.askedByServer, hold.until > horizon {
+                heldByServer[destination] = hold.until
+            } else if let date = try? store.nextNotBefore(destination: destination, after: horizon) {
+                heldByServer[destination] = date
+            }
+        }
         return OutboxDrain(pending: pending, paused: pausedDestinations(), timedOut: timedOut, lost: submissions.lost,
-                           pendingByDestination: byDestination, fileProblem: store.watch?.problem)
+                           pendingByDestination: byDestination, fileProblem: store.watch?.problem,
+                           retryAfter: heldByServer)
     }
 
     /// Whether nothing this outbox can deliver to `drained` is left before `horizon`: no pass or attempt of theirs

@@ -1,3 +1,5 @@
+import PlaytraceCore
+
 /// How the ``Outbox`` retries and what it keeps.
 public struct OutboxConfiguration: Sendable {
     /// The most payload bytes kept; beyond it the oldest messages are dropped (and counted).
@@ -46,7 +48,7 @@ public struct OutboxConfiguration: Sendable {
         let exponent = min(max(attempt - 1, 0), 30)
         let base = min(initialBackoff.seconds * Double(1 << exponent), maximumBackoff.seconds)
         let jittered = base / 2 + base / 2 * min(max(random, 0), 1)
-        return .milliseconds(Int64((jittered * 1_000).rounded()))
+        return .saturating(milliseconds: jittered * 1_000)
     }
 }
 

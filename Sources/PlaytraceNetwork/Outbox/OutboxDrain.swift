@@ -14,14 +14,19 @@ public struct OutboxDrain: Sendable, Hashable {
     /// What happened to the outbox's file while in use, when something did (deleted, replaced, truncated, no longer
     /// writable): what ``pending`` counts is then not kept for a later run (``Outbox/fileProblem()``).
     public var fileProblem: String?
+    /// Destinations whose server asked for a wait (Retry-After) that ends after the drain: the date (seconds since
+    /// 1970) their first message falls due. Their messages stay stored for a later run or `outbox --deliver`.
+    public var retryAfter: [String: Double]
 
     public init(pending: Int, paused: [String: String], timedOut: Bool, lost: Int = 0,
-                pendingByDestination: [String: Int] = [:], fileProblem: String? = nil) {
+                pendingByDestination: [String: Int] = [:], fileProblem: String? = nil,
+                retryAfter: [String: Double] = [:]) {
         self.pending = pending
         self.paused = paused
         self.timedOut = timedOut
         self.lost = lost
         self.pendingByDestination = pendingByDestination
         self.fileProblem = fileProblem
+        self.retryAfter = retryAfter
     }
 }

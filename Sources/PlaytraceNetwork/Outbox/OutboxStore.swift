@@ -110,6 +110,13 @@ struct OutboxStore: Sendable {
                 table.column("settledAt", .double).notNull().indexed()
             }
         }
+        // A server's Retry-After is kept with the message: the earliest date it may be sent again, which a flush
+        // or a drain that makes every message due does not bring forward.
+        migrator.registerMigration("v5") { db in
+            try db.alter(table: "message") { table in
+                table.add(column: "notBefore", .double)
+            }
+        }
         try migrator.migrate(database)
         return database
     }
@@ -238,7 +245,8 @@ struct OutboxStore: Sendable {
         let placeholders = Array(repeating: "?", count: destinations.count).joined(separator: ",")
         try database.write { db in
             try db.cachedStatement(sql: """
-                UPDATE message SET nextAttemptAt = ? WHERE nextAttemptAt > ? AND destination IN (\(placeholders))
+                UPDATE message SET nextAttemptAt = MAX(?, COALESCE(notBefore, 0))
+                WHERE nextAttemptAt > ? AND destination IN (\(placeholders))
                 """).execute(arguments: StatementArguments([now, now] as [any DatabaseValueConvertible] + destinations))
         }
     }
@@ -278,6 +286,16 @@ struct OutboxStore: Sendable {
         }
     }
 
+    /// The earliest date after `horizon` before which a server asked (Retry-After) not to be sent a message of
+    /// `destination` again, if any message waits so.
+    func nextNotBefore(destination: String, after horizon: Double) throws -> Double? {
+        try database.read { db in
+            try Double.fetchOne(db.cachedStatement(sql: """
+                SELECT MIN(notBefore) FROM message WHERE quarantined = 0 AND destination = ? AND notBefore > ?
+                """), arguments: [destination, horizon])
+        }
+    }
+
     /// Replaces a message by the pieces it was cut into, in one transaction: each piece keeps the message's
     /// destination, date and key memory, and is due at `now` with no attempt counted.
     func replace(_ id: Int64, with pieces: [OutboxMessage], at now: Double) throws {
@@ -313,10 +331,11 @@ struct OutboxStore: Sendable {
         }
     }
 
-    /// Records a failed attempt.
-    func reschedule(_ id: Int64, attempts: Int, nextAttemptAt: Double, error: String) throws {
+    /// Records a failed attempt; `notBefore`, the date before which the server asked not to be sent it again
+    /// (Retry-After), if it asked.
+    func reschedule(_ id: Int64, attempts: Int, nextAttemptAt: Double, notBefore: Double?, error: String) throws {
         try database.write { db in
-            try db.cachedStatement(sql: "UPDATE message SET attempts = ?, nextAttemptAt = ?, lastError = ?, claimedUntil = NULL, claimedBy = NULL WHERE id = ?").execute(arguments: [attempts, nextAttemptAt, error, id])
+            try db.cachedStatement(sql: "UPDATE message SET attempts = ?, nextAttemptAt = ?, notBefore = ?, lastError = ?, claimedUntil = NULL, claimedBy = NULL WHERE id = ?").execute(arguments: [attempts, nextAttemptAt, notBefore, error, id])
             try Self.increment("retried", in: db)
         }
     }

@@ -55,7 +55,7 @@ public final class ViewerScriptRunner {
             player.pause()
             let stopwatch = stopwatch
             resumeTask = Task { [weak self, weak player] in
-                do { try await stopwatch.sleep(for: .milliseconds(Int64((seconds * 1000).rounded()))) } catch { return }
+                do { try await stopwatch.sleep(for: .saturating(milliseconds: seconds * 1000)) } catch { return }
                 guard let self else { return }
                 player?.play()
                 self.stepDone(player)

@@ -125,7 +125,7 @@ public final class AdTelemetryTracker: Sendable {
     public func adProgressed(to position: Duration) {
         let due = state.withLock { state -> [Action] in
             guard let duration = state.ad?.duration, duration > .zero else { return [] }
-            let reached = min(3, Int((position / duration) * 4 + 1e-9))
+            let reached = min(3, max(0, Int(saturating: ((position / duration) * 4 + 1e-9).rounded(.down))))
             guard reached > state.quartiles else { return [] }
             defer { state.quartiles = reached }
             return Array(Self.quartileActions[state.quartiles..<reached])

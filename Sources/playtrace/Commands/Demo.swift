@@ -42,9 +42,16 @@ struct Demo: AsyncParsableCommand {
         """)
     var ads: String = "harmonic"
 
-    /// Where the demo writes its report unless `--report` says otherwise.
-    static var defaultReportPath: String {
-        URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("playtrace-demo-report.html").path
+    /// Where the demo writes its report unless `--report` says otherwise: a new file of its own in the temporary
+    /// directory (`playtrace-demo-report-XXXXXXXX.html`, created exclusively and private), never a fixed name that
+    /// another user of a shared machine could have planted a link at.
+    static func newReportPath() throws -> String {
+        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).path
+        do {
+            return try AtomicFile.createPrivate(in: directory, prefix: "playtrace-demo-report", suffix: ".html")
+        } catch {
+            throw CommandFailure("the report in \(directory)", error: error)
+        }
     }
 
     /// The fastest the demo may run: the lab and the engine still have to do a second's work in real time.
@@ -176,7 +183,7 @@ struct Demo: AsyncParsableCommand {
             + (decodes ? "on libmpv (real media, decoded) in real time" : "at \(effectiveSpeed)× real time"))
         let limit = stream == "vod" || stream == "interstitials" ? nil : duration
         let demo = PlaybackSession(clock: clock, transport: transport, output: output, command: "demo", startedAt: startedAt)
-        demo.reportPath = sessionOptions.report ?? Self.defaultReportPath
+        demo.reportPath = try sessionOptions.report ?? Self.newReportPath()
         demo.interruption = interruption
         demo.telemetry = telemetry
         demo.ads = adSetup

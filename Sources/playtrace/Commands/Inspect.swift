@@ -68,7 +68,7 @@ struct Inspect: AsyncParsableCommand {
         // for 100,000 segments, freeing them costs about as much as printing them.
         ProcessExit.keep((bytes, outcome, report))
         if let reason = report.unusable {
-            FileHandle.standardError.write(Data((PlainText.safe("playtrace inspect: \(location): \(reason)") + "\n").utf8))
+            StandardStreams.writeError(PlainText.safe("playtrace inspect: \(location): \(reason)") + "\n")
             throw ExitCode.failure
         }
         if strict, !report.problems.isEmpty { throw ExitCode.failure }
@@ -147,7 +147,7 @@ struct Inspect: AsyncParsableCommand {
                 // A slow server is named while it is waited for (on standard error), and given up after 20 s.
                 let notice = Task {
                     try await Task.sleep(for: .seconds(2))
-                    FileHandle.standardError.write(Data(PlainText.safe("waiting for \(url.absoluteString) (at most 20 s)…").utf8 + [0x0A]))
+                    StandardStreams.writeError(PlainText.safe("waiting for \(url.absoluteString) (at most 20 s)…") + "\n")
                 }
                 defer { notice.cancel() }
                 let response = try await transport.send(HTTPRequest(url: url, timeout: .seconds(20)))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PlaytraceCore
 import PlaytraceLab
 
 struct Lab: AsyncParsableCommand {
@@ -85,10 +86,10 @@ struct Lab: AsyncParsableCommand {
                     do {
                         let encoder = JSONEncoder()
                         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                        try encoder.encode(ready).write(to: URL(fileURLWithPath: readyFile), options: .atomic)
+                        try AtomicFile.write(encoder.encode(ready), to: readyFile)
                     } catch {
-                        FileHandle.standardError.write(Data(
-                            "playtrace lab: --ready-file \(readyFile): \(PlainText.describe(error))\n".utf8))
+                        StandardStreams.writeError(PlainText.safe(
+                            "playtrace lab: --ready-file \(readyFile): \(PlainText.describe(error))") + "\n")
                     }
                 }
             }
@@ -100,7 +101,7 @@ struct Lab: AsyncParsableCommand {
 
     /// Writes to standard output at once, whether it is a terminal, a file or a pipe.
     private static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardStreams.writeOutput(text)
     }
 
     struct ReadyFile: Encodable {

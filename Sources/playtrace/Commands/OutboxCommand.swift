@@ -1,3 +1,4 @@
+import PlaytraceCore
 import ArgumentParser
 import Foundation
 import PlaytraceAds
@@ -54,7 +55,7 @@ struct OutboxCommand: AsyncParsableCommand {
             }
             print(Self.describe(before, file: file))
             guard deliver else { return }
-            let drain = await outbox.drain(within: .milliseconds(Int64((timeout * 1_000).rounded())))
+            let drain = await outbox.drain(within: .saturating(milliseconds: timeout * 1_000))
             let counts = await outbox.runCounts().values
             let waiting = drain.pendingByDestination.values.reduce(0, +)
             print("delivered \(counts.reduce(0) { $0 + $1.delivered }), refused \(counts.reduce(0) { $0 + $1.rejected }); "
@@ -62,7 +63,7 @@ struct OutboxCommand: AsyncParsableCommand {
             for (destination, count) in drain.pendingByDestination.sorted(by: { $0.key < $1.key }) {
                 let why = drain.paused[destination].map { "paused: " + PlainText.safe($0) }
                     ?? (destination == GraphiteBackend.destination && graphite == nil ? "--graphite delivers them" : "to retry later")
-                print("  " + destination.padding(toLength: 12, withPad: " ", startingAt: 0) + "\(count) waiting (\(why))")
+                print(PlainText.safe("  " + destination.padding(toLength: 12, withPad: " ", startingAt: 0) + "\(count) waiting (\(why))"))
             }
             if let problem = drain.fileProblem {
                 throw CommandFailure(file, "the file was \(problem) during delivery")
@@ -85,6 +86,7 @@ struct OutboxCommand: AsyncParsableCommand {
         lines.append("in the file's lifetime: enqueued \(statistics.enqueued), delivered \(statistics.delivered), retried "
             + "\(statistics.retried), refused \(statistics.rejected), dropped \(statistics.dropped), duplicates "
             + "\(statistics.duplicates)")
-        return lines.joined(separator: "\n")
+        // Destinations are the file's text: each line escaped on its own, the line breaks kept.
+        return lines.map(PlainText.safe).joined(separator: "\n")
     }
 }

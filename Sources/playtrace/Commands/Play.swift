@@ -31,7 +31,7 @@ struct Play: AsyncParsableCommand {
             only. At the end, what is left is delivered within --drain-timeout seconds; with --outbox it waits in \
             the file for the next run (playtrace outbox FILE --deliver).
 
-            Ctrl-C or SIGTERM ends the session as its normal end does (summary, verdict, telemetry and beacons \
+            Ctrl-C, SIGTERM or SIGHUP ends the session as its normal end does (summary, verdict, telemetry and beacons \
             flushed) and exits 130 or 143; a second signal quits at once. docs/CLI.md explains delivery, durability \
             and the lab at length.
             """)

@@ -24,7 +24,7 @@ struct Playtrace: AsyncParsableCommand {
             command = try parseAsRoot(arguments)
         } catch {
             if let problem = ArgumentCheck.problem(in: arguments) {
-                FileHandle.standardError.write(Data("Error: \(problem)\n".utf8))
+                StandardStreams.writeError(PlainText.safe("Error: \(problem)") + "\n")
                 Foundation.exit(ExitCode.validationFailure.rawValue)
             }
             exit(withError: error)
@@ -49,9 +49,19 @@ struct CommonOptions: ParsableArguments {
     func bootstrapLogging() {
         let level: Logger.Level = verbose ? .debug : .warning
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = StreamLogHandler(label: label, stream: PlainTextErrorStream())
             handler.logLevel = level
             return handler
         }
+    }
+}
+
+/// Standard error for log lines: each line escaped by ``PlainText/safe(_:)`` (a backend's error body, a reason phrase
+/// or a URL in a message or its metadata drives no terminal), written at once.
+struct PlainTextErrorStream: TextOutputStream, Sendable {
+    mutating func write(_ string: String) {
+        guard !string.isEmpty else { return }
+        let body = string.hasSuffix("\n") ? String(string.dropLast()) : string
+        StandardStreams.writeError(PlainText.safe(body) + "\n")
     }
 }

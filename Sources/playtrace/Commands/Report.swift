@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PlaytraceCore
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -43,7 +44,7 @@ struct Report: ParsableCommand {
             throw CommandFailure(summary, "not JSON: " + PlainText.describe(error))
         }
         do {
-            try Data(HTMLReport(record).document.utf8).write(to: URL(fileURLWithPath: output))
+            try AtomicFile.write(HTMLReport(record).document, to: output)
         } catch {
             throw CommandFailure("--output \(output)", error: error)
         }

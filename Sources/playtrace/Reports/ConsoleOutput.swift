@@ -20,11 +20,15 @@ final class ConsoleOutput: Sendable {
     }
 
     /// A status line: printed as a line when the output is not a terminal (on a terminal the panel shows it).
+    ///
+    /// Every line this type writes passes through ``PlainText/safe(_:)`` first: text from the network (ids, titles,
+    /// URLs, bodies) that reaches a line drives no terminal. The panel's own styles are added after that, by
+    /// ``LiveView``, which escapes what it draws itself.
     func status(_ line: String) {
         if isTerminal {
-            panel([line])
+            panel([PlainText.safe(line)])
         } else {
-            print(line)
+            StandardStreams.printLine(PlainText.safe(line))
         }
     }
 
@@ -41,8 +45,9 @@ final class ConsoleOutput: Sendable {
 
     /// A message: above the panel on a terminal.
     func message(_ line: String) {
+        let line = PlainText.safe(line)
         // Plain output goes through standard output's buffer, as every other line of the command does, in order.
-        guard isTerminal else { return print(line) }
+        guard isTerminal else { return StandardStreams.printLine(line) }
         shown.withLock { shown in
             guard !shown.isEmpty else { return Self.writeNow(line + "\n") }
             Self.writeNow(Self.erase(shown.count) + line + "\n" + shown.joined(separator: "\n"))
@@ -51,10 +56,11 @@ final class ConsoleOutput: Sendable {
 
     /// A notice on standard error, above the panel on a terminal (the panel is redrawn below it).
     func notice(_ line: String) {
+        let line = PlainText.safe(line)
         shown.withLock { shown in
-            guard !shown.isEmpty else { return FileHandle.standardError.write(Data(("\n" + line + "\n").utf8)) }
+            guard !shown.isEmpty else { return StandardStreams.writeError("\n" + line + "\n") }
             Self.writeNow(Self.erase(shown.count))
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            StandardStreams.writeError(line + "\n")
             Self.writeNow(shown.joined(separator: "\n"))
         }
     }
@@ -69,7 +75,7 @@ final class ConsoleOutput: Sendable {
     }
 
     private static func writeNow(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardStreams.writeOutput(text)
     }
 
     /// From the end of a panel of `count` lines back to its first line's start, each line cleared.
@@ -147,6 +153,14 @@ enum Format {
     }
 
     static func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
+
+    /// `; influxdb asked to wait (Retry-After): due at 2026-11-27T22:59:30.000Z` for each destination whose server
+    /// asked for a wait that outlasted the drain (dates in seconds since 1970); empty for none.
+    static func retryAfter(_ dueDates: [String: Double]) -> String {
+        dueDates.sorted { $0.key < $1.key }.map { destination, date in
+            "; \(destination) asked to wait (Retry-After): due at \(StreamDate(secondsSince1970: date).iso8601Milliseconds)"
+        }.joined()
+    }
 
     static func seconds(_ value: Duration) -> String { seconds(Double(value.components.seconds) + Double(value.components.attoseconds) * 1e-18) }
 

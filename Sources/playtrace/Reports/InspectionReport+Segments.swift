@@ -128,7 +128,7 @@ extension InspectionReport {
                 segments.append(SegmentReport(
                     sequence: sequence, uri: segment.uri, durationSeconds: segment.duration,
                     startSeconds: segment.startTime.seconds,
-                    date: dateBySegment[index]?.iso8601Milliseconds,
+                    date: dateBySegment[index]?.writableISO8601Milliseconds,
                     discontinuity: segment.tags.isDiscontinuity ? true : nil, gap: segment.tags.isGap ? true : nil,
                     byteRange: segment.resolvedByteRange, key: key, map: map,
                     parts: segment.tags.parts.isEmpty ? nil : segment.tags.parts.count))

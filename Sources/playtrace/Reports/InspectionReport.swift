@@ -207,8 +207,8 @@ struct InspectionReport: Codable {
             finished = playlist.isFinished
             hasEndList = playlist.hasEndList
             let map = ProgramDateTimeMap(playlist)
-            firstDate = map.dateRange?.lowerBound.iso8601Milliseconds
-            lastDate = map.dateRange?.upperBound.iso8601Milliseconds
+            firstDate = map.dateRange?.lowerBound.writableISO8601Milliseconds
+            lastDate = map.dateRange?.upperBound.writableISO8601Milliseconds
             let details = SegmentDetails(playlist, dates: map, includesSegments: includesSegments)
             discontinuities = details.discontinuities
             gaps = details.gaps
@@ -242,7 +242,7 @@ struct InspectionReport: Codable {
                     scte35 = SCTE35Report(summary: "undecodable: \(error)", encoded: nil, error: "\(error)")
                 }
                 return AdBreak(id: signal.id, source: signal.source.rawValue, startSeconds: signal.startTime?.seconds,
-                               startDate: signal.startDate?.iso8601Milliseconds, durationSeconds: signal.duration?.seconds,
+                               startDate: signal.startDate?.writableISO8601Milliseconds, durationSeconds: signal.duration?.seconds,
                                closed: signal.isClosed, scte35: scte35)
             }
             cueMessages = Self.cueMessages(in: playlist)

@@ -53,9 +53,9 @@ struct AdOptions: ParsableArguments {
             let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             params[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
         }
-        return AdSetup.Settings(format: format, adsParams: params, metadataInterval: .milliseconds(Int64(metadataInterval * 1000)),
+        return AdSetup.Settings(format: format, adsParams: params, metadataInterval: .saturating(milliseconds: metadataInterval * 1000),
                                 isInitRequest: !noInitSession, beaconAttempts: beaconAttempts,
-                                beaconWait: .milliseconds(Int64(beaconWait * 1000)), outboxPath: outboxPath)
+                                beaconWait: .saturating(milliseconds: beaconWait * 1000), outboxPath: outboxPath)
     }
 }
 
@@ -187,7 +187,8 @@ final class AdSetup {
         if waiting > 0 {
             let whereKept = drain.fileProblem != nil ? " and lost (the outbox file is gone)"
                 : settings.outboxPath.map { " (kept in \($0))" } ?? " and lost (no --outbox file)"
-            add(.waiting, "\(waiting) beacon URL(s) still waiting at exit" + whereKept)
+            add(.waiting, "\(waiting) beacon URL(s) still waiting at exit" + whereKept
+                + Format.retryAfter(drain.retryAfter.filter { $0.key == BeaconCourier.destination }))
         }
         if counts.errors > 0 { add(.vastErrors, "\(counts.errors) VAST error report(s): ads that could not play") }
         let verdict: String

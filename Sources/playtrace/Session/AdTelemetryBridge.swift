@@ -1,3 +1,4 @@
+import PlaytraceCore
 import PlaytraceAds
 import PlaytraceTelemetry
 
@@ -21,8 +22,8 @@ final class AdTelemetryBridge {
             }
             tracker.breakBegan(roll: roll)
         case .adBegan(let ad, _, _):
-            tracker.adBegan(TelemetryAd(id: ad.id, duration: .milliseconds(Int64(ad.duration.rounded()))))
-        case .adProgressed(_, let position): tracker.adProgressed(to: .milliseconds(Int64(position.rounded())))
+            tracker.adBegan(TelemetryAd(id: ad.id, duration: .saturating(milliseconds: ad.duration)))
+        case .adProgressed(_, let position): tracker.adProgressed(to: .saturating(milliseconds: position))
         case .adEnded: tracker.adEnded()
         case .adSkipped: tracker.adSkipped()
         case .breakEnded: tracker.breakEnded()

@@ -20,25 +20,26 @@ extension PlaybackSession {
         summary.requests = transport.requests
     }
 
-    /// Writes `--summary-json` and `--report`; a file that cannot be written is said, and fails the verdict.
+    /// Writes `--report`, then `--summary-json`, each whole (``AtomicFile``); a file that cannot be written is said,
+    /// and fails the verdict. The summary comes last so that its verdict and `succeeded` are the run's final ones,
+    /// a report that could not be written included.
     func writeRecords(verdict: inout SessionVerdict) {
         guard summaryJSONPath != nil || reportPath != nil else { return }
-        let summary = summary(verdict: verdict)
-        if let summaryJSONPath {
-            do {
-                try summary.encoded().write(to: URL(fileURLWithPath: summaryJSONPath))
-            } catch {
-                output.message(CommandFailure("--summary-json \(summaryJSONPath)", error: error).description)
-                verdict.findings.append(.init(kind: .summaryFile, text: "--summary-json could not be written"))
-            }
-        }
         if let reportPath {
             do {
-                try Data(HTMLReport(summary).document.utf8).write(to: URL(fileURLWithPath: reportPath))
+                try AtomicFile.write(HTMLReport(summary(verdict: verdict)).document, to: reportPath)
                 output.message("report: \(reportPath)")
             } catch {
                 output.message(CommandFailure("--report \(reportPath)", error: error).description)
                 verdict.findings.append(.init(kind: .reportFile, text: "--report could not be written"))
+            }
+        }
+        if let summaryJSONPath {
+            do {
+                try AtomicFile.write(summary(verdict: verdict).encoded(), to: summaryJSONPath)
+            } catch {
+                output.message(CommandFailure("--summary-json \(summaryJSONPath)", error: error).description)
+                verdict.findings.append(.init(kind: .summaryFile, text: "--summary-json could not be written"))
             }
         }
     }
@@ -70,7 +71,7 @@ extension PlaybackSession {
                 seen = []
             }
             seen.insert(name)
-            let count = Int(value.rounded())
+            let count = Int(saturating: value)
             switch name {
             case "StartTime": records[records.count - 1].startTimeMilliseconds = value
             case "StallCount": records[records.count - 1].stallCount = count

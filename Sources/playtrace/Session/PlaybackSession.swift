@@ -28,7 +28,7 @@ final class PlaybackSession {
     var telemetry: TelemetrySetup?
     /// A cap on the variants.
     var variantLimits = VariantLimits.none
-    /// Ctrl-C and SIGTERM: the session ends as it normally does when one arrives.
+    /// Ctrl-C, SIGTERM and SIGHUP: the session ends as it normally does when one arrives.
     var interruption: SessionInterruption?
     /// The ad tracking of the entries that track ads.
     var ads: AdSetup?

@@ -1,7 +1,8 @@
 import Foundation
+import PlaytraceCore
 import Synchronization
 
-/// Ctrl-C (SIGINT) and SIGTERM for a playing session: the first one asks the session to end the way its normal end
+/// Ctrl-C (SIGINT), SIGTERM and SIGHUP (a closed terminal, a dropped ssh link) for a playing session: the first one asks the session to end the way its normal end
 /// does (summary printed, trackers disabled, telemetry and beacons flushed within their bounds); a second one quits
 /// at once, after flushing what was printed and writing what is known of the session (``lastWords``).
 ///
@@ -34,7 +35,7 @@ final class SessionInterruption: Sendable {
         return value == 0 ? nil : value
     }
 
-    /// The exit status a shell gives a process ended by the signal (130 for SIGINT, 143 for SIGTERM).
+    /// The exit status a shell gives a process ended by the signal (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
     var exitStatus: Int32? { signal.map { 128 + $0 } }
 
     /// What to do before quitting at once (write the summary known so far); replaces the last one given.
@@ -53,20 +54,33 @@ final class SessionInterruption: Sendable {
         lastWords {
             let line: String
             do {
-                try data.write(to: URL(fileURLWithPath: path))
+                try AtomicFile.write(data, to: path)
                 line = "quit at once: what was known is in \(path)"
             } catch {
                 line = CommandFailure("--summary-json \(path)", error: error).description
             }
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            StandardStreams.writeError(PlainText.safe(line) + "\n")
         }
     }
 
-    /// Starts listening for SIGINT and SIGTERM; their default action (ending the process) is off until `stop()`.
+    /// The signals that end a session: each ends it as its normal end does.
+    static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    /// The signal's name as the notice says it.
+    static func name(_ number: Int32) -> String {
+        switch number {
+        case SIGINT: "Ctrl-C"
+        case SIGHUP: "SIGHUP"
+        default: "SIGTERM"
+        }
+    }
+
+    /// Starts listening for SIGINT, SIGTERM and SIGHUP; their default action (ending the process) is off until
+    /// `stop()`.
     init() {
         var installed: [any DispatchSourceSignal] = []
         let shared = shared
-        for number in [SIGINT, SIGTERM] {
+        for number in Self.handled {
             Foundation.signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
@@ -81,12 +95,12 @@ final class SessionInterruption: Sendable {
                 switch verdict {
                 case .same: return
                 case .first:
-                    let name = number == SIGINT ? "Ctrl-C" : "SIGTERM"
+                    let name = Self.name(number)
                     let notice = "\(name): ending the session (again to quit at once)"
                     if let announce = shared.announce.withLock({ $0 }) {
                         announce(notice)
                     } else {
-                        FileHandle.standardError.write(Data("\n\(notice)\n".utf8))
+                        StandardStreams.writeError("\n\(notice)\n")
                     }
                 case .quit:
                     shared.quitAction.withLock { $0 }?()
@@ -105,6 +119,6 @@ final class SessionInterruption: Sendable {
     /// Restores the default actions.
     func stop() {
         for source in sources { source.cancel() }
-        for number in [SIGINT, SIGTERM] { Foundation.signal(number, SIG_DFL) }
+        for number in Self.handled { Foundation.signal(number, SIG_DFL) }
     }
 }

@@ -30,7 +30,7 @@ final class TelemetrySetup: Sendable {
                     try await InfluxDBBackend.createDatabase(for: configuration, transport: transport)
                 } catch {
                     // Not fatal: the batches wait in the outbox for a destination that works.
-                    FileHandle.standardError.write(Data(PlainText.safe("warning: --influx \(text): \(error)").utf8 + [0x0A]))
+                    StandardStreams.writeError(PlainText.safe("warning: --influx \(text): \(error)") + "\n")
                 }
             }
             couriers.append(PreparedCourier(InfluxDBBackend.courier(transport: transport), after: check))
@@ -49,7 +49,7 @@ final class TelemetrySetup: Sendable {
     init(options: TelemetryOptions, clock: any Clock<Duration>, output: ConsoleOutput, outbox run: RunOutbox) async throws {
         keepsUndelivered = options.outboxPath != nil
         outboxPath = options.outboxPath
-        drainTimeout = .milliseconds(Int64((options.drainTimeout * 1_000).rounded()))
+        drainTimeout = .saturating(milliseconds: options.drainTimeout * 1_000)
         outbox = run.outbox
         var backends: [any Backend & Sendable] = [summary]
         if let text = options.influxURL, let url = URL(string: text) {
@@ -142,6 +142,7 @@ final class TelemetrySetup: Sendable {
                         : "and lost at exit (no --outbox file)")
                 }
                 if drain.timedOut { line += " after the \(Format.seconds(drainTimeout.seconds)) drain" }
+                line += Format.retryAfter(drain.retryAfter.filter { $0.key != BeaconCourier.destination })
             }
             if split > 0 { line += ", \(split) cut in smaller batches (HTTP 413)" }
             if refused > 0 { line += ", \(refused) refused" }
@@ -200,7 +201,7 @@ final class SummaryBackend: Backend, Sendable {
         case "AverageBitrate": Format.bitrate(value)
         case "StartTime": Format.seconds(value / 1_000) + " from the media request to the first frame"
         case "StallDuration", "WatchedTime", "ContentPlaybackTime": Format.seconds(value / 1_000)
-        default: String(Int(value))
+        default: String(Int(saturating: value))
         }
     }
 }

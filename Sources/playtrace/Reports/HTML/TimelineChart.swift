@@ -86,7 +86,7 @@ struct TimelineChart {
             at += timeStep
         }
         let maxBuffer = max(summary.timeline.samples.map(\.bufferAheadSeconds).max() ?? 0, 1)
-        out += "<text x=\"4\" y=\"\(HTMLText.number(buffer.top + buffer.height))\">\(Int(maxBuffer.rounded())) s max</text>"
+        out += "<text x=\"4\" y=\"\(HTMLText.number(buffer.top + buffer.height))\">\(Int(saturating: maxBuffer)) s max</text>"
         return out
     }
 
@@ -337,7 +337,7 @@ struct TimelineChart {
 
     /// `m:ss`, or `h:mm:ss`.
     static func clock(_ seconds: Double) -> String {
-        let total = Int(max(seconds, 0).rounded())
+        let total = Int(saturating: max(seconds, 0))
         let (hours, minutes, secs) = (total / 3_600, total / 60 % 60, total % 60)
         return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
     }
