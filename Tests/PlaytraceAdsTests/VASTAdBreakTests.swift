@@ -29,6 +29,19 @@ struct VASTAdBreakTests {
         return names
     }
 
+    @Test("Offsets and durations at the edges (10^13 hours, 1e300) are unreadable, never a trap (issue 44)")
+    func edgeNumbers() throws {
+        #expect(VASTOffset("9999999999999:00:00") == nil, "past the documents' range")
+        #expect(VASTOffset("1e300%") == nil && VASTOffset("nan%") == nil)
+        #expect(VASTOffset("277777:00:00") == .seconds(999_997_200), "a long but possible time is kept")
+        let ad = try resolved(duration: "9999999999999:00:00",
+                              tracking: [("start", nil), ("progress", "9999999999999:00:00"), ("complete", nil)])
+        #expect(ad.linear?.duration == nil, "the duration is unreadable")
+        // A break built with absurd numbers anyway (an ad's duration in seconds from elsewhere) keeps its keys whole.
+        let adBreak = VASTAdBreak(id: "b", start: 1e300, ads: [(ad, 1e300, nil)])
+        #expect(!adBreak.pod.ads[0].trackingEvents.isEmpty && adBreak.pod.ads[0].trackingEvents.allSatisfy { $0.id.time == Int64.max })
+    }
+
     @Test("Quartiles at 25/50/75 %, complete at the end; progress at a time offset and at a percentage of the duration")
     func placement() throws {
         let ad = try resolved(tracking: [("start", nil), ("firstQuartile", nil), ("midpoint", nil), ("thirdQuartile", nil),

@@ -183,6 +183,31 @@ struct ReportTests {
         #expect(Self.occurrences(of: "more row(s): see the summary JSON", in: html) == 2, "the pod list and the VAST chains past their bounds are counted")
     }
 
+    /// The summary is outside input too (issue 44): `report` crashed on `1e300` in a time field (the chart's
+    /// coordinates). Every time, ratio and rate of the richest summary set to an edge value, one value per run.
+    @Test("Times at the edges of what JSON holds (±1e300, ±9.3e18, -0) make a report or a clean error, never a crash",
+          arguments: [1e300, -1e300, 9.3e18, -9.3e18, -0.0])
+    func edgeNumbersInTheSummary(value: Double) async throws {
+        let summary = CLITests.temporaryPath("report-edge.json"), report = CLITests.temporaryPath("report-edge") + ".html"
+        defer { for path in [summary, report] { try? FileManager.default.removeItem(atPath: path) } }
+        func mutated(_ object: Any, key: String = "") -> Any {
+            if let dictionary = object as? [String: Any] {
+                return dictionary.reduce(into: [String: Any]()) { $0[$1.key] = mutated($1.value, key: $1.key) }
+            }
+            if let array = object as? [Any] { return array.map { mutated($0, key: key) } }
+            let isTime = ["Seconds", "Milliseconds", "Ratio"].contains { key.hasSuffix($0) } || key == "rate" || key == "clockSpeed"
+            return isTime && object is NSNumber ? value : object
+        }
+        try JSONSerialization.data(withJSONObject: mutated(Self.largestSummary())).write(to: URL(fileURLWithPath: summary))
+        let run = try await CLITests.run(["report", summary, "-o", report])
+        if run.status == 0 {
+            #expect(try String(contentsOfFile: report, encoding: .utf8).contains("</html>"))
+        } else {
+            CLIRobustnessTests.expectCleanFailure(run, naming: summary)
+        }
+        #expect(!run.error.contains("Fatal error") && !run.error.contains("Backtrace") && run.status < 128, "\(run.error)")
+    }
+
     /// A summary of a day-long live session at every bound of the summary: 2,000 samples, 2,000 events, 500 breaks,
     /// 5,000 beacons, 500 requests, 400 pods of 8 ads, and 500 VAST chains.
     private static func largestSummary() -> [String: Any] {

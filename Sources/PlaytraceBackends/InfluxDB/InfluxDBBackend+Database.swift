@@ -26,7 +26,7 @@ extension InfluxDBBackend {
     ///   - timeout: the longest wait for the server's answer (the session waits for it before it starts).
     public static func createDatabase(for configuration: Configuration, transport: any HTTPTransport,
                                       timeout: Duration = .seconds(5)) async throws(DatabaseError) {
-        guard case .v1(let database, let username, let password) = configuration.api else { return }
+        guard case .v1(let database, _, _) = configuration.api else { return }
         guard var components = URLComponents(url: configuration.url, resolvingAgainstBaseURL: false) else {
             throw DatabaseError(message: "\(configuration.url) is not a URL")
         }
@@ -34,13 +34,13 @@ extension InfluxDBBackend {
         components.path = basePath + "/query"
         let name = database.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
         components.queryItems = [URLQueryItem(name: "q", value: "CREATE DATABASE \"\(name)\"")]
-            + (username.map { [URLQueryItem(name: "u", value: $0)] } ?? [])
-            + (password.map { [URLQueryItem(name: "p", value: $0)] } ?? [])
+        components.user = nil
+        components.password = nil
         guard let url = components.url else { throw DatabaseError(message: "\(configuration.url) is not a URL") }
         let response: HTTPResponse
         do {
-            response = try await transport.send(HTTPRequest(method: "POST", url: url, timeout: timeout,
-                                                            maximumBodySize: 64 << 10))
+            response = try await transport.send(HTTPRequest(method: "POST", url: url, headers: configuration.credentialHeaders,
+                                                            timeout: timeout, maximumBodySize: 64 << 10))
         } catch {
             throw DatabaseError(message: "could not create the database \"\(database)\": \(error)")
         }

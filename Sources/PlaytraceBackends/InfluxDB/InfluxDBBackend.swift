@@ -54,27 +54,49 @@ public final class InfluxDBBackend: Backend, Sendable {
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
             let basePath = components?.path.hasSuffix("/") == true ? String(components?.path.dropLast() ?? "") : components?.path ?? ""
             switch api {
-            case .v1(let database, let username, let password):
+            case .v1(let database, _, _):
+                // The credentials go in a header (``credentialHeaders``), never in the URL the outbox stores.
                 components?.path = basePath + "/write"
                 components?.queryItems = [URLQueryItem(name: "db", value: database), URLQueryItem(name: "precision", value: "ns")]
-                    + (username.map { [URLQueryItem(name: "u", value: $0)] } ?? [])
-                    + (password.map { [URLQueryItem(name: "p", value: $0)] } ?? [])
             case .v2(let organization, let bucket, _):
                 components?.path = basePath + "/api/v2/write"
                 components?.queryItems = [URLQueryItem(name: "org", value: organization),
                                           URLQueryItem(name: "bucket", value: bucket),
                                           URLQueryItem(name: "precision", value: "ns")]
             }
+            components?.user = nil
+            components?.password = nil
             return components?.url
+        }
+
+        /// The headers that authenticate with the server, sent by the courier and never stored with a batch: the
+        /// v2 token, or HTTP Basic from the v1 username and password or from the URL's `user:password@`.
+        public var credentialHeaders: [(name: String, value: String)] {
+            switch api {
+            case .v2(_, _, let token):
+                return [("Authorization", "Token \(token)")]
+            case .v1(_, let username?, let password):
+                let pair = username + ":" + (password ?? "")
+                return [("Authorization", "Basic " + Data(pair.utf8).base64EncodedString())]
+            case .v1:
+                return OutboxCredentials.basicAuthorization(from: url).map { [$0] } ?? []
+            }
         }
     }
 
     /// The destination name of InfluxDB messages in the outbox.
     public static let destination = "influxdb"
 
-    /// The courier that delivers this backend's batches (register it with the outbox).
-    public static func courier(transport: any HTTPTransport) -> HTTPCourier {
-        HTTPCourier(name: destination, transport: transport, splitter: HTTPCourier.lineSplitter)
+    /// The courier that delivers this backend's batches (register it with the outbox), with the credentials of
+    /// `configuration` (`nil`: none, for batches an earlier run left; those that need credentials then wait).
+    public static func courier(transport: any HTTPTransport, configuration: Configuration? = nil) -> HTTPCourier {
+        courier(transport: transport, credentials: configuration?.credentialHeaders ?? [])
+    }
+
+    /// The courier, with the headers that authenticate (``Configuration/credentialHeaders``).
+    public static func courier(transport: any HTTPTransport, credentials: [(name: String, value: String)]) -> HTTPCourier {
+        HTTPCourier(name: destination, transport: transport, splitter: HTTPCourier.lineSplitter, credentials: credentials,
+                    missingCredentials: "an InfluxDB token (--influx-token or INFLUX_TOKEN) or the user:password of --influx")
     }
 
     public let configuration: Configuration
@@ -102,7 +124,7 @@ public final class InfluxDBBackend: Backend, Sendable {
     private static func metadata(_ configuration: Configuration) -> [String: String] {
         var metadata = ["url": configuration.writeURL?.absoluteString ?? "", "method": "POST",
                         "header.Content-Type": "text/plain; charset=utf-8"]
-        if case .v2(_, _, let token) = configuration.api { metadata["header.Authorization"] = "Token \(token)" }
+        if !configuration.credentialHeaders.isEmpty { metadata[OutboxCredentials.metadataKey] = OutboxCredentials.required }
         return metadata
     }
 

@@ -58,9 +58,16 @@ public final class NewRelicBackend: Backend, Sendable {
     /// The destination name of New Relic messages in the outbox.
     public static let destination = "newrelic"
 
-    /// The courier that delivers this backend's batches (register it with the outbox).
-    public static func courier(transport: any HTTPTransport) -> HTTPCourier {
-        HTTPCourier(name: destination, transport: transport)
+    /// The courier that delivers this backend's batches (register it with the outbox), with the key of
+    /// `configuration` (`nil`: none, for batches an earlier run left; they then wait for a run that has it).
+    public static func courier(transport: any HTTPTransport, configuration: Configuration? = nil) -> HTTPCourier {
+        courier(transport: transport, apiKey: configuration?.apiKey)
+    }
+
+    /// The courier, with the key its batches are sent with.
+    public static func courier(transport: any HTTPTransport, apiKey: String?) -> HTTPCourier {
+        HTTPCourier(name: destination, transport: transport, credentials: apiKey.map { [("Api-Key", $0)] } ?? [],
+                    missingCredentials: "a New Relic key (--newrelic-key or NEW_RELIC_LICENSE_KEY)")
     }
 
     public let configuration: Configuration
@@ -71,7 +78,9 @@ public final class NewRelicBackend: Backend, Sendable {
         self.configuration = configuration
         func deliverer(url: URL?, prefix: String, suffix: String) -> @Sendable (ClosedBatch) -> Void {
             let metadata = ["url": url?.absoluteString ?? "", "method": "POST",
-                            "header.Content-Type": "application/json", "header.Api-Key": configuration.apiKey]
+                            "header.Content-Type": "application/json",
+                            // The key is the courier's, attached at delivery: never stored with a batch.
+                            OutboxCredentials.metadataKey: OutboxCredentials.required]
             return { batch in
                 outbox.submit(destination: Self.destination, metadata: metadata, compressing: true) {
                     Array(prefix.utf8) + batch.readBytes() + Array(suffix.utf8)

@@ -84,9 +84,19 @@ public final class OTLPBackend: Backend, Sendable {
     /// The destination name of OTLP messages in the outbox.
     public static let destination = "otlp"
 
-    /// The courier that delivers this backend's exports (register it with the outbox).
-    public static func courier(transport: any HTTPTransport) -> HTTPCourier {
-        HTTPCourier(name: destination, transport: transport)
+    /// The courier that delivers this backend's exports (register it with the outbox), with the headers of
+    /// `configuration` and the `user:password` of its endpoint (`nil`: none, for exports an earlier run left).
+    public static func courier(transport: any HTTPTransport, configuration: Configuration? = nil) -> HTTPCourier {
+        courier(transport: transport, headers: configuration?.headers ?? [:], endpoint: configuration?.endpoint)
+    }
+
+    /// The courier, with the headers its exports are sent with and the `user:password` of `endpoint`, if any.
+    public static func courier(transport: any HTTPTransport, headers: [String: String], endpoint: URL?) -> HTTPCourier {
+        var credentials = headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+        if let endpoint, let basic = OutboxCredentials.basicAuthorization(from: endpoint) { credentials.append(basic) }
+        return HTTPCourier(name: destination, transport: transport, credentials: credentials,
+                           missingCredentials: "the OTLP headers (--otlp-header or OTEL_EXPORTER_OTLP_HEADERS) or the "
+                               + "user:password of --otlp")
     }
 
     public let configuration: Configuration
@@ -109,8 +119,10 @@ public final class OTLPBackend: Backend, Sendable {
         } else {
             transform = nil
         }
+        var credentialHeaders = configuration.headers
+        if let basic = OutboxCredentials.basicAuthorization(from: configuration.endpoint) { credentialHeaders[basic.name] = basic.value }
         relay = OutboxRelay(outbox: outbox, destination: Self.destination, upstream: configuration.endpoint,
-                            headers: configuration.headers, compress: configuration.compress,
+                            headers: credentialHeaders, compress: configuration.compress,
                             transform: transform,
                             logger: logger)
         let base = try await relay.start().absoluteString
@@ -120,6 +132,9 @@ public final class OTLPBackend: Backend, Sendable {
         otel.serviceName = configuration.serviceName
         otel.resourceAttributes = configuration.resourceAttributes
         otel.diagnosticLogger = .custom(logger)
+        // swift-otel logs the environment's values as it reads them (OTEL_EXPORTER_OTLP_HEADERS holds keys): below
+        // debug, only its errors.
+        otel.diagnosticLogLevel = logger.logLevel <= .debug ? .debug : .error
         otel.logs.enabled = false
         otel.metrics.exportInterval = configuration.exportInterval
         otel.metrics.temporalityPreference = configuration.temporality == .delta ? .delta : .cumulative

@@ -9,11 +9,17 @@ import Foundation
 /// messages kept; 413 (too large) cuts the payload in two with the courier's `splitter`, each half delivered on its
 /// own, down to what cannot be cut; other statuses (a 400 for malformed data) refuse that message for good, with the
 /// server's message.
+///
+/// Credentials are the courier's, not the message's (``OutboxCredentials``): `credentials` are sent with every
+/// request; a message marked as needing them, delivered by a courier that has none, pauses the destination with
+/// `missingCredentials` as the reason (what to give, and how), its messages kept.
 public struct HTTPCourier: OutboxCourier {
     public let name: String
     private let transport: any HTTPTransport
     private let timeout: Duration
     private let splitter: (@Sendable ([UInt8]) -> [[UInt8]]?)?
+    private let credentials: [(name: String, value: String)]
+    private let missingCredentials: String
 
     /// - Parameters:
     ///   - name: the destination.
@@ -21,12 +27,17 @@ public struct HTTPCourier: OutboxCourier {
     ///   - timeout: the deadline of each request.
     ///   - splitter: cuts a payload (uncompressed) in pieces for a server that refused it as too large; `nil` when
     ///     the payload cannot be cut (``lineSplitter`` for line-oriented payloads).
+    ///   - credentials: headers sent with every request (`Authorization`, `Api-Key`…), from the configuration.
+    ///   - missingCredentials: what to give when a message needs credentials the courier lacks.
     public init(name: String, transport: any HTTPTransport, timeout: Duration = .seconds(15),
-                splitter: (@Sendable ([UInt8]) -> [[UInt8]]?)? = nil) {
+                splitter: (@Sendable ([UInt8]) -> [[UInt8]]?)? = nil,
+                credentials: [(name: String, value: String)] = [], missingCredentials: String = "its credentials") {
         self.name = name
         self.transport = transport
         self.timeout = timeout
         self.splitter = splitter
+        self.credentials = credentials
+        self.missingCredentials = missingCredentials
     }
 
     /// Cuts a payload of lines (InfluxDB's line protocol, carbon's plaintext) in two halves of whole lines; `nil`
@@ -59,10 +70,14 @@ public struct HTTPCourier: OutboxCourier {
         guard let text = message.metadata["url"], let url = URL(string: text) else {
             return .reject("no valid url in the message's metadata")
         }
+        if message.metadata[OutboxCredentials.metadataKey] == OutboxCredentials.required, credentials.isEmpty {
+            return .pause("\(name) needs credentials that this run was not given: \(missingCredentials)")
+        }
         var headers: [(name: String, value: String)] = [("Idempotency-Key", message.key)]
         for (key, value) in message.metadata.sorted(by: { $0.key < $1.key }) where key.hasPrefix("header.") {
             headers.append((String(key.dropFirst("header.".count)), value))
         }
+        headers += credentials
         let request = HTTPRequest(method: message.metadata["method"] ?? "POST", url: url, headers: headers,
                                   body: message.payload, timeout: timeout, maximumBodySize: 1 << 20)
         do {

@@ -10,8 +10,9 @@ import PlaytraceCore
 /// to the real server.
 ///
 /// A request to `http://127.0.0.1:<port>/<secret>/<path>` becomes a message for `destination` whose URL is
-/// `upstream` + `/<path>`, with the request's `Content-Type` and `Content-Encoding` and the configured headers
-/// (an API key stays in the relay; the sender never sees it), gzip-compressed when `compress` is set and the sender
+/// `upstream` + `/<path>`, with the request's `Content-Type` and `Content-Encoding`; the configured headers (an API
+/// key) are neither sent to the sender nor stored: the message is marked as needing its destination's credentials,
+/// which the destination's courier attaches at delivery (``OutboxCredentials``). Gzip-compressed when `compress` is set and the sender
 /// did not compress. The relay answers `204 No Content` once the message is
 /// on disk, `507` when the outbox cannot store it, `413` for a body over the limit and `404` for a path without the
 /// secret (so other local processes cannot use the relay to reach the server with its credentials).
@@ -40,7 +41,8 @@ public final class OutboxRelay: Sendable {
     ///   - outbox: where relayed messages are stored before the sender gets its answer.
     ///   - destination: the outbox destination of the relayed messages (a courier of that name delivers them).
     ///   - upstream: the server the messages are for; a request's path is appended to it.
-    ///   - headers: added to every relayed message (an `Authorization` or `Api-Key` header, for instance).
+    ///   - headers: the destination's headers (an `Authorization` or `Api-Key` header, for instance): not stored,
+    ///     their presence marks each message as needing the courier's credentials.
     ///   - compress: gzip bodies that come uncompressed (`Content-Encoding: gzip`).
     ///   - transform: rewrites an uncompressed body before it is stored (the path is the one after the secret), to
     ///     correct what the sender gets wrong.
@@ -131,7 +133,8 @@ private struct RelayTarget: Sendable {
         if url.hasSuffix("/") { url.removeLast() }
         url += relativePath
         var metadata = ["url": url, "method": "POST"]
-        for (name, value) in headers { metadata["header." + name] = value }
+        // The configured headers are the destination's credentials: its courier attaches them at delivery.
+        if !headers.isEmpty { metadata[OutboxCredentials.metadataKey] = OutboxCredentials.required }
         for name in ["Content-Type", "Content-Encoding"] {
             if let value = head.headers.first(name: name) { metadata["header." + name] = value }
         }

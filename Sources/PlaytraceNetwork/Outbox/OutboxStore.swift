@@ -29,6 +29,23 @@ struct OutboxStore: Sendable {
     /// The tables an outbox file has; a database with other tables is someone else's and is not written to.
     private static let ownTables: Set<String> = ["message", "counter", "settled", "grdb_migrations"]
 
+    /// Creates the outbox file, when missing, readable by its owner alone (SQLite gives the `-wal` and `-shm`
+    /// companions the file's own permissions).
+    private static func createPrivately(_ path: String) {
+        let descriptor = Foundation.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Makes an existing outbox file and its companions private, when an earlier version left them readable by
+    /// others. Called once the file is known to be an outbox.
+    private static func tighten(_ path: String) {
+        for file in [path, path + "-wal", path + "-shm"] {
+            var status = stat()
+            guard stat(file, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_mode & 0o077 != 0 else { continue }
+            chmod(file, status.st_mode & 0o700)
+        }
+    }
+
     private static func open(path: String?) throws -> DatabaseQueue {
         let database: DatabaseQueue
         var configuration = Configuration()
@@ -37,6 +54,7 @@ struct OutboxStore: Sendable {
         // survives the process being killed (it is in the file's log); a power cut may lose the last commits.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         if let path {
+            createPrivately(path)
             database = try DatabaseQueue(path: path, configuration: configuration)
         } else {
             database = try DatabaseQueue(configuration: configuration)
@@ -47,6 +65,7 @@ struct OutboxStore: Sendable {
         if !tables.isEmpty, !(Set(tables).isSubset(of: ownTables) && tables.contains("message")) {
             throw OutboxError.notAnOutbox(path: path ?? ":memory:", tables: tables.sorted())
         }
+        if let path { tighten(path) }
         if path != nil {
             // One append to the log per commit instead of a journal file written, synced and deleted: the store's
             // background writes cost less, and processes sharing the file read while one writes.
@@ -117,7 +136,26 @@ struct OutboxStore: Sendable {
                 table.add(column: "notBefore", .double)
             }
         }
+        // Credentials are the couriers' (OutboxCredentials): a file written before kept tokens and keys with its
+        // messages; they are taken out, and the pages that held them zeroed (secure_delete) and checkpointed away.
+        migrator.registerMigration("v6") { db in
+            try db.execute(sql: "PRAGMA secure_delete = ON")
+            let rows = try Row.fetchAll(db, sql: "SELECT id, metadata FROM message")
+            for row in rows {
+                let id: Int64 = row["id"]
+                let text: String = row["metadata"]
+                guard let metadata = try? JSONDecoder().decode([String: String].self, from: Data(text.utf8)) else { continue }
+                let stored = OutboxCredentials.stored(metadata)
+                guard stored != metadata else { continue }
+                let scrubbed = String(decoding: try JSONEncoder().encode(stored), as: UTF8.self)
+                try db.execute(sql: "UPDATE message SET metadata = ? WHERE id = ?", arguments: [scrubbed, id])
+            }
+        }
         try migrator.migrate(database)
+        if path != nil {
+            // What a migration changed leaves the write-ahead log for the file itself.
+            try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
         return database
     }
 
@@ -148,8 +186,9 @@ struct OutboxStore: Sendable {
         }
     }
 
+    /// The metadata as stored: without credentials (``OutboxCredentials/stored(_:)``), whoever handed the message.
     private static func metadataText(_ message: OutboxMessage) throws -> String {
-        String(decoding: try JSONEncoder().encode(message.metadata), as: UTF8.self)
+        String(decoding: try JSONEncoder().encode(OutboxCredentials.stored(message.metadata)), as: UTF8.self)
     }
 
     private static func insert(_ message: OutboxMessage, metadata: String, rememberedSince: Double,

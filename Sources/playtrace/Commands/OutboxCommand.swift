@@ -12,7 +12,10 @@ struct OutboxCommand: AsyncParsableCommand {
         abstract: "Show what an outbox file holds; with --deliver, deliver what earlier runs could not.",
         discussion: """
             HTTP batches (InfluxDB, New Relic, OTLP) and ad beacons go to the URL stored with them; Graphite \
-            batches need --graphite. With --deliver, exits 1 while any message is still waiting.
+            batches need --graphite. The file holds no credentials: give them as play takes them (--influx-token or \
+            INFLUX_TOKEN, --newrelic-key or NEW_RELIC_LICENSE_KEY, --otlp-header or OTEL_EXPORTER_OTLP_HEADERS, the \
+            user:password of --influx or --otlp); a destination whose batches need credentials this run lacks is \
+            paused, and says so. With --deliver, exits 1 while any message is still waiting.
             """)
 
     @OptionGroup var common: CommonOptions
@@ -26,6 +29,14 @@ struct OutboxCommand: AsyncParsableCommand {
     @Option(help: "Graphite (carbon) plaintext address for Graphite batches, host:port.")
     var graphite: String?
 
+    @OptionGroup var credentials: CredentialOptions
+
+    @Option(help: "InfluxDB base URL whose user:password@ authenticates InfluxDB 1.x batches (the batches keep their own URL).")
+    var influx: String?
+
+    @Option(help: "OTLP base URL whose user:password@ authenticates OTLP exports (the exports keep their own URL).")
+    var otlp: String?
+
     @Option(help: "With --deliver, the most seconds spent delivering (destinations in parallel; each request has its own deadline too).")
     var timeout: Double = 60
 
@@ -38,9 +49,16 @@ struct OutboxCommand: AsyncParsableCommand {
     func run() async throws {
         common.bootstrapLogging()
         try await AsyncHTTPClientTransport.scoped { transport in
+            // Credentials as play takes them (options, then the environment): the file holds none.
+            let influxCredentials: [(name: String, value: String)] = credentials.resolvedInfluxToken
+                .map { [("Authorization", "Token \($0)")] }
+                ?? influx.flatMap { URL(string: $0) }.flatMap(OutboxCredentials.basicAuthorization).map { [$0] } ?? []
             var couriers: [any OutboxCourier] = [
-                InfluxDBBackend.courier(transport: transport), NewRelicBackend.courier(transport: transport),
-                OTLPBackend.courier(transport: transport), BeaconCourier(transport: transport),
+                InfluxDBBackend.courier(transport: transport, credentials: influxCredentials),
+                NewRelicBackend.courier(transport: transport, apiKey: credentials.resolvedNewRelicKey),
+                OTLPBackend.courier(transport: transport, headers: credentials.resolvedOTLPHeaders,
+                                    endpoint: otlp.flatMap { URL(string: $0) }),
+                BeaconCourier(transport: transport),
             ]
             if let graphite, let (host, port) = TelemetrySetup.hostAndPort(graphite) {
                 couriers.append(GraphiteBackend.courier(host: host, port: port))

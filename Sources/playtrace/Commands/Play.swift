@@ -72,7 +72,9 @@ struct Play: AsyncParsableCommand {
     @MainActor
     func run() async throws {
         common.bootstrapLogging()
-        guard let target = URL(string: url) else { throw ValidationError(PlainText.safe("\(url) is not a URL")) }
+        guard let given = URL(string: url) else { throw ValidationError(PlainText.safe("\(url) is not a URL")) }
+        // A URL's user:password is sent to its origin as a player does, and shown nowhere.
+        let (target, authorization) = URLRedaction.splitCredentials(given)
         let interruption = SessionInterruption()
         defer { interruption.stop() }
         let startedAt = ISO8601.now()
@@ -82,7 +84,9 @@ struct Play: AsyncParsableCommand {
         }
         let clock = ContinuousClock()
         let succeeded = try await AsyncHTTPClientTransport.scoped(clock: clock) { client in
-            let transport = RecordingTransport(client, stopwatch: Stopwatch(clock: clock))
+            let transport = RecordingTransport(
+                authorization.map { OriginCredentialTransport(client, url: target, authorization: $0) } ?? client,
+                stopwatch: Stopwatch(clock: clock))
             let output = ConsoleOutput(plain: sessionOptions.plain)
             interruption.announce { output.notice($0) }
             let title = target.deletingLastPathComponent().lastPathComponent.isEmpty

@@ -4,14 +4,10 @@ import Foundation
 
 /// Where `play` and the demo send telemetry.
 struct TelemetryOptions: ParsableArguments {
+    @OptionGroup var credentials: CredentialOptions
+
     @Option(name: .customLong("influx"), help: "InfluxDB base URL (http://host:8086): events and metrics in line protocol.")
     var influxURL: String?
-
-    @Option(name: .customLong("influx-token"), help: """
-        InfluxDB 2/3 token (uses /api/v2/write; without it, the 1.x /write API). Read from INFLUX_TOKEN when not \
-        given, so that it need not appear in the process list.
-        """)
-    var influxToken: String?
 
     @Option(name: .customLong("influx-db"), help: "InfluxDB 1.x database, or 2/3 bucket.")
     var influxDatabase = "playtrace"
@@ -22,11 +18,6 @@ struct TelemetryOptions: ParsableArguments {
     @Option(name: .customLong("graphite"), help: "Graphite (carbon) plaintext address, host:port.")
     var graphite: String?
 
-    @Option(name: .customLong("newrelic-key"), help: """
-        New Relic license or insert key (Event and Metric APIs). Read from NEW_RELIC_LICENSE_KEY when not given.
-        """)
-    var newRelicKey: String?
-
     @Option(name: .customLong("newrelic-account"), help: "New Relic account id (for the Event API).")
     var newRelicAccount: String?
 
@@ -35,12 +26,6 @@ struct TelemetryOptions: ParsableArguments {
 
     @Option(name: .customLong("otlp"), help: "OpenTelemetry collector OTLP/HTTP base URL (http://host:4318): metrics, and playbacks as traces.")
     var otlpURL: String?
-
-    @Option(name: .customLong("otlp-header"), help: """
-        A header for OTLP exports, name=value (repeatable). OTEL_EXPORTER_OTLP_HEADERS (name=value pairs separated \
-        by commas, values percent-encoded, as OpenTelemetry defines it) adds the headers not given here.
-        """)
-    var otlpHeaders: [String] = []
 
     @Option(name: .customLong("jsonl"), help: "Append events and metrics to this file, one JSON object per line.")
     var jsonLinesPath: String?
@@ -55,47 +40,43 @@ struct TelemetryOptions: ParsableArguments {
             help: "At the end of a session, the most seconds spent delivering the telemetry still waiting.")
     var drainTimeout: Double = 10
 
-    /// The InfluxDB token: `--influx-token`, or `INFLUX_TOKEN`.
-    var resolvedInfluxToken: String? { influxToken ?? Self.environment("INFLUX_TOKEN") }
-
     /// InfluxDB's API: v2 with a token (`--influx-token`, `INFLUX_TOKEN`), v1 otherwise.
     var influxAPI: InfluxDBBackend.Configuration.API {
-        resolvedInfluxToken.map { .v2(organization: influxOrganization, bucket: influxDatabase, token: $0) }
+        credentials.resolvedInfluxToken.map { .v2(organization: influxOrganization, bucket: influxDatabase, token: $0) }
             ?? .v1(database: influxDatabase)
     }
 
     /// The New Relic key: `--newrelic-key`, or `NEW_RELIC_LICENSE_KEY`.
-    var resolvedNewRelicKey: String? { newRelicKey ?? Self.environment("NEW_RELIC_LICENSE_KEY") }
+    var resolvedNewRelicKey: String? { credentials.resolvedNewRelicKey }
 
     /// The OTLP headers: `--otlp-header`, then those of `OTEL_EXPORTER_OTLP_HEADERS` not given on the command line.
-    var resolvedOTLPHeaders: [String: String] {
-        var headers: [String: String] = [:]
-        for entry in Self.environment("OTEL_EXPORTER_OTLP_HEADERS")?.split(separator: ",") ?? [] {
-            let parts = entry.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2 else { continue }
-            let name = parts[0].trimmingCharacters(in: .whitespaces)
-            let value = parts[1].trimmingCharacters(in: .whitespaces)
-            guard !name.isEmpty else { continue }
-            headers[name] = value.removingPercentEncoding ?? value
-        }
-        for header in otlpHeaders {
-            let parts = header.split(separator: "=", maxSplits: 1)
-            headers[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
-        }
-        return headers
+    var resolvedOTLPHeaders: [String: String] { credentials.resolvedOTLPHeaders }
+
+    /// The InfluxDB backend's configuration, when `--influx` is given.
+    var influxConfiguration: InfluxDBBackend.Configuration? {
+        influxURL.flatMap { URL(string: $0) }.map { InfluxDBBackend.Configuration(url: $0, api: influxAPI) }
     }
 
-    private static func environment(_ name: String) -> String? {
-        ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
+    /// The New Relic backend's configuration, when `--newrelic-account` and a key are given.
+    var newRelicConfiguration: NewRelicBackend.Configuration? {
+        guard let key = resolvedNewRelicKey, let account = newRelicAccount else { return nil }
+        return .init(accountID: account, apiKey: key, region: newRelicRegion == "eu" ? .eu : .us)
+    }
+
+    /// The OTLP backend's configuration, when `--otlp` is given.
+    var otlpConfiguration: OTLPBackend.Configuration? {
+        guard let url = otlpURL.flatMap({ URL(string: $0) }) else { return nil }
+        var configuration = OTLPBackend.Configuration(endpoint: url)
+        for (name, value) in resolvedOTLPHeaders { configuration.headers[name] = value }
+        return configuration
     }
 
     func validate() throws {
         if let jsonLinesPath { try WritablePath.check(jsonLinesPath, option: "--jsonl", appending: true) }
         if let influxURL, URL(string: influxURL)?.host == nil { throw ValidationError("--influx needs a URL such as http://127.0.0.1:8086") }
         if let otlpURL, URL(string: otlpURL)?.host == nil { throw ValidationError("--otlp needs a URL such as http://127.0.0.1:4318") }
-        if otlpHeaders.contains(where: { !$0.contains("=") }) { throw ValidationError("--otlp-header is name=value") }
         if let graphite, TelemetrySetup.hostAndPort(graphite) == nil { throw ValidationError("--graphite needs host:port") }
-        if newRelicKey != nil, newRelicAccount == nil { throw ValidationError("--newrelic-key needs --newrelic-account") }
+        if credentials.newRelicKey != nil, newRelicAccount == nil { throw ValidationError("--newrelic-key needs --newrelic-account") }
         if newRelicAccount != nil, resolvedNewRelicKey == nil {
             throw ValidationError("--newrelic-account needs a key: --newrelic-key or NEW_RELIC_LICENSE_KEY")
         }

@@ -28,7 +28,7 @@ final class RecordingTransport: HTTPTransport {
     func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
         let start = stopwatch.elapsed
         var entry = SessionSummary.Request(atSeconds: start.seconds, method: request.method,
-                                           url: Self.bounded(request.url.absoluteString), durationMilliseconds: 0, bytes: 0)
+                                           url: Self.bounded(URLRedaction.redacting(request.url.absoluteString)), durationMilliseconds: 0, bytes: 0)
         do {
             let response = try await inner.send(request)
             entry.status = response.status
@@ -38,7 +38,7 @@ final class RecordingTransport: HTTPTransport {
             record(entry)
             return response
         } catch {
-            entry.error = Self.bounded(error.description)
+            entry.error = Self.bounded(URLRedaction.redacting(error.description))
             entry.durationMilliseconds = (stopwatch.elapsed - start).seconds * 1000
             record(entry)
             throw error

@@ -22,9 +22,10 @@ final class TelemetrySetup: Sendable {
     /// session, not before it: its batches wait for the check, playback does not.
     static func couriers(for options: TelemetryOptions, transport: any HTTPTransport) -> [any OutboxCourier] {
         var couriers: [any OutboxCourier] = []
-        if options.otlpURL.flatMap({ URL(string: $0) }) != nil { couriers.append(OTLPBackend.courier(transport: transport)) }
-        if let text = options.influxURL, let url = URL(string: text) {
-            let configuration = InfluxDBBackend.Configuration(url: url, api: options.influxAPI)
+        if let configuration = options.otlpConfiguration {
+            couriers.append(OTLPBackend.courier(transport: transport, configuration: configuration))
+        }
+        if let text = options.influxURL, let configuration = options.influxConfiguration {
             let check = Task {
                 do {
                     try await InfluxDBBackend.createDatabase(for: configuration, transport: transport)
@@ -33,13 +34,14 @@ final class TelemetrySetup: Sendable {
                     StandardStreams.writeError(PlainText.safe("warning: --influx \(text): \(error)") + "\n")
                 }
             }
-            couriers.append(PreparedCourier(InfluxDBBackend.courier(transport: transport), after: check))
+            couriers.append(PreparedCourier(InfluxDBBackend.courier(transport: transport, configuration: configuration),
+                                            after: check))
         }
         if let address = options.graphite, let (host, port) = Self.hostAndPort(address) {
             couriers.append(GraphiteBackend.courier(host: host, port: port))
         }
-        if options.resolvedNewRelicKey != nil, options.newRelicAccount != nil {
-            couriers.append(NewRelicBackend.courier(transport: transport))
+        if let configuration = options.newRelicConfiguration {
+            couriers.append(NewRelicBackend.courier(transport: transport, configuration: configuration))
         }
         return couriers
     }
@@ -52,23 +54,19 @@ final class TelemetrySetup: Sendable {
         drainTimeout = .saturating(milliseconds: options.drainTimeout * 1_000)
         outbox = run.outbox
         var backends: [any Backend & Sendable] = [summary]
-        if let text = options.influxURL, let url = URL(string: text) {
-            backends.append(InfluxDBBackend(configuration: .init(url: url, api: options.influxAPI), outbox: outbox))
+        if let configuration = options.influxConfiguration {
+            backends.append(InfluxDBBackend(configuration: configuration, outbox: outbox))
         }
         if options.graphite.flatMap(Self.hostAndPort) != nil { backends.append(GraphiteBackend(outbox: outbox)) }
-        if let key = options.resolvedNewRelicKey, let account = options.newRelicAccount {
-            let region: NewRelicBackend.Region = options.newRelicRegion == "eu" ? .eu : .us
-            backends.append(NewRelicBackend(configuration: .init(accountID: account, apiKey: key, region: region), outbox: outbox))
+        if let configuration = options.newRelicConfiguration {
+            backends.append(NewRelicBackend(configuration: configuration, outbox: outbox))
         }
-        let otlpURL = options.otlpURL.flatMap { URL(string: $0) }
-        if let otlpURL {
-            var configuration = OTLPBackend.Configuration(endpoint: otlpURL)
-            for (name, value) in options.resolvedOTLPHeaders { configuration.headers[name] = value }
+        if let configuration = options.otlpConfiguration {
             let backend: OTLPBackend
             do {
                 backend = try await OTLPBackend(configuration: configuration, outbox: outbox)
             } catch {
-                throw CommandFailure("--otlp \(otlpURL.absoluteString)", error: error)
+                throw CommandFailure("--otlp \(options.otlpURL ?? "")", error: error)
             }
             otlp = backend
             backends.append(backend)

@@ -1,4 +1,5 @@
 import Foundation
+import PlaytraceCore
 
 /// A command's failure as the one line the user reads: what failed (an option, a file, a URL) and why, in plain
 /// words. ArgumentParser prints it after `Error: ` and exits with status 1.
@@ -49,7 +50,10 @@ enum PlainText {
     /// The text with what a terminal would act on instead of showing — control characters (line breaks too, so
     /// that a message stays one line), escape sequences, C1 and bidirectional controls — written as visible
     /// escapes (`\u{1B}`), so that bytes from the network never drive the user's terminal.
+    ///
+    /// URLs' passwords are replaced by `***` first (``URLRedaction``): a line never shows a credential.
     static func safe(_ text: String) -> String {
+        let text = URLRedaction.redacting(text)
         // Printable ASCII, nearly every line, is settled over the bytes (in place: a report checks a megabyte of
         // lines); anything else is looked at by scalar.
         @inline(__always) func isPrintableASCII(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F }
