@@ -22,10 +22,11 @@ struct NewRelicBackendTests {
         let lab = LabServer(clock: ContinuousClock())
         let port = try await lab.start()
         let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
-        let outbox = try Outbox(path: nil, couriers: [NewRelicBackend.courier(transport: transport)])
         var configuration = NewRelicBackend.Configuration(accountID: "42", apiKey: "secret-key")
         configuration.eventsURL = URL(string: "http://127.0.0.1:\(port)/sink/newrelic/events")
         configuration.metricsURL = URL(string: "http://127.0.0.1:\(port)/sink/newrelic/metrics")
+        // The key is the courier's (attached at delivery), never stored with a batch.
+        let outbox = try Outbox(path: nil, couriers: [NewRelicBackend.courier(transport: transport, configuration: configuration)])
         configuration.flushInterval = .seconds(3_600)
         let newRelic = NewRelicBackend(configuration: configuration, outbox: outbox)
         let harness = TelemetryHarness(hub: HubCore(pingInterval: .zero), metricalc: MetricalcCore(), backends: [newRelic])

@@ -74,10 +74,11 @@ struct OTLPBackendTests {
         let lab = LabServer(clock: ContinuousClock())
         let port = try await lab.start()
         let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
-        let outbox = try Outbox(path: nil, couriers: [OTLPBackend.courier(transport: transport)])
         var configuration = OTLPBackend.Configuration(endpoint: try #require(URL(string: "http://127.0.0.1:\(port)/sink/otlp")))
         configuration.encoding = .json
         configuration.headers = ["api-key": "collector-key"]
+        // The headers are the courier's (attached at delivery), never stored with an export.
+        let outbox = try Outbox(path: nil, couriers: [OTLPBackend.courier(transport: transport, configuration: configuration)])
         configuration.exportInterval = .seconds(3_600)
         configuration.temporality = .delta
         let otlp = try await OTLPBackend(configuration: configuration, outbox: outbox)

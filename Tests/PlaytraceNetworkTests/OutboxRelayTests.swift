@@ -14,7 +14,9 @@ struct OutboxRelayTests {
         let lab = LabServer(clock: ContinuousClock())
         let port = try await lab.start()
         let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
-        let outbox = try Outbox(path: nil, couriers: [HTTPCourier(name: "relayed", transport: transport)])
+        // The relay's headers are the destination's credentials: the courier attaches them, the outbox never holds them.
+        let outbox = try Outbox(path: nil, couriers: [HTTPCourier(name: "relayed", transport: transport,
+                                                                  credentials: [("Authorization", "Bearer secret")])])
         let relay = OutboxRelay(outbox: outbox, destination: "relayed",
                                 upstream: try #require(URL(string: "http://127.0.0.1:\(port)/sink/relay/")),
                                 headers: ["Authorization": "Bearer secret"], compress: true, maximumBodyBytes: 1_000,
