@@ -4,7 +4,7 @@ import PlaytracePlayer
 
 /// A seek libmpv never completes (seen under load: a skipped range's jump sent, the same position for minutes) must
 /// not hold the item for ever. Each seek the engine sends arms a watchdog: when the seek or jump under way has not
-/// landed within ``MPVEngine/seekWatchdogBound``, it is sent once more; when that one has not landed either, the item
+/// landed within the configuration's `seekWatchdogBound`, it is sent once more; when that one has not landed either, the item
 /// ends with a non-fatal error that says so.
 struct SeekWatchdog {
     /// The watchdog task of the seek sent last (cancelled when another is sent, or the item changes).
@@ -14,17 +14,15 @@ struct SeekWatchdog {
 }
 
 extension MPVEngine {
-    /// How long a seek may go without landing before it is sent again, then before the item ends.
-    static let seekWatchdogBound: Duration = .seconds(20)
-
     /// Arms the watchdog for the seek just sent to `target` (`resent`: this is the watchdog's own second send).
     func armSeekWatchdog(for target: MediaTime, resent: Bool) {
         seekWatchdog.task?.cancel()
         seekWatchdog.generation &+= 1
         let generation = seekWatchdog.generation
         let stopwatch = stopwatch
+        let bound = configuration.seekWatchdogBound
         seekWatchdog.task = Task { [weak self] in
-            do { try await stopwatch.sleep(for: Self.seekWatchdogBound) } catch { return }
+            do { try await stopwatch.sleep(for: bound) } catch { return }
             await self?.seekDidNotLand(target: target, generation: generation, resent: resent)
         }
     }
@@ -38,7 +36,7 @@ extension MPVEngine {
     private func seekDidNotLand(target: MediaTime, generation: Int, resent: Bool) {
         guard generation == seekWatchdog.generation, isFileLoaded, status != .ended,
               seekTarget != nil || jumpTarget != nil else { return }
-        let bound = Int(Self.seekWatchdogBound / .seconds(1))
+        let bound = configuration.seekWatchdogBound.components.seconds
         guard resent else {
             emit(.error(EngineError(kind: .decoding, message: "libmpv's seek to \(target) made no progress in \(bound) s: "
                 + "sent again", isFatal: false)))

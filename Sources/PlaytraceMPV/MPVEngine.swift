@@ -50,6 +50,9 @@ public actor MPVEngine: PlaybackEngine {
         public var showsOutput = false
         /// Seconds libmpv buffers ahead (its `demuxer-readahead-secs`).
         public var readAheadDuration: Double = 30
+        /// How long a seek may go without landing before it is sent again, and again before the item ends with a
+        /// non-fatal error (20 s: libmpv lands a seek in milliseconds; a network read it waits on times out at 60 s).
+        public var seekWatchdogBound: Duration = .seconds(20)
         /// Whether HLS interstitials are played (read from the media playlist: needs the HTTP client given to
         /// ``MPVEngine/init(configuration:clock:transport:)``).
         public var playsInterstitials = true

@@ -150,6 +150,36 @@ struct MPVEngineTests {
         #expect(jumps.count == 2, "a jump there and one back: \(jumps.map(\.message))")
     }
 
+    /// Wall time, for a reason: libmpv seeks on its own threads; the watchdog's bound is shortened to 2 s here.
+    @Test("A seek that never lands is sent once more, then the item ends with a non-fatal error that says so")
+    func seekWatchdog() async throws {
+        let (lab, url) = try await Self.startMediaLab()
+        var configuration = MPVEngine.Configuration()
+        configuration.readAheadDuration = 2
+        configuration.seekWatchdogBound = .seconds(2)
+        let engine = MPVEngine(configuration: configuration)
+        let log = EventLog()
+        let events = engine.events()
+        let collector = Task { for await event in events { await log.add(event) } }
+        // The segment the seek needs (10-12 s) does not come for a minute: libmpv keeps seeking.
+        lab.faults.add(LabFault(pathContains: "/media/vod/seg5.ts", kind: .delay(milliseconds: 60_000)))
+        await engine.load(EngineSource(url: url))
+        await engine.play()
+        try await Self.waitFor("the first frame") { await engine.snapshot().startupTime != nil }
+        await engine.seek(to: MediaTime(seconds: 10.5), toleranceBefore: .zero, toleranceAfter: .zero)
+        try await Self.waitFor("the item's end", within: .seconds(20)) { await log.events.contains(.ended) }
+        let messages = await log.events.compactMap { event -> String? in
+            if case .error(let error) = event, !error.isFatal { error.message } else { nil }
+        }
+        #expect(messages.filter { $0.contains("made no progress in 2 s: sent again") }.count == 1, "\(messages)")
+        #expect(messages.filter { $0.contains("made no progress in 2 s, twice: the item ends") }.count == 1, "\(messages)")
+        #expect(await engine.snapshot().status == .ended)
+        await engine.stop()
+        collector.cancel()
+        lab.faults.clear()
+        await lab.stop()
+    }
+
     @Test("An engine libmpv cannot start fails each load with a fatal error that names the cause")
     func refusedOptionFailsTheLoad() async throws {
         var configuration = MPVEngine.Configuration()
