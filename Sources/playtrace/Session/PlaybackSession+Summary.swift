@@ -25,18 +25,22 @@ extension PlaybackSession {
     /// a report that could not be written included.
     func writeRecords(verdict: inout SessionVerdict) {
         guard summaryJSONPath != nil || reportPath != nil else { return }
+        // One summary for both files: `report SUMMARY.json` makes the very same report again.
+        var summary = summary(verdict: verdict)
         if let reportPath {
             do {
-                try AtomicFile.write(HTMLReport(summary(verdict: verdict)).document, to: reportPath)
+                try AtomicFile.write(HTMLReport(summary).document, to: reportPath)
                 output.message("report: \(reportPath)")
             } catch {
                 output.message(CommandFailure("--report \(reportPath)", error: error).description)
                 verdict.findings.append(.init(kind: .reportFile, text: "--report could not be written"))
+                summary.succeeded = verdict.succeeded
+                summary.verdict = verdict.summary
             }
         }
         if let summaryJSONPath {
             do {
-                try AtomicFile.write(summary(verdict: verdict).encoded(), to: summaryJSONPath)
+                try AtomicFile.write(summary.encoded(), to: summaryJSONPath)
             } catch {
                 output.message(CommandFailure("--summary-json \(summaryJSONPath)", error: error).description)
                 verdict.findings.append(.init(kind: .summaryFile, text: "--summary-json could not be written"))
