@@ -147,6 +147,62 @@ struct VASTParserTests {
         #expect(VASTOffset.percent(10).seconds(in: 30) == 3 && VASTOffset.percent(10).seconds(in: nil) == nil)
     }
 
+    /// A document whose numbers and times are out of their form or range (issue 44): each one a problem at its line,
+    /// the rest of the document kept.
+    static let edges = """
+    <VAST version="4.2">
+    <Ad id="a" sequence="x">
+    <InLine><AdTitle>t</AdTitle><Impression>https://t/imp</Impression>
+    <Creatives><Creative sequence="1e300">
+    <Linear skipoffset="9999999999999:00:00">
+    <Duration>99:99:99</Duration>
+    <TrackingEvents>
+    <Tracking event="progress" offset="1e300%">https://t/p</Tracking>
+    <Tracking>https://t/none</Tracking>
+    <Tracking event="start">https://t/start</Tracking>
+    </TrackingEvents>
+    <MediaFiles><MediaFile type="application/x-mpegURL" width="-5" height="9223372036854775807" bitrate="9223372036854775807">https://m/a.m3u8</MediaFile></MediaFiles>
+    </Linear></Creative></Creatives>
+    </InLine>
+    </Ad>
+    <Ad id="hollow"></Ad>
+    </VAST>
+    """
+
+    @Test("Numbers and times out of their form or range are problems at their line; the rest is kept")
+    func edgeNumbersAreProblems() throws {
+        let document = try VASTParser().parse(Data(Self.edges.utf8))
+        let problems = document.problems.map { ($0.line, $0.message) }
+        let expected: [(Int, String)] = [
+            (2, #"<Ad> sequence "x" is not a whole number from 0 to 1000000: the ad is taken as a stand-alone ad"#),
+            (4, #"<Creative> sequence "1e300" is not a whole number"#),
+            (5, #"<Linear> skipoffset "9999999999999:00:00" is neither HH:MM:SS[.mmm] within 1000000000 s nor a percentage"#),
+            (6, #"<Duration> "99:99:99" is not HH:MM:SS or HH:MM:SS.mmm within 1000000000 s: the ad's duration is unknown"#),
+            (8, #"<Tracking event="progress"> offset "1e300%" is neither"#),
+            (9, "<Tracking> without an event attribute: skipped"),
+            (12, #"<MediaFile> width "-5" is not a whole number from 0 to 100000: left out"#),
+            (12, #"<MediaFile> height "9223372036854775807""#),
+            (12, #"<MediaFile> bitrate (kbit/s) "9223372036854775807" is not a whole number from 0 to 100000000"#),
+            (16, #"<Ad id="hollow"> has neither <InLine> nor <Wrapper>: skipped"#),
+        ]
+        #expect(problems.count == expected.count, "\(document.problems)")
+        for ((line, message), (expectedLine, prefix)) in zip(problems, expected) {
+            #expect(line == expectedLine && message.hasPrefix(prefix), "line \(line): \(message)")
+        }
+        #expect(document.problems.first?.description.hasPrefix("line 2: <Ad> sequence") == true)
+        // What could be read is kept.
+        let ad = try #require(document.ads.first)
+        #expect(document.ads.count == 1 && ad.sequence == nil && ad.impressionURLs == ["https://t/imp"])
+        let linear = try #require(ad.linear)
+        #expect(linear.duration == nil && linear.skipOffset == nil)
+        #expect(linear.trackingEvents.map(\.event) == ["progress", "start"] && linear.trackingEvents[0].offset == nil)
+        #expect(linear.mediaFiles.map(\.url) == ["https://m/a.m3u8"] && linear.mediaFiles[0].bitrate == nil
+                && linear.mediaFiles[0].width == nil && linear.mediaFiles[0].height == nil)
+        // A well-formed document has none.
+        #expect(try VASTParser().parse(Data(Self.inline.replacingOccurrences(of: #"<Ad id="empty"></Ad>"#, with: "").utf8))
+            .problems.isEmpty)
+    }
+
     @Test("Parsing time grows linearly with the number of tracking events")
     func scaling() throws {
         func document(_ count: Int) -> [UInt8] {

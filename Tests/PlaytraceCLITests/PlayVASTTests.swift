@@ -62,6 +62,20 @@ struct PlayVASTTests {
         try Data("<VAST version=\"4.0\"><Ad><InLine>".utf8).write(to: URL(fileURLWithPath: file))
         let broken = try await CLITests.run(["inspect", file])
         #expect(broken.status == 1 && broken.error.contains("VAST error 100"), "\(broken.error)")
+        // What a document that parses holds out of its form or range: listed at its line; --strict fails on it.
+        try Data("""
+            <VAST version="4.0"><Ad id="a"><InLine><Impression>https://t/imp</Impression><Creatives><Creative><Linear>
+            <Duration>9999999999999:00:00</Duration>
+            <MediaFiles><MediaFile type="application/x-mpegURL" bitrate="9223372036854775807">https://m/a.m3u8</MediaFile></MediaFiles>
+            </Linear></Creative></Creatives></InLine></Ad></VAST>
+            """.utf8).write(to: URL(fileURLWithPath: file))
+        let lenient = try await CLITests.run(["inspect", file])
+        #expect(lenient.status == 0 && lenient.output.contains("problems (2; each was passed over, the rest is kept):"))
+        #expect(lenient.output.contains(#"  line 2: <Duration> "9999999999999:00:00" is not HH:MM:SS"#), "\(lenient.output)")
+        #expect(lenient.output.contains(#"  line 3: <MediaFile> bitrate (kbit/s) "9223372036854775807""#))
+        #expect(try await CLITests.run(["inspect", "--strict", file]).status == 1)
+        let (_, edges) = try await CLITests.inspectJSON([file])
+        #expect((edges["problems"] as? [String])?.count == 2)
         let playlist = try await CLITests.run(["inspect", "\(base)/interstitials/0/index.m3u8"])
         #expect(playlist.status == 0 && playlist.output.contains("interstitials (6):"))
         #expect(playlist.output.contains("restrict JUMP, skip control from 2.000 s, label skip"))

@@ -6,11 +6,15 @@ public struct VASTDocument: Sendable, Hashable {
     public var ads: [VASTAd]
     /// The root `<Error>` URLs.
     public var errorURLs: [String]
+    /// What the parser could not read and passed over (a time or number out of its form or range, a tracking
+    /// element without its event, an ad without a body), each at its line; the rest of the document is kept.
+    public var problems: [VASTProblem]
 
-    public init(version: String, ads: [VASTAd] = [], errorURLs: [String] = []) {
+    public init(version: String, ads: [VASTAd] = [], errorURLs: [String] = [], problems: [VASTProblem] = []) {
         self.version = version
         self.ads = ads
         self.errorURLs = errorURLs
+        self.problems = problems
     }
 
     /// The ads of a pod (those with a `sequence`, in its order), when there is one.
@@ -20,6 +24,26 @@ public struct VASTDocument: Sendable, Hashable {
 
     /// The stand-alone ads (without `sequence`), in document order.
     public var standAloneAds: [VASTAd] { ads.filter { $0.sequence == nil } }
+}
+
+/// Something in a VAST document that could not be read and was passed over, at its line: a lenient reading (as
+/// players read VAST) that still says what it left out.
+///
+/// ```swift
+/// let document = try VASTParser().parse(Data(xml.utf8))
+/// for problem in document.problems { print(problem) }   // line 12: <Duration> "99:99:99" is not HH:MM:SS…
+/// ```
+public struct VASTProblem: Sendable, Hashable, CustomStringConvertible {
+    /// The line of the document (from 1) where the element that holds it starts or ends.
+    public var line: Int
+    public var message: String
+
+    public init(line: Int, message: String) {
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { "line \(line): \(message)" }
 }
 
 /// One `<Ad>`: an inline ad, or a wrapper that points to another VAST response.

@@ -2,6 +2,7 @@ public import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import PlaytraceCore
 
 /// Why a VAST response could not be read, with the VAST error code it is reported with.
 public struct VASTParseError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -76,7 +77,7 @@ public struct VASTParser: Sendable {
         guard let major = version.split(separator: ".").first.flatMap({ Int($0) }), (2...4).contains(major) else {
             throw VASTParseError(.versionNotSupported, "VAST version \(version) is not supported")
         }
-        return VASTDocument(version: version, ads: reader.ads, errorURLs: reader.rootErrors)
+        return VASTDocument(version: version, ads: reader.ads, errorURLs: reader.rootErrors, problems: reader.problems)
     }
 }
 
@@ -110,11 +111,15 @@ private final class VASTReader: NSObject, XMLParserDelegate {
     var version: String?
     var ads: [VASTAd] = []
     var rootErrors: [String] = []
+    /// What could not be read and was passed over, at its line.
+    var problems: [VASTProblem] = []
     /// Whether `</VAST>` was read.
     var isComplete = false
 
     private var path: [String] = []
     private var attributes: [[String: String]] = []
+    /// The line of the callback being handled (the element's start or end tag), for its problems.
+    private var line = 0
     private var text = ""
     private var elementCount = 0
 
@@ -142,6 +147,7 @@ private final class VASTReader: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                 attributes: [String: String]) {
         elementCount += 1
+        line = parser.lineNumber
         guard elementCount <= limits.maximumElements else {
             return refuse(parser, VASTParseError(.xmlParsing, "more than \(limits.maximumElements) elements"))
         }
@@ -162,7 +168,8 @@ private final class VASTReader: NSObject, XMLParserDelegate {
             guard ads.count < limits.maximumAds else {
                 return refuse(parser, VASTParseError(.xmlParsing, "more than \(limits.maximumAds) ads"))
             }
-            ad = VASTAd(id: attributes["id"], sequence: attributes["sequence"].flatMap { Int($0.trimmingWhitespace()) },
+            ad = VASTAd(id: attributes["id"], sequence: integer(attributes["sequence"], "<Ad> sequence", range: 0...Self.largestSequence,
+                                                           consequence: "the ad is taken as a stand-alone ad"),
                         adType: attributes["adType"], kind: .inline(VASTInline()))
             inline = VASTInline()
             adHasBody = false
@@ -172,16 +179,18 @@ private final class VASTReader: NSObject, XMLParserDelegate {
             wrapperAttributes = attributes
         case "Creative" where ad != nil:
             creative = VASTCreative(id: attributes["id"], adID: attributes["adId"] ?? attributes["AdID"],
-                                    sequence: attributes["sequence"].flatMap { Int($0.trimmingWhitespace()) })
+                                    sequence: integer(attributes["sequence"], "<Creative> sequence", range: 0...Self.largestSequence))
         case "Linear" where creative != nil:
-            linear = VASTLinear(skipOffset: attributes["skipoffset"].flatMap(VASTOffset.init))
+            linear = VASTLinear(skipOffset: offset(attributes["skipoffset"], "<Linear> skipoffset",
+                                                   consequence: "the ad is not skippable"))
         case "Companion" where creative != nil:
-            companion = VASTCompanion(id: attributes["id"], width: integer(attributes["width"]),
-                                      height: integer(attributes["height"]))
+            companion = VASTCompanion(id: attributes["id"], width: size(attributes["width"], "<Companion> width"),
+                                      height: size(attributes["height"], "<Companion> height"))
         case "NonLinear" where creative != nil:
-            nonLinear = VASTNonLinear(id: attributes["id"], width: integer(attributes["width"]),
-                                      height: integer(attributes["height"]),
-                                      minSuggestedDuration: attributes["minSuggestedDuration"].flatMap(VASTOffset.clockSeconds))
+            nonLinear = VASTNonLinear(id: attributes["id"], width: size(attributes["width"], "<NonLinear> width"),
+                                      height: size(attributes["height"], "<NonLinear> height"),
+                                      minSuggestedDuration: clockTime(attributes["minSuggestedDuration"],
+                                                                      "<NonLinear> minSuggestedDuration"))
         case "Verification" where ad != nil:
             verification = VASTVerification(vendor: attributes["vendor"])
         default:
@@ -214,6 +223,7 @@ private final class VASTReader: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         guard path.last == name else { return }
+        line = parser.lineNumber
         let value = text.trimmingWhitespace()
         let attributes = self.attributes.last ?? [:]
         close(name, value: value, attributes: attributes)
@@ -227,11 +237,65 @@ private final class VASTReader: NSObject, XMLParserDelegate {
         path.count > level && path[path.count - 1 - level] == name
     }
 
-    private func integer(_ text: String?) -> Int? { text.flatMap { Int($0.trimmingWhitespace()) } }
+    // MARK: Numbers and times from the document: each one unreadable, or out of its range, is a problem at its line.
+
+    /// The largest `sequence` taken: a pod of more ads than a document may hold is no pod.
+    static let largestSequence = 1_000_000
+    /// The largest width or height (pixels) and bit rate (kbit/s) taken.
+    static let largestSize = 100_000
+    static let largestBitrate = 100_000_000
+
+    private func problem(_ message: String) {
+        problems.append(VASTProblem(line: line, message: message))
+    }
+
+    /// Outside text as a problem quotes it: at most 40 characters.
+    private static func quoted(_ text: String) -> String {
+        let shown = text.count > 40 ? text.prefix(40) + "…" : Substring(text)
+        return "\"\(shown)\""
+    }
+
+    /// A whole number in `range`; `nil` (and a problem) otherwise.
+    private func integer(_ text: String?, _ what: String, range: ClosedRange<Int>,
+                         consequence: String = "left out") -> Int? {
+        guard let text else { return nil }
+        if let value = Int(text.trimmingWhitespace()), range.contains(value) { return value }
+        problem("\(what) \(Self.quoted(text)) is not a whole number from \(range.lowerBound) to \(range.upperBound): \(consequence)")
+        return nil
+    }
+
+    private func size(_ text: String?, _ what: String) -> Int? {
+        integer(text, what, range: 0...Self.largestSize)
+    }
+
+    /// `HH:MM:SS` or `HH:MM:SS.mmm` within the documents' range (``MediaTime/maximumDocumentSeconds``).
+    private func clockTime(_ text: String?, _ what: String, consequence: String = "left out") -> Double? {
+        guard let text else { return nil }
+        if let seconds = VASTOffset.clockSeconds(text) { return seconds }
+        problem("\(what) \(Self.quoted(text)) is not HH:MM:SS or HH:MM:SS.mmm within \(Self.documentRange): \(consequence)")
+        return nil
+    }
+
+    /// A time or a percentage (`n%`, 0 to 100).
+    private func offset(_ text: String?, _ what: String, consequence: String) -> VASTOffset? {
+        guard let text else { return nil }
+        if let offset = VASTOffset(text) { return offset }
+        problem("\(what) \(Self.quoted(text)) is neither HH:MM:SS[.mmm] within \(Self.documentRange) nor a percentage "
+            + "from 0 to 100%: \(consequence)")
+        return nil
+    }
+
+    private static let documentRange = "\(Int(MediaTime.maximumDocumentSeconds)) s"
 
     private func tracking(_ value: String, _ attributes: [String: String]) -> VASTTracking? {
-        guard !value.isEmpty, let event = attributes["event"] else { return nil }
-        return VASTTracking(event: event, offset: attributes["offset"].flatMap(VASTOffset.init), url: value)
+        guard !value.isEmpty else { return nil }
+        guard let event = attributes["event"] else {
+            problem("<Tracking> without an event attribute: skipped")
+            return nil
+        }
+        return VASTTracking(event: event, offset: offset(attributes["offset"], "<Tracking event=\"\(event)\"> offset",
+                                                         consequence: "it never fires"),
+                            url: value)
     }
 
     // swiftlint:disable:next cyclomatic_complexity function_body_length
@@ -264,13 +328,14 @@ private final class VASTReader: NSObject, XMLParserDelegate {
         case "UniversalAdId" where creative != nil:
             creative?.universalAdIDs.append("\(attributes["idRegistry"] ?? "unknown") \(value.isEmpty ? "unknown" : value)")
         case "Duration" where linear != nil:
-            linear?.duration = VASTOffset.clockSeconds(value)
+            linear?.duration = clockTime(value, "<Duration>", consequence: "the ad's duration is unknown")
         case "MediaFile" where linear != nil:
             if !value.isEmpty {
                 linear?.mediaFiles.append(VASTMediaFile(
                     url: value, delivery: attributes["delivery"], mimeType: attributes["type"],
-                    width: integer(attributes["width"]), height: integer(attributes["height"]),
-                    bitrate: integer(attributes["bitrate"]), codec: attributes["codec"]))
+                    width: size(attributes["width"], "<MediaFile> width"), height: size(attributes["height"], "<MediaFile> height"),
+                    bitrate: integer(attributes["bitrate"], "<MediaFile> bitrate (kbit/s)", range: 0...Self.largestBitrate),
+                    codec: attributes["codec"]))
             }
         case "ClickThrough" where linear != nil:
             linear?.clickThrough = value
@@ -326,7 +391,11 @@ private final class VASTReader: NSObject, XMLParserDelegate {
                 allowMultipleAds: flag("allowMultipleAds") ?? false, fallbackOnNoAd: flag("fallbackOnNoAd")))
             adHasBody = true
         case "Ad" where path.count == 2:
-            if let ad, adHasBody { ads.append(ad) }
+            if let ad, adHasBody {
+                ads.append(ad)
+            } else if let ad {
+                problem("<Ad\(ad.id.map { " id=" + Self.quoted($0) } ?? "")> has neither <InLine> nor <Wrapper>: skipped")
+            }
             ad = nil
         default:
             break

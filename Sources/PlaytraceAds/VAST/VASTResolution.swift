@@ -65,6 +65,8 @@ public struct VASTResolution: Sendable, Hashable {
         public var depth: Int
         /// `nil` when it gave a VAST document, otherwise why not.
         public var failure: String?
+        /// What its document held that could not be read (``VASTDocument/problems``).
+        public var problems: [VASTProblem] = []
     }
 
     public var ads: [ResolvedVASTAd] = []

@@ -163,10 +163,11 @@ public struct VASTResolver: Sendable {
         } catch {
             result = .failure(VASTParseError(.wrapperTimeout, "\(url.absoluteString): \(error)"))
         }
-        if case .failure(let error) = result {
+        switch result {
+        case .failure(let error):
             resolution.fetches.append(.init(url: url.absoluteString, depth: depth, failure: error.description))
-        } else {
-            resolution.fetches.append(.init(url: url.absoluteString, depth: depth, failure: nil))
+        case .success(let document):
+            resolution.fetches.append(.init(url: url.absoluteString, depth: depth, failure: nil, problems: document.problems))
         }
         return result
     }

@@ -33,7 +33,9 @@ struct Inspect: AsyncParsableCommand {
         (it cannot be read, or nothing playable is left); with --strict, 1 when anything at all is wrong. \
         Ad metadata JSON: exits 0 when it decodes (its problems listed with their JSON paths), 1 when it does not; \
         with --strict, 1 when it has any problem. VAST: its wrappers are followed (five levels); exits 0 when it \
-        parses, 1 when it does not; with --strict, 1 when the resolution reports any error.
+        parses, 1 when it does not (what it cannot read of a document that parses, such as a time out of its form or \
+        range, is listed with its line); with --strict, 1 when the resolution reports any error or a document any \
+        problem.
         """
 
     func run() async throws {
@@ -92,7 +94,7 @@ struct Inspect: AsyncParsableCommand {
         }
         let report = VASTReport(document, resolution: resolution, source: location, size: bytes.count)
         try printReport(json: report, lines: report.lines)
-        if strict, !report.errors.isEmpty { throw ExitCode.failure }
+        if strict, !report.errors.isEmpty || !report.problems.isEmpty { throw ExitCode.failure }
     }
 
     /// A JSON document, recognised by its content: Harmonic ad metadata, MediaTailor tracking, or an HLS asset list;

@@ -114,6 +114,9 @@ struct VASTReport: Encodable {
     var chain: [Fetch]
     var ads: [AdEntry]
     var errors: [ErrorEntry]
+    /// What the documents held that could not be read and was passed over, each at its line (a wrapper's answer's
+    /// with its URL); the rest is kept.
+    var problems: [String]
 
     init(_ document: VASTDocument, resolution: VASTResolution, source: String, size: Int) {
         self.source = source
@@ -124,6 +127,8 @@ struct VASTReport: Encodable {
             + resolution.fetches.map { Fetch(url: $0.url, depth: $0.depth, failure: $0.failure) }
         ads = resolution.ads.map(Self.entry)
         errors = resolution.errors.map { ErrorEntry(code: $0.code.rawValue, message: $0.message, urls: $0.urls) }
+        problems = document.problems.map(\.description)
+            + resolution.fetches.flatMap { fetch in fetch.problems.map { "\(fetch.url) \($0)" } }
     }
 
     private static func entry(_ resolved: ResolvedVASTAd) -> AdEntry {
@@ -154,7 +159,10 @@ struct VASTReport: Encodable {
             mediaFiles: (linear?.mediaFiles ?? []).map { file in
                 // VAST's bitrate is in kbit/s.
                 MediaFile(url: file.url, type: file.mimeType, delivery: file.delivery, width: file.width, height: file.height,
-                          bitrateBitsPerSecond: file.bitrate.map { $0 * 1000 }, playable: file.isHLS)
+                          bitrateBitsPerSecond: file.bitrate.flatMap { kilobits in
+                                              let (bits, overflow) = kilobits.multipliedReportingOverflow(by: 1000)
+                                              return overflow ? nil : bits
+                                          }, playable: file.isHLS)
             },
             tracking: tracking, errorURLs: resolved.errorURLs,
             verifications: resolved.verifications.map { Verification(vendor: $0.vendor, resources: $0.resources) },
@@ -216,6 +224,10 @@ struct VASTReport: Encodable {
                 out.append("  \(error.code) \(error.message)" + (error.urls.isEmpty ? "" : " → \(error.urls.count) URL(s)"))
                 for url in error.urls { out.append("      \(url)") }
             }
+        }
+        if !problems.isEmpty {
+            out.append("problems (\(problems.count); each was passed over, the rest is kept):")
+            out += problems.map { "  \($0)" }
         }
         return out
     }
