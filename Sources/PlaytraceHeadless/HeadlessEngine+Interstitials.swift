@@ -206,8 +206,18 @@ extension HeadlessEngine {
         do {
             let response = try await fetch(url, kind: .other, variant: nil)
             guard generation == expected, activeInterstitial?.scheduled.event.id == scheduled.event.id else { return }
-            let (assets, skipControl) = try await InterstitialAssetSource.assets(
-                of: scheduled.event, listURL: response.url, body: response.body, reader: configuration.assetListReader)
+            // A reader may make requests of its own (a VAST ad server's wrapper chain): they are the engine's requests
+            // in flight until it answers, so that whoever waits for the engine to be idle waits for them too.
+            requestsInFlight += 1
+            let read: Result<(assets: [InterstitialAsset], skipControl: InterstitialEvent.SkipControl?), any Error>
+            do {
+                read = .success(try await InterstitialAssetSource.assets(
+                    of: scheduled.event, listURL: response.url, body: response.body, reader: configuration.assetListReader))
+            } catch {
+                read = .failure(error)
+            }
+            requestsInFlight -= 1
+            let (assets, skipControl) = try read.get()
             guard generation == expected, activeInterstitial?.scheduled.event.id == scheduled.event.id else { return }
             if let skipControl { activeInterstitial?.scheduled.event.skipControl = skipControl }
             assetsKnown(assets, generation: expected)

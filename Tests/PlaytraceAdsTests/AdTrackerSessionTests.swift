@@ -13,7 +13,7 @@ import Testing
 /// test clock; beacons go through an Outbox to the lab's beacon sink over loopback.
 @MainActor
 final class AdSessionHarness {
-    let clock: TestClock<Duration>
+    let clock: SteppingClock
     let lab: LabServer
     /// Whether the lab is this harness's own (stopped with it), not one shared with an earlier harness.
     private let ownsLab: Bool
@@ -35,7 +35,7 @@ final class AdSessionHarness {
         if let earlier {
             (clock, lab, base, ownsLab) = (earlier.clock, earlier.lab, earlier.base, false)
         } else {
-            clock = TestClock<Duration>()
+            clock = SteppingClock()
             lab = LabServer(clock: clock)
             base = "http://127.0.0.1:\(try await lab.start())"
             ownsLab = true
@@ -64,10 +64,12 @@ final class AdSessionHarness {
         await settle()
     }
 
-    /// Waits until the lab, the engines and the Player are quiescent: every request parked on the lab's clock or
-    /// done, and the Player's handled-event count stable with no command waiting (so that each progress report of
-    /// this instant reached the session before the clock moves on).
+    /// Waits until every sleeper the clock woke has run, then until the lab, the engines and the Player are
+    /// quiescent: every request parked on the lab's clock or done, and the Player's handled-event count stable with
+    /// no command waiting (so that each progress report of this instant reached the session before the clock moves
+    /// on).
     func settle() async {
+        await clock.waitForWokenSleepers()
         let engines = engines
         let settled = await waitForQuiescence(
             inFlight: {

@@ -14,7 +14,7 @@ import Testing
 /// until the system is quiescent: every request the engine has in flight is parked on the lab's clock (a
 /// throttled or delayed response), or there is none. That makes runs deterministic in what they assert.
 final class EngineHarness: Sendable {
-    let clock = TestClock<Duration>()
+    let clock = SteppingClock()
     /// Started with the lab: reads the time since the lab's start.
     let stopwatch: Stopwatch
     let lab: LabServer
@@ -48,8 +48,10 @@ final class EngineHarness: Sendable {
         await settle()
     }
 
-    /// Waits until every in-flight request is parked on the lab's clock.
+    /// Waits until every sleeper the clock woke has run, then until every in-flight request is parked on the lab's
+    /// clock.
     func settle(sourceLocation: SourceLocation = #_sourceLocation) async {
+        await clock.waitForWokenSleepers()
         let engine = engine
         guard await lab.settle(inFlight: { await engine.snapshot().requestsInFlight }) else {
             Issue.record("the engine and the lab did not settle", sourceLocation: sourceLocation)

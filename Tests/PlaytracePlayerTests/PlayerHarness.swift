@@ -15,7 +15,7 @@ import Testing
 /// none), the player has no command waiting for an engine, and no engine event is left to handle.
 @MainActor
 final class PlayerHarness {
-    let clock = TestClock<Duration>()
+    let clock = SteppingClock()
     let lab: LabServer
     let transport: AsyncHTTPClientTransport
     let baseURL: URL
@@ -50,8 +50,10 @@ final class PlayerHarness {
 
     func url(_ path: String) -> URL { baseURL.appendingPathComponent(path) }
 
-    /// Waits until the engines, the lab and the player are quiescent.
+    /// Waits until every sleeper the clock woke has run, then until the engines, the lab and the player are
+    /// quiescent.
     func settle(sourceLocation: SourceLocation = #_sourceLocation) async {
+        await clock.waitForWokenSleepers()
         let settled = await waitForQuiescence(
             inFlight: {
                 var count = 0
