@@ -30,38 +30,14 @@ public enum AtomicFile {
     /// A file replaced keeps its own permissions, unless `permissions` are ``privatePermissions``: a private file
     /// is private whatever was there before.
     public static func write(_ data: Data, to path: String, permissions: mode_t = publicPermissions) throws {
-        var kept: mode_t?
-        var existing = stat()
-        if permissions != privatePermissions, stat(path, &existing) == 0, (existing.st_mode & S_IFMT) == S_IFREG {
-            kept = existing.st_mode & 0o777
-        }
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        let name = url.lastPathComponent
-        var temporary = ""
-        var descriptor: Int32 = -1
-        // A fresh name each try: one already there (left by another process) is never opened.
-        for _ in 0..<16 {
-            temporary = directory + "/." + name + ".\(getpid()).\(UInt32.random(in: .min ... .max)).tmp"
-            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
-            if descriptor >= 0 || errno != EEXIST { break }
-        }
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        if let kept { fchmod(descriptor, kept) }  // the replaced file's own mode; a new one's is `open`'s, less the umask
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let draft = try Draft(path: path, permissions: permissions)
         do {
-            try handle.write(contentsOf: data)
-            try handle.close()
+            try draft.append(data)
         } catch {
-            try? handle.close()
-            unlink(temporary)
+            draft.discard()
             throw error
         }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
-        }
+        try draft.commit()
     }
 
     /// Writes `text` as UTF-8 to `path` whole (see ``write(_:to:permissions:)``).
@@ -82,5 +58,136 @@ public enum AtomicFile {
             guard errno == EEXIST else { break }
         }
         throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
+}
+
+extension AtomicFile {
+    /// A file written in parts and put in place whole: the parts go to a new temporary file beside `path`, which
+    /// ``commit()`` renames over it; ``discard()`` (or a process that ends before the commit) leaves `path` as it
+    /// was. For files written over a whole session, such as a JSON Lines log.
+    ///
+    /// ```swift
+    /// let draft = try AtomicFile.Draft(path: "events.jsonl", keepingContents: true)   // appends to what is there
+    /// try draft.append(Array("{\"action\":\"Start\"}\n".utf8))
+    /// try draft.commit()
+    /// ```
+    public final class Draft: Sendable {
+        /// The file the draft replaces.
+        public let path: String
+        private let state: Locked<State>
+
+        private struct State {
+            var descriptor: Int32
+            let temporary: String
+            var ended = false
+        }
+
+        /// Creates the temporary file (exclusively, with `permissions`; a file replaced keeps its own, unless they
+        /// are ``privatePermissions``).
+        /// - Parameter keepingContents: whether the draft starts with what `path` holds now (the parts are then
+        ///   appended to it).
+        public init(path: String, permissions: mode_t = AtomicFile.publicPermissions, keepingContents: Bool = false) throws {
+            var kept: mode_t?
+            var existing = stat()
+            if permissions != AtomicFile.privatePermissions, stat(path, &existing) == 0, (existing.st_mode & S_IFMT) == S_IFREG {
+                kept = existing.st_mode & 0o777
+            }
+            let url = URL(fileURLWithPath: path)
+            let directory = url.deletingLastPathComponent().path
+            let name = url.lastPathComponent
+            var temporary = ""
+            var descriptor: Int32 = -1
+            // A fresh name each try: one already there (left by another process) is never opened.
+            for _ in 0..<16 {
+                temporary = directory + "/." + name + ".\(getpid()).\(UInt32.random(in: .min ... .max)).tmp"
+                descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+                if descriptor >= 0 || errno != EEXIST { break }
+            }
+            guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            if let kept { fchmod(descriptor, kept) }  // the replaced file's own mode; a new one's is `open`'s, less the umask
+            self.path = path
+            state = Locked(State(descriptor: descriptor, temporary: temporary))
+            if keepingContents {
+                do {
+                    try copyContents(of: path, to: descriptor)
+                } catch {
+                    discard()
+                    throw error
+                }
+            }
+        }
+
+        deinit { discard() }
+
+        /// Appends `bytes` to the draft; throws the system's error (a full disk, say), after which the draft should
+        /// be discarded.
+        public func append(_ bytes: some ContiguousBytes) throws {
+            try state.withLock { state in
+                guard !state.ended else { throw POSIXError(.EBADF) }
+                try bytes.withUnsafeBytes { try Self.writeAll($0, to: state.descriptor) }
+            }
+        }
+
+        /// Puts the draft in place of `path`; throws the system's error, leaving `path` untouched and the draft
+        /// removed, when it cannot. Nothing happens once the draft has ended.
+        public func commit() throws {
+            try state.withLock { state in
+                guard !state.ended else { return }
+                state.ended = true
+                let closed = close(state.descriptor)
+                let code = errno
+                guard closed == 0 else {
+                    unlink(state.temporary)
+                    throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+                }
+                guard rename(state.temporary, path) == 0 else {
+                    let code = errno
+                    unlink(state.temporary)
+                    throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+                }
+            }
+        }
+
+        /// Removes the draft: `path` stays as it was. Nothing happens once the draft has ended.
+        public func discard() {
+            state.withLock { state in
+                guard !state.ended else { return }
+                state.ended = true
+                close(state.descriptor)
+                unlink(state.temporary)
+            }
+        }
+
+        private func copyContents(of path: String, to descriptor: Int32) throws {
+            let source = open(path, O_RDONLY | O_CLOEXEC)
+            guard source >= 0 else {
+                if errno == ENOENT { return }
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+            defer { close(source) }
+            var chunk = [UInt8](repeating: 0, count: 64 << 10)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                guard count >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                guard count > 0 else { return }
+                try chunk.withUnsafeBytes { try Self.writeAll(UnsafeRawBufferPointer(rebasing: $0.prefix(count)), to: descriptor) }
+            }
+        }
+
+        /// `write(2)` until every byte is written (a short write is followed by another), or its error.
+        private static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) throws {
+            var offset = 0
+            while offset < buffer.count, let base = buffer.baseAddress {
+                #if canImport(Glibc)
+                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
+                #else
+                let written = Darwin.write(descriptor, base + offset, buffer.count - offset)
+                #endif
+                if written < 0, errno == EINTR { continue }
+                guard written >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                offset += written
+            }
+        }
     }
 }

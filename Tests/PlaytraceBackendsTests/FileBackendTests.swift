@@ -7,6 +7,26 @@ import Testing
 
 @Suite("JSON lines and console backends")
 struct FileBackendTests {
+    @Test("The file is put in place whole at the end of service: what it held, then the session's lines; never torn before")
+    func jsonLinesWholeAtTheEnd() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("whole-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data("{\"earlier\":true}\n".utf8).write(to: URL(fileURLWithPath: path))
+        let backend = try JSONLinesBackend(path: path)
+        let harness = TelemetryHarness(hub: HubCore(pingInterval: .zero), metricalc: MetricalcCore(), backends: [backend])
+        harness.emit(.mediaRequest, [(.contentId, "urn:1")])
+        await harness.advance(.seconds(3))   // past several flushes: written to the draft, not to the file
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "{\"earlier\":true}\n")
+        harness.instrument.shutdown()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.first == "{\"earlier\":true}" && lines.count > 1)
+        #expect(lines.dropFirst().allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil })
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".\(name).") }.isEmpty,
+                "no draft left beside it")
+    }
+
     @Test("Every event and metric is one JSON object per line, with typed values and escaped strings")
     func jsonLines() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("session-\(UUID().uuidString).jsonl").path

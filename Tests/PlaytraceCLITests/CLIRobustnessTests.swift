@@ -1,6 +1,7 @@
 import Foundation
 import PlaytraceCore
 import PlaytraceLab
+import PlaytraceTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -148,6 +149,61 @@ struct CLIRobustnessTests {
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
+    }
+
+    /// Runs the executable with writes limited to `kilobytes` per file (RLIMIT_FSIZE, SIGXFSZ ignored): a write
+    /// past the limit fails with EFBIG mid-file, as one on a full disk fails with ENOSPC.
+    static func runWithFullDisk(after kilobytes: Int, _ arguments: [String]) async throws -> CLITests.Run {
+        try await CommandRunner.run(executable: URL(fileURLWithPath: "/bin/bash"),
+                                    ["-c", #"trap '' XFSZ; ulimit -f "$1"; shift; exec "$@""#, "bash", "\(kilobytes)",
+                                     CLITests.executable.path] + arguments)
+    }
+
+    @Test("A disk that fills mid-file: the old file stays whole, no temporary file is left, one line names the file; a report that cannot be written makes the summary say the session failed")
+    func aFullDiskLeavesTheOldFile() async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("full-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let summary = directory.appendingPathComponent("summary.json").path
+        let report = directory.appendingPathComponent("report.html").path
+        let played = try await CLITests.run(["play", "http://127.0.0.1:\(port)/vod/master.m3u8", "--duration", "2",
+                                             "--summary-json", summary, "--report", report])
+        #expect(played.status == 0, "stderr: \(played.error)")
+        let summaryBytes = try Data(contentsOf: URL(fileURLWithPath: summary))
+        let reportSize = try #require(try FileManager.default.attributesOfItem(atPath: report)[.size] as? Int)
+        // Between the two sizes: the summary fits, the report does not.
+        let limit = (summaryBytes.count / 1024 + reportSize / 1024) / 2
+        try #require(summaryBytes.count < limit * 1024 && limit * 1024 < reportSize,
+                     "summary \(summaryBytes.count) B, report \(reportSize) B: no limit between them")
+        func leftovers() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }
+        }
+
+        // `report` over an earlier report: the old one stays.
+        try Data("an earlier report".utf8).write(to: URL(fileURLWithPath: report))
+        let failed = try await Self.runWithFullDisk(after: limit, ["report", summary, "-o", report])
+        Self.expectCleanFailure(failed, naming: "--output \(report)")
+        #expect(try String(contentsOfFile: report, encoding: .utf8) == "an earlier report")
+        #expect(try leftovers().isEmpty, "no temporary file left beside it")
+
+        // `play` whose report cannot be written: the summary, written last, says the session failed for it.
+        try FileManager.default.removeItem(atPath: report)
+        let full = try await Self.runWithFullDisk(after: limit, ["play", "http://127.0.0.1:\(port)/vod/master.m3u8",
+                                                                 "--duration", "2", "--summary-json", summary,
+                                                                 "--report", report])
+        await lab.stop()
+        #expect(full.status == 1, "stderr: \(full.error)")
+        #expect(!full.error.contains("Fatal error") && !full.error.contains("Backtrace"))
+        #expect(!FileManager.default.fileExists(atPath: report), "no report, rather than a torn one")
+        #expect(try leftovers().isEmpty, "no temporary file left beside them")
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summary)))
+            as? [String: Any])
+        #expect(record["succeeded"] as? Bool == false, "the summary's verdict is the run's final one")
+        let verdict = try #require(record["verdict"] as? [String: Any])
+        let reasons = try #require(verdict["reasons"] as? [[String: Any]])
+        #expect(reasons.contains { ($0["text"] as? String)?.contains("--report could not be written") == true }, "\(verdict)")
     }
 
     /// SIGHUP is what a closed terminal or a dropped ssh link sends: it ends the session as SIGTERM does.

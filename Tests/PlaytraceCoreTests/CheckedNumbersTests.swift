@@ -62,6 +62,36 @@ struct CheckedNumbersTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["dir", "report.html"])
     }
 
+    @Test("A draft keeps the file as it was until it is committed; discarded, or never committed, it leaves it so")
+    func draft() throws {
+        let folder = try directory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/events.jsonl"
+        try AtomicFile.write("{\"n\":1}\n", to: path)
+        let draft = try AtomicFile.Draft(path: path, keepingContents: true)
+        try draft.append(Array("{\"n\":2}\n".utf8))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "{\"n\":1}\n", "a reader sees the file as it was")
+        try draft.append(Data("{\"n\":3}\n".utf8))
+        try draft.commit()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "{\"n\":1}\n{\"n\":2}\n{\"n\":3}\n")
+        #expect(throws: (any Error).self) { try draft.append([1]) }
+        // Discarded, and dropped without a commit: the file stays, and no temporary file is left.
+        let discarded = try AtomicFile.Draft(path: path)
+        try discarded.append([0x2a])
+        discarded.discard()
+        do {
+            let dropped = try AtomicFile.Draft(path: path, keepingContents: true)
+            try dropped.append([0x2a])
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasSuffix("{\"n\":3}\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["events.jsonl"])
+        // A new file: nothing to keep.
+        let fresh = try AtomicFile.Draft(path: folder + "/new.jsonl", keepingContents: true)
+        try fresh.append([0x7b, 0x7d])
+        try fresh.commit()
+        #expect(try String(contentsOfFile: folder + "/new.jsonl", encoding: .utf8) == "{}")
+    }
+
     @Test("A private file is created fresh, owner-only, never at a name someone planted")
     func privateFile() throws {
         let folder = try directory()

@@ -5,29 +5,31 @@ import PlaytraceCore
 
 /// Appends every event and metric to a file as one JSON object per line (JSON Lines), for tools that read
 /// files: `jq`, log shippers, notebooks. Lines are buffered and written every ``flushInterval`` and when the
-/// buffer fills, and at the end of service.
+/// buffer fills, to a draft of the file (``AtomicFile/Draft``: what the file held, then the new lines), which the
+/// end of service puts in place whole. A reader never sees a torn file: until the end it sees the file as it was;
+/// a process killed before the end, or a write that failed (a full disk), leaves it so.
 ///
 /// ```swift
 /// let backend = try JSONLinesBackend(path: "session.jsonl")
 /// // {"type":"event","action":"Start","date":"2026-11-21T10:00:00.640Z","attributes":{"position":0,…}}
 /// ```
 public final class JSONLinesBackend: Backend, Sendable {
-    private let handle: FileHandle
-    private let buffer = Locked<[UInt8]>([])
+    private let draft: AtomicFile.Draft
+    /// The lines not yet written; whether a write failed (the draft is then discarded at the end); whether the
+    /// file was put in place (lines after that are not written).
+    private let buffer = Locked<(lines: [UInt8], failed: Bool, ended: Bool)>(([], false, false))
     private let timer = FlushTimer()
     private let logger: Logger
     public let flushInterval: Duration
     private let bufferLimit = 256 << 10
 
-    /// Opens (or creates) the file and appends to it.
+    /// Starts a draft of the file (or of a new one) that appends to what it holds.
     ///
-    /// - Throws: the system's `POSIXError` when the file cannot be opened for writing (no such directory,
-    ///   permission denied, a directory at that path…).
+    /// - Throws: the system's `POSIXError` when the draft cannot be created beside the file or the file cannot be
+    ///   read (no such directory, permission denied…).
     public init(path: String, flushInterval: Duration = .seconds(1),
                 logger: Logger = Logger(label: "playtrace.jsonl")) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        draft = try AtomicFile.Draft(path: path, keepingContents: true)
         self.flushInterval = flushInterval
         self.logger = logger
     }
@@ -35,7 +37,7 @@ public final class JSONLinesBackend: Backend, Sendable {
     deinit {
         timer.stop()
         flush()
-        try? handle.close()
+        finish()
     }
 
     public func instrumentReady(_ instrument: Instrument) {
@@ -45,6 +47,7 @@ public final class JSONLinesBackend: Backend, Sendable {
     public func endOfService() {
         timer.stop()
         flush()
+        finish()
     }
 
     public func sendEvent(_ event: Event) { append(JSONWriter.event(event)) }
@@ -52,23 +55,48 @@ public final class JSONLinesBackend: Backend, Sendable {
 
     /// Writes the buffered lines.
     public func flush() {
-        let bytes = buffer.withLock { buffer -> [UInt8] in
-            defer { buffer.removeAll(keepingCapacity: true) }
-            return buffer
+        let (bytes, ended) = buffer.withLock { buffer -> ([UInt8], Bool) in
+            defer { buffer.lines.removeAll(keepingCapacity: true) }
+            return (buffer.failed ? [] : buffer.lines, buffer.ended)
         }
         guard !bytes.isEmpty else { return }
+        guard !ended else {
+            logger.warning("JSON lines after the end of service are not written", metadata: ["bytes": "\(bytes.count)"])
+            return
+        }
         do {
-            try handle.write(contentsOf: bytes)
+            try draft.append(bytes)
         } catch {
-            logger.error("JSON lines could not be written", metadata: ["bytes": "\(bytes.count)", "error": "\(error)"])
+            buffer.withLock { $0.failed = true }
+            logger.error("JSON lines could not be written: the file is left as it was",
+                         metadata: ["file": "\(draft.path)", "bytes": "\(bytes.count)", "error": "\(error)"])
+        }
+    }
+
+    /// Puts the file in place, or, after a failed write, leaves the one there as it was.
+    private func finish() {
+        let (failed, ended) = buffer.withLock { buffer in
+            defer { buffer.ended = true }
+            return (buffer.failed, buffer.ended)
+        }
+        guard !ended else { return }
+        if failed {
+            draft.discard()
+            return
+        }
+        do {
+            try draft.commit()
+        } catch {
+            logger.error("JSON lines could not be put in place: the file is left as it was",
+                         metadata: ["file": "\(draft.path)", "error": "\(error)"])
         }
     }
 
     private func append(_ line: String) {
         let full = buffer.withLock { buffer -> Bool in
-            buffer.append(contentsOf: line.utf8)
-            buffer.append(UInt8(ascii: "\n"))
-            return buffer.count >= bufferLimit
+            buffer.lines.append(contentsOf: line.utf8)
+            buffer.lines.append(UInt8(ascii: "\n"))
+            return buffer.lines.count >= bufferLimit
         }
         if full { flush() }
     }

@@ -144,34 +144,3 @@ enum TerminalText {
         return out + "…" + reset
     }
 }
-
-enum Format {
-    /// A stream date's time of day (UTC, milliseconds): `00:00:08.000Z`.
-    static func timeOfDay(millisecondsSince1970 milliseconds: Double) -> String {
-        let text = StreamDate(millisecondsSince1970: milliseconds).iso8601Milliseconds
-        return text.split(separator: "T").last.map(String.init) ?? text
-    }
-
-    static func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
-
-    /// `; influxdb asked to wait (Retry-After): due at 2026-11-27T22:59:30.000Z` for each destination whose server
-    /// asked for a wait that outlasted the drain (dates in seconds since 1970); empty for none.
-    static func retryAfter(_ dueDates: [String: Double]) -> String {
-        dueDates.sorted { $0.key < $1.key }.map { destination, date in
-            "; \(destination) asked to wait (Retry-After): due at \(StreamDate(secondsSince1970: date).iso8601Milliseconds)"
-        }.joined()
-    }
-
-    static func seconds(_ value: Duration) -> String { seconds(Double(value.components.seconds) + Double(value.components.attoseconds) * 1e-18) }
-
-    static func bytes(_ count: Int) -> String {
-        if count >= 1_000_000 { return String(format: "%.1f MB", Double(count) / 1_000_000) }
-        if count >= 1_000 { return String(format: "%.1f kB", Double(count) / 1_000) }
-        return "\(count) B"
-    }
-
-    static func bitrate(_ bitsPerSecond: Double) -> String {
-        if bitsPerSecond >= 1_000_000 { return String(format: "%.2f Mbit/s", bitsPerSecond / 1_000_000) }
-        return String(format: "%.0f kbit/s", bitsPerSecond / 1_000)
-    }
-}

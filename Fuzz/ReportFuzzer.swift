@@ -1,0 +1,15 @@
+// libFuzzer target for `playtrace report` (built by scripts/fuzz with the summary's and the HTML report's sources):
+// any bytes must decode as a session summary or be refused with an error, never crash or hang; a summary that
+// decodes must make a whole report (numbers at the edges — 1e300, ±9.3e18, -0 — in any time, rate or count
+// included) in which no text of the summary becomes markup: the report has no script, so none may appear.
+import Foundation
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzReport(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = Data(UnsafeBufferPointer(start: data, count: size))
+    guard let summary = try? SessionSummary.decode(bytes) else { return 0 }
+    let html = HTMLReport(summary).document
+    precondition(html.hasSuffix("</html>\n") || html.hasSuffix("</html>"), "the report ends before </html>")
+    precondition(html.range(of: "<script", options: .caseInsensitive) == nil, "summary text became markup: <script")
+    return 0
+}
