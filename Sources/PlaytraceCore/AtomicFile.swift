@@ -82,10 +82,13 @@ extension AtomicFile {
             var ended = false
         }
 
-        /// Creates the temporary file (exclusively, with `permissions`; a file replaced keeps its own, unless they
-        /// are ``privatePermissions``).
-        /// - Parameter keepingContents: whether the draft starts with what `path` holds now (the parts are then
-        ///   appended to it).
+        /// Creates the temporary file beside `path`, exclusively.
+        /// - Parameters:
+        ///   - path: the file the draft replaces when it is committed.
+        ///   - permissions: the new file's; a file replaced keeps its own, unless they are
+        ///     ``AtomicFile/privatePermissions``.
+        ///   - keepingContents: whether the draft starts with what `path` holds now (the parts are then appended to
+        ///     it).
         public init(path: String, permissions: mode_t = AtomicFile.publicPermissions, keepingContents: Bool = false) throws {
             var kept: mode_t?
             var existing = stat()

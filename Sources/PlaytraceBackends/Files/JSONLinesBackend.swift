@@ -5,9 +5,9 @@ import PlaytraceCore
 
 /// Appends every event and metric to a file as one JSON object per line (JSON Lines), for tools that read
 /// files: `jq`, log shippers, notebooks. Lines are buffered and written every ``flushInterval`` and when the
-/// buffer fills, to a draft of the file (``AtomicFile/Draft``: what the file held, then the new lines), which the
-/// end of service puts in place whole. A reader never sees a torn file: until the end it sees the file as it was;
-/// a process killed before the end, or a write that failed (a full disk), leaves it so.
+/// buffer fills, to a draft of the file (PlaytraceCore's `AtomicFile.Draft`: what the file held, then the new
+/// lines), which the end of service puts in place whole. A reader never sees a torn file: until the end it sees the
+/// file as it was; a process killed before the end, or a write that failed (a full disk), leaves it so.
 ///
 /// ```swift
 /// let backend = try JSONLinesBackend(path: "session.jsonl")

@@ -27,7 +27,7 @@ struct TelemetryOptions: ParsableArguments {
     @Option(name: .customLong("otlp"), help: "OpenTelemetry collector OTLP/HTTP base URL (http://host:4318): metrics, and playbacks as traces.")
     var otlpURL: String?
 
-    @Option(name: .customLong("jsonl"), help: "Append events and metrics to this file, one JSON object per line.")
+    @Option(name: .customLong("jsonl"), help: "Append events and metrics to this file, one JSON object per line (put in place whole when the session ends).")
     var jsonLinesPath: String?
 
     @Option(name: .customLong("outbox"), help: "The outbox file (SQLite) that keeps undelivered telemetry across runs.")
