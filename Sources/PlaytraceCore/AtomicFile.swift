@@ -77,7 +77,7 @@ extension AtomicFile {
         private let state: Locked<State>
 
         private struct State {
-            var descriptor: Int32
+            let handle: FileHandle
             let temporary: String
             var ended = false
         }
@@ -90,11 +90,9 @@ extension AtomicFile {
         ///   - keepingContents: whether the draft starts with what `path` holds now (the parts are then appended to
         ///     it).
         public init(path: String, permissions: mode_t = AtomicFile.publicPermissions, keepingContents: Bool = false) throws {
-            var kept: mode_t?
             var existing = stat()
-            if permissions != AtomicFile.privatePermissions, stat(path, &existing) == 0, (existing.st_mode & S_IFMT) == S_IFREG {
-                kept = existing.st_mode & 0o777
-            }
+            let exists = stat(path, &existing) == 0 && (existing.st_mode & S_IFMT) == S_IFREG
+            let kept = exists && permissions != AtomicFile.privatePermissions ? existing.st_mode & 0o777 : nil
             let url = URL(fileURLWithPath: path)
             let directory = url.deletingLastPathComponent().path
             let name = url.lastPathComponent
@@ -109,10 +107,15 @@ extension AtomicFile {
             guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
             if let kept { fchmod(descriptor, kept) }  // the replaced file's own mode; a new one's is `open`'s, less the umask
             self.path = path
-            state = Locked(State(descriptor: descriptor, temporary: temporary))
-            if keepingContents {
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+            state = Locked(State(handle: handle, temporary: temporary))
+            if keepingContents, exists {
                 do {
-                    try copyContents(of: path, to: descriptor)
+                    let source = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+                    defer { try? source.close() }  // read-only: nothing to lose at its close
+                    while let chunk = try source.read(upToCount: 64 << 10), !chunk.isEmpty {
+                        try handle.write(contentsOf: chunk)
+                    }
                 } catch {
                     discard()
                     throw error
@@ -124,10 +127,10 @@ extension AtomicFile {
 
         /// Appends `bytes` to the draft; throws the system's error (a full disk, say), after which the draft should
         /// be discarded.
-        public func append(_ bytes: some ContiguousBytes) throws {
+        public func append(_ bytes: some DataProtocol) throws {
             try state.withLock { state in
                 guard !state.ended else { throw POSIXError(.EBADF) }
-                try bytes.withUnsafeBytes { try Self.writeAll($0, to: state.descriptor) }
+                try state.handle.write(contentsOf: bytes)
             }
         }
 
@@ -137,11 +140,11 @@ extension AtomicFile {
             try state.withLock { state in
                 guard !state.ended else { return }
                 state.ended = true
-                let closed = close(state.descriptor)
-                let code = errno
-                guard closed == 0 else {
+                do {
+                    try state.handle.close()
+                } catch {
                     unlink(state.temporary)
-                    throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+                    throw error
                 }
                 guard rename(state.temporary, path) == 0 else {
                     let code = errno
@@ -156,40 +159,8 @@ extension AtomicFile {
             state.withLock { state in
                 guard !state.ended else { return }
                 state.ended = true
-                close(state.descriptor)
+                try? state.handle.close()  // the draft is thrown away: what its close says changes nothing
                 unlink(state.temporary)
-            }
-        }
-
-        private func copyContents(of path: String, to descriptor: Int32) throws {
-            let source = open(path, O_RDONLY | O_CLOEXEC)
-            guard source >= 0 else {
-                if errno == ENOENT { return }
-                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-            }
-            defer { close(source) }
-            var chunk = [UInt8](repeating: 0, count: 64 << 10)
-            while true {
-                let count = chunk.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR { continue }
-                guard count >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-                guard count > 0 else { return }
-                try chunk.withUnsafeBytes { try Self.writeAll(UnsafeRawBufferPointer(rebasing: $0.prefix(count)), to: descriptor) }
-            }
-        }
-
-        /// `write(2)` until every byte is written (a short write is followed by another), or its error.
-        private static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) throws {
-            var offset = 0
-            while offset < buffer.count, let base = buffer.baseAddress {
-                #if canImport(Glibc)
-                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
-                #else
-                let written = Darwin.write(descriptor, base + offset, buffer.count - offset)
-                #endif
-                if written < 0, errno == EINTR { continue }
-                guard written >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-                offset += written
             }
         }
     }
