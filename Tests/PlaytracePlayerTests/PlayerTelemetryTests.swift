@@ -68,6 +68,13 @@ struct PlayerTelemetryTests {
     /// Plays the lab's on-demand stream (40 s of primary with an 8 s stitched break at 8 s, signalled by a SCTE-35
     /// date range and cue tags, and a 12 s interstitial at 24 s) straight through; returns the metrics and events.
     private func playLabStream(adsTracker: Bool) async throws -> (metrics: [String: Double], events: [Event]) {
+        let (metrics, events) = try await playLabStreamRecording(adsTracker: adsTracker)
+        var last: [String: Double] = [:]
+        for metric in metrics { last[metric.name] = metric.value }
+        return (last, events)
+    }
+
+    private func playLabStreamRecording(adsTracker: Bool) async throws -> (metrics: [Metric], events: [Event]) {
         let backend = RecordingBackend()
         var instrument: Instrument?
         var ads: AdTelemetryTracker?
@@ -87,14 +94,41 @@ struct PlayerTelemetryTests {
         await harness.advance(until: { player.time.seconds >= 8 }, limit: .seconds(20))
         // An ads tracker that knows the stitched break reports it as well (as an SSAI session would).
         ads?.breakBegan(roll: .mid)
+        ads?.adBegan(TelemetryAd(id: "ad-1"))
+        await harness.advance(until: { player.time.seconds >= 12 }, limit: .seconds(20))
+        ads?.adEnded()
+        ads?.adBegan(TelemetryAd(id: "ad-2"))
         await harness.advance(until: { player.time.seconds >= 16 }, limit: .seconds(20))
+        ads?.adEnded()
         ads?.breakEnded()
         await harness.advance(until: { player.playbackState == .ended }, limit: .seconds(60))
         await harness.shutdown()
         _ = instrument
-        var metrics: [String: Double] = [:]
-        for metric in backend.metrics { metrics[metric.name] = metric.value }
-        return (metrics, backend.events)
+        return (backend.metrics, backend.events)
+    }
+
+    @Test("One QoE with or without an ads tracker: every metric the same, the PlayTime counters add up to ContentPlaybackTime")
+    func oneQoEWithOrWithoutAnAdsTracker() async throws {
+        func summed(_ metrics: [Metric]) -> [String: Double] {
+            var values: [String: Double] = [:]
+            for metric in metrics {
+                values[metric.name] = metric.kind == .counter ? (values[metric.name] ?? 0) + metric.value : metric.value
+            }
+            return values
+        }
+        let without = summed(try await playLabStreamRecording(adsTracker: false).metrics)
+        let with = summed(try await playLabStreamRecording(adsTracker: true).metrics)
+        for values in [without, with] {
+            let content = try #require(values["ContentPlaybackTime"])
+            #expect(values["PlayTime"] == content, "the PlayTime counters add up to ContentPlaybackTime: \(values)")
+        }
+        #expect(Set(without.keys) == Set(with.keys), "the same metrics: \(without.keys.sorted()) \(with.keys.sorted())")
+        for (name, value) in without {
+            let other = try #require(with[name], "\(name)")
+            // Virtual time: only the moment the ads tracker's break opens may move a figure, by a tick at most.
+            let tolerance = name == "AverageBitrate" ? value * 0.02 : (name.hasSuffix("Time") ? 150 : 0)
+            #expect(abs(other - value) <= tolerance, "\(name): \(value) without an ads tracker, \(other) with one")
+        }
     }
 
     @Test("Content time excludes the stitched break the stream signals and the interstitial: content + ads = watched")

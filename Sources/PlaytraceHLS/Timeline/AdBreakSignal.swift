@@ -70,8 +70,11 @@ enum AdBreakExtraction {
         var endsOnNext: [Int: String] = [:]
         for range in dateRanges {
             // RFC 8216bis §4.4.5.1: tags with one ID are one range. A later tag closes the break with its END-DATE
-            // or DURATION (a measured end beats a planned duration), or with SCTE35-IN at its own later date.
+            // or DURATION (a measured end beats a planned duration), with SCTE35-IN at its own later date, or with a
+            // SCTE35-CMD that closes a break (a time signal ending the segmentation, say).
             if let index = indexByID[range.id] {
+                let closingCommand = range.scte35Command.flatMap { try? SpliceInfoSection(encoded: $0) }
+                    .map(closesBreak) == true
                 let start = breaks[index].startDate
                 let end = range.endDate
                     ?? (range.scte35In != nil && start.map { range.startDate > $0 } == true ? range.startDate : nil)
@@ -81,7 +84,7 @@ enum AdBreakExtraction {
                 } else if let end, let start {
                     breaks[index].duration = end - start
                     breaks[index].isClosed = true
-                } else if range.scte35In != nil {
+                } else if range.scte35In != nil || closingCommand {
                     breaks[index].isClosed = true
                 }
                 continue

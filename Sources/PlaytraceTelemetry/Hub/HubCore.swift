@@ -47,9 +47,9 @@ public class HubCore: Hub {
     public func processEvent(_ event: inout Event, state: inout TrackerState, tracker: TrackerID,
                              instrument: Instrument) -> Bool {
         let now = event.timeNanoseconds
-        let delta = Self.accountPlayTime(&state, until: now)
+        Self.accountPlayTime(&state, until: now)
         guard accept(&event, state: &state, tracker: tracker, instrument: instrument, now: now) else { return false }
-        decorate(&event, state: &state, now: now, deltaPlayTime: delta)
+        decorate(&event, state: &state, now: now)
         return true
     }
 
@@ -164,18 +164,19 @@ public class HubCore: Hub {
         state.requested = now
     }
 
-    /// Adds the content play time since it was last accounted to the playback's total; returns it.
-    @discardableResult
-    static func accountPlayTime(_ state: inout TrackerState, until now: Int64) -> Int64 {
-        var delta: Int64 = 0
-        if state.isPlayingContent, let since = state.playAccounted, now > since { delta = now - since }
-        state.playTotal += delta
+    /// Adds the content play time since it was last accounted to the playback's total. An event that passes reports
+    /// it (``decorate(_:state:now:)``); time accounted while an event is dropped, or by an ads tracker's event, waits
+    /// for the next one.
+    static func accountPlayTime(_ state: inout TrackerState, until now: Int64) {
+        if state.isPlayingContent, let since = state.playAccounted, now > since { state.playTotal += now - since }
         state.playAccounted = now
-        return delta
     }
 
-    /// Adds the playback's state to an event (``Event/playback``), and records the action's time.
-    func decorate(_ event: inout Event, state: inout TrackerState, now: Int64, deltaPlayTime: Int64) {
+    /// Adds the playback's state to an event (``Event/playback``), and records the action's time. Its
+    /// `deltaPlayTime` is the content play time no earlier event reported, so that the deltas of a playback add up to
+    /// its `accumPlayTime`, to the millisecond.
+    func decorate(_ event: inout Event, state: inout TrackerState, now: Int64) {
+        let total = Self.milliseconds(state.playTotal)
         // Written in place: a snapshot built apart and then assigned would count references to its id and
         // time list twice.
         event.playback.carried = PlaybackSnapshot.carryingAll
@@ -186,8 +187,9 @@ public class HubCore: Hub {
         event.playback.accumPauseTime = Self.milliseconds(state.pauseTotal)
         event.playback.accumBufferTime = Self.milliseconds(state.bufferTotal)
         event.playback.accumSeekTime = Self.milliseconds(state.seekTotal)
-        event.playback.accumPlayTime = Self.milliseconds(state.playTotal)
-        event.playback.deltaPlayTime = Self.milliseconds(deltaPlayTime)
+        event.playback.accumPlayTime = total
+        event.playback.deltaPlayTime = total - state.playReportedMilliseconds
+        state.playReportedMilliseconds = total
         event.playback.inPauseBlock = state.isPaused
         event.playback.inSeekBlock = state.isSeeking
         event.playback.inBufferBlock = state.isBuffering

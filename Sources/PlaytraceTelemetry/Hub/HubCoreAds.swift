@@ -27,12 +27,16 @@ public final class HubCoreAds: HubCore {
             let action = event.action.standardAction
             if action == .end, isBreakOpen { return false }
             state.inAdBreak = isBreakOpen
-            let passes = super.processEvent(&event, state: &state, tracker: tracker, instrument: instrument)
-            if action == .adBreakBegin || action == .adBreakFinish,
-               instrument.trackerIDs.contains(where: { instrument.isAdsTracker($0) }) {
-                return false
+            guard action == .adBreakBegin || action == .adBreakFinish,
+                  instrument.trackerIDs.contains(where: { instrument.isAdsTracker($0) }) else {
+                return super.processEvent(&event, state: &state, tracker: tracker, instrument: instrument)
             }
-            return passes
+            // The stream's own break: content time stops or resumes, but the ads tracker reports the break, and the
+            // play time accounted here is reported by the content's next event.
+            let now = event.timeNanoseconds
+            HubCore.accountPlayTime(&state, until: now)
+            _ = accept(&event, state: &state, tracker: tracker, instrument: instrument, now: now)
+            return false
         }
         let now = event.timeNanoseconds
         guard acceptAdEvent(&event, state: &state, instrument: instrument, now: now) else { return false }

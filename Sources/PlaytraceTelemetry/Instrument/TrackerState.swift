@@ -49,6 +49,9 @@ public struct TrackerState: Sendable, Hashable {
     var seekStart: Int64?
     var adStart: Int64?
     var playAccounted: Int64?
+    /// Content play time already carried by events as `deltaPlayTime`, whole milliseconds: the next event that passes
+    /// carries the rest, so that the deltas add up to the playback's total whatever the hub drops in between.
+    var playReportedMilliseconds = 0
     var requested: Int64?
 
     public var accumPauseTime: Duration {

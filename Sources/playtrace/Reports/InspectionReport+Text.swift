@@ -95,7 +95,12 @@ extension InspectionReport {
                 if let classIdentifier = range.classIdentifier { line += "  class \(classIdentifier)" }
                 if let interstitial = range.interstitial { line += "  interstitial: \(interstitial.text)" }
                 out.append(line)
-                if let scte35 = range.scte35 { out.append("      SCTE-35: \(scte35.summary)") }
+                // Each of the range's SCTE-35 attributes, named when it has more than one.
+                let messages = [("SCTE35-OUT", range.scte35Out), ("SCTE35-IN", range.scte35In),
+                                ("SCTE35-CMD", range.scte35Command)].compactMap { name, report in report.map { (name, $0) } }
+                for (name, report) in messages {
+                    out.append("      SCTE-35\(messages.count > 1 ? " (\(name))" : ""): \(report.summary)")
+                }
             }
         }
         if !interstitials.isEmpty {

@@ -72,7 +72,13 @@ struct InspectionReport: Codable {
         /// `DURATION`, or the time from `START-DATE` to `END-DATE`.
         var durationSeconds: Double?
         var plannedDurationSeconds: Double?
+        /// The range's message: its `SCTE35-OUT`, else its `SCTE35-IN`, else its `SCTE35-CMD`.
         var scte35: SCTE35Report?
+        /// Each SCTE-35 attribute of the range, every tag with its `ID` merged: a break opened by one tag's
+        /// `SCTE35-OUT` and closed by a later tag's `SCTE35-CMD` lists both.
+        var scte35Out: SCTE35Report?
+        var scte35In: SCTE35Report?
+        var scte35Command: SCTE35Report?
         /// What an interstitial (`CLASS="com.apple.hls.interstitial"`) plays; absent on other date ranges.
         var interstitial: InterstitialAsset?
     }
@@ -227,6 +233,9 @@ struct InspectionReport: Codable {
                     durationSeconds: (range.duration ?? range.endDate.map { $0 - range.startDate })?.seconds,
                     plannedDurationSeconds: range.plannedDuration?.seconds,
                     scte35: (range.scte35Out ?? range.scte35In ?? range.scte35Command).map(SCTE35Report.init(encoded:)),
+                    scte35Out: range.scte35Out.map(SCTE35Report.init(encoded:)),
+                    scte35In: range.scte35In.map(SCTE35Report.init(encoded:)),
+                    scte35Command: range.scte35Command.map(SCTE35Report.init(encoded:)),
                     interstitial: range.interstitial.map(InterstitialAsset.init))
             }
             interstitials = mergedDateRanges.compactMap { range in
