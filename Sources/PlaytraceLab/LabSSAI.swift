@@ -165,8 +165,10 @@ struct LabSSAI {
         return Self.encode(HarmonicMetadata(adBreaks: adBreaks, dataRange: range))
     }
 
-    /// Harmonic's answer to a session initialisation: the session's URLs, relative to the request.
-    static let harmonicSession = #"{"manifestUrl":"./master.m3u8?sessid=lab-1","trackingUrl":"./metadata?sessid=lab-1"}"#
+    /// Harmonic's answer to a session initialisation: the URLs of the session `lab-<serial>`, relative to the request.
+    static func harmonicSession(serial: Int) -> String {
+        #"{"manifestUrl":"./master.m3u8?sessid=lab-\#(serial)","trackingUrl":"./metadata?sessid=lab-\#(serial)"}"#
+    }
 
     // MARK: - MediaTailor
 
@@ -206,21 +208,24 @@ struct LabSSAI {
         var hlsAnchorMediaSequenceNumber: Int?
     }
 
-    /// A MediaTailor session's path component: the stream and the segment its time zero is at (the first segment of
-    /// the live window when the session began), so that the lab keeps no session state.
-    func mediaTailorSession(_ stream: Stream, elapsed: Double) -> String {
+    /// A MediaTailor session's path component, `<stream>-<zero>.<serial>`: the stream and the segment its time zero
+    /// is at (the first segment of the live window when the session began), so that the lab keeps no session state,
+    /// and the session's serial number, new at each initialisation.
+    func mediaTailorSession(_ stream: Stream, elapsed: Double, serial: Int) -> String {
         switch stream {
-        case .vod, .interstitials, .vastInterstitials: "\(stream.rawValue)-0"
-        case .live: "live-\(liveWindow(elapsed: elapsed).first)"
+        case .vod, .interstitials, .vastInterstitials: "\(stream.rawValue)-0.\(serial)"
+        case .live: "live-\(liveWindow(elapsed: elapsed).first).\(serial)"
         }
     }
 
-    /// MediaTailor's tracking JSON for a session (``mediaTailorSession(_:elapsed:)``), `nil` for an unknown one.
+    /// MediaTailor's tracking JSON for a session (``mediaTailorSession(_:elapsed:serial:)``), `nil` for an unknown one.
     /// Times are seconds from the session's time zero; each ad's impression has a second, `about:blank` URL, and a
     /// `clickThrough` (a page to open, never a beacon) points at the sink too.
     func mediaTailor(session: String, elapsed: Double, base: String) -> String? {
-        guard let dash = session.lastIndex(of: "-"), let stream = Stream(rawValue: String(session[..<dash])),
-              let zero = Int(session[session.index(after: dash)...]), zero >= 0 else {
+        // The serial (after the dot) tells sessions apart; it changes nothing in what they play.
+        let place = session.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard let dash = place.lastIndex(of: "-"), let stream = Stream(rawValue: String(place[..<dash])),
+              let zero = Int(place[place.index(after: dash)...]), zero >= 0 else {
             return nil
         }
         // Seconds from the session's time zero (its first segment).
@@ -262,10 +267,11 @@ struct LabSSAI {
 
     /// MediaTailor's answer to a session initialisation: the manifest and tracking paths of the session, with the
     /// request's `manifestParams` as their query.
-    func mediaTailorSessionAnswer(_ stream: Stream, elapsed: Double, manifestParams: [String: String]) -> String {
+    func mediaTailorSessionAnswer(_ stream: Stream, elapsed: Double, serial: Int,
+                                  manifestParams: [String: String]) -> String {
         var query = URLComponents()
         query.queryItems = manifestParams.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-        let session = mediaTailorSession(stream, elapsed: elapsed)
+        let session = mediaTailorSession(stream, elapsed: elapsed, serial: serial)
         let extra = query.percentEncodedQuery.map { "&\($0)" } ?? ""
         let trackingQuery = query.percentEncodedQuery.map { "?\($0)" } ?? ""
         return Self.encode([

@@ -63,7 +63,9 @@ extension LabServer {
         router.post("/ssai/**") { request, context -> Response in
             let path = request.uri.path
             if Self.harmonicSessionStream(path) != nil {
-                return try await self.sessionInit(request, connection: context.channel) { _ in LabSSAI.harmonicSession }
+                return try await self.sessionInit(request, connection: context.channel) { _ in
+                    LabSSAI.harmonicSession(serial: self.mintSession())
+                }
             }
             if let stream = Self.mediaTailorSessionStream(path) {
                 let body = try await request.body.collect(upTo: 1 << 20)
@@ -71,8 +73,8 @@ extension LabServer {
                     return Response(status: .badRequest, body: .init(byteBuffer: ByteBuffer(string: "a JSON object is expected\n")))
                 }
                 return try await self.sessionInit(request, connection: context.channel) { elapsed in
-                    LabSSAI(configuration: self.configuration).mediaTailorSessionAnswer(stream, elapsed: elapsed,
-                                                                                        manifestParams: params)
+                    LabSSAI(configuration: self.configuration).mediaTailorSessionAnswer(
+                        stream, elapsed: elapsed, serial: self.mintSession(), manifestParams: params)
                 }
             }
             return Response(status: .notFound)
@@ -192,7 +194,7 @@ extension LabServer {
     private func serveMedia(_ request: Request, connection: any Channel) async throws -> Response {
         let path = request.uri.path
         if Self.harmonicSessionStream(path) != nil, request.uri.queryParameters["initSession"] == "true" {
-            return try await sessionInit(request, connection: connection) { _ in LabSSAI.harmonicSession }
+            return try await sessionInit(request, connection: connection) { _ in LabSSAI.harmonicSession(serial: self.mintSession()) }
         }
         let receivedAt = stopwatch.elapsed
         let kinds = faults.take(for: path)

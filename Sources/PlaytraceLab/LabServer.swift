@@ -41,6 +41,8 @@ public final class LabServer: Sendable {
     let stopwatch: Stopwatch
     let logger: Logger
     private let parked = Atomic<Int>(0)
+    /// The SSAI sessions initialised so far: each initialisation mints the next, as real services do.
+    private let sessionSerial = Atomic<Int>(0)
     /// Finished when the lab stops: wakes every response parked on the clock, which a test clock that no longer
     /// advances would otherwise keep forever (and graceful shutdown would wait for them).
     private let stopping = Broadcaster<Void>()
@@ -58,6 +60,9 @@ public final class LabServer: Sendable {
     /// Responses now waiting on the lab's clock (delayed or throttled). Tests compare it with the requests a
     /// client has in flight to know when everything waits on the clock.
     public var parkedResponses: Int { parked.load(ordering: .sequentiallyConsistent) }
+
+    /// A new SSAI session's serial number (1, 2, …).
+    func mintSession() -> Int { sessionSerial.add(1, ordering: .sequentiallyConsistent).newValue }
 
     /// Waits, in real time, until the system is quiescent on a test clock: every request the client has in flight
     /// (`inFlight`) is parked on the lab's clock (a throttled or delayed response), or there is none, in two checks

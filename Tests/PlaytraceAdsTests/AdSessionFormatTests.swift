@@ -67,8 +67,8 @@ struct AdSessionFormatTests {
         let url = URL(string: "\(h.base)/ssai/mediatailor/v1/session/lab/origin/vod/master.m3u8")!
         let info = try #require(await h.session.start(mediaUrl: url, provider: provider))
         #expect(info.obtainedBy == "session POST")
-        #expect(info.manifestUrl.absoluteString == "\(h.base)/ssai/mediatailor/v1/master/lab/origin/vod/master.m3u8?aws.sessionId=vod-0&origin=lab")
-        #expect(info.adTrackingMetadataUrl.absoluteString == "\(h.base)/ssai/mediatailor/v1/tracking/lab/origin/vod-0?origin=lab")
+        #expect(info.manifestUrl.absoluteString == "\(h.base)/ssai/mediatailor/v1/master/lab/origin/vod/master.m3u8?aws.sessionId=vod-0.1&origin=lab")
+        #expect(info.adTrackingMetadataUrl.absoluteString == "\(h.base)/ssai/mediatailor/v1/tracking/lab/origin/vod-0.1?origin=lab")
         #expect(h.session.timeline == .mediaTime && h.session.adPods.map(\.id) == ["break-1"])
         await h.makePlayer(url: info.manifestUrl)
         h.player.play()

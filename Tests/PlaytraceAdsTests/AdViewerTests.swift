@@ -142,6 +142,8 @@ struct AdResumeTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ads-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let first = try await AdSessionHarness(playing: nil, outboxPath: path)
+        // The session read from the playlist, both times: the lab mints a new one at every initialisation.
+        first.session.isInitRequest = false
         try await first.startHarmonicVOD()
         first.player.play()
         await first.play(until: 9.5)
@@ -162,6 +164,7 @@ struct AdResumeTests {
         // beacon server stays down until the restored states are read: the midpoint's retry is due at once, and the
         // new run's outbox could otherwise deliver it first (seen under the whole suite's load).
         let second = try await AdSessionHarness(playing: nil, after: first, outboxPath: path)
+        second.session.isInitRequest = false
         try await second.startHarmonicVOD()
         #expect(second.session.restoredBeaconCount == 4)
         let states = AdFixtures.states(second.session.adPods)

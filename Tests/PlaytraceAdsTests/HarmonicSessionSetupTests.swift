@@ -27,6 +27,8 @@ struct HarmonicSessionSetupTests {
         #expect(result.failures == [.httpStatus(step: "initSession GET", status: 503)])
         #expect(result.info?.obtainedBy == "initSession POST")
         #expect(lab.requests.all.last?.method == "POST")
+        // Each initialisation is a new session, as with a real service: a rerun never replays an earlier one.
+        #expect(result.info?.adTrackingMetadataUrl.absoluteString == "http://127.0.0.1:\(port)/ssai/harmonic/vod/metadata?sessid=lab-2")
 
         result = await setup.start(mediaUrl: media, isInitRequest: false)
         #expect(result.info?.obtainedBy == "playlist")

@@ -53,16 +53,24 @@ struct CLIRobustnessTests {
                                 naming: "/nonexistent/outbox.sqlite", status: 64)
     }
 
-    @Test func theOutboxCommandWithoutDeliverExitsZero() async throws {
+    @Test("Telemetry that never reached its backend during the run fails the verdict unless accepted, naming the outbox it waits in; outbox without --deliver exits 0")
+    func undeliveredTelemetryIsAShortfall() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let lab = LabServer(clock: ContinuousClock())
         let port = try await lab.start()
-        // A short demo leaves an outbox file behind.
-        let demo = try await CLITests.run(["play", "http://127.0.0.1:\(port)/vod/master.m3u8", "--duration", "1",
-                                           "--outbox", path, "--influx", "http://127.0.0.1:9"])
+        let arguments = ["play", "http://127.0.0.1:\(port)/vod/master.m3u8", "--duration", "1", "--outbox", path,
+                         "--influx", "http://127.0.0.1:9", "--drain-timeout", "1"]
+        let failed = try await CLITests.run(arguments)
+        #expect(failed.status == 1, "stderr: \(failed.error)")
+        let line = failed.output.split(separator: "\n").last { $0.hasPrefix("verdict: ") } ?? ""
+        #expect(line.hasPrefix("verdict: FAILED — playback played") && line.contains("not delivered during the run, waiting in \(path)"),
+                "\(failed.output)")
+        // Accepted: the session passes, and the verdict still names it. The run leaves an outbox file behind.
+        let demo = try await CLITests.run(arguments + ["--accept", "telemetry"])
         await lab.stop()
         #expect(demo.status == 0, "stderr: \(demo.error)")
+        #expect(demo.output.contains("(accepted: telemetry: "), "\(demo.output)")
         let run = try await CLITests.run(["outbox", path])
         #expect(run.status == 0, "stderr: \(run.error)")
         #expect(run.output.contains("waiting"))

@@ -83,6 +83,44 @@ struct InspectTruthTests {
         #expect(!run.output.contains("has no end signal"))
     }
 
+    @Test("A break opened by SCTE35-OUT and closed by a later tag's SCTE35-CMD: both messages listed, the break closed")
+    func mergedRangeKeepsEveryMessage() async throws {
+        let start = SpliceInfoSectionEncoder.hex(SpliceInfoSectionEncoder.timeSignal(
+            ptsTime: 900_000, segmentationEventID: 9, segmentationTypeID: 0x34, duration: 20 * 90_000))
+        let end = SpliceInfoSectionEncoder.hex(SpliceInfoSectionEncoder.timeSignal(
+            ptsTime: 2_700_000, segmentationEventID: 9, segmentationTypeID: 0x35, duration: nil))
+        let playlist = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:10
+            #EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00Z
+            #EXT-X-DATERANGE:ID="po-9",START-DATE="2026-01-01T00:00:10Z",PLANNED-DURATION=20,SCTE35-OUT=\(start)
+            #EXTINF:10,
+            a.ts
+            #EXTINF:10,
+            b.ts
+            #EXT-X-DATERANGE:ID="po-9",START-DATE="2026-01-01T00:00:10Z",SCTE35-CMD=\(end)
+            #EXTINF:10,
+            c.ts
+            #EXT-X-ENDLIST
+            """
+        let run = try await Self.inspect(playlist)
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.output.contains("      SCTE-35 (SCTE35-OUT): time_signal, pts_time 10.000000 s, Provider Placement Opportunity Start (0x34)"),
+                "\(run.output)")
+        #expect(run.output.contains("      SCTE-35 (SCTE35-CMD): time_signal, pts_time 30.000000 s, Provider Placement Opportunity End (0x35)"),
+                "\(run.output)")
+        #expect(run.output.contains("po-9  daterange-scte35  at 10.000 s  for 20.000 s") && !run.output.contains("(open)"),
+                "the later command closes the break: \(run.output)")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("merged-\(UUID().uuidString).m3u8")
+        try playlist.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (_, object) = try await CLITests.inspectJSON([file.path])
+        let range = try #require((object["dateRanges"] as? [[String: Any]])?.first)
+        #expect((range["scte35Out"] as? [String: Any])?["summary"] as? String != nil)
+        #expect(((range["scte35Command"] as? [String: Any])?["summary"] as? String)?.contains("(0x35)") == true, "\(range)")
+        #expect(range["scte35In"] == nil)
+    }
+
     @Test("JSON is recognised by its content: empty, malformed, an asset list")
     func jsonDocuments() async throws {
         let empty = try await Self.inspect("{}", suffix: "json")

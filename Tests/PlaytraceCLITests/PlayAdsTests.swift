@@ -90,7 +90,7 @@ struct PlayAdsTests {
     }
 
     /// Wall time, for a reason: a real process is killed with SIGKILL in the middle of an ad break.
-    @Test("play --ads killed with SIGKILL mid-break, then run again on the same outbox: every beacon once, none lost")
+    @Test("play --ads killed with SIGKILL mid-break, then the same session again on the same outbox: every beacon once, none lost, the earlier run's named apart")
     func killedMidBreak() async throws {
         let lab = LabServer(clock: ContinuousClock())
         let port = try await lab.start()
@@ -101,7 +101,8 @@ struct PlayAdsTests {
         lab.faults.add(LabFault(pathContains: "/ad-1/midpoint", kind: .status(503)))
         let process = Process()
         process.executableURL = CLITests.executable
-        process.arguments = ["play", url, "--ads", "harmonic", "--outbox", outbox]
+        // The session read from the playlist (no initialisation): both runs play the same session.
+        process.arguments = ["play", url, "--ads", "harmonic", "--no-init-session", "--outbox", outbox]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -117,11 +118,41 @@ struct PlayAdsTests {
         #expect(first.sorted() == ["ad-1/firstQuartile", "ad-1/impression", "ad-1/start"], "\(first)")
         lab.faults.clear()
 
-        let resumed = try await CLITests.run(["play", url, "--ads", "harmonic", "--outbox", outbox, "--script", "at 17 stop"])
-        await lab.stop()
-        #expect(resumed.status == 0, "stderr: \(resumed.error)")
+        let resumed = try await CLITests.run(["play", url, "--ads", "harmonic", "--no-init-session", "--outbox", outbox,
+                                              "--script", "at 17 stop"])
+        #expect(resumed.status == 1, "this run did not fire them all: \(resumed.output)")
         #expect(Self.harmonicHits(lab).sorted() == Self.expected.sorted(), "each once across both runs")
         #expect(resumed.output.contains("(+4 from an earlier run)"), "\(resumed.output)")
+        let verdict = resumed.output.split(separator: "\n").last { $0.hasPrefix("verdict: ") } ?? ""
+        #expect(verdict.contains("ads: 8 of 12 beacon(s) called for fired by this run, ")
+                    && verdict.contains(", 4 fired by an earlier run")
+                    && verdict.contains("4 of 12 beacon(s) called for were fired by an earlier run of the same ad session (outbox \(outbox)), not by this one"),
+                "\(verdict)")
+
+        // A new session on the same outbox (initialised: the lab mints another) fires every beacon itself.
+        lab.beacons.clear()
+        let fresh = try await CLITests.run(["play", url, "--ads", "harmonic", "--outbox", outbox, "--script", "at 7 rate 2; at 17 stop"])
+        await lab.stop()
+        #expect(fresh.status == 0, "\(fresh.output)")
+        #expect(fresh.output.contains("12 expected, 12 fired") && !fresh.output.contains("earlier run"), "\(fresh.output)")
+        #expect(Self.harmonicHits(lab).sorted() == Self.expected.sorted())
+    }
+
+    @Test("Every metadata request failing while the stream plays its signalled break: ad tracking could not work, the verdict fails")
+    func metadataThatNeverArrives() async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        lab.faults.add(LabFault(pathContains: "/ssai/harmonic/vod/metadata", kind: .status(500)))
+        let run = try await CLITests.run(["play", "http://127.0.0.1:\(port)/ssai/harmonic/vod/master.m3u8", "--ads", "harmonic",
+                                          "--ads-interval", "2", "--script", "at 7 rate 2; at 17 stop"])
+        await lab.stop()
+        #expect(run.status == 1, "\(run.output)")
+        let verdict = run.output.split(separator: "\n").last { $0.hasPrefix("verdict: ") } ?? ""
+        #expect(verdict.hasPrefix("verdict: FAILED — playback played") && verdict.contains("ads: no metadata, nothing could be tracked"),
+                "\(verdict)")
+        #expect(verdict.contains("ad tracking could not work: none of its ") && verdict.contains(" metadata request(s) succeeded while 1 signalled break(s) played"),
+                "\(verdict)")
+        #expect(lab.beacons.all.isEmpty)
     }
 
     @Test("Mistakes are one line that names the culprit, and a non-zero exit", arguments: [

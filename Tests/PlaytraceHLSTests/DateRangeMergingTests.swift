@@ -89,6 +89,31 @@ struct DateRangeMergingTests {
         #expect(range.clientAttributes["X-MORE"] == .quoted("yes"), "attributes only the later tag has are added")
     }
 
+    @Test("A break opened by SCTE35-OUT is closed by a later tag's SCTE35-CMD that ends it; the range keeps both")
+    func laterCommandCloses() throws {
+        let start = SpliceInfoSectionEncoder.hex(SpliceInfoSectionEncoder.timeSignal(
+            ptsTime: 900_000, segmentationEventID: 9, segmentationTypeID: 0x34, duration: 20 * 90_000))
+        let end = SpliceInfoSectionEncoder.hex(SpliceInfoSectionEncoder.timeSignal(
+            ptsTime: 2_700_000, segmentationEventID: 9, segmentationTypeID: 0x35, duration: nil))
+        let outcome = try Self.parse("""
+            #EXTM3U
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00Z
+            #EXT-X-DATERANGE:ID="b1",START-DATE="2026-01-01T00:00:06Z",PLANNED-DURATION=20,SCTE35-OUT=\(start)
+            #EXTINF:6,
+            s0.ts
+            #EXT-X-DATERANGE:ID="b1",START-DATE="2026-01-01T00:00:06Z",SCTE35-CMD=\(end)
+            #EXTINF:6,
+            s1.ts
+            """)
+        #expect(outcome.warnings.isEmpty, "\(outcome.warnings)")
+        guard case .media(let playlist) = outcome.playlist else { Issue.record("not a media playlist"); return }
+        let range = try #require(DateRange.merged(playlist.dateRanges).first)
+        #expect(range.scte35Out == start && range.scte35Command == end)
+        let signal = try #require(playlist.adBreaks.first)
+        #expect(playlist.adBreaks.count == 1 && signal.isClosed && signal.duration == MediaTime(seconds: 20))
+    }
+
     @Test("END-ON-NEXT: a break ends where the next range of its class starts")
     func endOnNext() throws {
         let playlist = try Self.media("""

@@ -28,8 +28,8 @@ struct SessionOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp(
         "A shortfall that does not fail the session (repeatable): the verdict still names it.",
-        discussion: "missed | unexpected | duplicated | failed | waiting | vast-errors | telemetry | playback-failed "
-            + "| stalled | summary-file | report-file. For instance --accept missed when a test plays faster than beacons fire on purpose."))
+        discussion: SessionVerdict.Shortfall.allCases.map(\.rawValue).joined(separator: " | ")
+            + ". For instance --accept missed when a test plays faster than beacons fire on purpose."))
     var accept: [SessionVerdict.Shortfall] = []
 
     func validate() throws {

@@ -22,6 +22,11 @@ struct SessionVerdict {
         case stalled
         /// Beacons that the media played called for and that did not fire.
         case missed
+        /// Beacons that the media played called for and that an earlier run on the same outbox fired (the same SSAI
+        /// session again): this run did not fire them.
+        case earlierRun = "earlier-run"
+        /// Ad tracking that could not work: none of its metadata requests succeeded.
+        case adMetadata = "ad-metadata"
         /// Beacons fired that nothing played called for.
         case unexpected
         /// Beacons fired more than once.
@@ -36,7 +41,8 @@ struct SessionVerdict {
         case outbox
         /// VAST error reports: ads that could not be played.
         case vastErrors = "vast-errors"
-        /// Telemetry that was refused, lost, or whose destination stopped taking it.
+        /// Telemetry that was refused, lost, still waiting for its destination at the end, or whose destination
+        /// stopped taking it.
         case telemetry
         /// The `--summary-json` file could not be written.
         case summaryFile = "summary-file"

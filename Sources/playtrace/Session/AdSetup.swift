@@ -148,7 +148,11 @@ final class AdSetup {
         var unexpected = 0
         /// Automatic events fired more than once.
         var duplicated = 0
+        /// Beacons an earlier run on the same outbox fired (restored from it), and how many of them were called for.
         var restored = 0
+        var firedByEarlierRun = 0
+        /// Beacons called for that this run fired.
+        var firedCalledFor = 0
         /// VAST error beacons sent.
         var errors = 0
         /// The latest delivery after a crossing, and the latest hand-over to the outbox.
@@ -177,6 +181,16 @@ final class AdSetup {
         var findings: [SessionVerdict.Finding] = []
         func add(_ kind: SessionVerdict.Shortfall, _ text: String) { findings.append(.init(kind: kind, text: text)) }
         if counts.missed > 0 { add(.missed, "\(counts.missed) of \(counts.expected) beacon(s) missed") }
+        if counts.firedByEarlierRun > 0 {
+            add(.earlierRun, "\(counts.firedByEarlierRun) of \(counts.expected) beacon(s) called for were fired by an earlier "
+                + "run of the same ad session" + (settings.outboxPath.map { " (outbox \($0))" } ?? "") + ", not by this one")
+        }
+        if session.metadataAttempts > 0, session.metadataFailures >= session.metadataAttempts {
+            let played = playedBreaks(snapshot)
+            add(.adMetadata, "ad tracking could not work: none of its \(session.metadataAttempts) metadata request(s) "
+                + "succeeded" + (played > 0 ? " while \(played) signalled break(s) played" : "")
+                + (session.latestError.map { " (latest: \(PlainText.safe($0)))" } ?? ""))
+        }
         if counts.unexpected > 0 { add(.unexpected, "\(counts.unexpected) beacon(s) fired that nothing played called for") }
         if counts.duplicated > 0 { add(.duplicated, "\(counts.duplicated) beacon(s) fired more than once") }
         if counts.failed > 0 { add(.failed, "\(counts.failed) beacon(s) failed for good (see the list above)") }
@@ -192,13 +206,17 @@ final class AdSetup {
         }
         if counts.errors > 0 { add(.vastErrors, "\(counts.errors) VAST error report(s): ads that could not play") }
         let verdict: String
-        if counts.expected == 0 && counts.fired == 0 {
+        if findings.contains(where: { $0.kind == .adMetadata }) {
+            verdict = "no metadata, nothing could be tracked"
+        } else if counts.expected == 0 && counts.fired == 0 {
             verdict = "no beacon called for"
         } else if findings.isEmpty {
             verdict = "all \(counts.expected) beacon(s) called for fired once and were delivered"
         } else {
-            verdict = "\(counts.expected - counts.missed) of \(counts.expected) beacon(s) called for fired, "
+            // This run's figures: what an earlier run fired is named apart, never counted here.
+            verdict = "\(counts.firedCalledFor) of \(counts.expected) beacon(s) called for fired by this run, "
                 + "\(counts.delivered) delivered"
+                + (counts.firedByEarlierRun > 0 ? ", \(counts.firedByEarlierRun) fired by an earlier run" : "")
         }
         return (podList() + [countsLine()], verdict, findings)
     }
@@ -234,8 +252,21 @@ final class AdSetup {
         let restored = Set(session.adPods.flatMap(\.allTrackingEvents).filter { $0.reportingState != .idle }.map(\.id))
             .subtracting(firedAutomatic)
         counts.missed = expected.subtracting(firedAutomatic).subtracting(restored).count
+        counts.firedByEarlierRun = expected.intersection(restored).count
+        counts.firedCalledFor = expected.intersection(firedAutomatic).count
         counts.unexpected = firedAutomatic.subtracting(expected).count
         return counts
+    }
+
+    /// The breaks the stream signals whose time the playback played some of; a break signalled twice (a date range
+    /// and cue tags) counts once.
+    private func playedBreaks(_ snapshot: EngineSnapshot?) -> Int {
+        guard let snapshot else { return 0 }
+        var played = MediaTimeRangeSet()
+        for range in snapshot.adBreaks.compactMap(\.timeRange) where snapshot.playedRanges.overlap(with: range) > .zero {
+            played.insert(range)
+        }
+        return played.ranges.count
     }
 
     private func countsLine() -> String {

@@ -151,7 +151,12 @@ final class TelemetrySetup: Sendable {
             problems.append("\(drain.lost) batch(es) could not be stored for delivery, and are lost (see the log)")
         }
         if refused > 0 { problems.append("\(refused) batch(es) refused by their destination (see the log)") }
-        if pending > 0, !keepsUndelivered { problems.append("\(pending) batch(es) lost") }
+        if pending > 0 {
+            // Kept or not, telemetry that did not reach its destination during the run is a shortfall of the run.
+            problems.append(keepsUndelivered && drain.fileProblem == nil
+                ? "\(pending) batch(es) not delivered during the run, waiting in \(outboxPath ?? "the outbox")"
+                : "\(pending) batch(es) lost")
+        }
         for (destination, reason) in drain.paused.sorted(by: { $0.key < $1.key }) where destination != BeaconCourier.destination {
             lines.append("  \(destination) paused: \(PlainText.safe(reason))")
             problems.append("\(destination) refuses its batches: \(PlainText.safe(reason))")
