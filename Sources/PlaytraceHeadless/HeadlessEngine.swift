@@ -372,7 +372,9 @@ public actor HeadlessEngine: PlaybackEngine {
         var fatal = error
         fatal.isFatal = true
         fatalError = fatal
-        logger.error("playback failed", metadata: ["error": "\(fatal)"])
+        // Notice, not error: the failure reaches the application as the engine's event (a command line says it
+        // there); the log keeps it for a debug session.
+        logger.notice("playback failed", metadata: ["error": "\(fatal)"])
         // A stall that ends in failure is a failure, not a stall that ended: its time is counted, no resumption
         // is reported.
         if let started = stallStartedAt {

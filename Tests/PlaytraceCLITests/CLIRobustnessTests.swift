@@ -66,6 +66,9 @@ struct CLIRobustnessTests {
         let line = failed.output.split(separator: "\n").last { $0.hasPrefix("verdict: ") } ?? ""
         #expect(line.hasPrefix("verdict: FAILED — playback played") && line.contains("not delivered during the run, waiting in \(path)"),
                 "\(failed.output)")
+        // A backend that cannot be reached is said once, its failed attempts counted.
+        #expect(failed.error.components(separatedBy: "delivery failed").count - 1 == 1, "\(failed.error)")
+        #expect(failed.output.contains(" failed attempt(s) (latest: cannot connect"), "\(failed.output)")
         // Accepted: the session passes, and the verdict still names it. The run leaves an outbox file behind.
         let demo = try await CLITests.run(arguments + ["--accept", "telemetry"])
         await lab.stop()

@@ -141,5 +141,28 @@ struct CLITests {
         let run = try await Self.run(["play", "http://127.0.0.1:9/none.m3u8"])
         #expect(run.status == 1)
         #expect(run.output.contains("failed"))
+        #expect(run.output.contains("▶ 127.0.0.1:9/none.m3u8 — http://127.0.0.1:9/none.m3u8"), "the title names the stream: \(run.output)")
+    }
+
+    @Test("A failure is said when it happens and in the verdict, nowhere else; the stream's kind in words")
+    func aFailureSaidOnce() async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        let run = try await Self.run(["play", "http://127.0.0.1:\(port)/vod/missing.m3u8"])
+        await lab.stop()
+        #expect(run.status == 1)
+        #expect(run.output.components(separatedBy: "HTTP 404").count - 1 == 2, "\(run.output)")
+        #expect(!run.error.contains("404"), "no log line repeats it: \(run.error)")
+        #expect(run.output.contains("    result            failed at 00:00:00.000\n"), "\(run.output)")
+        #expect(run.output.contains("    stream            not known\n"), "\(run.output)")
+    }
+
+    @Test("Item titles name the stream: the last two path components, else the host before them", arguments: [
+        ("http://127.0.0.1:9/", "127.0.0.1:9"), ("http://127.0.0.1:9/live/", "127.0.0.1:9/live"),
+        ("http://127.0.0.1:9/a/b/vod/master.m3u8?token=1", "vod/master.m3u8"),
+    ])
+    func titles(url: String, title: String) async throws {
+        let run = try await Self.run(["play", url])
+        #expect(run.output.contains("▶ \(title) — "), "\(run.output)")
     }
 }

@@ -531,11 +531,15 @@ public actor Outbox {
                     // Abandoned at a drain's deadline or by stop(): not a failure of the destination.
                     logger.debug("delivery abandoned, the message stays stored", metadata: ["destination": "\(destination)"])
                 } else {
-                    logger.warning("delivery failed, will retry", metadata: [
+                    // Said once per destination and reason (a server that is down fails every attempt alike); the
+                    // run's counts keep the number of attempts and the latest reason.
+                    let level: Logger.Level = counts[destination]?.latestFailure == "\(reason)" ? .debug : .warning
+                    logger.log(level: level, "delivery failed, will retry", metadata: [
                         "destination": "\(destination)", "attempt": "\(attempts)", "reason": "\(reason)",
                         "retryIn": "\(delay)",
                     ])
                 }
+                counts[destination, default: OutboxRunCounts()].latestFailure = "\(reason)"
                 let next = now + delay.seconds
                 let notBefore = asked > .zero ? now + asked.seconds : nil
                 try store.reschedule(id, attempts: attempts, nextAttemptAt: next, notBefore: notBefore, error: reason)

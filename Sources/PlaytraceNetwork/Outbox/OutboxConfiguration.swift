@@ -92,6 +92,8 @@ public struct OutboxRunCounts: Sendable, Hashable {
     public var rejected = 0
     /// Attempts that failed and will be tried again.
     public var retried = 0
+    /// Why the latest of them failed.
+    public var latestFailure: String?
     /// Messages cut in smaller ones after a server refused them as too large.
     public var split = 0
 

@@ -89,8 +89,7 @@ struct Play: AsyncParsableCommand {
                 stopwatch: Stopwatch(clock: clock))
             let output = ConsoleOutput(plain: sessionOptions.plain)
             interruption.announce { output.notice($0) }
-            let title = target.deletingLastPathComponent().lastPathComponent.isEmpty
-                ? target.lastPathComponent : target.deletingLastPathComponent().lastPathComponent + "/" + target.lastPathComponent
+            let title = StreamTitle.of(target)
             let outbox = try RunOutbox(path: telemetryOptions.outboxPath,
                                        couriers: TelemetrySetup.couriers(for: telemetryOptions, transport: transport),
                                        transport: transport, beaconAttempts: adOptions.beaconAttempts)

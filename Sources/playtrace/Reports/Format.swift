@@ -27,8 +27,26 @@ enum Format {
         return "\(count) B"
     }
 
+    /// A bit rate in the unit that keeps it short: `400 kbit/s`, `3.00 Mbit/s`, `5.35 Gbit/s` (a loopback's
+    /// throughput).
     static func bitrate(_ bitsPerSecond: Double) -> String {
+        guard bitsPerSecond.isFinite else { return "-" }
+        if bitsPerSecond >= 1_000_000_000 { return String(format: "%.2f Gbit/s", bitsPerSecond / 1_000_000_000) }
         if bitsPerSecond >= 1_000_000 { return String(format: "%.2f Mbit/s", bitsPerSecond / 1_000_000) }
         return String(format: "%.0f kbit/s", bitsPerSecond / 1_000)
+    }
+
+    /// What kind of stream an item is, in words: `on-demand video`, `live audio`, `DVR video`; `not known` when
+    /// nothing loaded. Takes the summary's raw values (``StreamType`` and ``MediaType``'s).
+    static func streamKind(streamType: String, mediaType: String) -> String {
+        let stream = switch streamType {
+        case "onDemand": "on-demand"
+        case "live": "live"
+        case "dvr": "DVR"
+        default: ""
+        }
+        let media = mediaType == "unknown" ? "" : mediaType
+        let words = [stream, media].filter { !$0.isEmpty }.joined(separator: " ")
+        return words.isEmpty ? "not known" : (media.isEmpty ? words + " stream" : words)
     }
 }

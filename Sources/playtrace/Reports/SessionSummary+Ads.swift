@@ -86,8 +86,9 @@ extension SessionSummary {
         var vastErrorReports: Int
         var refusedURLs: Int
         var urlsOverLimit: Int
-        var worstDeliveryLatenessMilliseconds: Double
-        var worstFiringLatenessMilliseconds: Double
+        /// Absent when no beacon was sent.
+        var worstDeliveryLatenessMilliseconds: Double?
+        var worstFiringLatenessMilliseconds: Double?
     }
 
     /// A break.

@@ -46,8 +46,8 @@ extension AdSetup {
             delivered: counts.delivered, failed: counts.failed, waiting: counts.waiting, late: counts.late,
             missed: counts.missed, unexpected: counts.unexpected, duplicated: counts.duplicated, restored: counts.restored,
             vastErrorReports: counts.errors, refusedURLs: counts.refusedURLs, urlsOverLimit: counts.urlsOverLimit,
-            worstDeliveryLatenessMilliseconds: counts.worstLateness.seconds * 1000,
-            worstFiringLatenessMilliseconds: counts.worstFiringLateness.seconds * 1000)
+            worstDeliveryLatenessMilliseconds: session.beacons.isEmpty ? nil : counts.worstLateness.seconds * 1000,
+            worstFiringLatenessMilliseconds: session.beacons.isEmpty ? nil : counts.worstFiringLateness.seconds * 1000)
     }
 
     /// A stream date on the ad timeline (ISO 8601), when the timeline is one of dates.

@@ -276,8 +276,11 @@ final class AdSetup {
         if counts.errors > 0 { line += " (+\(counts.errors) VAST error report(s))" }
         line += ", \(counts.delivered) delivered, \(counts.failed) failed"
         if counts.waiting > 0 { line += ", \(counts.waiting) waiting" }
-        line += ", \(counts.late) late (delivered > \(Format.seconds(Self.lateness.seconds)) after the crossing); worst "
-            + "delivery \(Self.milliseconds(counts.worstLateness)), worst firing \(Self.milliseconds(counts.worstFiringLateness))"
+        // Lateness only of beacons that were sent: nothing sent has no worst.
+        if !session.beacons.isEmpty {
+            line += ", \(counts.late) late (delivered > \(Format.seconds(Self.lateness.seconds)) after the crossing); worst "
+                + "delivery \(Self.milliseconds(counts.worstLateness)), worst firing \(Self.milliseconds(counts.worstFiringLateness))"
+        }
         if counts.refusedURLs > 0 { line += "; \(counts.refusedURLs) URL(s) not requested (scheme refused)" }
         if counts.urlsOverLimit > 0 {
             line += "; \(counts.urlsOverLimit) URL(s) past the limit of \(AdMetadataLimits().maximumURLsPerEvent) per event not requested"

@@ -127,8 +127,9 @@ final class DemoReport {
             title: title, failure: failure.map { "\($0)" }, started: firstFrame != nil, ended: properties.playbackState == .ended,
             stallCount: metrics.stallCount, stallDuration: metrics.stallDuration.seconds))
         let result: String
-        if let failure {
-            result = "failed: \(failure)"
+        if failure != nil {
+            // Its reason was said when it happened, and the verdict says it again: not a third time here.
+            result = "failed at \(properties.time.timecode)"
         } else if properties.playbackState == .ended {
             result = "played to the end"
         } else {
@@ -137,7 +138,8 @@ final class DemoReport {
         lines += [
             "  \(title)",
             "    result            \(result)",
-            "    stream            \(properties.streamType), \(properties.mediaType)",
+            "    stream            " + Format.streamKind(streamType: properties.streamType.rawValue,
+                                                     mediaType: properties.mediaType.rawValue),
             "    first frame       " + (firstFrame.map { Format.seconds($0) + " after the media request (StartTime)" }
                 ?? "never shown"),
             "    stalls            \(metrics.stallCount) (" + Format.seconds(metrics.stallDuration) + ")",

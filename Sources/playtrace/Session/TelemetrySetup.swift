@@ -142,6 +142,10 @@ final class TelemetrySetup: Sendable {
                 if drain.timedOut { line += " after the \(Format.seconds(drainTimeout.seconds)) drain" }
                 line += Format.retryAfter(drain.retryAfter.filter { $0.key != BeaconCourier.destination })
             }
+            let retried = batches.reduce(0) { $0 + $1.retried }
+            if retried > 0, let reason = batches.lazy.compactMap(\.latestFailure).first {
+                line += ", \(retried) failed attempt(s) (latest: \(PlainText.safe(reason)))"
+            }
             if split > 0 { line += ", \(split) cut in smaller batches (HTTP 413)" }
             if refused > 0 { line += ", \(refused) refused" }
             if drain.lost > 0 { line += ", \(drain.lost) lost before they were stored" }

@@ -32,8 +32,10 @@ struct AdsSection {
             + "\(counts.missed) missed, \(counts.unexpected) not called for, \(counts.duplicated) duplicated"
             + (counts.playerInitiated > 0 ? ", \(counts.playerInitiated) player-initiated" : "")
             + (counts.vastErrorReports > 0 ? ", \(counts.vastErrorReports) VAST error report(s)" : "")
-            + String(format: "; worst delivery %.1f ms, worst firing %.1f ms after the crossing",
-                     counts.worstDeliveryLatenessMilliseconds, counts.worstFiringLatenessMilliseconds)
+            + (counts.worstDeliveryLatenessMilliseconds.map { delivery in
+                String(format: "; worst delivery %.1f ms, worst firing %.1f ms after the crossing", delivery,
+                       counts.worstFiringLatenessMilliseconds ?? 0)
+            } ?? "")
             + "; \(ads.metadataRequests) metadata request(s), \(ads.metadataFailures) failed", class: "counts")
         if let error = ads.latestError { html += HTMLText.element("p", "Latest error: " + error, class: "warning") }
         html += podList()

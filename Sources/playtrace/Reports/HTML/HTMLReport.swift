@@ -95,7 +95,7 @@ struct HTMLReport {
             let result = item.result + (item.failure.map { ": " + $0 } ?? "")
             rows += "<tr><td>" + HTMLText.escape(item.title) + "<br><code class=\"url\">" + HTMLText.escape(item.url)
                 + "</code></td>" + cell(result, class: item.result == "failed" ? "bad" : nil)
-                + cell("\(item.streamType), \(item.mediaType)")
+                + cell(Format.streamKind(streamType: item.streamType, mediaType: item.mediaType))
                 + cell(item.startupSeconds.map(Format.seconds) ?? "never shown")
                 + cell(MediaTime(seconds: item.endPositionSeconds).timecode)
                 + cell("\(item.stallCount) (\(Format.seconds(item.stallSeconds)))")
