@@ -58,11 +58,12 @@ public struct MediaTime: Sendable, Hashable, Comparable, Codable, AdditiveArithm
 
     @inlinable public static func < (lhs: MediaTime, rhs: MediaTime) -> Bool { lhs.seconds < rhs.seconds }
 
-    /// The time rounded down to the millisecond, as `HH:MM:SS.mmm` (VAST's time format).
+    /// The time to the nearest millisecond, as `HH:MM:SS.mmm` (VAST's time format): the rounding of every time
+    /// Playtrace prints, so that a break computed from dates at 21.5999… s reads 21.600 as `inspect` says.
     public var timecode: String {
         guard seconds.isFinite else { return seconds.isNaN ? "NaN" : (seconds < 0 ? "-inf" : "inf") }
-        let sign = seconds < 0 ? "-" : ""
-        let totalMilliseconds = Int64(saturating: (abs(seconds) * 1000).rounded(.down))
+        let totalMilliseconds = Int64(saturating: (abs(seconds) * 1000).rounded(.toNearestOrAwayFromZero))
+        let sign = seconds < 0 && totalMilliseconds > 0 ? "-" : ""
         let ms = totalMilliseconds % 1000
         let s = (totalMilliseconds / 1000) % 60
         let m = (totalMilliseconds / 60_000) % 60

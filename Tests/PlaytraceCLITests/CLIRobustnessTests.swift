@@ -188,6 +188,13 @@ struct CLIRobustnessTests {
         let limit = reportSize / 2 / 1024
         try #require(limit >= 1, "report \(reportSize) B")
 
+        // Without -o, the report goes beside the summary, with .html for its extension.
+        let beside = try await CLITests.run(["report", summary])
+        let besidePath = directory.appendingPathComponent("summary.html").path
+        #expect(beside.status == 0 && beside.output == "report: \(besidePath)\n", "\(beside.output)\(beside.error)")
+        #expect(try String(contentsOfFile: besidePath, encoding: .utf8) == String(contentsOfFile: report, encoding: .utf8))
+        try FileManager.default.removeItem(atPath: besidePath)
+
         // `report` over an earlier report: the old one stays.
         try Data("an earlier report".utf8).write(to: URL(fileURLWithPath: report))
         let failed = try await Self.runWithFullDisk(after: limit, ["report", summary, "-o", report])

@@ -51,7 +51,9 @@ struct CoreTests {
 
     @Test func mediaTimeArithmeticAndTimecode() {
         let time = MediaTime(seconds: 3723.4567)
-        #expect(time.timecode == "01:02:03.456")
+        #expect(time.timecode == "01:02:03.457", "to the nearest millisecond, as inspect's figures")
+        #expect(MediaTime(seconds: 21.599999999).timecode == "00:00:21.600")
+        #expect(MediaTime(seconds: -0.0001).timecode == "00:00:00.000", "no minus zero")
         #expect(MediaTime(seconds: -1.5).timecode == "-00:00:01.500")
         #expect((MediaTime(seconds: 1.5) + 2) * 2 == 7)
         #expect(MediaTime(.milliseconds(1500)) == 1.5)

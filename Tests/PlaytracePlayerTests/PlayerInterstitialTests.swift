@@ -24,6 +24,29 @@ struct PlayerInterstitialTests {
         await h.shutdown()
     }
 
+    @Test("A scripted viewer acts inside an interstitial, at a time of its own timeline, while the primary stands still")
+    func actsInsideAnInterstitial() async throws {
+        let runner = ViewerScriptRunner(script: try ViewerScript(parsing: "at 20 mute; in pod-2 at 3 unmute; at 30 stop"))
+        var performed: [(step: ViewerScript.Step, primary: Double, interstitial: Double?)] = []
+        let h = try await PlayerHarness { h in
+            [PlayerItem.simple(url: h.url("vod/master.m3u8"), metadata: TestMetadata(title: "A"), trackerAdapters: [
+                ViewerScriptTracker.adapter(configuration: runner) { _ in () },
+            ])]
+        }
+        // The time an action is told with is the playhead of its timeline.
+        runner.onAction = { step, time in
+            performed.append((step, h.player.time.seconds, step.interstitial == nil ? nil : time.seconds))
+        }
+        h.player.play()
+        await h.advance(until: { runner.stopRequested }, limit: .seconds(60))
+        #expect(performed.map(\.step.action) == [.mute, .unmute, .stop])
+        let unmute = try #require(performed.count == 3 ? performed[1] : nil)
+        #expect(unmute.primary == 24, "the primary stands at the interstitial's position")
+        #expect(unmute.interstitial.map { $0 >= 3 && $0 - 3 < 0.002 } == true, "at 3 s of the interstitial: \(String(describing: unmute.interstitial))")
+        #expect(h.player.isMuted == false)
+        await h.shutdown()
+    }
+
     @Test("A scripted viewer skips an interstitial that allows it: the primary resumes at once")
     func skipped() async throws {
         var lab = LabConfiguration()

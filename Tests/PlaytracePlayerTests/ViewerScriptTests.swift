@@ -17,15 +17,19 @@ struct ViewerScriptParsingTests {
 
     @Test("Each mistake is named with its action and what is wrong", arguments: [
         ("", "the script: the script has no action"),
-        ("at 10 dance", "action 1 ('at 10 dance'): 'dance' is not an action (pause, seek, mute, unmute, rate, skip, stop)"),
-        ("at 1 mute; when 5 mute", "action 2 ('when 5 mute'): an action begins with 'at T'"),
+        ("at 10 dance", "action 1 ('at 10 dance'): 'dance' is not an action (pause D, seek S, mute, unmute, rate R, skip, stop)"),
+        ("at 5 jump 3", "action 1 ('at 5 jump 3'): 'jump' is not an action (pause D, seek S, mute, unmute, rate R, skip, stop)"),
+        ("at 1 mute; when 5 mute", "action 2 ('when 5 mute'): an action begins with 'at T' (or 'in ID at T' inside an interstitial)"),
+        ("in", "action 1 ('in'): 'in' needs an interstitial's ID: in ID at T …"),
+        ("in pod-2 3 mute", "action 1 ('in pod-2 3 mute'): 'in pod-2' is followed by 'at T'"),
+        ("at 4 pause 1 2", "action 1 ('at 4 pause 1 2'): '2' is extra: pause D (seconds) takes one value"),
         ("at x mute", "action 1 ('at x mute'): 'x' is not a number of seconds"),
         ("at -3 mute", "action 1 ('at -3 mute'): '-3' is not a number of seconds"),
         ("at 4 pause", "action 1 ('at 4 pause'): pause needs its duration in seconds: pause D"),
         ("at 4 pause 0", "action 1 ('at 4 pause 0'): '0' is not a positive number of seconds"),
         ("at 4 seek nan", "action 1 ('at 4 seek nan'): 'nan' is not a position in seconds"),
         ("at 4 rate 0", "action 1 ('at 4 rate 0'): '0' is not a speed between 0 and 16"),
-        ("at 4 mute now", "action 1 ('at 4 mute now'): 'now' is extra"),
+        ("at 4 mute now", "action 1 ('at 4 mute now'): 'now' is extra: mute takes no value"),
         ("at 4", "action 1 ('at 4'): an action is 'at T' then pause D, seek S, mute, unmute, rate R, skip or stop"),
     ])
     func errors(text: String, message: String) {
@@ -35,6 +39,15 @@ struct ViewerScriptParsingTests {
         } catch {
             #expect(error.description == message)
         }
+    }
+
+    @Test("'in ID at T' puts an action on an interstitial's timeline")
+    func insideAnInterstitial() throws {
+        let script = try ViewerScript(parsing: "at 20 mute; in pod-2 at 3 pause 1; IN pod-2 AT 5 unmute")
+        #expect(script.steps == [
+            .init(time: 20, action: .mute), .init(time: 3, action: .pause(seconds: 1), interstitial: "pod-2"),
+            .init(time: 5, action: .unmute, interstitial: "pod-2"),
+        ])
     }
 
     @Test("A script longer than the limit is refused at once, whatever it holds")

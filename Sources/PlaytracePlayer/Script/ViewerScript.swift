@@ -3,11 +3,13 @@
 ///
 /// Each action runs when the playhead is at or past its time (seconds of the item's media time), after the one
 /// before it is done (a pause is done when playback resumes, a seek when it completes): actions run in order, each
-/// at most once. ``ViewerScriptRunner`` performs them on a ``Player``.
+/// at most once. An action inside an interstitial names it, and its time is on the interstitial's own timeline —
+/// `in pod-2 at 3 pause 1` — since the primary's playhead stands still while one plays. ``ViewerScriptRunner``
+/// performs them on a ``Player``.
 ///
 /// ```swift
-/// let script = try ViewerScript(parsing: "at 10 pause 2; at 12 seek 30; at 40 stop")
-/// script.steps.count   // 3
+/// let script = try ViewerScript(parsing: "at 10 pause 2; at 12 seek 30; in pod-2 at 3 mute; at 40 stop")
+/// script.steps.count   // 4
 /// ```
 public struct ViewerScript: Sendable, Hashable {
     /// What the viewer does.
@@ -29,13 +31,16 @@ public struct ViewerScript: Sendable, Hashable {
 
     /// One action and the playhead position it waits for.
     public struct Step: Sendable, Hashable {
-        /// Seconds of media time.
+        /// Seconds of media time: the primary's, or the interstitial's when ``interstitial`` names one.
         public var time: Double
         public var action: Action
+        /// The interstitial (its date range's `ID`) on whose timeline ``time`` is; `nil` for the primary.
+        public var interstitial: String?
 
-        public init(time: Double, action: Action) {
+        public init(time: Double, action: Action, interstitial: String? = nil) {
             self.time = time
             self.action = action
+            self.interstitial = interstitial
         }
     }
 
@@ -46,8 +51,9 @@ public struct ViewerScript: Sendable, Hashable {
     /// The longest script text read (a script is typed by a person: a few hundred bytes).
     public static let maximumLength = 64 << 10
 
-    /// Reads a script: actions separated by `;`, each `at T VERB [ARGUMENT]` with VERB one of `pause D`, `seek S`,
-    /// `mute`, `unmute`, `rate R`, `skip`, `stop` (times and durations in seconds).
+    /// Reads a script: actions separated by `;`, each `[in ID] at T VERB [ARGUMENT]` with VERB one of `pause D`,
+    /// `seek S`, `mute`, `unmute`, `rate R`, `skip`, `stop` (times and durations in seconds; with `in ID`, T is on
+    /// the timeline of the interstitial whose date range has that ID).
     /// - Throws: ``ViewerScriptError`` naming the action and what is wrong with it.
     public init(parsing text: String) throws(ViewerScriptError) {
         guard text.utf8.count <= Self.maximumLength else {
@@ -75,15 +81,34 @@ public struct ViewerScript: Sendable, Hashable {
             }
             return value
         }
-        guard words[0].lowercased() == "at" else { throw fail("an action begins with 'at T'") }
+        var words = words[...]
+        var interstitial: String?
+        if words.first?.lowercased() == "in" {
+            guard words.count >= 2 else { throw fail("'in' needs an interstitial's ID: in ID at T …") }
+            interstitial = String(words[words.startIndex + 1])
+            words = words.dropFirst(2)
+        }
+        guard words.first?.lowercased() == "at" else {
+            throw fail(interstitial == nil ? "an action begins with 'at T' (or 'in ID at T' inside an interstitial)"
+                : "'in \(interstitial ?? "")' is followed by 'at T'")
+        }
         guard words.count >= 3 else {
             throw fail("an action is 'at T' then pause D, seek S, mute, unmute, rate R, skip or stop")
         }
-        let time = try seconds(words[1], "a number of seconds")
-        let verb = words[2].lowercased()
-        let argument = words.count > 3 ? words[3] : nil
-        let expectsArgument = ["pause", "seek", "rate"].contains(verb)
-        guard words.count <= (expectsArgument ? 4 : 3) else { throw fail("'\(words.dropFirst(expectsArgument ? 4 : 3).joined(separator: " "))' is extra") }
+        let time = try seconds(words[words.startIndex + 1], "a number of seconds")
+        let verbWord = words[words.startIndex + 2]
+        let verb = verbWord.lowercased()
+        let arguments = words.dropFirst(3)
+        let argument = arguments.first
+        let usage = ["pause": "pause D (seconds)", "seek": "seek S (a position in seconds)", "rate": "rate R (a speed)"]
+        guard ["pause", "seek", "rate", "mute", "unmute", "skip", "stop"].contains(verb) else {
+            throw fail("'\(verbWord)' is not an action (pause D, seek S, mute, unmute, rate R, skip, stop)")
+        }
+        let expected = usage[verb] == nil ? 0 : 1
+        guard arguments.count <= expected else {
+            let extra = arguments.dropFirst(expected).joined(separator: " ")
+            throw fail("'\(extra)' is extra: " + (usage[verb].map { "\($0) takes one value" } ?? "\(verb) takes no value"))
+        }
         let action: Action
         switch verb {
         case "pause":
@@ -102,9 +127,9 @@ public struct ViewerScript: Sendable, Hashable {
         case "unmute": action = .unmute
         case "skip": action = .skip
         case "stop": action = .stop
-        default: throw fail("'\(words[2])' is not an action (pause, seek, mute, unmute, rate, skip, stop)")
+        default: throw fail("'\(verbWord)' is not an action (pause D, seek S, mute, unmute, rate R, skip, stop)")
         }
-        return Step(time: time, action: action)
+        return Step(time: time, action: action, interstitial: interstitial)
     }
 }
 

@@ -32,16 +32,23 @@ public final class ViewerScriptRunner {
         stopwatch = Stopwatch(clock: clock)
     }
 
-    /// The next action's time, while it waits for the playhead.
-    var pendingTime: MediaTime? {
+    /// The next step, while it waits for its playhead.
+    private var pendingStep: ViewerScript.Step? {
         guard !isBusy, !stopRequested, nextStep < script.steps.count else { return nil }
-        return MediaTime(seconds: script.steps[nextStep].time)
+        return script.steps[nextStep]
     }
 
-    /// The playhead is at `time`: performs the steps whose time has come.
-    func playhead(at time: MediaTime, on player: Player) {
-        while let pending = pendingTime, time >= pending {
-            let step = script.steps[nextStep]
+    /// Where the next action waits: a time of the primary, or of the interstitial it names.
+    var pendingBoundary: PlaybackBoundary? {
+        guard let step = pendingStep else { return nil }
+        let time = MediaTime(seconds: step.time)
+        return step.interstitial.map { .interstitial(id: $0, time: time) } ?? .time(time)
+    }
+
+    /// The primary's playhead is at `time`, or the playhead of the interstitial `interstitial` (its date range's
+    /// ID): performs the steps whose time has come on that timeline.
+    func playhead(at time: MediaTime, in interstitial: String? = nil, on player: Player) {
+        while let step = pendingStep, step.interstitial == interstitial, time.seconds >= step.time {
             nextStep += 1
             perform(step, at: time, on: player)
         }
@@ -96,7 +103,11 @@ public final class ViewerScriptRunner {
     private func stepDone(_ player: Player?) {
         isBusy = false
         player?.updateProgressBoundaries()
-        if let player { playhead(at: player.time, on: player) }
+        guard let player else { return }
+        if let interstitial = player.currentInterstitial {
+            playhead(at: interstitial.time, in: interstitial.event.id, on: player)
+        }
+        playhead(at: player.time, on: player)
     }
 }
 
@@ -118,11 +129,14 @@ public final class ViewerScriptTracker: PlayerItemTracker {
     public func disable(with properties: TrackerProperties) { isEnabled = false }
 
     public var observesProgress: Bool { true }
-    public var progressBoundaries: [PlaybackBoundary] { runner.pendingTime.map { [.time($0)] } ?? [] }
+    public var progressBoundaries: [PlaybackBoundary] { runner.pendingBoundary.map { [$0] } ?? [] }
 
     public func updateProgress(_ progress: PlaybackProgress) {
         guard isEnabled, let player else { return }
         runner.progressed(progress, on: player)
+        if let interstitial = progress.interstitial {
+            runner.playhead(at: interstitial.to, in: interstitial.event.id, on: player)
+        }
         runner.playhead(at: progress.to, on: player)
     }
 }

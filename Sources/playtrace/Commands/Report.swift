@@ -16,14 +16,24 @@ struct Report: ParsableCommand {
     @Argument(help: "The session summary (play or demo --summary-json).")
     var summary: String
 
-    @Option(name: [.short, .customLong("output")], help: "The HTML file to write.")
-    var output: String
+    @Option(name: [.short, .customLong("output")],
+            help: "The HTML file to write (by default, the summary's path with .html for its extension).")
+    var output: String?
 
     /// The largest summary read: the summary's own bounds keep one well below it.
     static let sizeLimit = 64 << 20
 
+    /// The file written: `--output`, else the summary beside itself as HTML (`s.json` → `s.html`).
+    var outputPath: String {
+        if let output { return output }
+        let url = URL(fileURLWithPath: summary)
+        let beside = url.deletingPathExtension().appendingPathExtension("html").path
+        // A summary named .html is never written over.
+        return beside == url.path ? url.path + ".html" : beside
+    }
+
     func validate() throws {
-        try WritablePath.check(output, option: "--output", appending: false)
+        try WritablePath.check(outputPath, option: "--output", appending: false)
     }
 
     func run() throws {
@@ -43,12 +53,13 @@ struct Report: ParsableCommand {
         } catch {
             throw CommandFailure(summary, "not JSON: " + PlainText.describe(error))
         }
+        let output = outputPath
         do {
             try AtomicFile.write(HTMLReport(record).document, to: output)
         } catch {
             throw CommandFailure("--output \(output)", error: error)
         }
-        print("report: \(output)")
+        print("report: \(PlainText.safe(output))")
     }
 
     /// A decoding error as the field that is wrong.

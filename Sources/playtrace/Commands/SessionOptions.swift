@@ -6,7 +6,9 @@ import PlaytracePlayer
 struct SessionOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "A scripted viewer: actions separated by ';', each run when the playhead reaches its time (seconds), in order.",
-        discussion: "at T pause D | at T seek S | at T mute | at T unmute | at T rate R | at T skip | at T stop"))
+        discussion: "at T pause D | at T seek S | at T mute | at T unmute | at T rate R | at T skip | at T stop; "
+            + "'in ID at T …' acts T seconds into the interstitial whose date range has that ID (the primary's "
+            + "playhead stands still while it plays): in pod-2 at 3 pause 1"))
     var script: String?
 
     @Option(name: .customLong("summary-json"),

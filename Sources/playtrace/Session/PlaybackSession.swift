@@ -99,7 +99,8 @@ final class PlaybackSession {
                             engine: engine.factory(clock: clock, transport: transport, headless: configuration))
         player.variantLimits = variantLimits
         script?.onAction = { [output] step, time in
-            output.message("script: at \(time.timecode) \(Self.describe(step.action))")
+            output.message("script: " + (step.interstitial.map { "in \(PlainText.safe($0)) " } ?? "")
+                + "at \(time.timecode) \(Self.describe(step.action))")
         }
         player.play()
         keepLastWords(at: .zero)
