@@ -157,6 +157,14 @@ struct CLIRobustnessTests {
         #expect(port > 0 && object?["url"] as? String == "http://127.0.0.1:\(port)")
         let printed = try String(contentsOf: log, encoding: .utf8)
         #expect(printed.contains("Playtrace lab on http://127.0.0.1:\(port)"), "printed: \(printed)")
+        // A ready-to-paste play per --ads mode, and steering.
+        for (name, rest) in [("harmonic", "/ssai/harmonic/vod/master.m3u8 --ads harmonic"),
+                             ("mediatailor", "/ssai/mediatailor/v1/session/lab/origin/vod/master.m3u8 --ads mediatailor"),
+                             ("signaling", "/interstitials/master.m3u8 --ads signaling"),
+                             ("vast", "/vast-interstitials/master.m3u8 --ads vast"), ("steering", "/steering/master.m3u8")] {
+            #expect(printed.contains("  \(name):") && printed.contains("\(CLITests.executable.path) play http://127.0.0.1:\(port)\(rest)"),
+                    "printed: \(printed)")
+        }
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)

@@ -41,6 +41,32 @@ struct Lab: AsyncParsableCommand {
     @Option(help: "A directory of real media to serve under /media/ (scripts/generate-media makes one with ffmpeg).")
     var mediaDir: String?
 
+    /// One ready-to-paste `play` per kind of stream and `--ads` mode, content steering included, with the program as
+    /// it was invoked (a `swift run`'s build path, or `playtrace` from the PATH).
+    static func tryCommands(_ url: String) -> [String] {
+        let invoked = CommandLine.arguments.first ?? "playtrace"
+        let program = invoked.contains("/") ? shellQuoted(invoked) : "playtrace"
+        return [
+            ("on demand", "/vod/master.m3u8 --duration 20"),
+            ("live", "/live/master.m3u8 --duration 30"),
+            ("steering", "/steering/master.m3u8 --duration 20"),
+            ("harmonic", "/ssai/harmonic/vod/master.m3u8 --ads harmonic"),
+            ("mediatailor", "/ssai/mediatailor/v1/session/lab/origin/vod/master.m3u8 --ads mediatailor"),
+            ("signaling", "/interstitials/master.m3u8 --ads signaling"),
+            ("vast", "/vast-interstitials/master.m3u8 --ads vast"),
+        ].map { name, rest in
+            "  " + (name + ":").padding(toLength: 13, withPad: " ", startingAt: 0) + "\(program) play \(url)\(rest)"
+        }
+    }
+
+    /// A word for a POSIX shell: as it is when it holds nothing the shell reads specially, else in single quotes.
+    private static func shellQuoted(_ word: String) -> String {
+        let plain = word.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.contains($0) || "/._-+:@".unicodeScalars.contains($0)
+        }
+        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     func validate() throws {
         if let mediaDir {
             var isDirectory: ObjCBool = false
@@ -72,12 +98,15 @@ struct Lab: AsyncParsableCommand {
                 Self.write("""
                     Playtrace lab on \(url)
                       streams:  /vod/master.m3u8  /live/master.m3u8  /dvr/master.m3u8  /fmp4/master.m3u8
-                                /interstitials/master.m3u8  /vast-interstitials/master.m3u8\(realMedia)
-                      ads:      /ssai/harmonic/<stream>/master.m3u8  /vast/pods/<id>.xml  /vast/chain/<n>/<id>.xml
+                                /interstitials/master.m3u8  /vast-interstitials/master.m3u8  /steering/master.m3u8\(realMedia)
+                      ads:      /ssai/harmonic/<vod|live>/master.m3u8  /ssai/mediatailor/v1/session/lab/origin/<vod|live>/master.m3u8
+                                /vast/pods/<id>.xml  /vast/chain/<n>/<id>.xml
                       beacons:  GET /lab/beacons
                       faults:   POST /lab/faults {"path": "/vod/2/", "type": "status|delay|drop|throttle|body", "value": N, "count": N}
                                 GET /lab/faults, DELETE /lab/faults
                       requests: GET /lab/requests
+                    Try (each in another terminal):
+                    \(Self.tryCommands(url).joined(separator: "\n"))
                     Press Ctrl-C to stop.
 
                     """)
