@@ -102,7 +102,7 @@ extension LabServer {
         let (kinds, status, drop) = try await sinkFaults(for: path, answering: 202, connection: connection)
         requests.append(LabRequest(method: request.method.rawValue, path: path, query: request.uri.query, status: status,
                                    bytes: body.readableBytes, receivedAt: receivedAt, faults: kinds.map { "\($0)" },
-                                   idempotencyKey: headers["idempotency-key"]))
+                                   idempotencyKey: headers["idempotency-key"], client: Self.client(request.headers)))
         sink.append(SinkDelivery(path: path, query: request.uri.query, headers: headers,
                                  body: Array(body.readableBytesView), status: drop ? 0 : status))
         if drop { throw LabFaultError.droppedConnection }
@@ -128,7 +128,8 @@ extension LabServer {
         let receivedAt = stopwatch.elapsed
         let (kinds, status, drop) = try await sinkFaults(for: path, answering: 200, connection: connection)
         requests.append(LabRequest(method: request.method.rawValue, path: path, query: request.uri.query, status: status,
-                                   bytes: 0, receivedAt: receivedAt, faults: kinds.map { "\($0)" }, idempotencyKey: nil))
+                                   bytes: 0, receivedAt: receivedAt, faults: kinds.map { "\($0)" }, idempotencyKey: nil,
+                                   client: Self.client(request.headers)))
         beacons.append(BeaconHit(path: path, query: request.uri.query, receivedAt: receivedAt, status: drop ? 0 : status))
         if drop { throw LabFaultError.droppedConnection }
         return Self.faultResponse(status: status, kinds: kinds)
@@ -152,6 +153,15 @@ extension LabServer {
         return (kinds, status, drop)
     }
 
+    /// What a request says of its client: its `User-Agent`, and its custom (`X-`) headers.
+    static func client(_ fields: HTTPFields) -> (userAgent: String?, custom: [String: String]?) {
+        var custom: [String: String] = [:]
+        for field in fields where field.name.canonicalName.hasPrefix("x-") {
+            custom[field.name.canonicalName] = field.value
+        }
+        return (fields[.userAgent], custom.isEmpty ? nil : custom)
+    }
+
     /// An SSAI session initialisation (Harmonic's `GET …?initSession=true` or `POST`, MediaTailor's `POST`): answered
     /// with the session's URLs as JSON, unless a fault for the path says otherwise.
     private func sessionInit(_ request: Request, connection: any Channel,
@@ -159,7 +169,8 @@ extension LabServer {
         let path = request.uri.path
         let (kinds, status, drop) = try await sinkFaults(for: path, answering: 200, connection: connection)
         requests.append(LabRequest(method: request.method.rawValue, path: path, query: request.uri.query, status: status,
-                                   bytes: 0, receivedAt: stopwatch.elapsed, faults: kinds.map { "\($0)" }, idempotencyKey: nil))
+                                   bytes: 0, receivedAt: stopwatch.elapsed, faults: kinds.map { "\($0)" }, idempotencyKey: nil,
+                                   client: Self.client(request.headers)))
         if drop { throw LabFaultError.droppedConnection }
         guard status == 200 else { return Response(status: HTTPResponse.Status(code: status)) }
         var headers = HTTPFields()
@@ -200,7 +211,8 @@ extension LabServer {
         let kinds = faults.take(for: path)
         var log = LabRequest(method: request.method.rawValue, path: path, query: request.uri.query, status: 200,
                              bytes: 0, receivedAt: receivedAt, faults: kinds.map { "\($0)" },
-                             idempotencyKey: HTTPField.Name("Idempotency-Key").flatMap { request.headers[$0] })
+                             idempotencyKey: HTTPField.Name("Idempotency-Key").flatMap { request.headers[$0] },
+                             client: Self.client(request.headers))
         defer { requests.append(log) }
         for kind in kinds {
             if case .delay(let milliseconds) = kind { try await park(for: .milliseconds(milliseconds), connection: connection) }

@@ -20,9 +20,15 @@ public struct LabRequest: Sendable, Hashable, Codable {
     public var range: String?
     /// The `Idempotency-Key` header, when the request had one (deliveries through the outbox carry it).
     public var idempotencyKey: String?
+    /// The `User-Agent` header, when the request had one.
+    public var userAgent: String?
+    /// The request's custom headers (names beginning with `X-`, lowercased), when it had any.
+    public var customHeaders: [String: String]?
 
     init(method: String, path: String, query: String?, status: Int, bytes: Int, receivedAt: Duration, faults: [String],
-         range: String? = nil, idempotencyKey: String?) {
+         range: String? = nil, idempotencyKey: String?, client: (userAgent: String?, custom: [String: String]?) = (nil, nil)) {
+        userAgent = client.userAgent
+        customHeaders = client.custom
         self.method = method
         self.path = path
         self.query = query
@@ -35,7 +41,7 @@ public struct LabRequest: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case method, path, query, status, bytes, receivedAtSeconds, faults, range, idempotencyKey
+        case method, path, query, status, bytes, receivedAtSeconds, faults, range, idempotencyKey, userAgent, customHeaders
     }
 
     public init(from decoder: any Decoder) throws {
@@ -49,6 +55,8 @@ public struct LabRequest: Sendable, Hashable, Codable {
         faults = try container.decode([String].self, forKey: .faults)
         range = try container.decodeIfPresent(String.self, forKey: .range)
         idempotencyKey = try container.decodeIfPresent(String.self, forKey: .idempotencyKey)
+        userAgent = try container.decodeIfPresent(String.self, forKey: .userAgent)
+        customHeaders = try container.decodeIfPresent([String: String].self, forKey: .customHeaders)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -62,6 +70,8 @@ public struct LabRequest: Sendable, Hashable, Codable {
         try container.encode(faults, forKey: .faults)
         try container.encodeIfPresent(range, forKey: .range)
         try container.encodeIfPresent(idempotencyKey, forKey: .idempotencyKey)
+        try container.encodeIfPresent(userAgent, forKey: .userAgent)
+        try container.encodeIfPresent(customHeaders, forKey: .customHeaders)
     }
 }
 

@@ -138,6 +138,40 @@ struct PlayAdsTests {
         #expect(Self.harmonicHits(lab).sorted() == Self.expected.sorted())
     }
 
+    @Test("--header, --ads-header, --beacon-header and --user-agent: each on its own kind of request, never printed or stored")
+    func headersByKind() async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        let summary = CLITests.temporaryPath("headers.json")
+        defer { try? FileManager.default.removeItem(atPath: summary) }
+        let run = try await CLITests.run(["play", "http://127.0.0.1:\(port)/ssai/harmonic/vod/master.m3u8", "--ads", "harmonic",
+                                          "--header", "X-Media: secret-media", "--ads-header", "X-Ads:secret-ads",
+                                          "--beacon-header", "X-Beacon: secret-beacon", "--user-agent", "LabDevice/2.1 (TV)",
+                                          "--script", "at 7 rate 2; at 10 stop", "--summary-json", summary])
+        await lab.stop()
+        #expect(run.status == 0 || run.output.contains("missed"), "\(run.output)\n\(run.error)")
+        let requests = lab.requests.all
+        let segments = requests.filter { $0.path.hasSuffix(".ts") || $0.path.hasSuffix(".m3u8") && !$0.path.contains("master") }
+        let ads = requests.filter { $0.path.hasSuffix("/metadata") || $0.query?.contains("initSession") == true }
+        let beacons = requests.filter { $0.path.hasPrefix("/beacons/") }
+        #expect(!segments.isEmpty && !ads.isEmpty && !beacons.isEmpty)
+        #expect(segments.allSatisfy { $0.customHeaders == ["x-media": "secret-media"] }, "\(segments.map(\.customHeaders))")
+        #expect(ads.allSatisfy { $0.customHeaders == ["x-ads": "secret-ads"] }, "\(ads.map(\.customHeaders))")
+        #expect(beacons.allSatisfy { $0.customHeaders == ["x-beacon": "secret-beacon"] }, "\(beacons.map(\.customHeaders))")
+        #expect((segments + ads + beacons).allSatisfy { $0.userAgent == "LabDevice/2.1 (TV)" })
+        let record = try String(contentsOfFile: summary, encoding: .utf8)
+        for secret in ["secret-media", "secret-ads", "secret-beacon"] {
+            #expect(!run.output.contains(secret) && !run.error.contains(secret) && !record.contains(secret), "\(secret) leaked")
+        }
+
+        // A mistake names the option and the header, never its value.
+        let bad = try await CLITests.run(["play", "http://127.0.0.1:9/x.m3u8", "--header", "Bad Name:secret-value"])
+        #expect(bad.status == 64 && bad.error.contains("--header #1: the name is not a header name") && !bad.error.contains("secret-value"),
+                "\(bad.error)")
+        let reserved = try await CLITests.run(["play", "http://127.0.0.1:9/x.m3u8", "--beacon-header", "Host:elsewhere"])
+        #expect(reserved.status == 64 && reserved.error.contains("--beacon-header Host: the HTTP client sets it"), "\(reserved.error)")
+    }
+
     @Test("Every metadata request failing while the stream plays its signalled break: ad tracking could not work, the verdict fails")
     func metadataThatNeverArrives() async throws {
         let lab = LabServer(clock: ContinuousClock())

@@ -41,6 +41,7 @@ struct Play: AsyncParsableCommand {
     @OptionGroup var adOptions: AdOptions
     @OptionGroup var sessionOptions: SessionOptions
     @OptionGroup var engineOptions: EngineOptions
+    @OptionGroup(title: "Requests") var requestOptions: RequestOptions
 
     @Argument(help: "The multivariant or media playlist URL (with --ads, the SSAI session URL).")
     var url: String
@@ -90,14 +91,18 @@ struct Play: AsyncParsableCommand {
             let output = ConsoleOutput(plain: sessionOptions.plain)
             interruption.announce { output.notice($0) }
             let title = StreamTitle.of(target)
+            // Media, ad and beacon requests each carry their own headers; telemetry goes as it is.
             let outbox = try RunOutbox(path: telemetryOptions.outboxPath,
                                        couriers: TelemetrySetup.couriers(for: telemetryOptions, transport: transport),
-                                       transport: transport, beaconAttempts: adOptions.beaconAttempts)
+                                       transport: transport, beaconAttempts: adOptions.beaconAttempts,
+                                       beaconTransport: HeaderTransport.adding(requestOptions.headers(for: .beacons), to: transport))
             let telemetry = try await TelemetrySetup(options: telemetryOptions, clock: clock, output: output, outbox: outbox)
             var playlist = target
             var ads: AdSetup?
             if let settings = adOptions.settings(outboxPath: telemetryOptions.outboxPath) {
-                let setup = await AdSetup(settings: settings, clock: clock, transport: transport, outbox: outbox)
+                let setup = await AdSetup(settings: settings, clock: clock,
+                                          transport: HeaderTransport.adding(requestOptions.headers(for: .ads), to: transport),
+                                          outbox: outbox)
                 playlist = try await setup.start(mediaUrl: target)
                 output.message("ad session (\(settings.format.rawValue)): playing \(playlist.absoluteString)")
                 ads = setup
@@ -106,6 +111,7 @@ struct Play: AsyncParsableCommand {
                 title: title, subtitle: target.absoluteString, chapters: [], timeRanges: [], source: target.absoluteString),
                 tracksAds: ads != nil)
             let demo = PlaybackSession(clock: clock, transport: transport, output: output, command: "play", startedAt: startedAt)
+            demo.mediaTransport = HeaderTransport.adding(requestOptions.headers(for: .media), to: transport)
             demo.reportPath = sessionOptions.report
             demo.interruption = interruption
             demo.telemetry = telemetry

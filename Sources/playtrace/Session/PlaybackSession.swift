@@ -20,6 +20,8 @@ final class PlaybackSession {
     private let clock: any Clock<Duration>
     /// The session's transport, which notes its requests; its stopwatch is the summary's.
     let transport: RecordingTransport
+    /// What the engines send media requests through: ``transport``, with `--header` and the user agent.
+    var mediaTransport: (any HTTPTransport)?
     let output: ConsoleOutput
     /// `play` or `demo`, and when the command started, for the summary.
     let command: String
@@ -96,7 +98,8 @@ final class PlaybackSession {
         var playerConfiguration = Player.Configuration()
         playerConfiguration.advancesAfterFailure = true
         let player = Player(items: items, configuration: playerConfiguration, clock: clock,
-                            engine: engine.factory(clock: clock, transport: transport, headless: configuration))
+                            engine: engine.factory(clock: clock, transport: mediaTransport ?? transport,
+                                                   headless: configuration))
         player.variantLimits = variantLimits
         script?.onAction = { [output] step, time in
             output.message("script: " + (step.interstitial.map { "in \(PlainText.safe($0)) " } ?? "")

@@ -18,7 +18,9 @@ final class RunOutbox: Sendable {
     ///   - path: the `--outbox` file.
     ///   - couriers: the couriers of the backends the run sends to.
     ///   - beaconAttempts: the attempts at each beacon URL (`--beacon-attempts`).
-    init(path: String?, couriers: [any OutboxCourier], transport: any HTTPTransport, beaconAttempts: Int = 8) throws {
+    ///   - beaconTransport: what beacons go through (`--beacon-header`, the user agent); `transport` by default.
+    init(path: String?, couriers: [any OutboxCourier], transport: any HTTPTransport, beaconAttempts: Int = 8,
+         beaconTransport: (any HTTPTransport)? = nil) throws {
         self.path = path
         var all = couriers
         var names = Set(couriers.map(\.name))
@@ -32,7 +34,7 @@ final class RunOutbox: Sendable {
         }
         let reports = BeaconReportRoute()
         beaconReports = reports
-        all.append(BeaconCourier(transport: transport, maximumAttempts: beaconAttempts) { attempt in
+        all.append(BeaconCourier(transport: beaconTransport ?? transport, maximumAttempts: beaconAttempts) { attempt in
             reports.receiver.withLock { $0 }?(attempt)
         })
         do {
