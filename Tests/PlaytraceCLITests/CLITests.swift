@@ -157,6 +157,48 @@ struct CLITests {
         #expect(run.output.contains("    stream            not known\n"), "\(run.output)")
     }
 
+    @Test("play of a local playlist file: its segments read beside it, byte ranges included; a missing one is a 404")
+    func playsALocalFile() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("local-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["a.ts", "b.ts"] { try Data(repeating: 0x47, count: 2_000).write(to: directory.appendingPathComponent(name)) }
+        try Data(repeating: 0x47, count: 3_000).write(to: directory.appendingPathComponent("all.ts"))
+        let playlist = directory.appendingPathComponent("index.m3u8")
+        try """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:1
+            #EXT-X-PLAYLIST-TYPE:VOD
+            #EXTINF:1,
+            a.ts
+            #EXTINF:1,
+            #EXT-X-BYTERANGE:1000@0
+            all.ts
+            #EXTINF:1,
+            #EXT-X-BYTERANGE:1000@1000
+            all.ts
+            #EXTINF:1,
+            b.ts
+            #EXT-X-ENDLIST
+            """.write(to: playlist, atomically: true, encoding: .utf8)
+        let summary = directory.appendingPathComponent("s.json").path
+        let run = try await Self.run(["play", playlist.path, "--summary-json", summary])
+        #expect(run.status == 0, "\(run.output)\n\(run.error)")
+        #expect(run.output.contains("▶ \(directory.lastPathComponent)/index.m3u8 — file://\(playlist.path)"), "\(run.output)")
+        #expect(run.output.contains("    result            played to the end"), "\(run.output)")
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summary))) as? [String: Any])
+        let requests = try #require((record["requests"] as? [String: Any])?["listed"] as? [[String: Any]])
+        #expect(requests.filter { ($0["url"] as? String)?.hasSuffix("/all.ts") == true }.map { $0["bytes"] as? Int } == [1_000, 1_000],
+                "each byte range read alone: \(requests)")
+
+        // A segment that is not there is what a 404 is to a player.
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("b.ts"))
+        let missing = try await Self.run(["play", playlist.path])
+        #expect(missing.output.contains("404") || missing.output.contains("skipped"), "\(missing.output)")
+        let notAFile = try await Self.run(["play", directory.appendingPathComponent("none.m3u8").path])
+        #expect(notAFile.status == 64 && notAFile.error.contains("is neither an http(s) URL nor a playlist file"), "\(notAFile.error)")
+    }
+
     @Test("Item titles name the stream: the last two path components, else the host before them", arguments: [
         ("http://127.0.0.1:9/", "127.0.0.1:9"), ("http://127.0.0.1:9/live/", "127.0.0.1:9/live"),
         ("http://127.0.0.1:9/a/b/vod/master.m3u8?token=1", "vod/master.m3u8"),

@@ -43,8 +43,20 @@ struct Play: AsyncParsableCommand {
     @OptionGroup var engineOptions: EngineOptions
     @OptionGroup(title: "Requests") var requestOptions: RequestOptions
 
-    @Argument(help: "The multivariant or media playlist URL (with --ads, the SSAI session URL).")
+    @Argument(help: "The multivariant or media playlist: an http(s) URL (with --ads, the SSAI session URL) or a local file.")
     var url: String
+
+    /// The playlist to play: the URL, or a local file's (an existing path, or a `file://` URL).
+    var playlistURL: URL? {
+        if let given = URL(string: url), let scheme = given.scheme?.lowercased(), ["http", "https"].contains(scheme) {
+            return given
+        }
+        let path = url.hasPrefix("file://") ? (URL(string: url)?.path ?? "") : url
+        var isDirectory: ObjCBool = false
+        guard !path.isEmpty, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
+        else { return nil }
+        return URL(fileURLWithPath: path).standardizedFileURL
+    }
 
     @Option(help: """
         Stop after this many seconds of media time (live streams play until stopped otherwise). A stream that stalls \
@@ -56,9 +68,12 @@ struct Play: AsyncParsableCommand {
     var maxBandwidth: Int?
 
     func validate() throws {
-        guard let target = URL(string: url), let scheme = target.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              target.host?.isEmpty == false
-        else { throw ValidationError(PlainText.safe("\(url) is not an http(s) URL")) }
+        guard let target = playlistURL, target.isFileURL || target.host?.isEmpty == false else {
+            throw ValidationError(PlainText.safe("\(url) is neither an http(s) URL nor a playlist file"))
+        }
+        if target.isFileURL, adOptions.ads.map({ ["harmonic", "mediatailor"].contains($0) }) == true {
+            throw ValidationError("--ads \(adOptions.ads ?? ""): an SSAI session is an http(s) URL, not a file")
+        }
         if let port = target.port, !(1...65_535).contains(port) {
             throw ValidationError(PlainText.safe("\(url): the port \(port) is out of range (1-65535)"))
         }
@@ -73,7 +88,7 @@ struct Play: AsyncParsableCommand {
     @MainActor
     func run() async throws {
         common.bootstrapLogging()
-        guard let given = URL(string: url) else { throw ValidationError(PlainText.safe("\(url) is not a URL")) }
+        guard let given = playlistURL else { throw ValidationError(PlainText.safe("\(url) is not a URL")) }
         // A URL's user:password is sent to its origin as a player does, and shown nowhere.
         let (target, authorization) = URLRedaction.splitCredentials(given)
         let interruption = SessionInterruption()
@@ -86,7 +101,7 @@ struct Play: AsyncParsableCommand {
         let clock = ContinuousClock()
         let succeeded = try await AsyncHTTPClientTransport.scoped(clock: clock) { client in
             let transport = RecordingTransport(
-                authorization.map { OriginCredentialTransport(client, url: target, authorization: $0) } ?? client,
+                LocalFileTransport(authorization.map { OriginCredentialTransport(client, url: target, authorization: $0) } ?? client),
                 stopwatch: Stopwatch(clock: clock))
             let output = ConsoleOutput(plain: sessionOptions.plain)
             interruption.announce { output.notice($0) }
