@@ -73,8 +73,10 @@ struct PlayerLifeCycleTests {
         player.play()
         await harness.advance(until: { player.playbackState == .ended }, limit: .seconds(60))
         #expect(player.canReplay())
-        // Playtrace stays on the last item (ExoPlayer's rule), where Pillarbox's current item becomes nil.
-        #expect(player.currentItem === player.items[0] && player.metadata.title == "A")
+        // The end of the playlist, as Pillarbox: no current item, empty metadata, the trackers disabled at once.
+        #expect(player.currentItem == nil && player.metadata == .empty)
+        #expect(log.lines == ["A init", "A metadata A", "A enable", "A disable at 40"])
+        #expect(player.engines.isEmpty, "nothing stays loaded")
         player.replay()
         await harness.advance(by: .seconds(5))
         #expect(player.playbackState == .playing)

@@ -35,7 +35,7 @@ struct PlayerStartPositionTests {
         await harness.shutdown()
     }
 
-    @Test("resume(_:in:) starts the item there the next time it plays, once; on the playing item it seeks now")
+    @Test("resume(_:in:) makes the item current at once, there, once (Pillarbox's ResumeTests); on the playing item it seeks now")
     func resumeOnce() async throws {
         let harness = try await PlayerHarness { h in
             [PlayerItem.simple(url: h.url("vod/master.m3u8"), metadata: Self.metadata("A")),
@@ -48,7 +48,7 @@ struct PlayerStartPositionTests {
         await harness.advance(by: .seconds(2))
         // The second item is preloaded by now: resuming it loads it again from the new position.
         player.resume(.at(MediaTime(seconds: 30)), in: second)
-        player.advanceToNextItem()
+        #expect(player.currentItem === second, "current at once")
         await harness.advance(until: { player.time > MediaTime(seconds: 31) }, limit: .seconds(30))
         #expect(player.currentItem === second)
         #expect(await Self.firstPlayed(harness) == MediaTime(seconds: 30), "the resume position wins over the item's")
@@ -62,6 +62,9 @@ struct PlayerStartPositionTests {
         player.resume(.at(MediaTime(seconds: 25)), in: second)
         await harness.advance(until: { player.time > MediaTime(seconds: 26) }, limit: .seconds(30))
         #expect(player.time > MediaTime(seconds: 25) && player.time < MediaTime(seconds: 28), "sought at once: \(player.time)")
+        // An item not in the list is ignored.
+        player.resume(.at(MediaTime(seconds: 5)), in: PlayerItem.simple(url: harness.url("vod/master.m3u8")))
+        #expect(player.currentItem === second && player.items.count == 2)
         await harness.shutdown()
     }
 
@@ -87,6 +90,7 @@ struct PlayerStartPositionTests {
         player.currentItem = nil
         await harness.settle()
         #expect(player.currentItem == nil && player.items.count == 2)
+        #expect(player.engines.isEmpty, "nothing loaded, not even the first item ahead of its turn (Pillarbox)")
         await harness.shutdown()
     }
 }

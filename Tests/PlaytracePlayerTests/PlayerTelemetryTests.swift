@@ -26,6 +26,7 @@ struct PlayerTelemetryTests {
         let player = harness.player!
         player.play()
         await harness.advance(by: .seconds(5))
+        #expect(player.currentSessionIdentifiers(trackedBy: PlayerTelemetryTracker.self) == ["viewer-1"])
         player.seek(.at(MediaTime(seconds: 20)))
         await harness.advance(by: .seconds(2))
         player.pause()
@@ -53,7 +54,7 @@ struct PlayerTelemetryTests {
         #expect(metrics["StartTime"]?.first.map { $0.value < 1_000 } == true)
         #expect(metrics["ContentPlaybackTime"]?.first?.value == Double(played))
         #expect(metrics["StartTime"]?.first?.dimensions[.contentId] == "urn:lab:A")
-        #expect(player.currentSessionIdentifiers(trackedBy: PlayerTelemetryTracker.self) == ["viewer-1"])
+        #expect(player.currentSessionIdentifiers(trackedBy: PlayerTelemetryTracker.self).isEmpty, "no current item at the end")
         if let switchUp = backend.events.first(where: { $0.action == .qualityChangeUp }) {
             let bandwidths = harness.lab.configuration.variants.map(\.bandwidth)
             #expect(switchUp[.bitrate]?.int.map { $0 > bandwidths.min()! } == true, "the event carries the new variant")

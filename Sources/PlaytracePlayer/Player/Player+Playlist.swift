@@ -145,6 +145,7 @@ extension Player {
                 startSession(for: current)
             } else {
                 endCurrentSession()
+                hasPlayedPlaylist = false
                 preloadNextItem()
                 publish()
                 publishMetricEvents()

@@ -202,24 +202,25 @@ extension Player {
 }
 
 extension Player {
-    /// Starts `item` at `position` the next time it plays, once, instead of where it would start (its asset's or
-    /// configuration's position, or the default): a "continue watching" row (Pillarbox's `resume(_:in:)`). When the
-    /// item is playing already, it seeks there now. Blocked ranges still apply.
+    /// Makes `item` current at `position`, once, instead of where it would start (its asset's or configuration's
+    /// position, or the default): a "continue watching" row (Pillarbox's `resume(_:in:)`). When the item is current
+    /// and loaded already, it seeks there. An item not in the list is ignored. Blocked ranges still apply.
     ///
     /// ```swift
-    /// player.resume(.at(MediaTime(seconds: savedSeconds)), in: item)
-    /// player.currentItem = item
+    /// player.resume(.at(MediaTime(seconds: savedSeconds)), in: item)   // item is current now, at that position
     /// ```
     public func resume(_ position: SeekPosition, in item: PlayerItem) {
+        guard items.contains(where: { $0 === item }) else { return }
         if let session, session.item === item, session.asset != nil {
             seek(position)
             return
         }
         resumePositions[item.id] = position
         if let preloaded = preloadedSession, preloaded.item === item {
-            // Preloaded at the position it had: loaded again, from this one, when it becomes current.
+            // Preloaded at the position it had: loaded again, from this one.
             preloaded.close()
             preloadedSession = nil
         }
+        if session?.item !== item { startSession(for: item) }
     }
 }

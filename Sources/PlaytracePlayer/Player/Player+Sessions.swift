@@ -6,6 +6,7 @@ extension Player {
     /// current session (its trackers are disabled), then enables the new item's trackers.
     func startSession(for item: PlayerItem) {
         let hadSession = session != nil
+        hasPlayedPlaylist = false
         endCurrentSession()
         queue.setCurrent(item)
         let session: ItemSession
@@ -52,9 +53,10 @@ extension Player {
         self.session = nil
     }
 
-    /// Loads the item that plays next, so that the transition to it is quick.
+    /// Loads the item that plays next, so that the transition to it is quick; nothing while no item is current
+    /// (`currentItem = nil`, the end of the playlist), as Pillarbox leaves nothing loaded then.
     func preloadNextItem() {
-        let next = configuration.preloadsNextItem && repeatMode != .one
+        let next = configuration.preloadsNextItem && repeatMode != .one && queue.currentItem != nil
             ? queue.nextItem(repeatMode: repeatMode) : nil
         guard let next, next !== session?.item else {
             preloadedSession?.close()
@@ -170,7 +172,19 @@ extension Player {
             return
         }
         wantsToPlay = false
+        guard actionAtItemEnd == .advance else {
+            // The item stays current, ended: replay() plays it again.
+            publish()
+            return
+        }
+        // The end of the playlist (Pillarbox): no current item, its trackers disabled now (a telemetry or ad session
+        // hears that playback ended), empty metadata; replay() plays the first item again.
+        endCurrentSession()
+        queue.setCurrent(nil)
+        hasPlayedPlaylist = true
+        preloadNextItem()
         publish()
+        publishMetricEvents()
     }
 
     /// The current item failed: its error is published; the player moves on when configured to and the next item
@@ -226,7 +240,7 @@ extension Player {
     /// Publishes the observable state derived from the current session.
     func publish() {
         guard let session else {
-            setIfChanged(\.playbackState, .idle)
+            setIfChanged(\.playbackState, hasPlayedPlaylist ? .ended : .idle)
             setIfChanged(\.isBuffering, false)
             setIfChanged(\.streamType, .unknown)
             publishSnapshot(EngineSnapshot(), mediaType: .unknown)

@@ -74,8 +74,11 @@ public final class Player {
         didSet { if isTrackingEnabled != oldValue { trackingEnablementChanged() } }
     }
 
-    /// What the player is doing.
+    /// What the player is doing. At the end of the playlist it stays `.ended`, with no current item, until something
+    /// else plays.
     public internal(set) var playbackState = PlaybackState.idle
+    /// Whether the last item played to its end and the player advanced past it (no current item then).
+    @ObservationIgnored var hasPlayedPlaylist = false
     /// Whether the player waits for data (loading, or stalled).
     public internal(set) var isBuffering = false
     /// Whether a seek is under way.

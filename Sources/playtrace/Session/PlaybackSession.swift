@@ -162,7 +162,8 @@ final class PlaybackSession {
             }
             if ticks % 4 == 0 { keepLastWords(at: player.time) }
             if player.error != nil, player.currentItem === items.last { break }
-            if player.playbackState == .ended, player.currentItem === items.last { break }
+            // The end of the playlist: no current item any more (or the last one, ended, when it stays current).
+            if player.playbackState == .ended, player.currentItem == nil || player.currentItem === items.last { break }
             if let limit, player.currentItem === items.last, player.playbackState == .playing {
                 if startOfLast == nil, !player.isBuffering { startOfLast = player.time }
                 if let start = startOfLast, (player.time - start).seconds >= limit { break }
