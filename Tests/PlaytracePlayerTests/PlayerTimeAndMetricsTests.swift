@@ -83,7 +83,19 @@ struct PlayerTimeAndMetricsTests {
         await harness.advance(by: .seconds(2))
         #expect(seeks(try #require(lists.values.last)) == 0)
         #expect(lists.values.last?.contains { $0.kind == .itemTransition } == true)
+        // Never the same list twice in a row (Pillarbox removes consecutive duplicates).
+        #expect(zip(lists.values, lists.values.dropFirst()).allSatisfy { $0 != $1 }, "\(lists.values.map(\.count))")
         lists.stop()
+        await harness.shutdown()
+    }
+
+    @Test("Periodic metrics begin with an empty history; an empty player publishes that one only (Pillarbox)")
+    func periodicMetricsOfAnEmptyPlayer() async throws {
+        let harness = try await PlayerHarness { _ in [] }
+        let updates = Collected(harness.player.periodicMetricUpdates(every: .seconds(1), limit: 3))
+        await harness.advance(by: .seconds(3))
+        #expect(updates.values == [[]], "\(updates.values)")
+        updates.stop()
         await harness.shutdown()
     }
 
@@ -100,6 +112,7 @@ struct PlayerTimeAndMetricsTests {
         #expect(history.last?.total.bytesReceived ?? 0 > 0)
         let summed = history.reduce(0) { $0 + $1.increment.bytesReceived }
         #expect(summed == history.last?.total.bytesReceived, "the increments add up to the total")
+        #expect(updates.values.first == [], "an empty history first")
         let last = try #require(updates.values.last)
         #expect(last.count == 3, "the last three samples")
         #expect(last[2].increment.bytesReceived == last[2].total.bytesReceived - last[1].total.bytesReceived)

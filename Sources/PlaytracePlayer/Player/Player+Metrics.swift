@@ -19,7 +19,9 @@ extension Player {
         let (stream, continuation) = AsyncStream<[MetricEvent]>.makeStream(bufferingPolicy: .bufferingNewest(8))
         let id = UUID()
         metricEventSubscribers[id] = continuation
-        continuation.yield(metricEvents)
+        let events = metricEvents
+        continuation.yield(events)
+        if metricEventSubscribers.count == 1 { publishedMetricEvents = events }
         continuation.onTermination = { [weak self] _ in
             Task { @MainActor in self?.metricEventSubscribers[id] = nil }
         }
@@ -35,8 +37,9 @@ extension Player {
 
     /// Samples of the current item's quality of service every `interval` (Pillarbox's `periodicMetricsPublisher`):
     /// each time, the last `limit` samples, the newest last, with totals and the increments since the sample
-    /// before. A new current item starts a new series. The stream reads the engine when it samples, so its figures
-    /// are fresh, and stops when its consumer does.
+    /// before. It begins with an empty history (as Pillarbox's), which is all an empty player publishes; a new
+    /// current item starts a new series. The stream reads the engine when it samples, so its figures are fresh, and
+    /// stops when its consumer does.
     ///
     /// ```swift
     /// for await samples in player.periodicMetricUpdates(every: .seconds(1), limit: 60) {
@@ -53,6 +56,7 @@ extension Player {
         return Self.stream { [weak self] continuation in
             var samples = Deque<Metrics>()
             var sampled: ObjectIdentifier?
+            continuation.yield([])
             while !Task.isCancelled {
                 do { try await stopwatch.sleep(for: interval) } catch { return }
                 guard let session = self?.session else {
@@ -76,6 +80,8 @@ extension Player {
     func publishMetricEvents() {
         guard !metricEventSubscribers.isEmpty else { return }
         let events = metricEvents
+        guard events != publishedMetricEvents else { return }
+        publishedMetricEvents = events
         for continuation in metricEventSubscribers.values { continuation.yield(events) }
     }
 

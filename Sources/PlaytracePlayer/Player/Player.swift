@@ -162,6 +162,9 @@ public final class Player {
     var mediaSelectionSettings: [MediaCharacteristic: MediaSelectionSetting] = [:]
     /// The consumers of ``metricEventUpdates()``.
     @ObservationIgnored var metricEventSubscribers: [UUID: AsyncStream<[MetricEvent]>.Continuation] = [:]
+    /// The list the metric-event subscribers were last told: the same list is not told twice in a row (Pillarbox
+    /// removes consecutive duplicates).
+    @ObservationIgnored var publishedMetricEvents: [MetricEvent]?
     /// Where items start the next time they play (``resume(_:in:)``), by item.
     @ObservationIgnored var resumePositions: [UUID: SeekPosition] = [:]
 
