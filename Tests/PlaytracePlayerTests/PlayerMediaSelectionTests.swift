@@ -31,6 +31,7 @@ struct PlayerMediaSelectionTests {
         let player = harness.player!
         let french = try #require(player.mediaSelectionOptions(for: .audible).last)
         player.select(mediaOption: french, for: .audible)
+        #expect(player.currentMediaOption(for: .audible) == french, "at once (Pillarbox's testSelectAudibleOnOption)")
         await harness.advance(by: .seconds(1))
         #expect(player.currentMediaOption(for: .audible) == french)
         #expect(player.selectedMediaOption(for: .legible) == .automatic)

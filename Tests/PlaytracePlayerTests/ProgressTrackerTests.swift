@@ -110,6 +110,11 @@ struct ProgressTrackerTests {
         tracker.player = second
         #expect(first.playbackState == .playing, "the old player resumes")
         #expect(second.playbackState == .paused, "the new one is paused: the drag goes on with it")
+        // Played meanwhile, then assigned again (a view appearing again): paused again, as Pillarbox's willSet and
+        // didSet run on every assignment.
+        second.play()
+        tracker.player = second
+        #expect(second.playbackState == .paused)
         tracker.isInteracting = false
         #expect(second.playbackState == .playing)
         second.removeAllItems()

@@ -32,12 +32,13 @@ public final class ProgressTracker {
     /// The player followed (none: no progress).
     public var player: Player? {
         didSet {
-            guard player !== oldValue else { return }
+            // On every assignment, the same player included (as Pillarbox): mid-drag, the player it paused is resumed
+            // and the assigned one paused, even when something played it meanwhile.
             if isInteracting {
                 resumePlayback(of: oldValue)
                 pausePlayback(of: player)
             }
-            update()
+            if player !== oldValue { update() }
         }
     }
 

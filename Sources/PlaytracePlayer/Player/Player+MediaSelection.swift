@@ -28,10 +28,15 @@ extension Player {
     }
 
     /// What plays now: the rendition the engine renders (for subtitles in automatic mode, what automatic resolved
-    /// to, forced subtitles included), or ``MediaSelectionOption/off``.
+    /// to, forced subtitles included), or ``MediaSelectionOption/off``. It follows a selection at once, as Pillarbox's
+    /// does: the rendition asked of the engine, before the engine has switched to it.
     /// - Parameter characteristic: audible or legible.
     public func currentMediaOption(for characteristic: MediaCharacteristic) -> MediaSelectionOption {
-        renditions.selectedOption(for: characteristic.kind).map { .on($0) } ?? .off
+        let kind = characteristic.kind
+        if let asked = session?.requestedMediaSelection[kind] {
+            return asked.flatMap { id in renditions.options.first { $0.id == id } }.map { .on($0) } ?? .off
+        }
+        return renditions.selectedOption(for: kind).map { .on($0) } ?? .off
     }
 
     /// Chooses a menu entry. The choice outlives the item: the next items play the rendition of the same language
