@@ -227,7 +227,8 @@ public actor HeadlessEngine: PlaybackEngine {
             requestsInFlight: requestsInFlight, startupTime: startupTime, playedRanges: playedRanges,
             mediaOptions: mediaOptions, selectedMediaOptions: selectedMediaOptions, volume: volume, isMuted: isMuted,
             error: fatalError ?? lastError, gaps: gaps, adBreaks: adBreaks.sorted, interstitial: interstitialStatus,
-            interstitials: interstitialSchedule, interstitialPlayedRanges: interstitialPlayedRanges)
+            interstitials: interstitialSchedule, interstitialPlayedRanges: interstitialPlayedRanges,
+            liveEdge: streamType == .live || streamType == .dvr ? timeline.range.end : nil)
     }
 
     public func play() {

@@ -65,6 +65,16 @@ struct VerdictTests {
         #expect(json["succeeded"] as? Bool == false)
         let reasons = ((json["verdict"] as? [String: Any])?["reasons"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
         #expect(reasons.contains { $0.contains("failed for good") }, "\(reasons)")
+        // Its report, ready to forward: the stream in the title, the failed beacon by name where the eye lands first,
+        // no internal key.
+        let reportPath = CLITests.temporaryPath("verdict-failed.html")
+        defer { try? FileManager.default.removeItem(atPath: reportPath) }
+        let report = try await CLITests.run(["report", summary, "-o", reportPath])
+        let html = try String(contentsOfFile: reportPath, encoding: .utf8)
+        #expect(report.status == 0 && html.contains("<title>Playtrace play vod/master.m3u8 — FAILED"), "\(report.error)")
+        let verdictPart = html.components(separatedBy: "<h2>").prefix(2).joined()
+        #expect(verdictPart.contains("<ul class=\"failures\"><li>Beacon break-1/ad-1/midpoint failed: HTTP 404"), "\(verdictPart)")
+        #expect(!html.contains("beacon:") && !html.contains(">break-1/ad-1/midpoint@"), "no internal key shown")
 
         let accepted = try await CLITests.run(arguments + ["--accept", "failed"])
         await lab.stop()

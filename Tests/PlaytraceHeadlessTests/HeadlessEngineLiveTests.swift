@@ -18,6 +18,9 @@ struct HeadlessEngineLiveTests {
         let window = playing.seekableRange
         #expect(window.duration.seconds == 24 - 12)
         #expect(abs(playing.playhead.seconds - window.end.seconds) < 1)
+        // Latency as hls.js measures it: to the playlist's end, the hold-back of 12 s aimed at.
+        let (latency, target) = try #require(playing.liveLatency)
+        #expect(target.seconds == 12 && abs(latency.seconds - 12) < 1, "\(latency) \(target)")
         let firstEvents = await harness.recorder.events
         #expect(!firstEvents.contains { if case .playlistRefreshed = $0 { true } else { false } })
 

@@ -20,6 +20,8 @@ public struct TrackingEventKey: Hashable, Sendable, Codable, CustomStringConvert
 
     /// `pod/ad/event@time`, with `-` for a break-level event's ad.
     public var description: String { "\(podID)/\(adID ?? "-")/\(event.rawValue)@\(time)" }
+    /// The event as a reader names it, `break-1/ad-1/midpoint`: its break, ad and type, without its time.
+    public var name: String { "\(podID)/\(adID ?? "-")/\(event.rawValue)" }
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.time, lhs.podID, lhs.adID ?? "", lhs.event.rawValue) < (rhs.time, rhs.podID, rhs.adID ?? "", rhs.event.rawValue)

@@ -64,7 +64,8 @@ extension AdBeaconingSession {
         case .delivered: restored[deliveryKey]?.urls[index] = .delivered
         case .reject(let reason), .split(let reason):
             restored[deliveryKey]?.urls[index] = .rejected
-            log("beacon \(attempt.key) failed for good: \(reason)", isError: true)
+            let name = restored[deliveryKey]?.event?.name ?? "left by an earlier run"
+            log("beacon \(name) failed for good: \(reason)", isError: true)
         case .retry, .pause: restored[deliveryKey]?.urls[index] = .pending(attempts: attempt.attempt)
         }
         guard let beacon = restored[deliveryKey], let event = beacon.event else { return }

@@ -475,7 +475,7 @@ public final class AdBeaconingSession {
         case .delivered: beacons[position].urls[index].outcome = .delivered(instant)
         case .reject(let reason), .split(let reason):
             beacons[position].urls[index].outcome = .failed(reason)
-            log("beacon \(attempt.key) failed for good: \(reason)", isError: true)
+            log("beacon \(beacons[position].firing.key.name) failed for good: \(reason)", isError: true)
         case .retry, .pause: break
         }
         settle(deliveryKey)

@@ -71,6 +71,9 @@ public struct EngineSnapshot: Sendable, Hashable {
     public var interstitials: [InterstitialEvent]
     /// What was played of each interstitial, on its own timeline (``InterstitialStatus/time``), by its ID.
     public var interstitialPlayedRanges: [String: MediaTimeRangeSet]
+    /// A live stream's newest media: the end of its playlist (hls.js's live edge), from which latency is measured;
+    /// ``seekableRange`` ends the engine's hold-back before it. `nil` on demand, or when the engine cannot tell.
+    public var liveEdge: MediaTime?
 
     public init(
         status: EngineStatus = .idle, wantsToPlay: Bool = false, rate: Double = 1, playhead: MediaTime = .zero,
@@ -84,8 +87,9 @@ public struct EngineSnapshot: Sendable, Hashable {
         mediaOptions: [MediaOption] = [], selectedMediaOptions: [MediaOption.Kind: MediaOption.ID] = [:],
         volume: Double = 1, isMuted: Bool = false, error: EngineError? = nil, gaps: MediaTimeRangeSet = MediaTimeRangeSet(),
         adBreaks: [SignalledAdBreak] = [], interstitial: InterstitialStatus? = nil, interstitials: [InterstitialEvent] = [],
-        interstitialPlayedRanges: [String: MediaTimeRangeSet] = [:]
+        interstitialPlayedRanges: [String: MediaTimeRangeSet] = [:], liveEdge: MediaTime? = nil
     ) {
+        self.liveEdge = liveEdge
         self.status = status
         self.wantsToPlay = wantsToPlay
         self.rate = rate
@@ -123,6 +127,14 @@ public struct EngineSnapshot: Sendable, Hashable {
 
     /// Seconds buffered ahead of the playhead.
     public var bufferedAhead: MediaTime { max(.zero, loadedRange.end - playhead) }
+
+    /// How far the playhead is behind the live edge (hls.js's `latency`), and how far the engine aims to be (its
+    /// hold-back: from the seekable range's end to the edge); `nil` when the stream is not live or the engine does
+    /// not report its edge.
+    public var liveLatency: (latency: MediaTime, target: MediaTime)? {
+        guard let liveEdge, streamType == .live || streamType == .dvr else { return nil }
+        return (max(.zero, liveEdge - playhead), max(.zero, liveEdge - seekableRange.end))
+    }
 
     /// The option chosen for a kind of media.
     public func selectedMediaOption(for kind: MediaOption.Kind) -> MediaOption? {

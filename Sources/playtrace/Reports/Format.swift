@@ -49,4 +49,13 @@ enum Format {
         let words = [stream, media].filter { !$0.isEmpty }.joined(separator: " ")
         return words.isEmpty ? "not known" : (media.isEmpty ? words + " stream" : words)
     }
+
+    /// A beacon as a reader names it, `break-1/ad-1/midpoint`: its key without the outbox's session prefix
+    /// (`beacon:<session>:`) and without the event's time (`@…`).
+    static func beaconName(_ key: String) -> String {
+        var name = Substring(key)
+        if name.hasPrefix("beacon:"), let colon = name.dropFirst(7).firstIndex(of: ":") { name = name[name.index(after: colon)...] }
+        if let at = name.lastIndex(of: "@") { name = name[..<at] }
+        return name.isEmpty ? key : String(name)
+    }
 }

@@ -193,7 +193,7 @@ final class AdSetup {
         }
         if counts.unexpected > 0 { add(.unexpected, "\(counts.unexpected) beacon(s) fired that nothing played called for") }
         if counts.duplicated > 0 { add(.duplicated, "\(counts.duplicated) beacon(s) fired more than once") }
-        if counts.failed > 0 { add(.failed, "\(counts.failed) beacon(s) failed for good (see the list above)") }
+        if counts.failed > 0 { add(.failed, "\(counts.failed) beacon(s) failed for good (each listed with its URLs under Ads)") }
         if counts.late > 0 {
             add(.late, "\(counts.late) beacon(s) delivered more than \(Format.seconds(Self.lateness.seconds)) after their "
                 + "crossing (worst \(Self.milliseconds(counts.worstLateness)))")

@@ -54,8 +54,12 @@ final class LiveView {
         guard live else {
             return bar + " " + player.time.timecode + (snapshot.duration.map { " / " + $0.timecode } ?? "") + buffer
         }
-        return bar + " " + player.time.timecode + " · live edge " + snapshot.seekableRange.end.timecode
-            + String(format: " (%.1f s behind)", max(end - player.time.seconds, 0)) + buffer
+        // Latency as hls.js reports it: from the playhead to the playlist's end, beside the hold-back aimed at.
+        guard let (latency, target) = snapshot.liveLatency else {
+            return bar + " " + player.time.timecode + " · live" + buffer
+        }
+        return bar + " " + player.time.timecode + String(format: " · latency %.1f s to the live edge (target %.1f s)",
+                                                         latency.seconds, target.seconds) + buffer
     }
 
     private static func cells(_ fraction: Double) -> Int {

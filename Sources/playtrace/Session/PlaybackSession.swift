@@ -254,6 +254,7 @@ final class PlaybackSession {
         var parts = [player.playbackState.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0),
                      player.time.timecode + (snapshot.duration.map { " / " + $0.timecode } ?? "")]
         if player.isBuffering { parts.append("buffering") }
+        if let (latency, _) = snapshot.liveLatency { parts.append(String(format: "latency %.1f s", latency.seconds)) }
         if let chapter = player.currentChapter?.title { parts.append("chapter \(chapter)") }
         if let variant = snapshot.currentVariant {
             parts.append("variant \(variant.index) " + Format.bitrate(Double(variant.bandwidth)))

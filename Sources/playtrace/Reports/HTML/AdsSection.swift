@@ -143,7 +143,7 @@ struct AdsSection {
 
     private func beaconTable(_ beacons: [SessionSummary.Beacon]) -> String {
         let rows = beacons.map { beacon in
-            "<tr>" + cell(beacon.key) + cell(TimelineChart.markState(beacon)) + cell(Format.seconds(beacon.sentSeconds))
+            "<tr>" + cell(Format.beaconName(beacon.key)) + cell(TimelineChart.markState(beacon)) + cell(Format.seconds(beacon.sentSeconds))
                 + "<td><code class=\"url\">" + HTMLText.escape(beacon.url) + "</code></td></tr>\n"
         }.joined()
         return "<div class=\"scroll\"><table><thead><tr><th>Ad</th><th>State</th><th>Sent</th><th>URL</th></tr></thead><tbody>"

@@ -48,8 +48,18 @@ struct HTMLReport {
             """
     }
 
+    /// How many failed beacons the verdict lists by name.
+    static let failuresListed = 10
+
     private var title: String {
-        "Playtrace \(summary.command) — " + (summary.succeeded ? "OK" : "FAILED") + " — " + summary.startedAt
+        "Playtrace \(summary.command)" + (streams.map { " \($0)" } ?? "") + " — " + (summary.succeeded ? "OK" : "FAILED")
+            + " — " + summary.startedAt
+    }
+
+    /// What the session played, for the title: its first item, and how many more.
+    private var streams: String? {
+        guard let first = summary.items.first?.title else { return nil }
+        return first + (summary.items.count > 1 ? " and \(summary.items.count - 1) more" : "")
     }
 
     private func section(_ title: String, id: String, _ content: String) -> String {
@@ -64,7 +74,8 @@ struct HTMLReport {
         if summary.clockSpeed != 1 {
             facts.append("the session's clock ran \(summary.clockSpeed)× real time: its times are the clock's")
         }
-        var html = "<header><h1>" + HTMLText.escape("Playtrace \(summary.command)") + " <span class=\"badge "
+        var html = "<header><h1>" + HTMLText.escape("Playtrace \(summary.command)" + (streams.map { " " + $0 } ?? ""))
+            + " <span class=\"badge "
             + (summary.succeeded ? "ok\">OK" : "bad\">FAILED") + "</span></h1>"
         html += HTMLText.element("p", facts.joined(separator: " · "), class: "facts")
         if !summary.complete {
@@ -80,6 +91,17 @@ struct HTMLReport {
             html += "<ul class=\"reasons\">" + summary.verdict.reasons.map {
                 "<li>" + HTMLText.escape($0.text) + " <code>" + HTMLText.escape($0.kind) + "</code></li>"
             }.joined() + "</ul>"
+        }
+        // On a phone the eye lands here first: what failed, by name, before any chart or table.
+        let failed = (summary.ads?.beacons ?? []).filter { $0.state == "failed" }
+        if !failed.isEmpty {
+            html += "<ul class=\"failures\">" + failed.prefix(Self.failuresListed).map { beacon in
+                "<li>" + HTMLText.escape("Beacon \(Format.beaconName(beacon.key)) failed"
+                    + (beacon.reason.map { ": " + $0 } ?? "")) + " <code class=\"url\">" + HTMLText.escape(beacon.url)
+                    + "</code></li>"
+            }.joined() + (failed.count > Self.failuresListed
+                ? "<li>" + HTMLText.escape("and \(failed.count - Self.failuresListed) more (under Ads)") + "</li>" : "")
+                + "</ul>"
         }
         if !summary.verdict.accepted.isEmpty {
             html += "<p>Accepted (<code>--accept</code>): " + HTMLText.escape(summary.verdict.accepted.map(\.text).joined(separator: "; "))
@@ -174,7 +196,8 @@ struct HTMLReport {
         .depth-1 td:first-child{padding-left:24px}.depth-2 td:first-child{padding-left:44px}
         tr.pod td{font-weight:600;border-top:2px solid var(--line)}
         svg{width:100%;min-width:640px;height:auto;display:block}svg text{font:11px sans-serif;fill:var(--muted)}
-        td:first-child{min-width:11em}
+        td:first-child{min-width:11em}td{white-space:nowrap}code.url,td.text{white-space:normal}
+        ul.failures{margin:.3em 0 0;padding-left:1.2em;color:var(--bad)}
         .legend span{display:inline-block;margin-right:14px;font-size:12px}
         .swatch{display:inline-block;width:10px;height:10px;border-radius:5px;margin-right:4px;vertical-align:middle}
         footer{margin-top:2em;color:var(--muted);font-size:12px}

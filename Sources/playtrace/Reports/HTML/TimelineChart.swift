@@ -72,7 +72,10 @@ struct TimelineChart {
         let mediaStep = Self.step(for: mediaTop)
         var tick = mediaStep
         while tick < mediaTop {
-            out += "<text x=\"4\" y=\"\(HTMLText.number(yMedia(tick) + 4))\">\(MediaTime(seconds: tick).timecode.prefix(8))</text>"
+            // No tick label under the panel's own label at its top.
+            if yMedia(tick) >= playhead.top + 22 {
+                out += "<text x=\"4\" y=\"\(HTMLText.number(yMedia(tick) + 4))\">\(MediaTime(seconds: tick).timecode.prefix(8))</text>"
+            }
             out += "<line x1=\"\(HTMLText.number(left))\" x2=\"\(HTMLText.number(plotRight))\" y1=\"\(HTMLText.number(yMedia(tick)))\" "
                 + "y2=\"\(HTMLText.number(yMedia(tick)))\" stroke=\"var(--line)\" stroke-dasharray=\"2 4\"/>"
             tick += mediaStep
@@ -253,10 +256,14 @@ struct TimelineChart {
             default: return nil
             }
             let at = HTMLText.number(x(event.atSeconds))
+            // Each item after the first is named where it starts.
+            let label = event.kind == "itemStarted" && event.item > 0
+                ? "<text x=\"\(HTMLText.number(x(event.atSeconds) + 3))\" y=\"\(HTMLText.number(playhead.top + playhead.height - 4))\">"
+                    + HTMLText.escape("▶ " + event.text) + "</text>" : ""
             return "<line class=\"event event-\(event.kind)\" x1=\"\(at)\" x2=\"\(at)\" y1=\"\(HTMLText.number(y1))\" "
                 + "y2=\"\(HTMLText.number(y2))\" stroke=\"\(colour)\" stroke-width=\"1.5\" stroke-dasharray=\"3 2\"><title>"
                 + HTMLText.escape("\(Self.clock(event.atSeconds)) at \(MediaTime(seconds: event.playheadSeconds).timecode): \(event.text)")
-                + "</title></line>"
+                + "</title></line>" + label
         }
     }
 
@@ -268,7 +275,7 @@ struct TimelineChart {
             // On the playhead's line where it crossed the event (an interstitial's events are crossed while the
             // item's playhead waits at the interstitial's place).
             let y = yMedia(playheadAt(beacon.crossingSeconds))
-            var tip = "\(beacon.event) \(beacon.key) — \(state)"
+            var tip = "\(Format.beaconName(beacon.key)) — \(state)"
             if let lateness = beacon.deliveryLatenessMilliseconds {
                 tip += String(format: ", delivered %.1f ms after its crossing", lateness)
             }
