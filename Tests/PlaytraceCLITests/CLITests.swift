@@ -63,7 +63,8 @@ struct CLITests {
         #expect(run.output.contains("first frame       "))
         #expect(run.output.contains("from the media request to the first frame"), "the two startup figures are named")
         // The default stream: a stitched break (Harmonic) and interstitials from the lab's VAST server, all beaconed.
-        #expect(run.output.contains("interstitial pre played") && run.output.contains("interstitial post played"))
+        #expect(run.output.contains("interstitial pre played after ") && run.output.contains("interstitial post played after "),
+                "each says how long it played: \(run.output)")
         #expect(!run.output.contains("MISSED") && !run.output.contains("not called for"))
         #expect(run.output.contains("84 delivered, 0 failed"), "every beacon of both, and the two VAST error reports")
         for line in ["[tracker Lab interstitials] enable", "[tracker Lab interstitials] disable at 00:01:20.000", "[tracker Lab fMP4] enable",

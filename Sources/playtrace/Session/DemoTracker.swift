@@ -28,6 +28,8 @@ final class DemoTracker: PlayerItemTracker {
     private var firstFrame: Duration?
     /// When the item was requested, on its session's time: its start, or its transition from the item before.
     private var requestedAt: Duration = .zero
+    /// When each interstitial under way began, on the session's time.
+    private var interstitialsBegan: [String: Duration] = [:]
 
     init(configuration: Configuration) {
         output = configuration.output
@@ -64,10 +66,16 @@ final class DemoTracker: PlayerItemTracker {
             // session began: StartTime counts from there.
             if case .itemTransition = event.kind { requestedAt = event.time }
             if case .firstFrame = event.kind, firstFrame == nil { firstFrame = event.time - requestedAt }
-            let text = if case .firstFrame = event.kind {
+            var text = if case .firstFrame = event.kind {
                 "first frame after \(Format.seconds(event.time - requestedAt)) (from the media request)"
             } else {
                 Self.describe(event.kind)
+            }
+            // The primary's playhead stands still while an interstitial plays: its end says how long it lasted.
+            if case .interstitialBegan(let interstitial) = event.kind { interstitialsBegan[interstitial.id] = event.time }
+            if case .interstitialEnded(let interstitial, _) = event.kind,
+               let began = interstitialsBegan.removeValue(forKey: interstitial.id) {
+                text += " after \(Format.seconds(event.time - began))"
             }
             output.message("[tracker \(title)] metric event at \(event.playhead.timecode): \(text)")
             recorder?.note(event, item: index, text: text)
