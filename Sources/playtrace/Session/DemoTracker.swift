@@ -13,6 +13,8 @@ final class DemoTracker: PlayerItemTracker {
         let report: DemoReport
         /// Where the session's timeline is kept, if it is.
         var recorder: SessionRecorder?
+        /// The session's clock, on which the first frame is timed as the telemetry times StartTime.
+        var stopwatch: Stopwatch?
     }
 
     private let output: ConsoleOutput
@@ -24,9 +26,12 @@ final class DemoTracker: PlayerItemTracker {
     private var propertyUpdates = 0
     private var reportedEvents = 0
     private var failure: EngineError?
-    /// When the first frame showed, counted from the item's media request: StartTime's definition.
+    /// When the first frame showed, counted from the item's media request, to the millisecond: StartTime's
+    /// definition, on the same instants (the tracker's enable, when the item becomes current, and the first-frame
+    /// event's arrival), so that the summary's two figures are one.
     private var firstFrame: Duration?
-    /// When the item was requested, on its session's time: its start, or its transition from the item before.
+    private let stopwatch: Stopwatch?
+    /// When the item was requested (it became current and its trackers were enabled), on the session's clock.
     private var requestedAt: Duration = .zero
     /// When each interstitial under way began, on the session's time.
     private var interstitialsBegan: [String: Duration] = [:]
@@ -38,6 +43,7 @@ final class DemoTracker: PlayerItemTracker {
         url = configuration.url
         index = configuration.index
         recorder = configuration.recorder
+        stopwatch = configuration.stopwatch
         output.message("[tracker \(title)] init")
     }
 
@@ -46,6 +52,7 @@ final class DemoTracker: PlayerItemTracker {
     }
 
     func enable(for player: Player) {
+        requestedAt = stopwatch?.elapsed ?? .zero
         propertyUpdates = 0
         reportedEvents = 0
         output.message("[tracker \(title)] enable")
@@ -64,10 +71,15 @@ final class DemoTracker: PlayerItemTracker {
             if case .failure(let error) = event.kind { failure = error }
             // An item loaded ahead of its turn is requested when it becomes current (its transition), not when its
             // session began: StartTime counts from there.
-            if case .itemTransition = event.kind { requestedAt = event.time }
-            if case .firstFrame = event.kind, firstFrame == nil { firstFrame = event.time - requestedAt }
-            var text = if case .firstFrame = event.kind {
-                "first frame after \(Format.seconds(event.time - requestedAt)) (from the media request)"
+            if case .firstFrame = event.kind, firstFrame == nil {
+                // Without the session's clock, the event's own time on the item's.
+                let elapsed = stopwatch.map { $0.elapsed - requestedAt } ?? event.time
+                // Whole milliseconds, as StartTime is counted.
+                let parts = elapsed.components
+                firstFrame = .milliseconds(parts.seconds * 1_000 + parts.attoseconds / 1_000_000_000_000_000)
+            }
+            var text = if case .firstFrame = event.kind, let firstFrame {
+                "first frame after \(Format.seconds(firstFrame)) (from the media request)"
             } else {
                 Self.describe(event.kind)
             }

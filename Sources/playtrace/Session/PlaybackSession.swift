@@ -77,7 +77,7 @@ final class PlaybackSession {
             var adapters = [
                 DemoTracker.adapter(configuration: .init(name: entry.metadata.title, url: entry.url.absoluteString,
                                                          index: index, output: output, report: report,
-                                                         recorder: recorder)) {
+                                                         recorder: recorder, stopwatch: transport.stopwatch)) {
                     (metadata: DemoMetadata) in "\(metadata.title): \(metadata.subtitle)"
                 },
             ]
