@@ -16,8 +16,10 @@ struct PlayVASTTests {
     func vastSession() async throws {
         let lab = Self.shortLab()
         let port = try await lab.start()
+        // Which beacons fire is this test's matter; how late they are delivered on a loaded machine is the verdict
+        // tests' (a run of the whole command-line stage once starved this one for 3 s: beacons 1.3 s late).
         let run = try await CLITests.run(["play", "http://127.0.0.1:\(port)/vast-interstitials/master.m3u8", "--ads", "vast",
-                                          "--script", "at 5 skip; at 7 stop"])
+                                          "--script", "at 5 skip; at 7 stop", "--accept", "late"])
         await lab.stop()
         #expect(run.status == 0, "stderr: \(run.error)\noutput: \(run.output)")
         let hits = lab.beacons.accepted(under: "/beacons/vast/").map { String($0.path.dropFirst("/beacons/vast/".count)) }
