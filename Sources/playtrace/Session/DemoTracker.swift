@@ -14,7 +14,7 @@ final class DemoTracker: PlayerItemTracker {
         /// Where the session's timeline is kept, if it is.
         var recorder: SessionRecorder?
         /// The session's clock, on which the first frame is timed as the telemetry times StartTime.
-        var stopwatch: Stopwatch?
+        let stopwatch: Stopwatch
     }
 
     private let output: ConsoleOutput
@@ -30,7 +30,7 @@ final class DemoTracker: PlayerItemTracker {
     /// definition, on the same instants (the tracker's enable, when the item becomes current, and the first-frame
     /// event's arrival), so that the summary's two figures are one.
     private var firstFrame: Duration?
-    private let stopwatch: Stopwatch?
+    private let stopwatch: Stopwatch
     /// When the item was requested (it became current and its trackers were enabled), on the session's clock.
     private var requestedAt: Duration = .zero
     /// When each interstitial under way began, on the session's time.
@@ -52,7 +52,7 @@ final class DemoTracker: PlayerItemTracker {
     }
 
     func enable(for player: Player) {
-        requestedAt = stopwatch?.elapsed ?? .zero
+        requestedAt = stopwatch.elapsed
         propertyUpdates = 0
         reportedEvents = 0
         output.message("[tracker \(title)] enable")
@@ -72,10 +72,8 @@ final class DemoTracker: PlayerItemTracker {
             // An item loaded ahead of its turn is requested when it becomes current (its transition), not when its
             // session began: StartTime counts from there.
             if case .firstFrame = event.kind, firstFrame == nil {
-                // Without the session's clock, the event's own time on the item's.
-                let elapsed = stopwatch.map { $0.elapsed - requestedAt } ?? event.time
                 // Whole milliseconds, as StartTime is counted.
-                let parts = elapsed.components
+                let parts = (stopwatch.elapsed - requestedAt).components
                 firstFrame = .milliseconds(parts.seconds * 1_000 + parts.attoseconds / 1_000_000_000_000_000)
             }
             var text = if case .firstFrame = event.kind, let firstFrame {
