@@ -258,7 +258,8 @@ public actor MPVEngine: PlaybackEngine {
             startupTime: startupTime, playedRanges: playedSoFar(at: current), mediaOptions: mediaOptions,
             selectedMediaOptions: selectedMediaOptions, volume: volume, isMuted: isMuted, error: error,
             adBreaks: adBreaks.sorted, interstitial: interstitialStatus, interstitials: schedule.events,
-            interstitialPlayedRanges: interstitialPlayedRanges)
+            interstitialPlayedRanges: interstitialPlayedRanges,
+            liveEdge: stream?.isLive == true && (streamType == .live || streamType == .dvr) ? stream?.window.end : nil)
     }
 
     /// Where libmpv's playhead is on the engine's timeline.

@@ -51,6 +51,18 @@ struct AdInterstitialTests {
         // Interstitial breaks say where they play in [BREAKPOSITION]; the engine times its ticks to the events.
         let late = h.session.beacons.filter { $0.lateness > .milliseconds(1) }
         #expect(late.isEmpty, "\(late.map { "\($0.firing.key) \($0.firing.cause) \($0.lateness)" })")
+        // And each says why: mid-3 could not play (its asset list), mid-4's first ad's media failed.
+        guard case .failed(let reason)? = h.session.fates.pods["mid-3"] else {
+            Issue.record("\(h.session.fates)")
+            return
+        }
+        #expect(reason.contains("404"), "\(reason)")
+        guard case .mediaFailed(let media)? = h.session.fates.ad("ad-1", in: "mid-4") else {
+            Issue.record("\(h.session.fates)")
+            return
+        }
+        #expect(media.contains("404"), "\(media)")
+        #expect(h.session.fates.pods.count == 1 && h.session.fates.ads.count == 1, "\(h.session.fates)")
     }
 
     @Test("MediaTailor, on a media-time timeline: an interstitial's avail is placed where its date falls, before X-SNAP")
@@ -98,5 +110,16 @@ struct AdInterstitialTests {
             + ["impression", "start", "firstQuartile", "skip"].map { "/beacons/harmonic/mid-2/ad-1/\($0)" }
             + paths(["ad-1"], under: "post")
         #expect(hits.sorted() == expected.sorted(), "\(Set(hits).symmetricDifference(expected).sorted())")
+
+        // What did not play says why: mid-2 and both its ads skipped by the viewer (its first ad's events after the
+        // skip, and every event of the second, on one row with the reason); mid-3 and mid-4, jumped over, not reached.
+        #expect(h.session.fates == AdFates(pods: ["mid-2": .skipped], ads: ["mid-2": ["ad-1": .skipped, "ad-2": .skipped]]))
+        let list = AdPodList(pods: h.session.adPods, fates: h.session.fates) { String(Int($0)) }
+        #expect(list.rows.first { $0.id == "mid-2" }?.detail == "2 ad(s), skipped by the viewer")
+        let unfired = list.rows.filter { $0.kind == .unfiredEvents && $0.podID == "mid-2" }
+        #expect(unfired.map(\.adID) == ["ad-1", "ad-2"])
+        #expect(unfired.first?.sentence == "not fired (skipped by the viewer): midpoint, thirdQuartile, complete")
+        #expect(!list.rows.contains { $0.kind == .event && $0.podID == "mid-2" && $0.state == .idle })
+        #expect(list.rows.filter { $0.kind == .unreachedPods }.map(\.title) == ["2 break(s) not reached (no event fired)"])
     }
 }

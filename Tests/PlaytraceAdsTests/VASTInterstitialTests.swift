@@ -67,6 +67,19 @@ struct VASTInterstitialTests {
         let start = try #require(h.session.beacons.first { $0.firing.key.podID == "vast:mid-1" && $0.firing.event == .start
             && $0.firing.key.adID == "ad-2" })
         #expect(start.urls.count == 3, "the inline ad's start and both wrappers'")
+        // mid-3 was reached and had no ad; the first ad of mid-4 never played, its media missing: each says so.
+        #expect(h.session.fates.pods == ["vast:mid-3": .noAd(code: 303)])
+        let failed = try #require(h.session.fates.ad("ad-1", in: "vast:mid-4"))
+        guard case .mediaFailed(let reason) = failed else { Issue.record("\(failed)"); return }
+        #expect(reason.contains("404"))
+        #expect(h.session.fates.ads.count == 1)
+        let list = AdPodList(pods: h.session.adPods, fates: h.session.fates) { String(Int($0)) }
+        #expect(list.rows.filter { $0.kind == .unreachedPods }.map(\.sentence)
+                    == ["1 break(s) reached: no ad (VAST 303): vast:mid-3 at \(Int(try #require(h.session.adPods.first { $0.id == "vast:mid-3" }?.startTime)))"])
+        let adRow = try #require(list.rows.first { $0.id == "vast:mid-4/ad-1" })
+        #expect(adRow.detail?.hasPrefix("Lab ad mid-4 ad-1 — ad media failed: ") == true, "\(adRow.detail ?? "")")
+        #expect(list.rows.first { $0.kind == .unfiredEvents && $0.adID == "ad-1" && $0.podID == "vast:mid-4" }?.title
+                    == "impression, verificationNotExecuted, creativeView, start, firstQuartile, midpoint, thirdQuartile, complete, progress")
     }
 
     @Test("A chain too deep: error 302 to every wrapper of it and no ad; five levels are accepted")

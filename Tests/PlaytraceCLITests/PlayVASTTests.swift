@@ -1,6 +1,7 @@
 import Foundation
 import PlaytraceCore
 import PlaytraceLab
+import PlaytraceTestSupport
 import Testing
 
 /// `play --ads vast` and `inspect` of VAST and interstitials, as a user runs them, against an in-process lab whose
@@ -18,8 +19,10 @@ struct PlayVASTTests {
         let port = try await lab.start()
         // Which beacons fire is this test's matter; how late they are delivered on a loaded machine is the verdict
         // tests' (a run of the whole command-line stage once starved this one for 3 s: beacons 1.3 s late).
+        let summary = CLITests.temporaryPath("vast.json")
+        defer { try? FileManager.default.removeItem(atPath: summary) }
         let run = try await CLITests.run(["play", "http://127.0.0.1:\(port)/vast-interstitials/master.m3u8", "--ads", "vast",
-                                          "--script", "at 5 skip; at 7 stop", "--accept", "late"])
+                                          "--script", "at 5 skip; at 7 stop", "--accept", "late", "--summary-json", summary])
         await lab.stop()
         #expect(run.status == 0, "stderr: \(run.error)\noutput: \(run.output)")
         let hits = lab.beacons.accepted(under: "/beacons/vast/").map { String($0.path.dropFirst("/beacons/vast/".count)) }
@@ -36,6 +39,19 @@ struct PlayVASTTests {
         #expect(hits.count == Set(hits).count, "every beacon once")
         #expect(run.output.contains("interstitial pre played") && run.output.contains("interstitial mid-1 skipped"))
         #expect(run.output.contains("Ads (vast"))
+        // The break is said as its interstitial begins, never when the primary's playhead, standing still before its
+        // date, crosses it after; what the skip left unplayed says so, in the summary and its JSON.
+        let begun = try #require(run.output.range(of: "interstitial mid-1 began (3.00 s scheduled)"))
+        let skipped = try #require(run.output.range(of: "interstitial mid-1 skipped"))
+        #expect(begun.lowerBound < skipped.lowerBound, "\(run.output)")
+        #expect(!run.output.contains("ad break mid-1 (interstitial"), "\(run.output)")
+        #expect(run.output.contains("skipped by the viewer"), "\(run.output)")
+        let errors = try await JSONSchemaCheck.errors(in: summary, schema: "session-summary")
+        #expect(errors.isEmpty, "\(errors)")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summary))) as? [String: Any])
+        let pods = try #require((object["ads"] as? [String: Any])?["pods"] as? [[String: Any]])
+        let midPod = try #require(pods.first { $0["id"] as? String == "vast:mid-1" })
+        #expect((midPod["fate"] as? [String: Any])?["kind"] as? String == "skipped" && midPod["reached"] as? Bool == true)
         #expect(!run.output.contains("MISSED") && !run.output.contains("not called for"), "\(run.output)")
     }
 

@@ -23,6 +23,9 @@ extension EngineConformance {
             #expect(start.duration == nil)
             // The seekable range ends three target durations before the window's end: where live playback starts.
             #expect(abs((start.playhead - start.seekableRange.end).seconds) <= 1, "starts at the live point: \(start.playhead) in \(start.seekableRange)")
+            // Latency as hls.js tells it: to the playlist's end, the three target durations (12 s) aimed at.
+            let (latency, target) = try #require(start.liveLatency, "the live edge is known")
+            #expect(target.seconds == 12 && abs(latency.seconds - 12) <= 1, "latency \(latency), target \(target)")
             let origin = try #require(Self.dateOrigin(start), "a date at the playhead")
             try await session.waitFor("the content's loop", within: .seconds(30)) {
                 await session.engine.snapshot().playhead > start.playhead + MediaTime(seconds: 15)

@@ -66,7 +66,8 @@ extension AdBeaconingSession {
 
     /// Playback failed (from ``AdTracker``): said for the ad that played, if any, and in the log.
     func playbackFailed(_ description: String) {
-        guard placedAd != nil else { return }
+        guard let placement, let adID = placement.adID, placedAd != nil else { return }
+        fates.ads[placement.podID, default: [:]][adID] = .failed(description)
         playerStateChanged { .adFailed($0, description) }
         log("playback failed during an ad: \(description)", isError: true)
     }

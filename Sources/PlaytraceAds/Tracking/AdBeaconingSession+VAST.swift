@@ -67,21 +67,53 @@ extension AdBeaconingSession {
     }
 
     /// An asset of an interstitial could not be played (from ``AdTracker``, which reads it in the Player's metric
-    /// events): when a VAST ad was that asset, error 405 goes to its chain.
+    /// events): the ad it was is ``AdFate/mediaFailed(_:)``, and when a VAST ad was that asset, error 405 goes to its
+    /// chain.
     public func interstitialAssetFailed(_ interstitial: InterstitialEvent, index: Int, reason: String) {
-        let named = VASTAssetListReader.podID(of: interstitial)
-        guard let pod = adPods.first(where: {
-            vastContexts[$0.id] != nil && ($0.id == named || scheduler.podScopes[$0.id] == interstitial.id)
-        }),
-              pod.ads.indices.contains(index), let context = vastContexts[pod.id]?[pod.ads[index].id] else { return }
+        guard let podIndex = podIndices(of: interstitial).first(where: { adPods[$0].ads.indices.contains(index) }) else {
+            return
+        }
+        let pod = adPods[podIndex]
+        fates.ads[pod.id, default: [:]][pod.ads[index].id] = .mediaFailed(reason)
+        guard let context = vastContexts[pod.id]?[pod.ads[index].id] else { return }
         report([VASTErrorReport(code: .mediaFileDisplay, urls: context.errorURLs,
                                 message: "the media file of ad \(pod.ads[index].id) could not be played: \(reason)")],
                podID: pod.id, adID: pod.ads[index].id)
     }
 
-    /// The viewer skipped an interstitial (from ``AdTracker``): the ad that played reports `skip`.
-    public func interstitialSkipped(_ interstitial: InterstitialEvent) {
-        guard let position = lastInterstitialPositions[interstitial.id] else { return }
-        report(.skip, at: position, scope: interstitial.id)
+    /// An interstitial ended (from ``AdTracker``): what did not play out of its breaks gets its fate. Skipped by the
+    /// viewer, the ad that played reports `skip`, and it and the ads after it are ``AdFate/skipped``; played with no
+    /// ad (its VAST answered none), its break is ``AdFate/noAd(code:)``; failed, a break none of whose events fired is
+    /// ``AdFate/failed(_:)``.
+    public func interstitialEnded(_ interstitial: InterstitialEvent, outcome: InterstitialOutcome) {
+        let pods = podIndices(of: interstitial)
+        switch outcome {
+        case .skipped:
+            let position = lastInterstitialPositions[interstitial.id]
+            if let position { report(.skip, at: position, scope: interstitial.id) }
+            for podIndex in pods {
+                let pod = adPods[podIndex]
+                fates.pods[pod.id] = .skipped
+                for ad in pod.ads where (position.map { ad.endTime > $0 } ?? true) && fates.ad(ad.id, in: pod.id) == nil {
+                    fates.ads[pod.id, default: [:]][ad.id] = .skipped
+                }
+            }
+        case .played:
+            for podIndex in pods where adPods[podIndex].ads.isEmpty {
+                let codes = vastChains.last { $0.podID == adPods[podIndex].id }?.errors.map(\.code) ?? []
+                guard let code = codes.contains(.noAd) ? .noAd : codes.first else { continue }
+                fates.pods[adPods[podIndex].id] = .noAd(code: code.rawValue)
+            }
+        case .failed(let reason):
+            for podIndex in pods where !adPods[podIndex].allTrackingEvents.contains(where: { $0.reportingState.hasFired }) {
+                fates.pods[adPods[podIndex].id] = .failed(reason)
+            }
+        }
+    }
+
+    /// The breaks an interstitial holds: its VAST break, and those that begin where it does.
+    private func podIndices(of interstitial: InterstitialEvent) -> [Int] {
+        let named = VASTAssetListReader.podID(of: interstitial)
+        return adPods.indices.filter { adPods[$0].id == named || scheduler.podScopes[adPods[$0].id] == interstitial.id }
     }
 }

@@ -38,6 +38,8 @@ public struct AdLogMessage: Sendable, Hashable, Identifiable {
 public final class AdBeaconingSession {
     /// The breaks, in order, with every event's reporting state.
     public internal(set) var adPods: [AdPod] = []
+    /// Why breaks and ads did not play out (skipped, no ad, media failed), as the player told.
+    public internal(set) var fates = AdFates()
     /// What the latest metadata response covered.
     public private(set) var latestDataRange: DataRange?
     /// What the metadata's times count from.

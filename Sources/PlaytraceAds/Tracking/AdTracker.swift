@@ -29,7 +29,8 @@ public final class AdTracker: PlayerItemTracker {
     public func updateMetadata(to metadata: Void) {}
 
     /// A playback failure while an ad plays is the ad's error too (``AdPlaybackEvent/adFailed(_:_:)``); a skipped
-    /// interstitial's ad reports `skip`; a VAST ad whose asset failed reports error 405.
+    /// interstitial's ad reports `skip`; a VAST ad whose asset failed reports error 405; what did not play out gets
+    /// its fate (``AdBeaconingSession/fates``).
     public func updateMetricEvents(to events: [MetricEvent]) {
         defer { seenMetricEvents = events.count }
         guard isStarted, events.count > seenMetricEvents else { return }
@@ -38,7 +39,7 @@ public final class AdTracker: PlayerItemTracker {
             case .failure(let error): session.playbackFailed("\(error)")
             case .interstitialAssetFailed(let interstitial, let index, let reason):
                 session.interstitialAssetFailed(interstitial, index: index, reason: reason)
-            case .interstitialEnded(let interstitial, .skipped): session.interstitialSkipped(interstitial)
+            case .interstitialEnded(let interstitial, let outcome): session.interstitialEnded(interstitial, outcome: outcome)
             default: break
             }
         }

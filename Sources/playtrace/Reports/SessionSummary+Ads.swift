@@ -1,3 +1,5 @@
+import PlaytraceAds
+
 extension SessionSummary {
     /// The client-side ad tracking of the session: the ad session, every break with its ads and tracking events,
     /// every beacon fired with its delivery, and the counts the verdict is made of.
@@ -99,10 +101,52 @@ extension SessionSummary {
         /// Its start as a stream date, on a program-date-time timeline.
         var startDate: String?
         var durationSeconds: Double
-        /// Whether any of its events fired (a break the playhead never reached has none).
+        /// Whether the playhead reached it: any of its events fired, or it has a fate (a break the playhead never
+        /// reached has neither).
         var reached: Bool
+        /// Why it did not play out, when it did not (skipped, no ad, could not play).
+        var fate: Fate?
         var events: [TrackingEvent]
         var ads: [Ad]
+    }
+
+    /// Why a break or an ad did not play out (``AdFate``).
+    struct Fate: Codable, Sendable {
+        /// `skipped`, `noAd`, `failed` or `mediaFailed`.
+        var kind: String
+        /// The VAST error code of `noAd`.
+        var code: Int?
+        /// Why it failed, for `failed` and `mediaFailed`.
+        var reason: String?
+        /// In words, as every view says it.
+        var text: String
+
+        init(_ fate: AdFate) {
+            switch fate {
+            case .skipped: kind = "skipped"
+            case .noAd(let code):
+                kind = "noAd"
+                self.code = code
+            case .failed(let reason):
+                kind = "failed"
+                self.reason = PlainText.safe(reason)
+            case .mediaFailed(let reason):
+                kind = "mediaFailed"
+                self.reason = PlainText.safe(reason)
+            }
+            text = PlainText.safe(fate.description)
+        }
+
+        /// The fate it records; `nil` for a kind this version does not know.
+        var adFate: AdFate? {
+            switch kind {
+            case "skipped": .skipped
+            case "noAd": code.map { .noAd(code: $0) }
+            case "failed": .failed(reason ?? "")
+            case "mediaFailed": .mediaFailed(reason ?? "")
+            default: nil
+            }
+        }
     }
 
     /// An ad of a break.
@@ -112,6 +156,8 @@ extension SessionSummary {
         var startSeconds: Double?
         var startDate: String?
         var durationSeconds: Double
+        /// Why it did not play out, when it did not (skipped, its media failed).
+        var fate: Fate?
         var events: [TrackingEvent]
     }
 

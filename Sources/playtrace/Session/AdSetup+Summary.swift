@@ -59,11 +59,13 @@ extension AdSetup {
         SessionSummary.Pod(
             id: pod.id, startSeconds: mediaSeconds(pod.startTime), startDate: date(pod.startTime),
             durationSeconds: pod.duration / 1000,
-            reached: pod.allTrackingEvents.contains { $0.reportingState != .idle },
+            reached: pod.allTrackingEvents.contains { $0.reportingState != .idle } || session.fates.pods[pod.id] != nil,
+            fate: session.fates.pods[pod.id].map(SessionSummary.Fate.init),
             events: pod.trackingEvents.map(event),
             ads: pod.ads.map { ad in
                 SessionSummary.Ad(id: ad.id, title: ad.title, startSeconds: mediaSeconds(ad.startTime),
                                   startDate: date(ad.startTime), durationSeconds: ad.duration / 1000,
+                                  fate: session.fates.ad(ad.id, in: pod.id).map(SessionSummary.Fate.init),
                                   events: ad.trackingEvents.map(event))
             })
     }

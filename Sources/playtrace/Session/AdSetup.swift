@@ -304,7 +304,7 @@ final class AdSetup {
         var lines = ["Ads (\(settings.format.rawValue)" + (info.map { ", session \($0.id) by \($0.obtainedBy)" } ?? "")
             + ", \(session.metadataAttempts) metadata request(s), \(session.metadataFailures) failed)"]
         if session.adPods.isEmpty { lines.append("  no ad break listed") }
-        let list = AdPodList(pods: session.adPods, time: time)
+        let list = AdPodList(pods: session.adPods, fates: session.fates, time: time)
         // Names are padded to the longest one listed, never cut.
         let nameWidth = max(list.eventNameWidth, 15)
         for row in list.rows {
@@ -313,15 +313,14 @@ final class AdSetup {
             case .pod:
                 lines.append(indent + "\(row.title)  \(row.time ?? "")  \(Format.seconds(row.durationSeconds ?? 0)), \(row.detail ?? "")")
             case .ad:
-                lines.append(indent + "\(row.title)  \(row.time ?? "")  \(Format.seconds(row.durationSeconds ?? 0))")
+                lines.append(indent + "\(row.title)  \(row.time ?? "")  \(Format.seconds(row.durationSeconds ?? 0))"
+                    + (row.detail.map { ", " + $0 } ?? ""))
             case .event:
                 lines.append(indent + row.title.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " "
                     + (row.time ?? "(player)").padding(toLength: 24, withPad: " ", startingAt: 0) + " "
                     + (row.state?.rawValue ?? ""))
-            case .unusedPlayerEvents:
-                lines.append(indent + "(player) not used: " + row.title)
-            case .unreachedPods:
-                lines.append(indent + row.title + ": " + (row.detail ?? ""))
+            case .unusedPlayerEvents, .unfiredEvents, .unreachedPods:
+                lines.append(indent + (row.sentence ?? ""))
             }
         }
         if let error = session.latestError { lines.append("  latest error: \(PlainText.safe(error))") }

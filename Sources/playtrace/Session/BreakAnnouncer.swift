@@ -2,7 +2,9 @@ import PlaytraceCore
 import PlaytracePlayer
 
 /// Names each ad break the engine reports: when it is first signalled (a live stream's as they appear), when it
-/// changes (its end signalled, its duration known), and when the playhead enters it.
+/// changes (its end signalled, its duration known), and when the playhead enters a stitched one. An interstitial is
+/// said by the item's tracker as it begins (``DemoTracker``): the primary's playhead stands still then, where the
+/// interstitial snapped to, and would cross the interstitial's date only after it played.
 ///
 /// A stream often signals one stitched break twice — a `#EXT-X-CUE-OUT` and an SCTE-35 `EXT-X-DATERANGE` at the same
 /// place — and the engine reports each signal. Signals of stitched breaks that start within ``sameBreakTolerance`` of
@@ -47,7 +49,8 @@ final class BreakAnnouncer {
                     + (adBreak.duration.map { " for " + Format.seconds($0.seconds) } ?? "")
                     + (adBreak.isClosed ? "" : " (open)"))
             }
-            guard adBreak.timeRange?.contains(time) ?? false, entered.insert(key).inserted else { continue }
+            guard adBreak.sources != ["interstitial"], adBreak.timeRange?.contains(time) ?? false,
+                  entered.insert(key).inserted else { continue }
             lines.append("ad break \(adBreak.ids[0]) (\(adBreak.sources.joined(separator: " + ")), "
                 + "\(adBreak.duration.map { Format.seconds($0.seconds) } ?? "open"))")
         }

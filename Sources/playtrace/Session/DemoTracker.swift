@@ -114,7 +114,8 @@ final class DemoTracker: PlayerItemTracker {
         case .itemTransition: "item transition"
         case .failure(let error): "failure: \(error)"
         case .warning(let error): "warning: \(error)"
-        case .interstitialBegan(let event): "interstitial \(event.id) at \(event.start.timecode)"
+        case .interstitialBegan(let event):
+            "interstitial \(event.id) began" + (event.duration.map { " (\(Format.seconds($0.seconds)) scheduled)" } ?? "")
         case .interstitialEnded(let event, .played): "interstitial \(event.id) played"
         case .interstitialEnded(let event, .skipped): "interstitial \(event.id) skipped"
         case .interstitialEnded(let event, .failed(let reason)): "interstitial \(event.id) failed: \(reason)"

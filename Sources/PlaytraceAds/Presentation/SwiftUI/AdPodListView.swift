@@ -21,7 +21,7 @@ public struct AdPodListView: View {
     /// A view of the session's pods, their times as media timecodes or times of day.
     public init(session: AdBeaconingSession) {
         let timeline = session.timeline
-        list = AdPodList(pods: session.adPods) { milliseconds in
+        list = AdPodList(pods: session.adPods, fates: session.fates) { milliseconds in
             switch timeline {
             case .mediaTime: MediaTime(seconds: milliseconds / 1000).timecode
             case .programDateTime: StreamDate(millisecondsSince1970: milliseconds).iso8601Milliseconds
@@ -63,10 +63,8 @@ struct AdPodListRowView: View {
                     Text(url).font(.caption).foregroundStyle(.secondary).lineLimit(1).truncationMode(.middle)
                 }
             }
-        case .unusedPlayerEvents:
-            Text("(player) not used: " + row.title).font(.caption).foregroundStyle(.secondary)
-        case .unreachedPods:
-            Text(row.title + ": " + (row.detail ?? "")).font(.caption).foregroundStyle(.secondary)
+        case .unusedPlayerEvents, .unfiredEvents, .unreachedPods:
+            Text(row.sentence ?? "").font(.caption).foregroundStyle(.secondary)
         }
     }
 

@@ -53,7 +53,7 @@ struct AdsSection {
 
     private func podList() -> String {
         guard !ads.pods.isEmpty else { return "<p>No ad break was listed.</p>" }
-        let list = AdPodList(pods: ads.pods.map(Self.pod), time: time)
+        let list = AdPodList(pods: ads.pods.map(Self.pod), fates: Self.fates(ads.pods), time: time)
         var rows = ""
         for row in list.rows.prefix(HTMLReport.podRowLimit) {
             rows += "<tr class=\"\(row.kind.rawValue) depth-\(row.depth)\">"
@@ -68,10 +68,8 @@ struct AdsSection {
                 rows += cell(row.title) + cell(row.time ?? "(player)")
                     + "<td class=\"state state-\(state)\">" + HTMLText.escape(state) + "</td>"
                     + cell(delivery(beacons)) + "<td>" + urls(row.urls, beacons: beacons) + "</td>"
-            case .unusedPlayerEvents:
-                rows += "<td colspan=\"5\">" + HTMLText.escape("(player) not used: " + row.title) + "</td>"
-            case .unreachedPods:
-                rows += "<td colspan=\"5\">" + HTMLText.escape(row.title + ": " + (row.detail ?? "")) + "</td>"
+            case .unusedPlayerEvents, .unfiredEvents, .unreachedPods:
+                rows += "<td colspan=\"5\">" + HTMLText.escape(row.sentence ?? "") + "</td>"
             }
             rows += "</tr>\n"
         }
@@ -164,6 +162,18 @@ struct AdsSection {
     private static func milliseconds(_ seconds: Double?, date: String?) -> Double {
         if let seconds { return seconds * 1000 }
         return ((date.flatMap { try? StreamDate(iso8601: $0) })?.secondsSince1970 ?? 0) * 1000
+    }
+
+    /// The fates the summary records, as the pod list takes them.
+    private static func fates(_ pods: [SessionSummary.Pod]) -> AdFates {
+        var fates = AdFates()
+        for pod in pods {
+            fates.pods[pod.id] = pod.fate?.adFate
+            for ad in pod.ads {
+                if let fate = ad.fate?.adFate { fates.ads[pod.id, default: [:]][ad.id] = fate }
+            }
+        }
+        return fates
     }
 
     private static func pod(_ pod: SessionSummary.Pod) -> AdPod {
