@@ -121,22 +121,6 @@ extension SessionSummary {
         /// In words, as every view says it.
         var text: String
 
-        init(_ fate: AdFate) {
-            switch fate {
-            case .skipped: kind = "skipped"
-            case .noAd(let code):
-                kind = "noAd"
-                self.code = code
-            case .failed(let reason):
-                kind = "failed"
-                self.reason = PlainText.safe(reason)
-            case .mediaFailed(let reason):
-                kind = "mediaFailed"
-                self.reason = PlainText.safe(reason)
-            }
-            text = PlainText.safe(fate.description)
-        }
-
         /// The fate it records; `nil` for a kind this version does not know.
         var adFate: AdFate? {
             switch kind {

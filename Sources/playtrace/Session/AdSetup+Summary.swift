@@ -60,14 +60,26 @@ extension AdSetup {
             id: pod.id, startSeconds: mediaSeconds(pod.startTime), startDate: date(pod.startTime),
             durationSeconds: pod.duration / 1000,
             reached: pod.allTrackingEvents.contains { $0.reportingState != .idle } || session.fates.pods[pod.id] != nil,
-            fate: session.fates.pods[pod.id].map(SessionSummary.Fate.init),
+            fate: session.fates.pods[pod.id].map(Self.fate),
             events: pod.trackingEvents.map(event),
             ads: pod.ads.map { ad in
                 SessionSummary.Ad(id: ad.id, title: ad.title, startSeconds: mediaSeconds(ad.startTime),
                                   startDate: date(ad.startTime), durationSeconds: ad.duration / 1000,
-                                  fate: session.fates.ad(ad.id, in: pod.id).map(SessionSummary.Fate.init),
+                                  fate: session.fates.ad(ad.id, in: pod.id).map(Self.fate),
                                   events: ad.trackingEvents.map(event))
             })
+    }
+
+    /// A fate as the summary records it, its outside text (a server's reason) made safe to show.
+    private static func fate(_ fate: AdFate) -> SessionSummary.Fate {
+        switch fate {
+        case .skipped: SessionSummary.Fate(kind: "skipped", text: fate.description)
+        case .noAd(let code): SessionSummary.Fate(kind: "noAd", code: code, text: fate.description)
+        case .failed(let reason):
+            SessionSummary.Fate(kind: "failed", reason: PlainText.safe(reason), text: PlainText.safe(fate.description))
+        case .mediaFailed(let reason):
+            SessionSummary.Fate(kind: "mediaFailed", reason: PlainText.safe(reason), text: PlainText.safe(fate.description))
+        }
     }
 
     private func event(_ event: TrackingEvent) -> SessionSummary.TrackingEvent {
