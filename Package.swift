@@ -1,6 +1,6 @@
 // swift-tools-version: 6.2
 // Playtrace: play media and know exactly what happened while it played.
-// The module layout and the import rules are those of DESIGN.md (see README.md).
+// The modules, the arrows between them and the rules for time, concurrency and errors: docs/ARCHITECTURE.md.
 
 import PackageDescription
 
