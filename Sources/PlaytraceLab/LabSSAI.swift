@@ -22,7 +22,7 @@ struct LabSSAI {
     let configuration: LabConfiguration
 
     /// A stream the SSAI endpoints front.
-    enum Stream: String {
+    enum Stream: String, CaseIterable, Sendable {
         case vod, live
         /// The stream with interstitials: its stitched break and its interstitials, each an ad break whose ads are
         /// its assets (Harmonic's metadata only).
@@ -30,6 +30,16 @@ struct LabSSAI {
         /// The stream whose interstitials' ads come from the lab's VAST server: the metadata lists its stitched
         /// break only (the VAST tracking takes the interstitials).
         case vastInterstitials = "vast-interstitials"
+
+        /// The lab's stream it fronts.
+        var kind: LabStreams.Kind {
+            switch self {
+            case .vod: .vod
+            case .live: .live
+            case .interstitials: .interstitials
+            case .vastInterstitials: .vastInterstitials
+            }
+        }
     }
 
     /// One ad of a break: the segment it begins in, and its time.

@@ -18,24 +18,21 @@ struct LabVAST {
     /// The lab's own address, for absolute beacon and media URLs.
     let base: String
 
-    /// The VAST body for a path under `/vast/`, `nil` when there is none.
-    func document(_ parts: [String]) -> String? {
-        switch parts.count {
-        case 3 where parts[1] == "pods" && parts[2].hasSuffix(".xml"):
-            return pod(String(parts[2].dropLast(4)))
-        case 4 where parts[1] == "chain" && parts[3].hasSuffix(".xml"):
-            guard let levels = Int(parts[2]), (1...16).contains(levels) else { return nil }
-            let id = String(parts[3].dropLast(4))
-            guard LabInterstitials(configuration: configuration).entries.contains(where: { $0.id == id }) else { return nil }
-            return wrapper(id, level: levels)
-        case 4 where parts[1] == "loop" && ["a", "b"].contains(parts[2]) && parts[3].hasSuffix(".xml"):
-            let id = String(parts[3].dropLast(4))
-            guard LabInterstitials(configuration: configuration).entries.contains(where: { $0.id == id }) else { return nil }
-            let other = parts[2] == "a" ? "b" : "a"
-            return wrapper(id, name: "loop-\(parts[2])", next: "\(base)/vast/loop/\(other)/\(id).xml")
-        default:
-            return nil
-        }
+    /// The wrapper chain of `levels` wrappers above interstitial `id`'s pod (1 to 16), `nil` for an unknown one.
+    func chain(_ id: String, levels: Int) -> String? {
+        guard (1...16).contains(levels), isInterstitial(id) else { return nil }
+        return wrapper(id, level: levels)
+    }
+
+    /// One side (`a` or `b`) of the wrapper loop around interstitial `id`, `nil` for an unknown one.
+    func loop(_ id: String, side: String) -> String? {
+        guard ["a", "b"].contains(side), isInterstitial(id) else { return nil }
+        let other = side == "a" ? "b" : "a"
+        return wrapper(id, name: "loop-\(side)", next: "\(base)/vast/loop/\(other)/\(id).xml")
+    }
+
+    private func isInterstitial(_ id: String) -> Bool {
+        LabInterstitials(configuration: configuration).entries.contains { $0.id == id }
     }
 
     private func sink(_ pod: String, _ ad: String, _ event: String) -> String { "\(base)/beacons/vast/\(pod)/\(ad)/\(event)" }
@@ -118,7 +115,7 @@ struct LabVAST {
     }
 
     /// A wrapper `level` steps above the inline pod.
-    func wrapper(_ id: String, level: Int) -> String {
+    private func wrapper(_ id: String, level: Int) -> String {
         let next = level > 1 ? "\(base)/vast/chain/\(level - 1)/\(id).xml" : "\(base)/vast/pods/\(id).xml"
         return wrapper(id, name: "wrapper-\(level)", next: next)
     }

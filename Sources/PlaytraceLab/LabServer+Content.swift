@@ -1,0 +1,146 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// A resource the lab serves: its body and content type.
+typealias LabContent = (ByteBuffer, String)
+
+/// What each of the lab's routes serves (``LabServer/makeRouter()`` says which path leads where): playlists,
+/// segments, asset lists, SSAI metadata and VAST, synthetic unless the real media directory has them.
+extension LabServer {
+    static let playlistType = "application/vnd.apple.mpegurl"
+
+    static func playlist(_ text: String) -> LabContent { (ByteBuffer(string: text), playlistType) }
+    static func json(text: String) -> LabContent { (ByteBuffer(string: text), "application/json") }
+    static func xml(_ text: String) -> LabContent { (ByteBuffer(string: text), "application/xml") }
+
+    /// The base URL absolute links in documents start with.
+    var base: String { baseURL?.absoluteString ?? "" }
+
+    /// A stream's multivariant playlist.
+    func multivariant(_ kind: LabStreams.Kind) -> LabContent { Self.playlist(streams.multivariant(kind)) }
+
+    /// A variant's media playlist (`index.m3u8`), segment (`segN.ts`), or fragmented MP4 file (`init.mp4`,
+    /// `key.bin`, `media.mp4`), `nil` for what the variant does not have.
+    func variantResource(_ kind: LabStreams.Kind, variant: Int, file: String, path: String) -> LabContent? {
+        guard configuration.variants.indices.contains(variant) else { return nil }
+        if file == "index.m3u8" {
+            let text = switch kind {
+            case .vod: streams.vodMedia(variant: variant)
+            case .interstitials: LabInterstitials(configuration: configuration).media(variant: variant, base: base)
+            case .vastInterstitials: LabInterstitials(configuration: configuration, usesVAST: true).media(variant: variant, base: base)
+            case .fmp4: streams.byteRangeMedia(variant: variant)
+            case .live, .dvr: streams.liveMedia(kind, variant: variant, elapsed: stopwatch.elapsedSeconds)
+            }
+            return Self.playlist(text)
+        }
+        if kind == .fmp4 {
+            switch file {
+            case "init.mp4": return (SegmentPayload.bytes(path: path, size: LabStreams.initializationSectionSize), "video/mp4")
+            case "key.bin": return (SegmentPayload.bytes(path: "", size: LabStreams.keySize), "application/octet-stream")
+            case "media.mp4":
+                return (SegmentPayload.bytes(path: path, size: streams.segmentSize(variant: variant) * configuration.vodSegmentCount),
+                        "video/mp4")
+            default: return nil
+            }
+        }
+        guard let number = segmentNumber(file), segmentExists(kind, number) else { return nil }
+        if kind == .live || kind == .dvr, let loop = configuration.liveLoopSegments,
+           let (looped, type) = labMedia("content/\(variant)/seg\(number % loop).ts") {
+            let ticks = UInt64(number / loop) * UInt64(loop * configuration.segmentDuration) * 90_000
+            return (ByteBuffer(bytes: TransportStreamRetimer.retimed(Array(looped.readableBytesView), by: ticks)), type)
+        }
+        if kind != .live, kind != .dvr, let real = labMedia("content/\(variant)/\(file)") { return real }
+        return (SegmentPayload.bytes(path: path, size: configuration.variants[variant].bandwidth * configuration.segmentDuration / 8),
+                "video/mp2t")
+    }
+
+    /// An audio or subtitles rendition of the on-demand stream (`type` is `audio` or `subtitles`): its playlist
+    /// (`<language>.m3u8`) or a segment.
+    func rendition(_ type: String, file: String, path: String) -> LabContent? {
+        if file.hasSuffix(".m3u8") {
+            return streams.renditionMedia(kind: type, language: String(file.dropLast(5))).map(Self.playlist)
+        }
+        let isAudio = type == "audio"
+        guard file.hasSuffix(isAudio ? ".ts" : ".vtt") else { return nil }
+        if let real = labMedia("\(type)/\(file)") { return real }
+        let size = isAudio ? 128_000 * configuration.segmentDuration / 8 : 512
+        return (SegmentPayload.bytes(path: path, size: size), isAudio ? "video/mp2t" : "text/vtt")
+    }
+
+    /// A live media playlist of any window length (1 to 1,000,000 segments), as plain as one can be, or a segment
+    /// of it.
+    func longLive(count: Int, file: String, path: String) -> LabContent? {
+        guard (1...1_000_000).contains(count) else { return nil }
+        if file == "index.m3u8" {
+            return (streams.longLiveMedia(count: count, elapsed: stopwatch.elapsedSeconds), Self.playlistType)
+        }
+        guard let number = segmentNumber(file), number >= 0,
+              number <= LabStreams.longLiveLatest(count: count, elapsed: stopwatch.elapsedSeconds,
+                                                  segmentDuration: configuration.segmentDuration) else { return nil }
+        return (SegmentPayload.bytes(path: path, size: configuration.variants[0].bandwidth * configuration.segmentDuration / 8),
+                "video/mp2t")
+    }
+
+    /// An interstitial asset's media playlist or segment.
+    func adAsset(_ asset: Int, file: String, path: String) -> LabContent? {
+        if file == "index.m3u8" { return streams.adMedia(asset: asset).map(Self.playlist) }
+        guard streams.adMedia(asset: asset) != nil, segmentNumber(file) != nil else { return nil }
+        if let real = labMedia("ad/\(file)") { return real }
+        let bandwidth = configuration.variants[configuration.variants.count / 2].bandwidth
+        return (SegmentPayload.bytes(path: path, size: bandwidth * configuration.segmentDuration / 8), "video/mp2t")
+    }
+
+    /// A Harmonic session's metadata, as of now.
+    func harmonicMetadata(_ stream: LabSSAI.Stream) -> LabContent {
+        Self.json(text: LabSSAI(configuration: configuration).harmonic(stream, elapsed: stopwatch.elapsedSeconds, base: base))
+    }
+
+    /// A MediaTailor session's tracking data, as of now.
+    func mediaTailorTracking(_ session: String) -> LabContent? {
+        LabSSAI(configuration: configuration).mediaTailor(session: session, elapsed: stopwatch.elapsedSeconds, base: base)
+            .map { Self.json(text: $0) }
+    }
+
+    /// The lab's VAST ad server.
+    var vast: LabVAST { LabVAST(configuration: configuration, base: base) }
+
+    private func segmentNumber(_ name: String) -> Int? {
+        guard name.hasPrefix("seg"), name.hasSuffix(".ts") else { return nil }
+        return Int(name.dropFirst(3).dropLast(3))
+    }
+
+    private func segmentExists(_ kind: LabStreams.Kind, _ number: Int) -> Bool {
+        guard number >= 0 else { return false }
+        if kind == .vod { return number < configuration.vodSegmentCount }
+        if kind == .interstitials || kind == .vastInterstitials { return number < configuration.interstitialStreamSegmentCount }
+        let latest = Int((stopwatch.elapsedSeconds / Double(configuration.segmentDuration)).rounded(.down))
+            + configuration.liveHistorySegments - 1
+        return number <= latest
+    }
+}
+
+extension LabServer {
+    /// The real form of one of the lab's own segments (`lab/` in the real media directory: the on-demand streams'
+    /// content, their renditions, the interstitials' ad), when the directory has it; else the synthetic one serves.
+    func labMedia(_ relativePath: String) -> (ByteBuffer, String)? {
+        mediaFile(["lab"] + relativePath.split(separator: "/").map(String.init))
+    }
+
+    /// A file of the real media directory (``LabConfiguration/mediaDirectory``), by its path under it.
+    func mediaFile(_ parts: [String]) -> (ByteBuffer, String)? {
+        guard let directory = configuration.mediaDirectory, !parts.isEmpty,
+              !parts.contains(where: { $0 == ".." || $0 == "." || $0.hasPrefix(".") }) else { return nil }
+        let url = URL(fileURLWithPath: directory).appendingPathComponent(parts.joined(separator: "/"))
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        let type: String = switch url.pathExtension {
+        case "m3u8": "application/vnd.apple.mpegurl"
+        case "ts": "video/mp2t"
+        case "mp4", "m4s": "video/mp4"
+        case "vtt": "text/vtt"
+        case "aac": "audio/aac"
+        default: "application/octet-stream"
+        }
+        return (ByteBuffer(bytes: data), type)
+    }
+}
