@@ -390,70 +390,6 @@ public final class AdBeaconingSession {
         return keys
     }
 
-    /// A beacon URL to write to the outbox, and where its record is.
-    struct StoredBeacon: Sendable {
-        let deliveryKey: String
-        let index: Int
-        let sentAt: Duration
-        let message: OutboxMessage
-    }
-
-    /// What writing a beacon URL came to, when it was not simply stored: its outcome, and what to log.
-    struct StoreResult: Sendable {
-        let beacon: StoredBeacon
-        let outcome: BeaconRecord.URLState.Outcome?
-        let note: String
-        let isError: Bool
-    }
-
-    /// Writes beacon URLs to the outbox after those fired before them, off the main actor.
-    private func store(_ beacons: [StoredBeacon]) {
-        guard !beacons.isEmpty else { return }
-        let previous = storing
-        let outbox = outbox
-        storing = Task { [weak self] in
-            await previous?.value
-            let results = await Self.persist(beacons, to: outbox)
-            self?.stored(results)
-        }
-    }
-
-    private nonisolated static func persist(_ beacons: [StoredBeacon], to outbox: Outbox) async -> [StoreResult] {
-        var results: [StoreResult] = []
-        for beacon in beacons {
-            do {
-                guard try await !outbox.persist(beacon.message) else { continue }
-                // An earlier run of the session handed this one over already: it is not sent again.
-                results.append(StoreResult(
-                    beacon: beacon, outcome: try earlierOutcome(of: beacon.message.key, at: beacon.sentAt, in: outbox),
-                    note: "beacon \(beacon.message.key) was handed over by an earlier run: not sent again", isError: false))
-            } catch {
-                results.append(StoreResult(beacon: beacon, outcome: .failed("not stored: \(error)"),
-                                           note: "beacon \(beacon.deliveryKey) could not be queued: \(error)", isError: true))
-            }
-        }
-        return results
-    }
-
-    /// Gives the URLs that were not simply stored their outcome.
-    private func stored(_ results: [StoreResult]) {
-        for result in results {
-            if let position = recordIndex[result.beacon.deliveryKey],
-               beacons[position].urls.indices.contains(result.beacon.index) {
-                beacons[position].urls[result.beacon.index].outcome = result.outcome
-            }
-            log(result.note, isError: result.isError)
-            settle(result.beacon.deliveryKey)
-        }
-        if !results.isEmpty { resumeReportWaiters() }
-    }
-
-    /// Waits until the beacons fired so far are written to the outbox (before the outbox is drained at the end of
-    /// a session, say).
-    public func beaconsStored() async {
-        await storing?.value
-    }
-
     /// Takes a ``BeaconCourier``'s report of an attempt (``makeCourier(transport:timeout:maximumAttempts:)`` wires
     /// it; a courier made before the session, as the Outbox needs its couriers first, calls this), from the
     /// courier's own task: the attempt's end is read on the session's clock at once (a delivery's instant is the
@@ -486,7 +422,7 @@ public final class AdBeaconingSession {
 
     /// Moves a fired event to done or failed once every URL of its occurrence has an outcome: failed when one of
     /// its URLs failed, done otherwise (URLs refused by policy or with nothing to request are said, not failures).
-    private func settle(_ deliveryKey: String) {
+    func settle(_ deliveryKey: String) {
         guard let position = recordIndex[deliveryKey], let state = beacons[position].state else { return }
         setState(state, of: beacons[position].firing.key)
     }
@@ -509,61 +445,5 @@ public final class AdBeaconingSession {
         nextLogID += 1
         if logMessages.count > logLimit { logMessages.removeFirst(logMessages.count - logLimit) }
         if isError { latestError = message }
-    }
-}
-
-/// One fired beacon occurrence and what became of each of its URLs.
-public struct BeaconRecord: Sendable, Hashable {
-    public struct URLState: Sendable, Hashable {
-        public enum Outcome: Sendable, Hashable {
-            /// Delivered: the response arrived at this instant of the session's stopwatch.
-            case delivered(Duration)
-            /// Nothing to request (`about:blank`).
-            case skipped
-            /// Not requested: the URL is not one Playtrace requests (a scheme other than http and https), for this
-            /// reason. Said, and not a failure of the event.
-            case refused(String)
-            /// Requested, and failed for good (refused by the server, or out of attempts).
-            case failed(String)
-
-            /// Whether the URL failed for good.
-            public var isFailure: Bool { if case .failed = self { true } else { false } }
-        }
-        /// The URL requested, macros filled.
-        public var url: String
-        public var attempts = 0
-        /// `nil` while it waits.
-        public var outcome: Outcome?
-    }
-
-    public var firing: BeaconFiring
-    /// When it was handed to the Outbox, on the session's stopwatch.
-    public var sentAt: Duration
-    public var urls: [URLState]
-    /// The event's URLs past the limit per event (``AdMetadataLimits/maximumURLsPerEvent``), not requested.
-    public var urlsOverLimit = 0
-
-    /// How long after the crossing it was handed over (the firing's lateness).
-    public var lateness: Duration { sentAt - firing.crossing }
-
-    /// How long after the crossing its last URL was delivered (the response's arrival): the lateness that a vendor
-    /// sees. `nil` while a URL waits, or when none was delivered.
-    public var deliveryLateness: Duration? {
-        var latest: Duration?
-        for url in urls {
-            switch url.outcome {
-            case .delivered(let instant): latest = max(latest ?? instant, instant)
-            case nil: return nil
-            default: break
-            }
-        }
-        return latest.map { $0 - firing.crossing }
-    }
-
-    /// The event's reporting state from its URLs' states: `nil` while one waits; ``ReportingState/failed`` when
-    /// one failed for good; ``ReportingState/done`` otherwise.
-    public var state: ReportingState? {
-        guard urls.allSatisfy({ $0.outcome != nil }) else { return nil }
-        return urls.contains { $0.outcome?.isFailure == true } ? .failed : .done
     }
 }

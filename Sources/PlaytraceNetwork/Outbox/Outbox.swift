@@ -37,50 +37,52 @@ public import PlaytraceCore
 /// ```
 public actor Outbox {
     public nonisolated let configuration: OutboxConfiguration
-    private nonisolated let store: OutboxStore
-    private let couriers: [String: any OutboxCourier]
+    nonisolated let store: OutboxStore
+    let couriers: [String: any OutboxCourier]
     /// The destinations delivered here, in order of name; messages for others stay stored (bounds apply) for an
     /// outbox that has their courier — a run with other backends configured, `playtrace outbox --deliver`.
     public nonisolated let destinations: [String]
-    private nonisolated let wallClock: WallClock
-    private nonisolated let logger: Logger
-    private let random: @Sendable () -> Double
+    nonisolated let wallClock: WallClock
+    nonisolated let logger: Logger
+    let random: @Sendable () -> Double
     /// The background loop that looks for messages falling due, while started.
-    private var loop: Task<Void, Never>?
+    var loop: Task<Void, Never>?
     /// The delivery pass running for each destination: one at a time per destination, destinations in parallel.
-    private var passes: [String: Task<Void, Never>] = [:]
+    var passes: [String: Task<Void, Never>] = [:]
     /// Destinations whose pass looks again before it ends (a message was enqueued meanwhile).
-    private var rerun: Set<String> = []
+    var rerun: Set<String> = []
     /// Messages this process is sending.
-    private var inFlight: Set<Int64> = []
+    var inFlight: Set<Int64> = []
     /// The attempts under way for destinations whose messages are independent (``OutboxOrdering/independent``).
-    private var deliveries: [Int64: (destination: String, task: Task<Void, Never>)] = [:]
+    var deliveries: [Int64: (destination: String, task: Task<Void, Never>)] = [:]
     /// How many of those attempts run, by destination and by destination and host.
-    private var running: [String: Int] = [:]
-    private var runningPerHost: [String: Int] = [:]
+    var running: [String: Int] = [:]
+    var runningPerHost: [String: Int] = [:]
     /// What this outbox did since it was opened, by destination.
-    private var counts: [String: OutboxRunCounts] = [:]
+    var counts: [String: OutboxRunCounts] = [:]
     /// When this outbox was opened (seconds since 1970): messages stored before were left by an earlier run.
-    private nonisolated let openedAt: Double
+    nonisolated let openedAt: Double
     /// Destinations left alone until a date: after a transient failure (backoff) or a pause.
-    private var holds: [String: Hold] = [:]
+    var holds: [String: Hold] = [:]
     /// When each destination next has a message due, as far as this outbox knows (its own enqueues, and the store
     /// read at the end of each pass): the background loop wakes and starts a pass only then, so that an idle
     /// outbox neither polls nor queries. Every ``OutboxConfiguration/pollInterval`` it looks in the file anyway,
     /// for messages that other processes sharing it stored.
-    private var nextDue: [String: Double] = [:]
+    var nextDue: [String: Double] = [:]
     /// When the background loop wakes next (seconds since 1970): the earliest of `nextDue` and `nextScan`.
-    private var alarm = Double.infinity
+    var alarm = Double.infinity
     /// When the background loop next looks for every destination's messages in the file.
-    private var nextScan = -Double.infinity
+    var nextScan = -Double.infinity
     /// Flushes and drains waiting for delivery to settle, resumed whenever something changes.
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-    private var nextDrainID = 0
-    private var expiredDrains: Set<Int> = []
+    var waiters: [CheckedContinuation<Void, Never>] = []
+    var nextDrainID = 0
+    var expiredDrains: Set<Int> = []
     /// Messages handed over with ``submit(destination:metadata:compressing:payload:)``, not stored yet.
-    private nonisolated let submissions: SubmissionQueue
+    nonisolated let submissions: SubmissionQueue
+    /// How many times the background loop woke (for tests: an idle or blocked outbox must not spin).
+    package internal(set) var loopWakes = 0
 
-    private struct Hold {
+    struct Hold {
         var until: Double
         /// Why the destination is paused; `nil` for a backoff.
         var pause: String?
@@ -116,9 +118,9 @@ public actor Outbox {
 
     deinit { loop?.cancel() }
 
-    private nonisolated var now: Double { wallClock.now.secondsSince1970 }
+    nonisolated var now: Double { wallClock.now.secondsSince1970 }
     /// The date before which stored messages and remembered keys are too old to keep.
-    private nonisolated var oldestKept: Double { now - configuration.maximumAge.seconds }
+    nonisolated var oldestKept: Double { now - configuration.maximumAge.seconds }
 
     /// Persists a message for delivery: it is on disk when this returns, written on the store's own queue (the
     /// caller's thread is not blocked while SQLite writes). Returns `false` when a message with its key is already
@@ -169,7 +171,7 @@ public actor Outbox {
         queue(SubmissionQueue.Item(message: message, compressing: compressing, payload: payload))
     }
 
-    private nonisolated func queue(_ item: SubmissionQueue.Item) {
+    nonisolated func queue(_ item: SubmissionQueue.Item) {
         var item = item
         item.message.createdAt = now
         item.message.nextAttemptAt = item.message.createdAt
@@ -188,7 +190,7 @@ public actor Outbox {
     /// Stores what was submitted, off the submitters' threads and off the actor. Between looks it rests
     /// ``OutboxConfiguration/storeInterval``; after ``OutboxConfiguration/storeLinger`` without a submission it
     /// ends, and the next submission starts it again.
-    private nonisolated func storeSubmissions() async {
+    nonisolated func storeSubmissions() async {
         var lastWork = now
         var rest = configuration.storeInterval
         while true {
@@ -238,7 +240,7 @@ public actor Outbox {
 
     /// Stores what one look took, in one SQLite transaction; if that fails, one message at a time, so that a
     /// message that cannot be stored does not take the others with it.
-    private nonisolated func store(_ messages: [OutboxMessage]) async {
+    nonisolated func store(_ messages: [OutboxMessage]) async {
         guard !messages.isEmpty else { return }
         checkFile()
         do {
@@ -258,7 +260,7 @@ public actor Outbox {
     }
 
     /// Counts and logs a submitted message that could not be stored.
-    private nonisolated func lose(_ message: OutboxMessage, _ error: any Error) {
+    nonisolated func lose(_ message: OutboxMessage, _ error: any Error) {
         submissions.countLost()
         noteWriteFailure(error)
         logger.error("a message could not be stored for delivery, and is lost", metadata: [
@@ -334,412 +336,5 @@ public actor Outbox {
     /// When the next stored message this outbox can deliver is due (seconds since 1970), if any.
     public func nextAttemptDate() throws -> Double? {
         try store.nextDue(destinations: destinations)
-    }
-
-    // MARK: - Delivery
-
-    /// (Re)starts the background loop, which wakes at the outbox's alarm: the loop sleeping now may be set for later
-    /// than a date that just became known.
-    private func rearm() {
-        loop?.cancel()
-        let stopwatch = wallClock.stopwatch
-        loop = Task { [weak self] in
-            while !Task.isCancelled {
-                guard let wait = await self?.tick() else { return }
-                do { try await stopwatch.sleep(for: wait) } catch { return }
-            }
-        }
-    }
-
-    /// How many times the background loop woke (for tests: an idle or blocked outbox must not spin).
-    package private(set) var loopWakes = 0
-
-    /// Starts the passes that are due, and returns how long the loop may sleep before the next one.
-    private func tick() -> Duration {
-        loopWakes += 1
-        let moment = now
-        let fullScan = moment >= nextScan
-        if fullScan { nextScan = moment + configuration.pollInterval.seconds }
-        for destination in destinations where fullScan || (nextDue[destination] ?? -.infinity) <= moment {
-            kick(destination)
-        }
-        notifyWaiters()
-        // A destination whose pass runs sets its date when the pass ends (and wakes the loop if it is earlier).
-        alarm = destinations.reduce(nextScan) { earliest, destination in
-            guard passes[destination] == nil, let due = nextDue[destination], due > moment else { return earliest }
-            return min(earliest, due)
-        }
-        return .saturating(milliseconds: ((alarm - moment) * 1_000).rounded(.up))
-    }
-
-    /// After a pass (or the start of a destination's attempts): when the destination must be looked at next — the
-    /// end of its hold, or the first message falling due after `lookedAt`, the date of the pass's last look at its
-    /// due messages (one query per pass, none per idle poll). Messages due by then and left were held by another
-    /// process's claim, wait for an attempt of their host to end (which starts them), or met a store error: a date
-    /// that early would wake the loop at once, again and again. One that fell due since the look is not left: it
-    /// was in neither (counting from the time of this query instead left such a retry to the next poll, a minute
-    /// later).
-    private func scheduleNextLook(_ destination: String, lookedAt: Double) {
-        if let hold = holds[destination], hold.until > now {
-            setNextDue(destination, hold.until)
-        } else {
-            setNextDue(destination, (try? store.nextDue(destinations: [destination], after: lookedAt)) ?? .infinity)
-        }
-        notifyWaiters()
-    }
-
-    /// Records when `destination` next has a message due, waking the background loop earlier when it sleeps past it.
-    private func setNextDue(_ destination: String, _ date: Double) {
-        nextDue[destination] = date
-        if date < alarm, loop != nil { rearm() }
-    }
-
-    /// Marks a destination as having a message due now (one was just stored for it).
-    private func noteDue(_ destination: String) {
-        nextDue[destination] = -.infinity
-        kick(destination)
-    }
-
-    /// Makes sure a pass runs for `destination` (or runs again, when one is under way).
-    private func kick(_ destination: String) {
-        guard loop != nil, let courier = couriers[destination] else { return }
-        if case .independent(let perHost, let total) = courier.ordering {
-            startDeliveries(destination, courier: courier, maximumPerHost: perHost, maximumInFlight: total)
-            return
-        }
-        if passes[destination] != nil {
-            rerun.insert(destination)
-            return
-        }
-        passes[destination] = Task { await self.pass(destination) }
-    }
-
-    /// Delivers the due messages of one destination, oldest first, until none is left or the destination is held
-    /// back.
-    private func pass(_ destination: String) async {
-        var lookedAt = now
-        defer {
-            passes[destination] = nil
-            scheduleNextLook(destination, lookedAt: lookedAt)
-        }
-        guard let courier = couriers[destination] else { return }
-        while !Task.isCancelled {
-            rerun.remove(destination)
-            if let hold = holds[destination], hold.until > now { return }
-            checkFile()
-            lookedAt = now
-            guard let due = duePage(destination, at: lookedAt) else { return }
-            if due.messages.isEmpty, due.quarantined.isEmpty, !rerun.contains(destination) { return }
-            for message in due.messages {
-                guard !Task.isCancelled else { return }
-                guard let id = message.id, !inFlight.contains(id) else { continue }
-                guard let claimed = claim(id, of: destination) else { return }
-                guard claimed else { continue }
-                inFlight.insert(id)
-                let outcome = await courier.deliver(message)
-                inFlight.remove(id)
-                let goesOn = record(outcome, of: message, id: id, courier: courier, holdsDestination: true,
-                                    abandoned: Task.isCancelled)
-                notifyWaiters()
-                if !goesOn { return }
-            }
-        }
-    }
-
-    /// A destination's messages due at `moment` after the row `after`, the rows set aside on the way logged; `nil`
-    /// when the store failed (logged).
-    private func duePage(_ destination: String, at moment: Double, after: Int64 = 0) -> OutboxStore.DuePage? {
-        let page: OutboxStore.DuePage
-        do {
-            page = try store.due(destination: destination, at: moment, limit: configuration.batchSize, after: after)
-        } catch {
-            logger.error("outbox delivery failed", metadata: ["destination": "\(destination)", "error": "\(error)"])
-            return nil
-        }
-        for row in page.quarantined {
-            logger.error("an outbox row could not be read back and was set aside", metadata: [
-                "destination": "\(destination)", "id": "\(row.id)", "reason": "\(row.reason)",
-            ])
-        }
-        return page
-    }
-
-    /// Claims a message for one attempt: whether this outbox may send it (`false`: another live process is sending
-    /// it); `nil` when the store failed (logged).
-    private func claim(_ id: Int64, of destination: String) -> Bool? {
-        do {
-            let moment = now
-            return try store.claim(id, until: moment + configuration.claimDuration.seconds, now: moment)
-        } catch {
-            logger.error("outbox claim failed", metadata: ["destination": "\(destination)", "error": "\(error)"])
-            return nil
-        }
-    }
-
-    /// Stores what became of an attempt; whether the destination's pass goes on to its next message.
-    /// - Parameters:
-    ///   - holdsDestination: whether a transient failure holds the whole destination back (messages in order).
-    ///   - abandoned: the attempt was cancelled (a drain's deadline, ``stop()``): not a failure of the destination.
-    private func record(_ outcome: DeliveryOutcome, of message: OutboxMessage, id: Int64, courier: any OutboxCourier,
-                        holdsDestination: Bool, abandoned: Bool) -> Bool {
-        let destination = message.destination
-        do {
-            switch outcome {
-            case .delivered:
-                try store.remove(id, counting: "delivered", at: now)
-                counts[destination, default: OutboxRunCounts()].delivered += 1
-                if message.createdAt < openedAt { counts[destination, default: OutboxRunCounts()].deliveredFromEarlierRuns += 1 }
-                if let pause = holds[destination]?.pause {
-                    logger.notice("destination delivers again", metadata: ["destination": "\(destination)", "was": "\(pause)"])
-                }
-                holds[destination] = nil
-                return true
-            case .reject(let reason):
-                logger.error("message refused for good, dropped", metadata: [
-                    "destination": "\(destination)", "key": "\(message.key)", "reason": "\(reason)",
-                ])
-                try store.remove(id, counting: "rejected", at: now)
-                counts[destination, default: OutboxRunCounts()].rejected += 1
-                return true
-            case .split(let reason):
-                guard let pieces = courier.split(message), pieces.count > 1 else {
-                    logger.error("message refused as too large and cannot be cut further, dropped", metadata: [
-                        "destination": "\(destination)", "key": "\(message.key)", "reason": "\(reason)",
-                    ])
-                    try store.remove(id, counting: "rejected", at: now)
-                    counts[destination, default: OutboxRunCounts()].rejected += 1
-                    return true
-                }
-                logger.notice("message refused as too large: cut in pieces, each delivered on its own", metadata: [
-                    "destination": "\(destination)", "key": "\(message.key)", "pieces": "\(pieces.count)",
-                    "reason": "\(reason)",
-                ])
-                let keyed = pieces.enumerated().map { index, piece in
-                    var piece = piece
-                    piece.key = "\(message.key).\(index + 1)"
-                    return piece
-                }
-                try store.replace(id, with: keyed, at: now)
-                counts[destination, default: OutboxRunCounts()].split += 1
-                return true
-            case .retry(let reason, let after):
-                let attempts = message.attempts + 1
-                // A server's Retry-After is honoured (up to the longest wait the configuration allows).
-                let asked = min(after ?? .zero, configuration.maximumRetryAfter)
-                let delay = max(configuration.backoff(afterAttempt: attempts, random: random()), asked)
-                if abandoned {
-                    // Abandoned at a drain's deadline or by stop(): not a failure of the destination.
-                    logger.debug("delivery abandoned, the message stays stored", metadata: ["destination": "\(destination)"])
-                } else {
-                    // Said once per destination and reason (a server that is down fails every attempt alike); the
-                    // run's counts keep the number of attempts and the latest reason.
-                    let level: Logger.Level = counts[destination]?.latestFailure == "\(reason)" ? .debug : .warning
-                    logger.log(level: level, "delivery failed, will retry", metadata: [
-                        "destination": "\(destination)", "attempt": "\(attempts)", "reason": "\(reason)",
-                        "retryIn": "\(delay)",
-                    ])
-                }
-                counts[destination, default: OutboxRunCounts()].latestFailure = "\(reason)"
-                let next = now + delay.seconds
-                let notBefore = asked > .zero ? now + asked.seconds : nil
-                try store.reschedule(id, attempts: attempts, nextAttemptAt: next, notBefore: notBefore, error: reason)
-                counts[destination, default: OutboxRunCounts()].retried += 1
-                // In order, the destination waits as its first message does: a server that is down gets one request
-                // per backoff, not one per message. Messages on their own wait alone.
-                if holdsDestination {
-                    holds[destination] = Hold(until: next, pause: holds[destination]?.pause, askedByServer: notBefore != nil)
-                }
-                return false
-            case .pause(let reason):
-                try store.release(id)
-                if holds[destination]?.pause != reason {
-                    logger.error("destination paused: it refuses its messages, which are kept", metadata: [
-                        "destination": "\(destination)", "reason": "\(reason)",
-                        "retryIn": "\(configuration.pauseDuration)",
-                    ])
-                }
-                holds[destination] = Hold(until: now + configuration.pauseDuration.seconds, pause: reason)
-                return false
-            }
-        } catch {
-            logger.error("outbox update failed", metadata: ["destination": "\(destination)", "error": "\(error)"])
-            noteWriteFailure(error)
-            return false
-        }
-    }
-
-    // MARK: - Independent messages
-
-    /// Starts attempts at the due messages of a destination whose messages are independent, oldest first, while its
-    /// limits allow: at most `maximumInFlight` at once, `maximumPerHost` to one host. A message whose host is at its
-    /// limit is passed over for later ones (other hosts'); it starts when an attempt of its host ends.
-    private func startDeliveries(_ destination: String, courier: any OutboxCourier, maximumPerHost: Int,
-                                 maximumInFlight: Int) {
-        let lookedAt = now
-        defer { scheduleNextLook(destination, lookedAt: lookedAt) }
-        if let hold = holds[destination], hold.until > now { return }
-        checkFile()
-        var after: Int64 = 0
-        while running[destination, default: 0] < maximumInFlight {
-            guard let page = duePage(destination, at: lookedAt, after: after) else { return }
-            for message in page.messages {
-                guard running[destination, default: 0] < maximumInFlight else { break }
-                guard let id = message.id, !inFlight.contains(id) else { continue }
-                let lane = destination + " " + Self.host(of: message)
-                guard runningPerHost[lane, default: 0] < maximumPerHost else { continue }
-                guard let claimed = claim(id, of: destination) else { return }
-                guard claimed else { continue }
-                inFlight.insert(id)
-                running[destination, default: 0] += 1
-                runningPerHost[lane, default: 0] += 1
-                deliveries[id] = (destination, Task {
-                    let outcome = await courier.deliver(message)
-                    self.finished(outcome, of: message, id: id, lane: lane, courier: courier, abandoned: Task.isCancelled)
-                })
-            }
-            if page.isLast { return }
-            after = page.lastRow
-        }
-    }
-
-    /// Records an attempt at an independent message, and starts what its freed place allows.
-    private func finished(_ outcome: DeliveryOutcome, of message: OutboxMessage, id: Int64, lane: String,
-                          courier: any OutboxCourier, abandoned: Bool) {
-        let destination = message.destination
-        deliveries[id] = nil
-        inFlight.remove(id)
-        running[destination, default: 1] -= 1
-        runningPerHost[lane, default: 1] -= 1
-        if runningPerHost[lane] == 0 { runningPerHost[lane] = nil }
-        _ = record(outcome, of: message, id: id, courier: courier, holdsDestination: false, abandoned: abandoned)
-        if !abandoned, loop != nil, case .independent(let perHost, let total) = courier.ordering {
-            startDeliveries(destination, courier: courier, maximumPerHost: perHost, maximumInFlight: total)
-        } else {
-            notifyWaiters()
-        }
-    }
-
-    /// The host (and port) a message goes to: its `url` metadata's; messages without one share a lane.
-    private static func host(of message: OutboxMessage) -> String {
-        guard let text = message.metadata["url"], let components = URLComponents(string: text) else { return "" }
-        return (components.host ?? "") + ":" + (components.port.map(String.init) ?? components.scheme ?? "")
-    }
-
-    // MARK: - The file
-
-    /// Looks at the file; logs what happened to it the first time it is noticed.
-    private nonisolated func checkFile() {
-        guard let (problem, isNew) = store.watch?.check(), isNew else { return }
-        reportFileProblem(problem)
-    }
-
-    /// Records a failure of SQLite to write the file; logs it the first time.
-    private nonisolated func noteWriteFailure(_ error: any Error) {
-        guard let watch = store.watch, !(error is CancellationError) else { return }
-        let (problem, isNew) = watch.noteWriteFailure("\(error)")
-        if isNew { reportFileProblem(problem) }
-    }
-
-    private nonisolated func reportFileProblem(_ problem: String) {
-        let held = (try? store.statistics()).map { "\($0.pending)" } ?? "unknown"
-        logger.error("the outbox file was \(problem): the messages it held are lost at exit", metadata: [
-            "path": "\(store.watch?.path ?? "")", "waiting": "\(held)",
-        ])
-    }
-
-    // MARK: - Flush and drain
-
-    private func settle(within window: Duration?, only: Set<String>?) async -> OutboxDrain {
-        let drained = only.map { only in destinations.filter(only.contains) } ?? destinations
-        // What was submitted before is part of what is flushed: stored now, not at the storing task's next look.
-        while !submissions.isIdle {
-            submissions.wake()
-            await withCheckedContinuation { waiters.append($0) }
-        }
-        let beginning = now
-        let horizon = beginning + (window?.seconds ?? 0)
-        do {
-            try enforceBounds()
-            try store.makeDue(at: beginning, destinations: drained)
-        } catch {
-            logger.error("outbox flush failed", metadata: ["error": "\(error)"])
-        }
-        // Backoff aside: a destination held back by a failure is tried again now; a paused one stays paused, and one
-        // whose server asked for a wait (Retry-After) waits: what falls due after the drain's end stays stored.
-        holds = holds.filter { $0.value.pause != nil || $0.value.askedByServer || !drained.contains($0.key) }
-        nextDue.removeAll()
-        let startedHere = loop == nil
-        // Started, or woken at once when it sleeps: every destination is due now.
-        rearm()
-        let id = nextDrainID
-        nextDrainID += 1
-        let deadline = window.map { window in
-            Task { [weak self, stopwatch = wallClock.stopwatch] in
-                do { try await stopwatch.sleep(for: window) } catch { return }
-                await self?.expire(id)
-            }
-        }
-        while !expiredDrains.contains(id), !isSettled(drained, horizon: horizon) {
-            await withCheckedContinuation { waiters.append($0) }
-        }
-        deadline?.cancel()
-        let timedOut = expiredDrains.remove(id) != nil
-        if timedOut {
-            // The time is up: attempts under way are abandoned (their messages stay stored).
-            for (destination, pass) in passes where drained.contains(destination) { pass.cancel() }
-            for delivery in deliveries.values where drained.contains(delivery.destination) { delivery.task.cancel() }
-        }
-        if startedHere { loop?.cancel(); loop = nil }
-        checkFile()
-        let byDestination = (try? store.statistics().pendingByDestination) ?? [:]
-        let pending = byDestination.filter { drained.contains($0.key) }.values.reduce(0, +)
-        var heldByServer: [String: Double] = [:]
-        for destination in drained where (byDestination[destination] ?? 0) > 0 {
-            if let hold = holds[destination], hold.askedByServer, hold.until > horizon {
-                heldByServer[destination] = hold.until
-            } else if let date = try? store.nextNotBefore(destination: destination, after: horizon) {
-                heldByServer[destination] = date
-            }
-        }
-        return OutboxDrain(pending: pending, paused: pausedDestinations(), timedOut: timedOut, lost: submissions.lost,
-                           pendingByDestination: byDestination, fileProblem: store.watch?.problem,
-                           retryAfter: heldByServer)
-    }
-
-    /// Whether nothing this outbox can deliver to `drained` is left before `horizon`: no pass or attempt of theirs
-    /// running, and each destination either empty of due messages or held back past the horizon.
-    private func isSettled(_ drained: [String], horizon: Double) -> Bool {
-        guard submissions.isIdle, !passes.keys.contains(where: drained.contains),
-              !deliveries.values.contains(where: { drained.contains($0.destination) }) else { return false }
-        let moment = now
-        for destination in drained {
-            if let hold = holds[destination], hold.until > horizon { continue }
-            do {
-                if try store.deliverableCount(destination: destination, dueBy: horizon, now: moment) > 0 { return false }
-            } catch {
-                logger.error("outbox flush failed", metadata: ["error": "\(error)"])
-                return true
-            }
-        }
-        return true
-    }
-
-    private func expire(_ id: Int) {
-        expiredDrains.insert(id)
-        notifyWaiters()
-    }
-
-    private func notifyWaiters() {
-        let waiting = waiters
-        waiters.removeAll()
-        for waiter in waiting { waiter.resume() }
-    }
-
-    private nonisolated func enforceBounds() throws {
-        let dropped = try store.enforceBounds(oldest: oldestKept,
-                                              maximumBytes: configuration.maximumBytes)
-        if dropped > 0 {
-            logger.warning("outbox bounds reached: oldest messages dropped", metadata: ["dropped": "\(dropped)"])
-        }
     }
 }
