@@ -12,13 +12,12 @@ import PlaytraceCore
 public func fuzzLineProtocolEncoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var input = FuzzInput(Array(UnsafeBufferPointer(start: data, count: size)))
     let encoder = input.encoder()
-    var cache = LineProtocolEncoder.ContextCache()
     var context = AttributeList()
     for _ in 0..<(1 + input.byte() % 4) {
-        if input.byte() % 2 == 0 { context = input.attributes() }   // else the same list: the cache's case
+        if input.byte() % 2 == 0 { context = input.attributes() }   // else the same list
         let event = input.event(context: context)
         var line: [UInt8] = []
-        encoder.encode(event, timestamp: 1_700_000_000_000_000_000, into: &line, cache: &cache)
+        encoder.encode(event, timestamp: 1_700_000_000_000_000_000, into: &line)
         let expected = ReadPoint.expected(event, encoder: encoder, timestamp: 1_700_000_000_000_000_000)
         guard let point = ReadPoint(line: line), point == expected else {
             fatalError("""
@@ -37,7 +36,7 @@ struct FuzzInput {
     private let bytes: [UInt8]
     private var position = 0
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8]) { self = bytes }
 
     mutating func byte() -> Int {
         guard position < bytes.count else { return 0 }

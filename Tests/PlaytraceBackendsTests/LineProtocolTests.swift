@@ -25,26 +25,24 @@ struct LineProtocolTests {
         #expect(LineProtocolEncoder.nanoseconds(event.date) == 1_800_000_000_250_000_000)
     }
 
-    @Test("Timestamps written from the previous one's digits come out whole, across every boundary")
+    @Test("Timestamps come out whole, across every digit boundary")
     func timestampsFromPreviousDigits() {
         let encoder = LineProtocolEncoder()
-        var cache = LineProtocolEncoder.ContextCache()
         let metric = Metric(name: "PlayTime", kind: .counter, value: 1, date: StreamDate(secondsSince1970: 0))
         let timestamps: [Int64] = [5, 9_999_999, 10_000_000, 10_000_001, 1_800_000_000_000_000_000,
                                    1_800_000_000_000_000_001, 1_800_000_000_009_999_999, 1_800_000_000_010_000_000,
                                    1_800_000_000_010_000_000, 999_999_999_999_999_999, -12, 1_800_000_000_010_000_007,
                                    .max]
         for timestamp in timestamps {
-            var buffer = LineBuffer()
-            encoder.encode(metric, timestamp: timestamp, into: &buffer, cache: &cache)
-            #expect(String(decoding: buffer.bytes, as: UTF8.self) == "PlayTime,kind=counter value=1i \(timestamp)\n")
+            var buffer: [UInt8] = []
+            encoder.encode(metric, timestamp: timestamp, into: &buffer)
+            #expect(String(decoding: buffer, as: UTF8.self) == "PlayTime,kind=counter value=1i \(timestamp)\n")
         }
     }
 
-    @Test("A metric's dimension tags follow its dimensions through one cache: a new playback, new content, fewer tags")
+    @Test("A metric's dimension tags follow its dimensions: a new playback, new content, fewer tags")
     func dimensionTagsFollowTheDimensions() {
         let encoder = LineProtocolEncoder()
-        var cache = LineProtocolEncoder.ContextCache()
         func dimensions(_ playback: String, _ content: String, engine: Bool = true) -> AttributeList {
             var list = AttributeList()
             list[.sessionId] = "s1"
@@ -60,11 +58,11 @@ struct LineProtocolTests {
             (dimensions("p3", "c2", engine: false), ["sessionId=s1", "playbackId=p3", "contentId=c2", "kind=counter"]),
         ]
         for (list, tags) in cases {
-            var buffer = LineBuffer()
+            var buffer: [UInt8] = []
             let metric = Metric(name: "NumPlays", kind: .counter, value: 1, date: StreamDate(secondsSince1970: 0),
                                 dimensions: list)
-            encoder.encode(metric, timestamp: 1, into: &buffer, cache: &cache)
-            let line = String(decoding: buffer.bytes, as: UTF8.self)
+            encoder.encode(metric, timestamp: 1, into: &buffer)
+            let line = String(decoding: buffer, as: UTF8.self)
             let head = line.prefix { $0 != " " }
             #expect(Set(head.split(separator: ",").dropFirst().map(String.init)) == tags, "\(line)")
         }
@@ -84,20 +82,18 @@ struct LineProtocolTests {
         var shadowed = plain
         shadowed[.contentId] = "urn:2"   // its own attribute replaces the context's: the flat way
         for event in [plain, shadowed] {
-            var together = LineBuffer()
-            var togetherCache = LineProtocolEncoder.ContextCache()
+            var together: [UInt8] = []
             var stamp: Int64 = 0
-            encoder.encode(event, metrics: metrics, into: &together, cache: &togetherCache) { _ in
+            encoder.encode(event, metrics: metrics, into: &together) { _ in
                 stamp += 1
                 return stamp
             }
-            var apart = LineBuffer()
-            var apartCache = LineProtocolEncoder.ContextCache()
-            encoder.encode(metrics[0], timestamp: 1, into: &apart, cache: &apartCache)
-            encoder.encode(metrics[1], timestamp: 2, into: &apart, cache: &apartCache)
-            encoder.encode(event, timestamp: 3, into: &apart, cache: &apartCache)
-            #expect(together.bytes == apart.bytes)
-            #expect(String(decoding: together.bytes, as: UTF8.self).split(separator: "\n").count == 3)
+            var apart: [UInt8] = []
+            encoder.encode(metrics[0], timestamp: 1, into: &apart)
+            encoder.encode(metrics[1], timestamp: 2, into: &apart)
+            encoder.encode(event, timestamp: 3, into: &apart)
+            #expect(together == apart)
+            #expect(String(decoding: together, as: UTF8.self).split(separator: "\n").count == 3)
         }
     }
 
@@ -172,15 +168,14 @@ struct LineProtocolTests {
         #expect(encoded == "events,action=Start,contentId=C:\\media,engine=a\\,b\\ c\\=d\\\\e title=\"C:\\\\media\\\\\" 5\n")
     }
 
-    @Test("A playback id no tag can hold (empty, backslashes alone) is left out on the cached path as on the general one")
+    @Test("A playback id no tag can hold (empty, backslashes alone) is left out, from the snapshot as from a flat list")
     func unwritablePlaybackID() {
         for text in ["", "\\", "\\\\"] {
             var playback = PlaybackSnapshot()
             playback.playbackIdentifier = .text(text)
             let event = Event(action: .start, date: StreamDate(secondsSince1970: 0), playback: playback)
             let encoder = LineProtocolEncoder()
-            var cache = LineProtocolEncoder.ContextCache()
-            let cached = line { encoder.encode(event, timestamp: 5, into: &$0, cache: &cache) }
+            let cached = line { encoder.encode(event, timestamp: 5, into: &$0) }
             let flat = line {
                 encoder.encode(Event(action: .start, date: event.date, attributes: event.allAttributes), timestamp: 5,
                                into: &$0)
@@ -242,8 +237,7 @@ struct LineProtocolTests {
             event[Attribute(name: name)] = 1
             event[.position] = 5
             for encoder in [LineProtocolEncoder(), LineProtocolEncoder(tagAttributes: [Attribute(name: name)])] {
-                var cache = LineProtocolEncoder.ContextCache()
-                let written = line { encoder.encode(event, timestamp: 7, into: &$0, cache: &cache) }
+                let written = line { encoder.encode(event, timestamp: 7, into: &$0) }
                 #expect(written == "events position=5i 7\n", "\(written.debugDescription)")
                 #expect(ReadPoint(line: Array(written.utf8)) == ReadPoint.expected(event, encoder: encoder, timestamp: 7))
             }
@@ -268,7 +262,6 @@ struct LineProtocolTests {
             }
         }
         let names = (0..<6).map { "k\($0)" + text() }
-        var cache = LineProtocolEncoder.ContextCache()
         var context = AttributeList()
         for round in 0..<400 {
             var encoder = LineProtocolEncoder(eventMeasurement: round % 3 == 0 ? "play, events\n" + text() : "events")
@@ -278,7 +271,7 @@ struct LineProtocolTests {
             playback.accumPlayTime = next(100_000)
             var event = Event(action: next(4) == 0 ? Action(name: "Odd,= " + text()) : .ping,
                               date: StreamDate(secondsSince1970: 1_800_000_000), playback: next(2) == 0 ? playback : .none)
-            // Half the events share the previous one's context: the cache's case.
+            // Half the events share the previous one's context.
             if next(2) == 0 {
                 context = AttributeList()
                 for _ in 0..<next(6) { context[Attribute(name: names[next(names.count)])] = value() }
@@ -287,7 +280,7 @@ struct LineProtocolTests {
             for _ in 0..<next(6) { event[Attribute(name: names[next(names.count)])] = value() }
             event[.contentId] = .string(text())
             var line: [UInt8] = []
-            encoder.encode(event, timestamp: Int64(round), into: &line, cache: &cache)
+            encoder.encode(event, timestamp: Int64(round), into: &line)
             let expected = ReadPoint.expected(event, encoder: encoder, timestamp: Int64(round))
             #expect(ReadPoint(line: line) == expected, "\(String(decoding: line, as: UTF8.self).debugDescription)")
         }

@@ -119,8 +119,8 @@ struct EventModelTests {
         #expect(!Action(name: "AdLike").isAdAction && !Action.ping.isAdAction)
     }
 
-    @Test("The line encoder writes the same tags and fields from its context cache as from one flat list of the attributes")
-    func encoderCache() async {
+    @Test("The line encoder writes an event's context, own attributes and snapshot as it writes one flat list of them")
+    func encoderFlat() async {
         let tracker = ContextTracker()
         let backend = RecordingBackend()
         let clock = TestClock<Duration>()
@@ -163,32 +163,30 @@ struct EventModelTests {
         let custom = LineProtocolEncoder(tagAttributes: Set(Attribute.dimensions)
             .union([.senderId, Action.start.timeAttribute, Attribute(name: "rating"), .inPauseBlock]))
         for encoder in [LineProtocolEncoder(), custom] {
-            var cache = LineProtocolEncoder.ContextCache()
             for event in events {
-                var fast: [UInt8] = []
-                encoder.encode(event, timestamp: 1, into: &fast, cache: &cache)
+                var whole: [UInt8] = []
+                encoder.encode(event, timestamp: 1, into: &whole)
                 var slow: [UInt8] = []
                 encoder.encode(Event(action: event.action, date: event.date, attributes: event.allAttributes),
                                timestamp: 1, into: &slow)
-                let (fastLine, slowLine) = (String(decoding: fast, as: UTF8.self), String(decoding: slow, as: UTF8.self))
+                let (fastLine, slowLine) = (String(decoding: whole, as: UTF8.self), String(decoding: slow, as: UTF8.self))
                 #expect(LinePoint(fastLine) == LinePoint(slowLine), "\(fastLine) vs \(slowLine)")
             }
         }
-        // One encoder with one cache, its tags changed in between: the cached context follows.
+        // One encoder, its tags changed in between: the line follows.
         var encoder = LineProtocolEncoder()
-        var cache = LineProtocolEncoder.ContextCache()
         var buffer: [UInt8] = []
-        encoder.encode(events[3], timestamp: 1, into: &buffer, cache: &cache)
+        encoder.encode(events[3], timestamp: 1, into: &buffer)
         #expect(LinePoint(String(decoding: buffer, as: UTF8.self)).fields.contains("title=\"A show, with \\\"quotes\\\"\""))
         encoder.tagAttributes.insert(.title)
         buffer.removeAll()
-        encoder.encode(events[3], timestamp: 1, into: &buffer, cache: &cache)
+        encoder.encode(events[3], timestamp: 1, into: &buffer)
         #expect(LinePoint(String(decoding: buffer, as: UTF8.self)).tags.contains("title=A\\ show\\,\\ with\\ \"quotes\""))
     }
 }
 
 extension EventModelTests {
-    @Test("The snapshot written as one block (the usual event) reads as the general path: every combination of block flags, counters, time since standard and custom actions")
+    @Test("The snapshot reads as one flat list of its attributes: every combination of block flags, counters, time since standard and custom actions")
     func snapshotBlock() async {
         let backend = RecordingBackend()
         let clock = TestClock<Duration>()
@@ -218,8 +216,7 @@ extension EventModelTests {
             event.playback.inAdBreakBlock = flags & 16 != 0
             event.playback.inAdBlock = flags & 32 != 0
             var block: [UInt8] = []
-            var cache = LineProtocolEncoder.ContextCache()
-            encoder.encode(event, timestamp: 1, into: &block, cache: &cache)
+            encoder.encode(event, timestamp: 1, into: &block)
             var flat: [UInt8] = []
             encoder.encode(Event(action: event.action, date: event.date, attributes: event.allAttributes),
                            timestamp: 1, into: &flat)

@@ -88,19 +88,11 @@ struct Vocabulary {
         if let duplicate = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
             throw VocabularyError(description: "\(duplicate) is named twice")
         }
-        for name in names where name.utf8.count > 28 {
-            // The encoder copies standard names as padded words (LineWriter.overRead is 32 bytes, with separators).
-            throw VocabularyError(description: "\(name) is longer than 28 bytes")
-        }
         for name in dimensions where !attributes.contains(where: { $0.name == name }) {
             throw VocabularyError(description: "dimension \(name) is not an attribute")
         }
         guard attributes.filter({ $0.snapshot == .identifier }).map(\.name) == ["playbackId"] else {
             throw VocabularyError(description: "the snapshot's one identifier is playbackId")
-        }
-        guard attributes.filter({ $0.snapshot == .bool }).count <= 8 else {
-            // The encoder prepares the text of every combination of the flags.
-            throw VocabularyError(description: "the snapshot carries at most 8 flags")
         }
         guard attributes.first(where: { $0.snapshot == .int }) != nil else {
             throw VocabularyError(description: "the snapshot carries at least one integer")
@@ -313,58 +305,10 @@ func snapshotFile(_ vocabulary: Vocabulary) -> String {
     return source.text
 }
 
-func encoderFile(_ vocabulary: Vocabulary) -> String {
-    var source = SourceText()
-    source.line("import PlaytraceTelemetry")
-    source.line()
-    source.line("extension PlaybackFieldWriter {")
-    source.line("    /// Writes the snapshot's state attributes that ``slots`` selects, in ``PlaybackSnapshot/stateAttributes``' order.")
-    source.line("    func writeStateFields(_ playback: borrowing PlaybackSnapshot, fields: inout FieldSeparator, to line: inout LineWriter) {")
-    for field in vocabulary.snapshotFields {
-        switch field.snapshot {
-        case .identifier: source.line("        identifier(Attribute.ID.\(field.name), playback.playbackIdentifier, &fields, &line)")
-        case .int: source.line("        integer(Attribute.ID.\(field.name), playback.\(field.name), &fields, &line)")
-        case .bool: source.line("        boolean(Attribute.ID.\(field.name), playback.\(field.name), &fields, &line)")
-        case .none: break
-        }
-    }
-    source.line("    }")
-    source.line("}")
-    source.line()
-    source.line("extension SnapshotBlock {")
-    source.line("    /// The integer fields, in ``PlaybackSnapshot/stateAttributes``' order (the playback id, a tag, left out).")
-    source.line("    static let integerAttributes: [Attribute] = [")
-    source.list(vocabulary.integers.map { "." + $0.name }, indent: "        ")
-    source.line("    ]")
-    source.line()
-    source.line("    /// The flags, in ``PlaybackSnapshot/stateAttributes``' order: bit `n` of a flag text's index is the `n`th.")
-    source.line("    static let flagAttributes: [Attribute] = [")
-    source.list(vocabulary.flags.map { "." + $0.name }, indent: "        ")
-    source.line("    ]")
-    source.line()
-    source.line("    /// Writes the integers after the first one's start, with the pieces between them; returns the flags' bits.")
-    source.line("    /// (Written out field by field: a loop choosing the value with a switch measured 3% slower per event.)")
-    source.line("    @inline(__always)")
-    source.line("    static func writeIntegers(_ playback: borrowing PlaybackSnapshot, _ table: Table, _ cursor: inout ByteCursor) -> Int {")
-    for (index, field) in vocabulary.integers.enumerated() {
-        if index > 0 { source.line("        piece(\(index + 1), table, &cursor)") }
-        source.line("        cursor.integer(Int64(playback.\(field.name)))")
-    }
-    source.line("        var flags = 0")
-    for (bit, field) in vocabulary.flags.enumerated() {
-        source.line("        if playback.\(field.name) { flags |= \(1 << bit) }")
-    }
-    source.line("        return flags")
-    source.line("    }")
-    source.line("}")
-    return source.text
-}
-
 let outputs: [(path: String, make: (Vocabulary) -> String)] = [
     ("Sources/PlaytraceTelemetry/Model/Attribute+Standard.swift", attributeFile),
     ("Sources/PlaytraceTelemetry/Model/Action+Standard.swift", actionFile),
     ("Sources/PlaytraceTelemetry/Model/PlaybackSnapshot+Fields.swift", snapshotFile),
-    ("Sources/PlaytraceBackends/InfluxDB/SnapshotFields.swift", encoderFile),
 ]
 
 do {

@@ -48,13 +48,12 @@ if arguments.contains("--stages") {
     let collected = Collecting()
     _ = run(count: sessionCycle.count * 100) { collected }
     let encoder = LineProtocolEncoder()
-    var cache = LineProtocolEncoder.ContextCache()
-    var buffer = LineBuffer(capacity: 1 << 21)
+    var buffer: [UInt8] = { var bytes: [UInt8] = []; bytes.reserveCapacity(1 << 21); return bytes }()
     let rounds = max(1, count / collected.events.count)
     let started = Date()
     for _ in 0..<rounds {
-        for event in collected.events { encoder.encode(event, timestamp: 1_800_000_000_000_000_000, into: &buffer, cache: &cache) }
-        for metric in collected.metrics { encoder.encode(metric, timestamp: 1_800_000_000_000_000_000, into: &buffer, cache: &cache) }
+        for event in collected.events { encoder.encode(event, timestamp: 1_800_000_000_000_000_000, into: &buffer) }
+        for metric in collected.metrics { encoder.encode(metric, timestamp: 1_800_000_000_000_000_000, into: &buffer) }
         buffer.removeAll(keepingCapacity: true)
     }
     let encoding = Date().timeIntervalSince(started)

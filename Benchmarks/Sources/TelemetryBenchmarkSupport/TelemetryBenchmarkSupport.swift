@@ -5,12 +5,11 @@ import PlaytraceCore
 import PlaytraceTelemetry
 import Synchronization
 
-/// Encodes what it receives, like the InfluxDB backend before it sends a batch: under a lock, with a context cache,
-/// timestamps made unique, into a buffer handed over at 1 MB.
+/// Encodes what it receives, like the InfluxDB backend before it sends a batch: under a lock, timestamps made
+/// unique, into a buffer handed over at 1 MB.
 public final class EncodingBackend: Backend, Sendable {
     private struct State {
-        var buffer = LineBuffer(capacity: 1 << 21)
-        var cache = LineProtocolEncoder.ContextCache()
+        var buffer: [UInt8] = { var bytes: [UInt8] = []; bytes.reserveCapacity(1 << 21); return bytes }()
         var lastTimestamp: Int64 = 0
         var flushedBytes = 0
         var lines = 0
@@ -22,7 +21,7 @@ public final class EncodingBackend: Backend, Sendable {
     /// Line protocol written so far.
     public var bytes: Int { state.withLock { $0.flushedBytes + $0.buffer.count } }
     /// The start of what was written (the buffer not yet flushed).
-    public var sample: String { state.withLock { $0.buffer.withUnsafeBytes { String(decoding: $0.prefix(4_096), as: UTF8.self) } } }
+    public var sample: String { state.withLock { String(decoding: $0.buffer.prefix(4_096), as: UTF8.self) } }
     /// Lines (points) written so far.
     public var lines: Int { state.withLock { $0.lines } }
 
@@ -33,7 +32,7 @@ public final class EncodingBackend: Backend, Sendable {
     public func sendEvent(_ event: Event) {
         state.withLock { state in
             let timestamp = Self.next(LineProtocolEncoder.nanoseconds(event.date), &state)
-            encoder.encode(event, timestamp: timestamp, into: &state.buffer, cache: &state.cache)
+            encoder.encode(event, timestamp: timestamp, into: &state.buffer)
             Self.flushIfFull(&state)
         }
     }
@@ -41,7 +40,7 @@ public final class EncodingBackend: Backend, Sendable {
     public func sendMetric(_ metric: Metric) {
         state.withLock { state in
             let timestamp = Self.next(LineProtocolEncoder.nanoseconds(metric.date), &state)
-            encoder.encode(metric, timestamp: timestamp, into: &state.buffer, cache: &state.cache)
+            encoder.encode(metric, timestamp: timestamp, into: &state.buffer)
             Self.flushIfFull(&state)
         }
     }
@@ -51,7 +50,7 @@ public final class EncodingBackend: Backend, Sendable {
         let eventNanoseconds = LineProtocolEncoder.nanoseconds(event.date)
         state.withLock { state in
             var last = state.lastTimestamp
-            encoder.encode(event, metrics: metrics, into: &state.buffer, cache: &state.cache) { date in
+            encoder.encode(event, metrics: metrics, into: &state.buffer) { date in
                 last = max(date == event.date ? eventNanoseconds : LineProtocolEncoder.nanoseconds(date), last + 1)
                 return last
             }

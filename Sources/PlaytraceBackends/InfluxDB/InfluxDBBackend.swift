@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 public import PlaytraceNetwork
 public import PlaytraceTelemetry
 
@@ -100,24 +99,19 @@ public final class InfluxDBBackend: Backend, Sendable {
     }
 
     public let configuration: Configuration
-    private let outbox: Outbox
     private let batcher: Batcher
-    /// The encoder (never changed: read without a lock, and without a copy); what it keeps of the tracker's context
-    /// between events is kept by the batcher, under the batch's lock.
     private let encoder: LineProtocolEncoder
 
     public init(configuration: Configuration, outbox: Outbox) {
         self.configuration = configuration
-        self.outbox = outbox
         encoder = configuration.encoder
         let metadata = Self.metadata(configuration)
         let gzip = configuration.gzip
         // Compression and the SQLite write happen on the outbox's background task, never on the thread that
         // emitted the event that closed the batch.
         batcher = Batcher(maximumBytes: configuration.maximumBatchBytes,
-                          maximumRecords: configuration.maximumBatchPoints) { batch in
-            // (Even the copy out of the batch's buffer is made there.)
-            outbox.submit(destination: Self.destination, metadata: metadata, compressing: gzip) { batch.readBytes() }
+                          maximumRecords: configuration.maximumBatchPoints) { bytes in
+            outbox.submit(destination: Self.destination, metadata: metadata, compressing: gzip) { bytes }
         }
     }
 
@@ -142,21 +136,14 @@ public final class InfluxDBBackend: Backend, Sendable {
     }
 
     public func sendMetric(_ metric: Metric) {
-        batcher.append { buffer, cache, stamp in
-            encoder.encode(metric, timestamp: stamp(LineProtocolEncoder.nanoseconds(metric.date)), into: &buffer,
-                           cache: &cache)
-            return 1
+        batcher.append { buffer, stamp in
+            encoder.encode(metric, timestamp: stamp(LineProtocolEncoder.nanoseconds(metric.date)), into: &buffer)
         }
     }
 
     public func send(_ event: Event, metrics: [Metric]) {
-        // An event's metrics carry its date: converted once.
-        let eventNanoseconds = LineProtocolEncoder.nanoseconds(event.date)
-        batcher.append { buffer, cache, stamp in
-            encoder.encode(event, metrics: metrics, into: &buffer, cache: &cache) { date in
-                stamp(date == event.date ? eventNanoseconds : LineProtocolEncoder.nanoseconds(date))
-            }
-            return metrics.count + 1
+        batcher.append(records: metrics.count + 1) { buffer, stamp in
+            encoder.encode(event, metrics: metrics, into: &buffer) { stamp(LineProtocolEncoder.nanoseconds($0)) }
         }
     }
 

@@ -76,14 +76,14 @@ public final class NewRelicBackend: Backend, Sendable {
 
     public init(configuration: Configuration, outbox: Outbox) {
         self.configuration = configuration
-        func deliverer(url: URL?, prefix: String, suffix: String) -> @Sendable (ClosedBatch) -> Void {
+        func deliverer(url: URL?, prefix: String, suffix: String) -> @Sendable ([UInt8]) -> Void {
             let metadata = ["url": url?.absoluteString ?? "", "method": "POST",
                             "header.Content-Type": "application/json",
                             // The key is the courier's, attached at delivery: never stored with a batch.
                             OutboxCredentials.metadataKey: OutboxCredentials.required]
-            return { batch in
+            return { bytes in
                 outbox.submit(destination: Self.destination, metadata: metadata, compressing: true) {
-                    Array(prefix.utf8) + batch.readBytes() + Array(suffix.utf8)
+                    Array(prefix.utf8) + bytes + Array(suffix.utf8)
                 }
             }
         }
@@ -113,7 +113,7 @@ public final class NewRelicBackend: Backend, Sendable {
 
     public func sendEvent(_ event: Event) {
         let json = NewRelicJSON.event(event, eventType: configuration.eventType)
-        events.append(timestamp: 0) { buffer, _ in
+        events.append { buffer, _ in
             if !buffer.isEmpty { buffer.append(UInt8(ascii: ",")) }
             buffer.append(contentsOf: json.utf8)
         }
@@ -121,7 +121,7 @@ public final class NewRelicBackend: Backend, Sendable {
 
     public func sendMetric(_ metric: Metric) {
         let json = NewRelicJSON.metric(metric, prefix: configuration.metricPrefix)
-        metrics.append(timestamp: 0) { buffer, _ in
+        metrics.append { buffer, _ in
             if !buffer.isEmpty { buffer.append(UInt8(ascii: ",")) }
             buffer.append(contentsOf: json.utf8)
         }
