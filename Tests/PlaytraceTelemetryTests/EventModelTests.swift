@@ -158,8 +158,6 @@ struct EventModelTests {
         let events = backend.events
         #expect(events.count == 13)
 
-        #expect(events.filter(\.isContextUnshadowed).count == 12, "all but the quality change, whose own attributes replace some")
-
         let custom = LineProtocolEncoder(tagAttributes: Set(Attribute.dimensions)
             .union([.senderId, Action.start.timeAttribute, Attribute(name: "rating"), .inPauseBlock]))
         for encoder in [LineProtocolEncoder(), custom] {

@@ -92,27 +92,11 @@ public struct AttributeList: Sendable, Hashable, Sequence {
         }
     }
 
-    /// Whether the lists may hold a common attribute (`false` is certain).
-    @inlinable
-    package func mayShareAttributes(with other: AttributeList) -> Bool {
-        presentLow & other.presentLow != 0 || presentTime & other.presentTime != 0
-            || (customCount > 0 && other.customCount > 0)
-    }
-
     /// Whether the list may hold an attribute of `mask` (standard slots 0–63, as ``Attribute/standardSlot(of:)``)
     /// (`false` is certain).
     @inlinable
     package func mayContain(slots mask: UInt64) -> Bool { presentLow & mask != 0 }
 
-    /// Whether the list may hold a time-since attribute (or a custom one, which a custom action's may be).
-    @inlinable
-    package var mayHoldTimeSince: Bool { presentTime != 0 || customCount > 0 }
-
-    /// Whether the list holds a standard action's time-since attribute.
-    var holdsStandardTimeSince: Bool { presentTime != 0 }
-
-    /// Whether the list holds a custom attribute.
-    var holdsCustom: Bool { customCount > 0 }
 
     /// Removes every entry, keeping the storage when the list owns it alone (for lists refilled on hot paths).
     public mutating func removeAll(keepingCapacity: Bool) {

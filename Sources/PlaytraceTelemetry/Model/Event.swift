@@ -109,23 +109,6 @@ public struct Event: Sendable, Hashable {
         }
     }
 
-    /// Whether every context attribute reads as it is in ``context``: neither the event's own attributes, nor the
-    /// playback snapshot, nor `senderId` replace one. Backends then write the context as a block they made once
-    /// (certain when `true`; `false` may be cautious).
-    package var isContextUnshadowed: Bool {
-        if context.isEmpty { return true }
-        if attributes.mayShareAttributes(with: context) { return false }
-        if sender != nil, context.mayContain(slots: 1 << UInt64(Attribute.senderId.id)) { return false }
-        if context.mayContain(slots: playback.carried) || context.holdsStandardTimeSince { return false }
-        // A custom attribute of the context may be a custom action's time-since one.
-        if context.holdsCustom, !playback.times.times.isEmpty {
-            for entry in context where Attribute.standardSlot(of: entry.attribute.id) == nil {
-                if playback[entry.attribute] != nil { return false }
-            }
-        }
-        return true
-    }
-
     /// Every attribute in one list, in ``forEachAttribute(_:)``'s order (for backends that write them all).
     public var allAttributes: AttributeList {
         var list = AttributeList(capacity: context.count + attributes.count + 24)

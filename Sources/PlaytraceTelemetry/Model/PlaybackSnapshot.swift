@@ -51,40 +51,6 @@ extension PlaybackSnapshot {
         }
         try times.forEach { try body(copy $0, .int($1)) }
     }
-
-    /// Calls `body` with the identifier of each time-since attribute and its value in milliseconds, in the order
-    /// their actions first happened: what encoders on hot paths use (no attribute is copied;
-    /// ``timeSinceAttribute(id:)`` gives a custom one's name).
-    @inlinable
-    package func forEachTimeSinceID(_ body: (UInt32, Int) throws -> Void) rethrows {
-        try times.forEachID(body)
-    }
-
-    /// Lends what the time-since values are computed from, for encoders on hot paths: the time of each action's last
-    /// event (in the order the actions first happened), the event's own time, and the event's own action (its
-    /// time-since attribute's identifier) with the time that action had before (`nil`: never), which replaces the
-    /// entry's for that action. The value of an entry is `(now - nanoseconds) / 1_000_000` ms. `nil` (and `body`
-    /// not called) when the event removed some of them: ``forEachTimeSinceID(_:)`` then.
-    @inlinable
-    package func withTimeSinceEntries<Result>(
-        _ body: (_ entries: borrowing [ActionTimes.Entry], _ now: Int64, _ current: UInt32, _ previous: Int64?)
-            throws -> Result
-    ) rethrows -> Result? {
-        guard times.hidden == nil else { return nil }
-        return try times.times.withEntries { try body($0, times.now, times.current, times.previous) }
-    }
-
-    /// The time-since attribute with an identifier, among those the snapshot holds.
-    package func timeSinceAttribute(id: UInt32) -> Attribute? {
-        times.times.first { $0.attribute.id == id }?.attribute
-    }
-
-    /// Calls `body` with each time-since attribute and its value in milliseconds, in the order their actions first
-    /// happened.
-    @inlinable
-    package func forEachTimeSince(_ body: (borrowing Attribute, Int) throws -> Void) rethrows {
-        try times.forEach(body)
-    }
 }
 
 extension PlaybackSnapshot {
@@ -114,19 +80,6 @@ extension PlaybackSnapshot {
 
         mutating func hide(_ attribute: Attribute) {
             if hidden?.contains(attribute.id) != true { hidden = (hidden ?? []) + [attribute.id] }
-        }
-
-        @inlinable
-        func forEachID(_ body: (UInt32, Int) throws -> Void) rethrows {
-            let hidden = hidden ?? []
-            try times.withEntries { entries in
-                for index in entries.indices {
-                    let id = entries[index].attribute.id
-                    guard let time = entries[index].time(current: current, previous: previous) else { continue }
-                    if !hidden.isEmpty, hidden.contains(id) { continue }
-                    try body(id, Int((now &- time) / 1_000_000))
-                }
-            }
         }
 
         @inlinable
