@@ -90,20 +90,12 @@ public struct CompactUUID: Sendable, Hashable, CustomStringConvertible {
 
     /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in lower-case hexadecimal.
     public var description: String {
-        String(unsafeUninitializedCapacity: Self.textLength) { buffer in
-            write(to: buffer.baseAddress!)
-            return Self.textLength
-        }
-    }
-
-    /// Writes the text (``textLength`` bytes) to `target`.
-    private func write(to target: UnsafeMutablePointer<UInt8>) {
+        var text = [UInt8](repeating: UInt8(ascii: "-"), count: Self.textLength)
         // Groups of 8, 4, 4, 4 and 12 digits: each written from its last digit back, four bits at a time.
-        let digits = Self.hexDigits.utf8Start
         func group(_ word: UInt64, digitCount: Int, at start: Int) {
             var rest = word
             for offset in stride(from: start + digitCount - 1, through: start, by: -1) {
-                target[offset] = digits[Int(rest & 0xF)]
+                text[offset] = Self.hexDigits[Int(rest & 0xF)]
                 rest >>= 4
             }
         }
@@ -112,13 +104,10 @@ public struct CompactUUID: Sendable, Hashable, CustomStringConvertible {
         group(high & 0xFFFF, digitCount: 4, at: 14)
         group(low >> 48, digitCount: 4, at: 19)
         group(low & 0xFFFF_FFFF_FFFF, digitCount: 12, at: 24)
-        target[8] = UInt8(ascii: "-")
-        target[13] = UInt8(ascii: "-")
-        target[18] = UInt8(ascii: "-")
-        target[23] = UInt8(ascii: "-")
+        return String(decoding: text, as: UTF8.self)
     }
 
-    private static let hexDigits: StaticString = "0123456789abcdef"
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
 
 /// A fast random generator (xoshiro256**) seeded from the system's: for identifiers made often (a playback id per

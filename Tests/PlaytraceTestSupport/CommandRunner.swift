@@ -79,15 +79,16 @@ public enum CommandRunner {
         DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: watchdog)
         defer { watchdog.cancel() }
         let errorReader = DispatchGroup()
-        nonisolated(unsafe) var errorData = Data()  // written by the reader below, read after `wait()`
+        let errorData = Locked(Data())  // written by the reader below, read after `wait()`
         DispatchQueue.global().async(group: errorReader) {
-            errorData = error.fileHandleForReading.readDataToEndOfFile()
+            let data = error.fileHandleForReading.readDataToEndOfFile()
+            errorData.withLock { $0 = data }
         }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         errorReader.wait()
         process.waitUntilExit()
         let note = fired.withLock { $0 } ? "(CommandRunner: still running after \(timeout): interrupted)\n" : ""
         return Run(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                   error: note + String(decoding: errorData, as: UTF8.self))
+                   error: note + String(decoding: errorData.withLock { $0 }, as: UTF8.self))
     }
 }

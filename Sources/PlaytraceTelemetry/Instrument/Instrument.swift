@@ -108,7 +108,7 @@ public final class Instrument: Sendable {
         let transfer = Transfer(hub)
         submit(.operation(Operation { store, _ in
             store.hub?.endOfService()
-            store.hub = transfer.take()
+            store.hub = transfer.take() ?? nil
         }))
     }
 
@@ -117,7 +117,7 @@ public final class Instrument: Sendable {
         let transfer = Transfer(metricalc)
         submit(.operation(Operation { store, _ in
             store.metricalc?.endOfService()
-            store.metricalc = transfer.take()
+            store.metricalc = transfer.take() ?? nil
         }))
     }
 
@@ -126,14 +126,16 @@ public final class Instrument: Sendable {
         let transfer = Transfer(backends)
         submit(.operation(Operation { store, _ in
             for backend in store.backends { backend.endOfService() }
-            store.backends = transfer.take()
+            store.backends = transfer.take() ?? []
         }))
     }
 
     /// Adds a backend.
     public func addBackend(_ backend: sending any Backend) {
         let transfer = Transfer(backend)
-        submit(.operation(Operation { store, _ in store.backends.append(transfer.take()) }))
+        submit(.operation(Operation { store, _ in
+            if let backend = transfer.take() { store.backends.append(backend) }
+        }))
     }
 
     /// Calls ``InstrumentComponent/instrumentReady(_:)`` on every component (call it after changing them).
@@ -307,12 +309,12 @@ private struct GetterKey: Hashable {
     let tracker: TrackerID
 }
 
-/// A value handed over with `sending`: the caller gave it up, so moving it to the drainer is a transfer, not
-/// sharing (that is what makes the unchecked conformance safe). It is read once, by the drainer.
-private final class Transfer<Value>: @unchecked Sendable {
-    private let value: Value
-    init(_ value: sending Value) { self.value = value }
-    func take() -> Value { value }
+/// A value handed over with `sending` (the caller gave it up), moved to the drainer, which takes it once.
+private final class Transfer<Value>: Sendable {
+    private let value: Mutex<Value?>
+    init(_ value: sending Value) { self.value = Mutex(value) }
+    /// The value, the first time; `nil` after.
+    func take() -> sending Value? { value.withLock { $0.take() } }
 }
 
 /// The production clock (`ContinuousClock`) read directly, in nanoseconds: the instrument reads it for every event,

@@ -80,16 +80,12 @@ public struct AttributeList: Sendable, Hashable, Sequence {
     @inlinable
     public func contains(_ attribute: Attribute) -> Bool { index(of: attribute.id) != nil }
 
-    /// Whether both lists share the same storage, so that they certainly hold the same entries (a list that is
-    /// changed stops sharing). Cheaper than `==`: what backends use to reuse what they made of a tracker's
-    /// ``Event/context``.
+    /// Whether both lists hold the same entries: answered at once when they share storage (a tracker that sets the
+    /// same list on successive events), entry by entry otherwise. What backends and metricalcs use to reuse what they
+    /// made of a tracker's ``Event/context``.
     @inlinable
     public func isIdentical(to other: AttributeList) -> Bool {
-        entries.withUnsafeBufferPointer { mine in
-            other.entries.withUnsafeBufferPointer { theirs in
-                mine.baseAddress == theirs.baseAddress && mine.count == theirs.count
-            }
-        }
+        entries == other.entries
     }
 
     /// Whether the list may hold an attribute of `mask` (standard slots 0–63, as ``Attribute/standardSlot(of:)``)

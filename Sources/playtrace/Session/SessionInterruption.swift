@@ -23,8 +23,8 @@ final class SessionInterruption: Sendable {
     }
 
     private let shared = Shared()
-    // Set once here and only cancelled afterwards; dispatch sources are safe to cancel from any thread.
-    nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
+    /// The signal sources, cancelled by ``stop()``.
+    private let sources: Mutex<[any DispatchSourceSignal]>
 
     /// How far apart two signals of one kind must be to count as two.
     static let coalescingWindow: Duration = .seconds(1)
@@ -111,14 +111,16 @@ final class SessionInterruption: Sendable {
             source.resume()
             installed.append(source)
         }
-        sources = installed
+        sources = Mutex(installed)
     }
 
     private enum Verdict { case first, same, quit }
 
     /// Restores the default actions.
     func stop() {
-        for source in sources { source.cancel() }
+        sources.withLock { sources in
+            for source in sources { source.cancel() }
+        }
         for number in Self.handled { Foundation.signal(number, SIG_DFL) }
     }
 }
