@@ -205,7 +205,6 @@ extension LabServer {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
-}
 
 enum LabFaultError: Error {
     case droppedConnection

@@ -55,7 +55,7 @@ public final class AdBeaconingSession {
     /// `[CLIENTUA]`: the app's player and this library, as `player/version plugin/version`; `nil` sends `-1`.
     public var clientUA: String?
     /// Every beacon fired so far, in order, with its delivery: what a summary reports.
-    public private(set) var beacons: [BeaconRecord] = []
+    public internal(set) var beacons: [BeaconRecord] = []
     /// The URL given to ``start(mediaUrl:provider:)``.
     public internal(set) var mediaUrl: URL?
     /// Whether the provider may ask the server to initialise the session (Harmonic's `isInitRequest`; on by
