@@ -1,3 +1,4 @@
+import PlaytraceCore
 public import PlaytraceTelemetry
 
 /// The line protocol's text: measurement names, keys and tag values, string fields and numbers, appended to bytes.
@@ -15,8 +16,19 @@ public import PlaytraceTelemetry
 /// - floats are digits when whole (InfluxDB reads `5` without `i` as a float), Swift's shortest round-trip form
 ///   otherwise, and 0 when not finite (the protocol cannot carry NaN or infinities).
 public enum LineProtocolText {
-    private enum Kind {
+    /// The kinds of text, each with the bytes it cannot hold as they are.
+    enum Kind {
         case measurement, key, stringField
+
+        /// For each byte value: whether the text needs more than a copy when it holds it (an escape, a line break
+        /// replaced, a backslash looked at).
+        var special: [Bool] {
+            switch self {
+            case .measurement: LineProtocolText.measurementSpecial
+            case .key: LineProtocolText.keySpecial
+            case .stringField: LineProtocolText.stringSpecial
+            }
+        }
 
         func needsEscape(_ byte: UInt8) -> Bool {
             switch self {
@@ -27,14 +39,25 @@ public enum LineProtocolText {
         }
 
         /// What a line break or tab becomes; `nil`: kept.
-        var lineBreak: [UInt8]? {
+        var lineBreak: StaticString? {
             switch self {
-            case .measurement: Array("_".utf8)
-            case .key: Array("\\ ".utf8)
+            case .measurement: "_"
+            case .key: "\\ "
             case .stringField: nil
             }
         }
     }
+
+    private static func table(_ kind: Kind, breaks: Bool) -> [Bool] {
+        (0...255).map { value in
+            let byte = UInt8(value)
+            return kind.needsEscape(byte) || byte == UInt8(ascii: "\\") || (breaks && isLineBreak(byte))
+        }
+    }
+
+    private static let measurementSpecial = table(.measurement, breaks: true)
+    private static let keySpecial = table(.key, breaks: true)
+    private static let stringSpecial = table(.stringField, breaks: false)
 
     /// Whether text can be a key or a tag value: InfluxDB refuses empty ones, and backslashes alone write as nothing.
     public static func isWritableKey(_ text: String) -> Bool {
@@ -67,15 +90,18 @@ public enum LineProtocolText {
         }
     }
 
+    /// An integer's digits, written from the last into a fixed array on the stack, then copied.
     public static func appendInteger(_ value: Int64, to buffer: inout [UInt8]) {
-        if value < 0 { buffer.append(UInt8(ascii: "-")) }
+        var digits = InlineArray<20, UInt8>(repeating: 0)
         var magnitude = value.magnitude
-        let start = buffer.count
+        var start = 20
         repeat {
-            buffer.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            start -= 1
+            digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
             magnitude /= 10
         } while magnitude > 0
-        buffer[start...].reverse()
+        if value < 0 { buffer.append(UInt8(ascii: "-")) }
+        digits.span.extracting(start..<20).append(to: &buffer)
     }
 
     public static func appendFloat(_ value: Double, to buffer: inout [UInt8]) {
@@ -98,40 +124,48 @@ public enum LineProtocolText {
 
     private static func isLineBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D || byte == 0x09 }
 
-    private static func append(_ text: String, as kind: Kind, to buffer: inout [UInt8]) {
-        let bytes = text.utf8
-        let backslash = UInt8(ascii: "\\")
-        // Text with nothing to escape (the usual case) goes in one copy.
-        guard bytes.contains(where: { kind.needsEscape($0) || isLineBreak($0) || $0 == backslash }) else {
-            buffer.append(contentsOf: bytes)
-            return
+    static func append(_ text: String, as kind: Kind, to buffer: inout [UInt8]) {
+        var text = text
+        text.withUTF8Span { bytes in append(bytes, as: kind, to: &buffer) }
+    }
+
+    private static func append(_ bytes: Span<UInt8>, as kind: Kind, to buffer: inout [UInt8]) {
+        let special = kind.special
+        var isPlain = true
+        for index in bytes.indices where special[Int(bytes[index])] {
+            isPlain = false
+            break
         }
+        // Text with nothing to escape (the usual case) goes in one copy.
+        guard !isPlain else { return bytes.append(to: &buffer) }
+        let backslash = UInt8(ascii: "\\")
         let lineBreak = kind.lineBreak
         // Whether the byte is written with a backslash before it (an escaped byte, or a line break written as an
         // escaped space).
         func startsWithEscape(_ byte: UInt8) -> Bool {
-            if isLineBreak(byte), let lineBreak { return lineBreak.first == backslash }
-            return kind.needsEscape(byte)
+            isLineBreak(byte) ? kind == .key : kind.needsEscape(byte)
         }
-        var index = bytes.startIndex
-        while index != bytes.endIndex {
+        var index = 0
+        while index < bytes.count {
             let byte = bytes[index]
             if byte == backslash, kind != .stringField {
-                // A run of backslashes before an escape or at the end cannot be written: left out.
+                // A run of backslashes before an escape or at the end cannot be written: left out. Otherwise the run
+                // is written as it is (each backslash looked at once).
                 var end = index
-                while end != bytes.endIndex, bytes[end] == backslash { end = bytes.index(after: end) }
-                // Otherwise the run is written as it is, in one go (each backslash looked at once).
-                if end != bytes.endIndex, !startsWithEscape(bytes[end]) { buffer.append(contentsOf: bytes[index..<end]) }
+                while end < bytes.count, bytes[end] == backslash { end += 1 }
+                if end < bytes.count, !startsWithEscape(bytes[end]) {
+                    buffer.append(contentsOf: repeatElement(backslash, count: end - index))
+                }
                 index = end
                 continue
             }
             if isLineBreak(byte), let lineBreak {
-                buffer.append(contentsOf: lineBreak)
+                lineBreak.withSpan { $0.append(to: &buffer) }
             } else {
                 if kind.needsEscape(byte) { buffer.append(backslash) }
                 buffer.append(byte)
             }
-            index = bytes.index(after: index)
+            index += 1
         }
     }
 }
