@@ -60,7 +60,7 @@ extension MPVEngine {
         sendSeek(to: target, exact: exact, resent: false)
     }
 
-    /// Sends the seek to libmpv and arms the watchdog (``SeekWatchdog``) for it.
+    /// Sends the seek to libmpv and arms the watchdog (`SeekWatchdog`) for it.
     func sendSeek(to target: MediaTime, exact: Bool, resent: Bool) {
         handle.command(["seek", String(target.seconds - timeOrigin), exact ? "absolute+exact" : "absolute+keyframes"])
         armSeekWatchdog(for: target, resent: resent)

@@ -30,7 +30,7 @@ struct PlayingInterstitial {
 }
 
 /// HLS interstitials on libmpv (rfc8216bis appendix D), by the same rules as the headless engine's
-/// (``InterstitialSchedule``): read from the media playlist the engine reads for libmpv. When the playhead comes two
+/// (`InterstitialSchedule`): read from the media playlist the engine reads for libmpv. When the playhead comes two
 /// frames from one, the primary pauses there; the asset list is fetched (through the engine's HTTP client, with
 /// `_HLS_interstitial_id` and `_HLS_primary_id`), each asset is played as its own `loadfile`, then the primary is
 /// loaded again at the interstitial's start plus its resume offset. FFmpeg has no place to keep the primary while an

@@ -23,13 +23,13 @@ public import PlaytracePlayer
 ///
 /// | Snapshot field | On this engine |
 /// |---|---|
-/// | `requestCount`, `bytesReceived`, `requestsInFlight`, ``EngineEvent/request(_:)`` | 0 and none: libmpv's demuxer fetches on its own and reports no request |
+/// | `requestCount`, `bytesReceived`, `requestsInFlight`, `EngineEvent.request(_:)` | 0 and none: libmpv's demuxer fetches on its own and reports no request |
 /// | `variants`, `downloadingVariant` | the one variant that plays (libmpv picks one HLS variant, by `hls-bitrate`), from the decoded size and video bit rate |
 /// | `variantSwitchCount` | 0: libmpv does not switch variants while playing |
 /// | `estimatedThroughput` | nil: libmpv keeps no estimate |
 /// | `targetDuration`, `adBreaks`, `streamDate` | read by the engine from the HLS media playlist libmpv plays (FFmpeg keeps none of its tags), with the HTTP client given to ``init(configuration:clock:transport:)``; nil or empty without one |
 /// | `gaps` | empty: libmpv skips a gap without saying so |
-/// | `interstitial`, `interstitials` | as on the headless engine (same rules, ``InterstitialSchedule``), read from the media playlist: each asset plays as its own load, then the primary is loaded again at its resume point; asset lists are fetched when the interstitial begins, not preloaded |
+/// | `interstitial`, `interstitials` | as on the headless engine (same rules, `InterstitialSchedule`), read from the media playlist: each asset plays as its own load, then the primary is loaded again at its resume point; asset lists are fetched when the interstitial begins, not preloaded |
 /// | `mediaOptions` (subtitles) | none: the FFmpeg libmpv reads HLS with (5.1 in Debian 12) skips WebVTT renditions ("Can't support the subtitle"); audio renditions are listed, one per language and name |
 /// | fragmented MP4 | plays from its start; a start position or a seek in it sometimes reaches libmpv's end of file at once (FFmpeg 5.1's HLS reader, Debian 12's): the item then ends early with a non-fatal `decoding` error saying where |
 /// | `loadedRange` | the playhead to the playhead plus libmpv's `demuxer-cache-duration` |
@@ -95,7 +95,7 @@ public actor MPVEngine: PlaybackEngine {
     var seekWindow: ClosedRange<MediaTime>?
     /// Whether the seek under way was sent again, exactly, after landing outside its window.
     var seekResent = false
-    /// Sends a seek that never lands again, then ends the item (``SeekWatchdog``).
+    /// Sends a seek that never lands again, then ends the item (`SeekWatchdog`).
     var seekWatchdog = SeekWatchdog()
     /// The media times and stream dates at which progress reports end (``setProgressBoundaries(_:)``).
     var timeBoundaries: [MediaTime] = []
@@ -176,7 +176,7 @@ public actor MPVEngine: PlaybackEngine {
     var adBreaks = AdBreakLedger()
     /// Refreshes a live stream's playlist every target duration.
     var refreshTask: Task<Void, Never>?
-    /// Whether ``EngineEvent/loaded(streamType:duration:variants:)`` was sent for the item: once libmpv loaded it
+    /// Whether `EngineEvent.loaded(streamType:duration:variants:)` was sent for the item: once libmpv loaded it
     /// and the engine read its playlist (which says whether it is live).
     var isLoadAnnounced = false
 
@@ -324,7 +324,7 @@ public actor MPVEngine: PlaybackEngine {
         readPlaylist(source.url)
     }
 
-    /// Sends ``EngineEvent/loaded(streamType:duration:variants:)`` once libmpv has loaded the item and the engine has
+    /// Sends `EngineEvent.loaded(streamType:duration:variants:)` once libmpv has loaded the item and the engine has
     /// read its playlist, if it reads one: a live stream is then known as live (libmpv gives it a growing duration).
     func announceLoaded() {
         guard isFileLoaded, !isReadingPlaylist, !isLoadAnnounced else { return }

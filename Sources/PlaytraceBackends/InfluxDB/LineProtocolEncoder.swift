@@ -41,8 +41,8 @@ public struct LineProtocolEncoder: Sendable {
         return Int64(whole) * 1_000_000_000 + Int64(((seconds - whole) * 1e9).rounded())
     }
 
-    /// Appends an event's line, with its line feed: every attribute the event holds, as ``Event/forEachAttribute(_:)``
-    /// reads them.
+    /// Appends an event's line, with its line feed: every attribute the event holds, as the event's
+    /// `forEachAttribute(_:)` reads them.
     public func encode(_ event: Event, timestamp: Int64, into buffer: inout [UInt8]) {
         LineProtocolText.appendMeasurement(eventMeasurement, to: &buffer)
         if let index = event.action.standardIndex, Names.actions.indices.contains(index) {
@@ -132,7 +132,7 @@ public struct LineProtocolEncoder: Sendable {
     }
 }
 
-/// The tag attributes: the standard ones as bits by ``Attribute/standardSlot(of:)`` (checked without hashing), the
+/// The tag attributes: the standard ones as bits by `Attribute.standardSlot(of:)` (checked without hashing), the
 /// custom ones in a set.
 private struct TagChoice: Sendable {
     var standard: (UInt64, UInt64) = (0, 0)
