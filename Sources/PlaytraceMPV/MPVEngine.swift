@@ -1,6 +1,6 @@
 #if MPV
 import Foundation
-public import PlaytraceCore
+import PlaytraceCore
 import PlaytraceHeadless
 public import PlaytraceNetwork
 public import PlaytracePlayer
