@@ -8,6 +8,7 @@ import PlaytraceBackends
 import PlaytraceCore
 @testable import PlaytraceTelemetry
 
+// Invariant (this file's unsafe code): libFuzzer lends `size` bytes at `data` for the call; they are copied at once.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLineProtocolEncoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var input = FuzzInput(Array(UnsafeBufferPointer(start: data, count: size)))
@@ -36,7 +37,7 @@ struct FuzzInput {
     private let bytes: [UInt8]
     private var position = 0
 
-    init(_ bytes: [UInt8]) { self = bytes }
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     mutating func byte() -> Int {
         guard position < bytes.count else { return 0 }
