@@ -8,7 +8,7 @@ import PlaytraceBackends
 import PlaytraceCore
 @testable import PlaytraceTelemetry
 
-// Invariant (this file's unsafe code): libFuzzer lends `size` bytes at `data` for the call; they are copied at once.
+// Invariant (what makes this file's pointer use sound): libFuzzer lends `size` bytes at `data` for the call; they are copied at once.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLineProtocolEncoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var input = FuzzInput(Array(UnsafeBufferPointer(start: data, count: size)))

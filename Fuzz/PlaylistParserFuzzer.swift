@@ -5,7 +5,7 @@
 import PlaytraceCore
 import PlaytraceHLS
 
-// Invariant (this file's unsafe code): libFuzzer lends `size` bytes at `data` for the call; they are copied at once.
+// Invariant (what makes this file's pointer use sound): libFuzzer lends `size` bytes at `data` for the call; they are copied at once.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPlaylistParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeBufferPointer(start: data, count: size)

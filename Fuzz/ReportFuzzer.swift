@@ -4,7 +4,7 @@
 // included) in which no text of the summary becomes markup: the report has no script, so none may appear.
 import Foundation
 
-// Invariant (this file's unsafe code): libFuzzer lends `size` bytes at `data` for the call; they are copied at once.
+// Invariant (what makes this file's pointer use sound): libFuzzer lends `size` bytes at `data` for the call; they are copied at once.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzReport(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Data(UnsafeBufferPointer(start: data, count: size))

@@ -6,7 +6,7 @@ import Foundation
 import PlaytraceAds
 import PlaytraceCore
 
-// Invariant (this file's unsafe code): libFuzzer lends `size` bytes at `data` for the call; they are copied at once.
+// Invariant (what makes this file's pointer use sound): libFuzzer lends `size` bytes at `data` for the call; they are copied at once.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzVAST(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Data(UnsafeBufferPointer(start: data, count: size))

@@ -38,7 +38,7 @@ package struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
 /// the mutex, where an `inout` access to a stored property of the class would count as a write to the whole object
 /// and race with any read of its other properties.
 ///
-/// Invariant (this file's unsafe code): both pointers are allocated and initialized once, in `init`, and released
+/// Invariant (what makes this file's pointer use sound): both pointers are allocated and initialized once, in `init`, and released
 /// once, in `deinit`; the value is read and written only with the mutex held.
 package final class LockedStorage<Value: ~Copyable>: @unchecked Sendable {
     /// Only touched with `mutex` held.

@@ -63,7 +63,7 @@ public final class TmuxSession: Sendable {
     }
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module does not
-    /// import: found at run time, `nil` where the C library has none. Invariant (this file's unsafe code): the symbol is
+    /// import: found at run time, `nil` where the C library has none. Invariant (what makes the cast sound): the symbol is
     /// the function of that documented name, whose C signature is the one it is cast to.
     private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
         #if canImport(Glibc)

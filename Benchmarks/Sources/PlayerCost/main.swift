@@ -147,8 +147,8 @@ func run(hours: Double, baseline: Bool, telemetry: Bool, ads: Bool) async {
 }
 
 /// libdispatch's hooks for a run loop that serves the main queue (what Foundation's run loop calls): the main
-/// queue's wake-up descriptor (an eventfd on Linux) and the drain of the jobs waiting on it. Invariant (this file's
-/// unsafe code): the drain is called with `nil`, as Foundation's run loop calls it.
+/// queue's wake-up descriptor (an eventfd on Linux) and the drain of the jobs waiting on it. Invariant (what makes
+/// the raw pointer sound): the drain is called with `nil`, as Foundation's run loop calls it.
 @_silgen_name("_dispatch_get_main_queue_handle_4CF") func mainQueueHandle() -> Int32
 @_silgen_name("_dispatch_main_queue_callback_4CF") func drainMainQueue(_ message: UnsafeMutableRawPointer?)
 
