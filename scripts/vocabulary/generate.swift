@@ -100,8 +100,6 @@ struct Vocabulary {
     }
 
     var snapshotFields: [AttributeLine] { attributes.filter { $0.snapshot != .none } }
-    var integers: [AttributeLine] { attributes.filter { $0.snapshot == .int } }
-    var flags: [AttributeLine] { attributes.filter { $0.snapshot == .bool } }
 }
 
 /// Writes Swift source text.
