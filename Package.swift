@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "PlaytraceBackends", targets: ["PlaytraceBackends"]),
         .library(name: "PlaytraceAds", targets: ["PlaytraceAds"]),
         .library(name: "PlaytraceLab", targets: ["PlaytraceLab"]),
+        .library(name: "PlaytraceSession", targets: ["PlaytraceSession"]),
         .executable(name: "playtrace", targets: ["playtrace"]),
     ],
     traits: [
@@ -142,12 +143,23 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // One viewer: the Player on an engine with its trackers, telemetry, ad tracking and outbox; its summary,
+        // verdict and report. `play`, `demo` and an app run it alike.
+        .target(
+            name: "PlaytraceSession",
+            dependencies: [
+                "PlaytraceCore", "PlaytraceNetwork", "PlaytraceHLS", "PlaytracePlayer",
+                "PlaytraceHeadless", "PlaytraceMPV", "PlaytraceTelemetry", "PlaytraceBackends", "PlaytraceAds",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictness
+        ),
         .executableTarget(
             name: "playtrace",
             dependencies: [
                 "PlaytraceCore", "PlaytraceNetwork", "PlaytraceHLS", "PlaytracePlayer",
                 "PlaytraceHeadless", "PlaytraceMPV", "PlaytraceTelemetry", "PlaytraceBackends",
-                "PlaytraceAds", "PlaytraceLab",
+                "PlaytraceAds", "PlaytraceLab", "PlaytraceSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

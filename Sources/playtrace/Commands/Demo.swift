@@ -6,6 +6,7 @@ import PlaytraceHLS
 import PlaytraceLab
 import PlaytraceNetwork
 import PlaytracePlayer
+import PlaytraceSession
 
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -50,7 +51,7 @@ struct Demo: AsyncParsableCommand {
         do {
             return try AtomicFile.createPrivate(in: directory, prefix: "playtrace-demo-report", suffix: ".html")
         } catch {
-            throw CommandFailure("the report in \(directory)", error: error)
+            throw PlainFailure("the report in \(directory)", error: error)
         }
     }
 
@@ -122,21 +123,23 @@ struct Demo: AsyncParsableCommand {
                       interruption: SessionInterruption, startedAt: String) async throws -> Bool {
         let output = ConsoleOutput(plain: sessionOptions.plain)
         interruption.announce { output.notice($0) }
-        let outbox = try RunOutbox(path: telemetryOptions.outboxPath,
-                                   couriers: TelemetrySetup.couriers(for: telemetryOptions, transport: transport),
-                                   transport: transport)
-        let telemetry = try await TelemetrySetup(options: telemetryOptions, clock: clock, output: output, outbox: outbox)
-        var entries: [PlaybackSession.Entry] = []
+        let outbox = try SessionOutbox(path: telemetryOptions.outboxPath,
+                                       couriers: SessionTelemetry.couriers(for: telemetryOptions.settings, transport: transport,
+                                                                           warn: TelemetryOptions.warn),
+                                       transport: transport)
+        let telemetry = try await SessionTelemetry(settings: telemetryOptions.settings, clock: clock, output: output,
+                                                   outbox: outbox)
+        var items: [ViewerSession.Item] = []
         // libmpv plays the lab's real media: its synthetic fMP4 stream, which the headless engine plays after the
         // first item, is no media a decoder accepts.
         let decodes = engineOptions.engine == .mpv
         // The first item is the lab's SSAI session on the stream, its ads tracked (the DVR stream has no session).
-        var adSetup: AdSetup?
+        var adSetup: SessionAds?
         // The stream with interstitials is played in its VAST flavour when its ads are tracked, in its JSON one
         // otherwise (an asset list in VAST needs the VAST reader to be played at all).
         let labStream = stream == "interstitials" && ads != "none" ? "vast-interstitials" : stream
-        if let format = AdSetup.AdFormat(rawValue: ads), stream != "dvr" {
-            let setup = await AdSetup(settings: AdSetup.Settings(format: format, outboxPath: telemetryOptions.outboxPath),
+        if let format = SessionAds.AdFormat(rawValue: ads), stream != "dvr" {
+            let setup = await SessionAds(settings: SessionAds.Settings(format: format, outboxPath: telemetryOptions.outboxPath),
                                       clock: clock, transport: transport, outbox: outbox)
             let session = switch format {
             case .harmonic: "\(base)/ssai/harmonic/\(labStream)/master.m3u8"
@@ -151,49 +154,48 @@ struct Demo: AsyncParsableCommand {
         } ?? ""
         if stream == "interstitials" {
             let first = adSetup?.session.sessionInfo?.manifestUrl ?? URL(string: "\(base)/\(labStream)/master.m3u8")!
-            entries.append(PlaybackSession.Entry(url: first, metadata: DemoMetadata(
+            items.append(ViewerSession.Item(url: first, metadata: ItemMetadata(
                 title: "Lab interstitials",
                 subtitle: "a stitched break; pre-, mid- and post-roll interstitials" + (labStream == stream ? "" : " from a VAST ad server")
                     + adNote,
                 chapters: [], timeRanges: []), tracksAds: adSetup != nil))
             if !decodes {
-                entries.append(PlaybackSession.Entry(url: URL(string: "\(base)/fmp4/master.m3u8")!, metadata: DemoMetadata(
+                items.append(ViewerSession.Item(url: URL(string: "\(base)/fmp4/master.m3u8")!, metadata: ItemMetadata(
                     title: "Lab fMP4", subtitle: "byte ranges, initialization section, AES-128 key",
                     chapters: [], timeRanges: [])))
             }
         } else if stream == "vod" {
             let first = adSetup?.session.sessionInfo?.manifestUrl ?? URL(string: "\(base)/vod/master.m3u8")!
-            entries.append(PlaybackSession.Entry(url: first, metadata: DemoMetadata(
+            items.append(ViewerSession.Item(url: first, metadata: ItemMetadata(
                 title: "Lab VOD", subtitle: "three variants, SCTE-35 and CUE ad breaks, an interstitial" + adNote,
                 chapters: [Chapter(id: "1", title: "Opening", timeRange: MediaTimeRange(start: 0, end: 12)),
                            Chapter(id: "2", title: "Main", timeRange: MediaTimeRange(start: 12, end: 40))],
                 timeRanges: [TimeRange(kind: .blocked, range: MediaTimeRange(start: 30, end: 33))]), tracksAds: adSetup != nil))
             if !decodes {
-                entries.append(PlaybackSession.Entry(url: URL(string: "\(base)/fmp4/master.m3u8")!, metadata: DemoMetadata(
+                items.append(ViewerSession.Item(url: URL(string: "\(base)/fmp4/master.m3u8")!, metadata: ItemMetadata(
                     title: "Lab fMP4", subtitle: "byte ranges, initialization section, AES-128 key",
                     chapters: [], timeRanges: [])))
             }
         } else {
             let url = adSetup?.session.sessionInfo?.manifestUrl ?? URL(string: "\(base)/\(stream)/master.m3u8")!
-            entries.append(PlaybackSession.Entry(url: url, metadata: DemoMetadata(
+            items.append(ViewerSession.Item(url: url, metadata: ItemMetadata(
                 title: "Lab \(stream)", subtitle: "played for \(Int(duration)) s" + adNote, chapters: [], timeRanges: []),
                 tracksAds: adSetup != nil))
         }
-        print("Playtrace demo — lab on \(base), playing \(entries.count) item(s) through the Player "
+        print("Playtrace demo — lab on \(base), playing \(items.count) item(s) through the Player "
             + (decodes ? "on libmpv (real media, decoded) in real time" : "at \(effectiveSpeed)× real time"))
-        let limit = stream == "vod" || stream == "interstitials" ? nil : duration
-        let demo = PlaybackSession(clock: clock, transport: transport, output: output, command: "demo", startedAt: startedAt)
-        demo.reportPath = try sessionOptions.report ?? Self.newReportPath()
-        demo.interruption = interruption
-        demo.telemetry = telemetry
-        demo.ads = adSetup
-        demo.outbox = outbox
-        demo.engine = engineOptions.choice
-        demo.script = sessionOptions.viewerScript.map { ViewerScriptRunner(script: $0, clock: clock) }
-        demo.summaryJSONPath = sessionOptions.summaryJSON
+        var configuration = ViewerSession.Configuration(items: items, command: "demo", startedAt: startedAt)
+        if stream == "live" || stream == "dvr" { configuration.durationLimit = .saturating(milliseconds: duration * 1_000) }
+        configuration.telemetry = telemetry
+        configuration.ads = adSetup
+        configuration.outbox = outbox
+        configuration.engine = engineOptions.choice
+        configuration.script = sessionOptions.viewerScript.map { ViewerScriptRunner(script: $0, clock: clock) }
         // The lab's VAST server answers one ad with a media file it does not serve, to show the error reporting:
         // the demo's verdict names the reports it sends as accepted.
-        demo.accepted = Set(sessionOptions.accept).union([.vastErrors])
-        return await demo.run(entries, limit: limit)
+        configuration.accepted = Set(sessionOptions.accept).union([.vastErrors])
+        return await SessionRun.run(configuration, clock: clock, transport: transport, output: output,
+                                    interruption: interruption, reportPath: try sessionOptions.report ?? Self.newReportPath(),
+                                    summaryJSONPath: sessionOptions.summaryJSON)
     }
 }

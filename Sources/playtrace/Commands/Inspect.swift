@@ -45,7 +45,7 @@ struct Inspect: AsyncParsableCommand {
         do {
             (bytes, baseURL) = try await load(location)
         } catch {
-            throw CommandFailure(location, error: error)
+            throw PlainFailure(location, error: error)
         }
         if VASTAssetListReader.isXML(bytes) {
             try await inspectVAST(Data(bytes), base: baseURL)
@@ -61,7 +61,7 @@ struct Inspect: AsyncParsableCommand {
             outcome = try PlaylistParser(options: .init(queryParameters: Self.query(baseURL), diagnoses: true))
                 .parseWithWarnings(bytes: bytes)
         } catch {
-            throw CommandFailure(location, error: error)
+            throw PlainFailure(location, error: error)
         }
         var report = InspectionReport(outcome, source: location, size: bytes.count, includesSegments: json)
         if let unusable = outcome.unusable { report.unusable = unusable.description }
@@ -82,7 +82,7 @@ struct Inspect: AsyncParsableCommand {
         do {
             document = try VASTParser().parse(bytes)
         } catch {
-            throw CommandFailure(location, error.description)
+            throw PlainFailure(location, error.description)
         }
         let resolution: VASTResolution
         if offline {
@@ -104,7 +104,7 @@ struct Inspect: AsyncParsableCommand {
         do {
             adMetadata = try AdMetadataFormat.detectAndDecode(bytes)
         } catch {
-            throw CommandFailure(location, error: error)
+            throw PlainFailure(location, error: error)
         }
         if let adMetadata {
             try inspectAdMetadata(adMetadata.metadata, format: adMetadata.format, size: bytes.count)
@@ -116,9 +116,9 @@ struct Inspect: AsyncParsableCommand {
             try printReport(json: report, lines: report.lines)
             if strict, !report.problems.isEmpty { throw ExitCode.failure }
         case .invalid(let reason):
-            throw CommandFailure(location, "not valid JSON: \(reason)")
+            throw PlainFailure(location, "not valid JSON: \(reason)")
         case .unknown(let keys):
-            throw CommandFailure(location, "JSON, but neither Harmonic ad metadata (adBreaks, dataRange), MediaTailor "
+            throw PlainFailure(location, "JSON, but neither Harmonic ad metadata (adBreaks, dataRange), MediaTailor "
                 + "tracking (avails) nor an HLS asset list (ASSETS): "
                 + (keys.isEmpty ? "an empty object" : "its keys are " + keys.prefix(8).joined(separator: ", ")))
         }

@@ -123,7 +123,7 @@ struct Lab: AsyncParsableCommand {
                 }
             }
         } catch {
-            throw CommandFailure("lab on \(host):\(port)", error: error)
+            throw PlainFailure("lab on \(host):\(port)", error: error)
         }
         Self.write("lab stopped after \(lab.requests.all.count) requests\n")
     }

@@ -1,4 +1,5 @@
 import PlaytraceCore
+import PlaytraceSession
 import ArgumentParser
 import Foundation
 import PlaytraceAds
@@ -42,7 +43,7 @@ struct OutboxCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard FileManager.default.fileExists(atPath: file) else { throw ValidationError("no outbox file at \(file)") }
-        if let graphite, TelemetrySetup.hostAndPort(graphite) == nil { throw ValidationError("--graphite needs host:port") }
+        if let graphite, SessionTelemetry.hostAndPort(graphite) == nil { throw ValidationError("--graphite needs host:port") }
         guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
     }
 
@@ -60,7 +61,7 @@ struct OutboxCommand: AsyncParsableCommand {
                                     endpoint: otlp.flatMap { URL(string: $0) }),
                 BeaconCourier(transport: transport),
             ]
-            if let graphite, let (host, port) = TelemetrySetup.hostAndPort(graphite) {
+            if let graphite, let (host, port) = SessionTelemetry.hostAndPort(graphite) {
                 couriers.append(GraphiteBackend.courier(host: host, port: port))
             }
             let outbox: Outbox
@@ -69,7 +70,7 @@ struct OutboxCommand: AsyncParsableCommand {
                 outbox = try Outbox(path: file, couriers: couriers)
                 before = try await outbox.statistics()
             } catch {
-                throw CommandFailure(file, error: error)
+                throw PlainFailure(file, error: error)
             }
             print(Self.describe(before, file: file))
             guard deliver else { return }
@@ -84,7 +85,7 @@ struct OutboxCommand: AsyncParsableCommand {
                 print(PlainText.safe("  " + destination.padding(toLength: 12, withPad: " ", startingAt: 0) + "\(count) waiting (\(why))"))
             }
             if let problem = drain.fileProblem {
-                throw CommandFailure(file, "the file was \(problem) during delivery")
+                throw PlainFailure(file, "the file was \(problem) during delivery")
             }
             if waiting > 0 { throw ExitCode(1) }
         }

@@ -3,6 +3,7 @@ import Foundation
 import PlaytraceCore
 import PlaytraceNetwork
 import PlaytracePlayer
+import PlaytraceSession
 
 struct Play: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -107,37 +108,38 @@ struct Play: AsyncParsableCommand {
             interruption.announce { output.notice($0) }
             let title = StreamTitle.of(target)
             // Media, ad and beacon requests each carry their own headers; telemetry goes as it is.
-            let outbox = try RunOutbox(path: telemetryOptions.outboxPath,
-                                       couriers: TelemetrySetup.couriers(for: telemetryOptions, transport: transport),
-                                       transport: transport, beaconAttempts: adOptions.beaconAttempts,
-                                       beaconTransport: HeaderTransport.adding(requestOptions.headers(for: .beacons), to: transport))
-            let telemetry = try await TelemetrySetup(options: telemetryOptions, clock: clock, output: output, outbox: outbox)
+            let outbox = try SessionOutbox(path: telemetryOptions.outboxPath,
+                                           couriers: SessionTelemetry.couriers(for: telemetryOptions.settings, transport: transport,
+                                                                               warn: TelemetryOptions.warn),
+                                           transport: transport, beaconAttempts: adOptions.beaconAttempts,
+                                           beaconTransport: HeaderTransport.adding(requestOptions.headers(for: .beacons), to: transport))
+            let telemetry = try await SessionTelemetry(settings: telemetryOptions.settings, clock: clock, output: output,
+                                                       outbox: outbox)
             var playlist = target
-            var ads: AdSetup?
+            var ads: SessionAds?
             if let settings = adOptions.settings(outboxPath: telemetryOptions.outboxPath) {
-                let setup = await AdSetup(settings: settings, clock: clock,
-                                          transport: HeaderTransport.adding(requestOptions.headers(for: .ads), to: transport),
-                                          outbox: outbox)
+                let setup = await SessionAds(settings: settings, clock: clock,
+                                             transport: HeaderTransport.adding(requestOptions.headers(for: .ads), to: transport),
+                                             outbox: outbox)
                 playlist = try await setup.start(mediaUrl: target)
                 output.message("ad session (\(settings.format.rawValue)): playing \(playlist.absoluteString)")
                 ads = setup
             }
-            let entry = PlaybackSession.Entry(url: playlist, metadata: DemoMetadata(
-                title: title, subtitle: target.absoluteString, chapters: [], timeRanges: [], source: target.absoluteString),
-                tracksAds: ads != nil)
-            let demo = PlaybackSession(clock: clock, transport: transport, output: output, command: "play", startedAt: startedAt)
-            demo.mediaTransport = HeaderTransport.adding(requestOptions.headers(for: .media), to: transport)
-            demo.reportPath = sessionOptions.report
-            demo.interruption = interruption
-            demo.telemetry = telemetry
-            demo.ads = ads
-            demo.outbox = outbox
-            demo.script = sessionOptions.viewerScript.map { ViewerScriptRunner(script: $0, clock: clock) }
-            demo.summaryJSONPath = sessionOptions.summaryJSON
-            demo.accepted = Set(sessionOptions.accept)
-            demo.engine = engineOptions.choice
-            if let maxBandwidth { demo.variantLimits = VariantLimits(maximumBandwidth: maxBandwidth) }
-            return await demo.run([entry], limit: duration)
+            let item = ViewerSession.Item(url: playlist, metadata: ItemMetadata(
+                title: title, subtitle: target.absoluteString, source: target.absoluteString), tracksAds: ads != nil)
+            var configuration = ViewerSession.Configuration(items: [item], command: "play", startedAt: startedAt)
+            configuration.durationLimit = duration.map { .saturating(milliseconds: $0 * 1_000) }
+            configuration.engine = engineOptions.choice
+            if let maxBandwidth { configuration.variantLimits = VariantLimits(maximumBandwidth: maxBandwidth) }
+            configuration.mediaTransport = HeaderTransport.adding(requestOptions.headers(for: .media), to: transport)
+            configuration.telemetry = telemetry
+            configuration.ads = ads
+            configuration.outbox = outbox
+            configuration.script = sessionOptions.viewerScript.map { ViewerScriptRunner(script: $0, clock: clock) }
+            configuration.accepted = Set(sessionOptions.accept)
+            return await SessionRun.run(configuration, clock: clock, transport: transport, output: output,
+                                        interruption: interruption, reportPath: sessionOptions.report,
+                                        summaryJSONPath: sessionOptions.summaryJSON)
         }
         if let status = interruption.exitStatus { throw ExitCode(status) }
         if !succeeded { throw ExitCode.failure }

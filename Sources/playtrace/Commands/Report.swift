@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlaytraceCore
+import PlaytraceSession
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,23 +42,23 @@ struct Report: ParsableCommand {
         do {
             bytes = try LocalFile.read(summary, limit: Self.sizeLimit)
         } catch {
-            throw CommandFailure(summary, error: error)
+            throw PlainFailure(summary, error: error)
         }
         let record: SessionSummary
         do {
             record = try SessionSummary.decode(Data(bytes))
         } catch let error as SummaryFileError {
-            throw CommandFailure(summary, error.description)
+            throw PlainFailure(summary, error.description)
         } catch let error as DecodingError {
-            throw CommandFailure(summary, "not a session summary: " + Self.describe(error))
+            throw PlainFailure(summary, "not a session summary: " + Self.describe(error))
         } catch {
-            throw CommandFailure(summary, "not JSON: " + PlainText.describe(error))
+            throw PlainFailure(summary, "not JSON: " + PlainText.describe(error))
         }
         let output = outputPath
         do {
             try AtomicFile.write(HTMLReport(record).document, to: output)
         } catch {
-            throw CommandFailure("--output \(output)", error: error)
+            throw PlainFailure("--output \(output)", error: error)
         }
         print("report: \(PlainText.safe(output))")
     }

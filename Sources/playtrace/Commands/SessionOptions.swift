@@ -1,6 +1,8 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
+import PlaytraceCore
 import PlaytracePlayer
+import PlaytraceSession
 
 /// What `play` and the demo share besides telemetry: a scripted viewer and the summary for machines.
 struct SessionOptions: ParsableArguments {
@@ -49,3 +51,5 @@ struct SessionOptions: ParsableArguments {
     /// The script, parsed (validated already).
     var viewerScript: ViewerScript? { script.flatMap { try? ViewerScript(parsing: $0) } }
 }
+
+extension SessionVerdict.Shortfall: ExpressibleByArgument {}

@@ -1,6 +1,8 @@
 import ArgumentParser
-import PlaytraceBackends
 import Foundation
+import PlaytraceBackends
+import PlaytraceCore
+import PlaytraceSession
 
 /// Where `play` and the demo send telemetry.
 struct TelemetryOptions: ParsableArguments {
@@ -71,11 +73,30 @@ struct TelemetryOptions: ParsableArguments {
         return configuration
     }
 
+    /// The settings of the session's telemetry.
+    var settings: SessionTelemetry.Settings {
+        var settings = SessionTelemetry.Settings()
+        settings.influx = influxConfiguration
+        settings.graphite = graphite.flatMap(SessionTelemetry.hostAndPort)
+        settings.newRelic = newRelicConfiguration
+        settings.otlp = otlpConfiguration
+        settings.jsonLinesPath = jsonLinesPath
+        settings.console = console
+        settings.outboxPath = outboxPath
+        settings.drainTimeout = .saturating(milliseconds: drainTimeout * 1_000)
+        return settings
+    }
+
+    /// A warning of the telemetry's set-up (InfluxDB's database could not be created), on standard error.
+    @Sendable static func warn(_ text: String) {
+        StandardStreams.writeError(PlainText.safe("warning: " + text) + "\n")
+    }
+
     func validate() throws {
         if let jsonLinesPath { try WritablePath.check(jsonLinesPath, option: "--jsonl", appending: true) }
         if let influxURL, URL(string: influxURL)?.host == nil { throw ValidationError("--influx needs a URL such as http://127.0.0.1:8086") }
         if let otlpURL, URL(string: otlpURL)?.host == nil { throw ValidationError("--otlp needs a URL such as http://127.0.0.1:4318") }
-        if let graphite, TelemetrySetup.hostAndPort(graphite) == nil { throw ValidationError("--graphite needs host:port") }
+        if let graphite, SessionTelemetry.hostAndPort(graphite) == nil { throw ValidationError("--graphite needs host:port") }
         if credentials.newRelicKey != nil, newRelicAccount == nil { throw ValidationError("--newrelic-key needs --newrelic-account") }
         if newRelicAccount != nil, resolvedNewRelicKey == nil {
             throw ValidationError("--newrelic-account needs a key: --newrelic-key or NEW_RELIC_LICENSE_KEY")

@@ -1,5 +1,6 @@
 import Foundation
 import PlaytraceCore
+import PlaytraceSession
 import Synchronization
 
 /// Writes a session's output. On a terminal, a live panel (``panel(_:)``) is redrawn in place at the bottom while
@@ -96,51 +97,5 @@ enum TerminalSize {
         #endif
         guard ioctl(STDOUT_FILENO, request, &size) == 0, size.ws_col > 10 else { return 80 }
         return Int(size.ws_col)
-    }
-}
-
-/// Text for a terminal line: cut to a width counted in visible characters (ANSI SGR sequences take none).
-enum TerminalText {
-    static let bold = "\u{1B}[1m"
-    static let normal = "\u{1B}[22m"
-    static let reset = "\u{1B}[0m"
-
-    static func visibleWidth(_ text: String) -> Int {
-        var width = 0
-        var inEscape = false
-        for scalar in text.unicodeScalars {
-            if inEscape {
-                if scalar == "m" { inEscape = false }
-            } else if scalar == "\u{1B}" {
-                inEscape = true
-            } else {
-                width += 1
-            }
-        }
-        return width
-    }
-
-    /// `text` cut to `width` visible characters, styles reset when cut.
-    static func fit(_ text: String, width: Int) -> String {
-        guard visibleWidth(text) > width else { return text }
-        var out = ""
-        var visible = 0
-        var inEscape = false
-        for scalar in text.unicodeScalars {
-            if inEscape {
-                out.unicodeScalars.append(scalar)
-                if scalar == "m" { inEscape = false }
-                continue
-            }
-            if scalar == "\u{1B}" {
-                inEscape = true
-                out.unicodeScalars.append(scalar)
-                continue
-            }
-            guard visible < width - 1 else { break }
-            out.unicodeScalars.append(scalar)
-            visible += 1
-        }
-        return out + "…" + reset
     }
 }

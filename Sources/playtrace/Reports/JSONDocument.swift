@@ -1,4 +1,6 @@
 import Foundation
+import PlaytraceCore
+import PlaytraceSession
 import PlaytraceHLS
 import PlaytraceNetwork
 

@@ -1,6 +1,7 @@
 import Foundation
 import PlaytraceAds
 import PlaytraceCore
+import PlaytraceSession
 
 /// `inspect`'s report of a VAST response: the requests of its wrapper chain, each ad it resolves to with its media
 /// files, every tracking URL with its moment, its verifications, companions and non-linear ads, and the errors the

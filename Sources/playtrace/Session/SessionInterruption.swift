@@ -57,7 +57,7 @@ final class SessionInterruption: Sendable {
                 try AtomicFile.write(data, to: path)
                 line = "quit at once: what was known is in \(path)"
             } catch {
-                line = CommandFailure("--summary-json \(path)", error: error).description
+                line = PlainFailure("--summary-json \(path)", error: error).description
             }
             StandardStreams.writeError(PlainText.safe(line) + "\n")
         }

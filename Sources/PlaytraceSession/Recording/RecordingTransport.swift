@@ -1,14 +1,14 @@
-import PlaytraceCore
-import PlaytraceNetwork
+public import PlaytraceCore
+public import PlaytraceNetwork
 import Synchronization
 
 /// A transport that passes every request on and notes it for the session summary (``SessionSummary/Requests``),
 /// timed from the session's start: its status or error, timing and size. Bounded: it keeps the counts of every
 /// request, and the list only up to the summary's limits.
-final class RecordingTransport: HTTPTransport {
+public final class RecordingTransport: HTTPTransport {
     private let inner: any HTTPTransport
     /// The session's stopwatch: every time in the summary counts from its start.
-    let stopwatch: Stopwatch
+    public let stopwatch: Stopwatch
     private struct Log {
         var requests = SessionSummary.Requests()
         var failuresListed = 0
@@ -20,12 +20,15 @@ final class RecordingTransport: HTTPTransport {
     /// The longest URL or error text kept (a URL of any length can be requested; the record stays small).
     static let textLimit = 2_048
 
-    init(_ inner: any HTTPTransport, stopwatch: Stopwatch) {
+    /// - Parameters:
+    ///   - inner: what sends the requests.
+    ///   - stopwatch: the session's stopwatch, from whose start the requests are timed.
+    public init(_ inner: any HTTPTransport, stopwatch: Stopwatch) {
         self.inner = inner
         self.stopwatch = stopwatch
     }
 
-    func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
         let start = stopwatch.elapsed
         var entry = SessionSummary.Request(atSeconds: start.seconds, method: request.method,
                                            url: Self.bounded(URLRedaction.redacting(request.url.absoluteString)), durationMilliseconds: 0, bytes: 0)

@@ -2,26 +2,26 @@ import Foundation
 import PlaytraceCore
 
 /// How numbers, sizes and dates read in the terminal and in the report: the one place each form is written.
-enum Format {
+package enum Format {
     /// A stream date's time of day (UTC, milliseconds): `00:00:08.000Z`.
-    static func timeOfDay(millisecondsSince1970 milliseconds: Double) -> String {
+    package static func timeOfDay(millisecondsSince1970 milliseconds: Double) -> String {
         let text = StreamDate(millisecondsSince1970: milliseconds).iso8601Milliseconds
         return text.split(separator: "T").last.map(String.init) ?? text
     }
 
-    static func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
+    package static func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
 
     /// `; influxdb asked to wait (Retry-After): due at 2026-11-27T22:59:30.000Z` for each destination whose server
     /// asked for a wait that outlasted the drain (dates in seconds since 1970); empty for none.
-    static func retryAfter(_ dueDates: [String: Double]) -> String {
+    package static func retryAfter(_ dueDates: [String: Double]) -> String {
         dueDates.sorted { $0.key < $1.key }.map { destination, date in
             "; \(destination) asked to wait (Retry-After): due at \(StreamDate(secondsSince1970: date).iso8601Milliseconds)"
         }.joined()
     }
 
-    static func seconds(_ value: Duration) -> String { seconds(Double(value.components.seconds) + Double(value.components.attoseconds) * 1e-18) }
+    package static func seconds(_ value: Duration) -> String { seconds(Double(value.components.seconds) + Double(value.components.attoseconds) * 1e-18) }
 
-    static func bytes(_ count: Int) -> String {
+    package static func bytes(_ count: Int) -> String {
         if count >= 1_000_000 { return String(format: "%.1f MB", Double(count) / 1_000_000) }
         if count >= 1_000 { return String(format: "%.1f kB", Double(count) / 1_000) }
         return "\(count) B"
@@ -29,7 +29,7 @@ enum Format {
 
     /// A bit rate in the unit that keeps it short: `400 kbit/s`, `3.00 Mbit/s`, `5.35 Gbit/s` (a loopback's
     /// throughput).
-    static func bitrate(_ bitsPerSecond: Double) -> String {
+    package static func bitrate(_ bitsPerSecond: Double) -> String {
         guard bitsPerSecond.isFinite else { return "-" }
         if bitsPerSecond >= 1_000_000_000 { return String(format: "%.2f Gbit/s", bitsPerSecond / 1_000_000_000) }
         if bitsPerSecond >= 1_000_000 { return String(format: "%.2f Mbit/s", bitsPerSecond / 1_000_000) }
@@ -38,7 +38,7 @@ enum Format {
 
     /// What kind of stream an item is, in words: `on-demand video`, `live audio`, `DVR video`; `not known` when
     /// nothing loaded. Takes the summary's raw values (``StreamType`` and ``MediaType``'s).
-    static func streamKind(streamType: String, mediaType: String) -> String {
+    package static func streamKind(streamType: String, mediaType: String) -> String {
         let stream = switch streamType {
         case "onDemand": "on-demand"
         case "live": "live"
@@ -52,7 +52,7 @@ enum Format {
 
     /// A beacon as a reader names it, `break-1/ad-1/midpoint`: its key without the outbox's session prefix
     /// (`beacon:<session>:`) and without the event's time (`@…`).
-    static func beaconName(_ key: String) -> String {
+    package static func beaconName(_ key: String) -> String {
         var name = Substring(key)
         if name.hasPrefix("beacon:"), let colon = name.dropFirst(7).firstIndex(of: ":") { name = name[name.index(after: colon)...] }
         if let at = name.lastIndex(of: "@") { name = name[..<at] }

@@ -1,31 +1,10 @@
 import Foundation
-import PlaytraceCore
 
-/// A command's failure as the one line the user reads: what failed (an option, a file, a URL) and why, in plain
-/// words. ArgumentParser prints it after `Error: ` and exits with status 1.
-struct CommandFailure: Error, CustomStringConvertible {
-    /// What failed: `--jsonl /tmp/x.jsonl`, `http://host/live.m3u8`.
-    let subject: String
-    /// Why, in plain words.
-    let reason: String
-
-    init(_ subject: String, _ reason: String) {
-        self.subject = subject
-        self.reason = reason
-    }
-
-    init(_ subject: String, error: any Error) {
-        self.init(subject, PlainText.describe(error))
-    }
-
-    var description: String { PlainText.safe("\(subject): \(reason)") }
-}
-
-enum PlainText {
+/// The one path outside text takes to a line a person reads (a terminal, a log, a report's text).
+public enum PlainText {
     /// An error in plain words: the system's message for file and POSIX errors (never `NSCocoaErrorDomain
     /// Code=260`), the error's own description otherwise.
-    static func describe(_ error: any Error) -> String {
-        if let error = error as? CommandFailure { return error.description }
+    public static func describe(_ error: any Error) -> String {
         if let error = error as? POSIXError { return String(cString: strerror(error.code.rawValue)) }
         if let error = error as? CocoaError {
             if let underlying = error.userInfo[NSUnderlyingErrorKey] as? POSIXError {
@@ -52,7 +31,7 @@ enum PlainText {
     /// escapes (`\u{1B}`), so that bytes from the network never drive the user's terminal.
     ///
     /// URLs' passwords are replaced by `***` first (``URLRedaction``): a line never shows a credential.
-    static func safe(_ text: String) -> String {
+    public static func safe(_ text: String) -> String {
         let text = URLRedaction.redacting(text)
         // Printable ASCII, nearly every line, is settled over the bytes (in place: a report checks a megabyte of
         // lines); anything else is looked at by scalar.

@@ -1,69 +1,15 @@
-import ArgumentParser
-import Foundation
-import PlaytraceAds
+public import Foundation
+public import PlaytraceAds
 import PlaytraceCore
-import PlaytraceNetwork
+public import PlaytraceNetwork
 import PlaytracePlayer
 
-/// The client-side ad tracking options of `play`.
-struct AdOptions: ParsableArguments {
-    @Option(help: """
-        Track ads: harmonic or mediatailor (an SSAI session: the URL is then the session URL), signaling (the \
-        manifest's SVTA2053 X-AD-CREATIVE-SIGNALING date ranges, no tracking API), or vast (only the interstitials \
-        whose asset lists an ad server answers in VAST, which every mode tracks).
-        """)
-    var ads: String?
-
-    @Option(name: .customLong("ads-param"), help: "A MediaTailor adsParams entry, key=value (repeatable).")
-    var adsParams: [String] = []
-
-    @Option(name: .customLong("ads-interval"), help: "Seconds between two Harmonic metadata polls.")
-    var metadataInterval: Double = 4
-
-    @Flag(name: .customLong("no-init-session"),
-          help: "Harmonic: read the session from the playlist instead of asking the server to initialise one.")
-    var noInitSession = false
-
-    @Option(name: .customLong("beacon-attempts"), help: "Attempts at each beacon URL before it counts as failed.")
-    var beaconAttempts = 8
-
-    @Option(name: .customLong("beacon-wait"), help: "At the end, the most seconds spent waiting for queued beacons.")
-    var beaconWait: Double = 10
-
-    func validate() throws {
-        if let ads, AdSetup.AdFormat(rawValue: ads) == nil { throw ValidationError("--ads is harmonic, mediatailor, signaling or vast") }
-        if !adsParams.isEmpty, ads != AdSetup.AdFormat.mediaTailor.rawValue {
-            throw ValidationError("--ads-param is for --ads mediatailor")
-        }
-        if let bad = adsParams.first(where: { !$0.contains("=") || $0.hasPrefix("=") }) {
-            throw ValidationError(PlainText.safe("--ads-param \(bad): expected key=value"))
-        }
-        guard metadataInterval >= 0.1, metadataInterval <= 3_600 else {
-            throw ValidationError("--ads-interval must be between 0.1 and 3600 seconds")
-        }
-        guard (1...100).contains(beaconAttempts) else { throw ValidationError("--beacon-attempts must be between 1 and 100") }
-        guard beaconWait >= 0, beaconWait <= 3_600 else { throw ValidationError("--beacon-wait must be between 0 and 3600 seconds") }
-    }
-
-    /// The settings, when ad tracking is asked for.
-    func settings(outboxPath: String?) -> AdSetup.Settings? {
-        guard let format = ads.flatMap(AdSetup.AdFormat.init(rawValue:)) else { return nil }
-        var params: [String: String] = [:]
-        for entry in adsParams {
-            let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            params[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
-        }
-        return AdSetup.Settings(format: format, adsParams: params, metadataInterval: .saturating(milliseconds: metadataInterval * 1000),
-                                isInitRequest: !noInitSession, beaconAttempts: beaconAttempts,
-                                beaconWait: .saturating(milliseconds: beaconWait * 1000), outboxPath: outboxPath)
-    }
-}
-
-/// The ad tracking of a `play` or demo run: the SSAI session, its beacons' outbox, the status fragment and the
-/// summary (the terminal counterpart of the seed's pod list).
+/// A session's ad tracking: the SSAI session (`AdBeaconingSession`), its beacons' outbox, the status fragment and
+/// the summary (the terminal counterpart of the seed's pod list).
 @MainActor
-final class AdSetup {
-    enum AdFormat: String {
+public final class SessionAds {
+    /// Where the ads and their tracking come from.
+    public enum AdFormat: String, Sendable {
         case harmonic
         case mediaTailor = "mediatailor"
         /// The manifest's own ad creative signaling (SVTA2053).
@@ -72,19 +18,38 @@ final class AdSetup {
         case vast
     }
 
-    struct Settings {
-        var format: AdFormat
-        var adsParams: [String: String] = [:]
-        var metadataInterval: Duration = .seconds(4)
-        var isInitRequest = true
-        var beaconAttempts = 8
-        var beaconWait: Duration = .seconds(10)
+    /// How ads are tracked.
+    public struct Settings: Sendable {
+        public var format: AdFormat
+        /// MediaTailor's `adsParams` (`--ads-param`).
+        public var adsParams: [String: String] = [:]
+        /// Between two metadata polls (`--ads-interval`).
+        public var metadataInterval: Duration = .seconds(4)
+        /// Harmonic: ask the server to initialise the session (`--no-init-session` says no).
+        public var isInitRequest = true
+        /// The attempts at each beacon URL (`--beacon-attempts`): the outbox's, set when it is made.
+        public var beaconAttempts = 8
+        /// At the end, the longest spent waiting for queued beacons (`--beacon-wait`).
+        public var beaconWait: Duration = .seconds(10)
         /// The outbox file (shared with telemetry): beacons waiting at exit are kept there.
-        var outboxPath: String?
+        public var outboxPath: String?
+
+        public init(format: AdFormat, adsParams: [String: String] = [:], metadataInterval: Duration = .seconds(4),
+                    isInitRequest: Bool = true, beaconAttempts: Int = 8, beaconWait: Duration = .seconds(10),
+                    outboxPath: String? = nil) {
+            self.format = format
+            self.adsParams = adsParams
+            self.metadataInterval = metadataInterval
+            self.isInitRequest = isInitRequest
+            self.beaconAttempts = beaconAttempts
+            self.beaconWait = beaconWait
+            self.outboxPath = outboxPath
+        }
     }
 
-    let settings: Settings
-    let session: AdBeaconingSession
+    public let settings: Settings
+    /// The ad session: its pods, beacons and log (the seed's surface).
+    public let session: AdBeaconingSession
     private let outbox: Outbox
     /// The SSAI session's metadata provider (none for ``AdFormat/vast``).
     private let provider: (any AdMetadataProvider)?
@@ -98,8 +63,12 @@ final class AdSetup {
     /// it a vendor counts the ad at a moment the viewer was no longer at.
     static let lateness = Duration.seconds(1)
 
-    /// - Parameter run: the run's outbox, whose beacon courier reports to this setup's session from now on.
-    init(settings: Settings, clock: any Clock<Duration>, transport: any HTTPTransport, outbox run: RunOutbox) async {
+    /// - Parameters:
+    ///   - settings: how ads are tracked.
+    ///   - clock: the session's clock.
+    ///   - transport: what metadata, VAST and asset list requests go through.
+    ///   - run: the run's outbox, whose beacon courier reports to this session from now on.
+    public init(settings: Settings, clock: any Clock<Duration>, transport: any HTTPTransport, outbox run: SessionOutbox) async {
         self.settings = settings
         speed = (clock as? ScaledClock)?.speed ?? 1
         outbox = run.outbox
@@ -119,11 +88,11 @@ final class AdSetup {
     }
 
     /// Sets the session up; returns the playlist to play (the URL itself when there is no SSAI session).
-    func start(mediaUrl: URL) async throws -> URL {
+    public func start(mediaUrl: URL) async throws -> URL {
         guard let provider else { return mediaUrl }
         guard let info = await session.start(mediaUrl: mediaUrl, provider: provider) else {
             let failures = session.logMessages.filter(\.isError).map(\.message)
-            throw CommandFailure("--ads \(settings.format.rawValue) \(mediaUrl.absoluteString)",
+            throw PlainFailure("--ads \(settings.format.rawValue) \(mediaUrl.absoluteString)",
                                  "the ad session could not be set up (" + failures.joined(separator: "; ") + ")")
         }
         return info.manifestUrl
@@ -328,7 +297,7 @@ final class AdSetup {
     }
 
     /// How far the stream's dates run ahead of its media time (seconds: a date minus its playhead), as the playback
-    /// last showed it; ``PlaybackSession`` keeps it, so that the breaks' times are told on the status line's timeline.
+    /// last showed it; ``ViewerSession`` keeps it, so that the breaks' times are told on the status line's timeline.
     var dateOffset: Double?
 
     /// A time of the ad timeline on the item's media timeline (seconds), when it can be placed there.

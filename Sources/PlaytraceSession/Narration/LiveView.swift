@@ -17,7 +17,7 @@ final class LiveView {
     static let warningCount = 3
 
     /// The panel's lines.
-    func lines(_ player: Player, title: String, item: Int, of count: Int, ads: AdSetup?, warnings: [String]) -> [String] {
+    func lines(_ player: Player, title: String, item: Int, of count: Int, ads: SessionAds?, warnings: [String]) -> [String] {
         let snapshot = player.engineSnapshot
         var state = player.playbackState.rawValue
         if player.isBuffering { state += ", buffering" }
@@ -68,7 +68,7 @@ final class LiveView {
     }
 
     /// The break and ad under the playhead, with its events; the time to the next break otherwise.
-    private func adLines(_ ads: AdSetup) -> [String] {
+    private func adLines(_ ads: SessionAds) -> [String] {
         let panel = AdSessionPanel(session: ads.session)
         guard let (pod, ad, _) = ads.session.adAtPlayhead else {
             previousRows = nil

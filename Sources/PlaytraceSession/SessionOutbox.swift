@@ -2,13 +2,14 @@ import Foundation
 import PlaytraceAds
 import PlaytraceBackends
 import PlaytraceCore
-import PlaytraceNetwork
+public import PlaytraceNetwork
 
-/// The one outbox of a `play` or demo run: telemetry batches and ad beacons, with a courier for every kind of
+/// The one outbox of a session's run: telemetry batches and ad beacons, with a courier for every kind of
 /// message an outbox file can hold (the HTTP backends' batches go to the URL stored with them), so that a run with
 /// `--outbox` also delivers what earlier runs left there. Graphite batches need the run's `--graphite`.
-final class RunOutbox: Sendable {
-    let outbox: Outbox
+public final class SessionOutbox: Sendable {
+    /// The outbox itself.
+    public let outbox: Outbox
     /// The `--outbox` file; `nil` keeps messages in memory (lost at exit).
     let path: String?
     /// Where the beacon courier's reports go: the ad session, once there is one.
@@ -17,9 +18,10 @@ final class RunOutbox: Sendable {
     /// - Parameters:
     ///   - path: the `--outbox` file.
     ///   - couriers: the couriers of the backends the run sends to.
+    ///   - transport: what the HTTP batches go through (those of earlier runs' backends too).
     ///   - beaconAttempts: the attempts at each beacon URL (`--beacon-attempts`).
     ///   - beaconTransport: what beacons go through (`--beacon-header`, the user agent); `transport` by default.
-    init(path: String?, couriers: [any OutboxCourier], transport: any HTTPTransport, beaconAttempts: Int = 8,
+    public init(path: String?, couriers: [any OutboxCourier], transport: any HTTPTransport, beaconAttempts: Int = 8,
          beaconTransport: (any HTTPTransport)? = nil) throws {
         self.path = path
         var all = couriers
@@ -38,11 +40,11 @@ final class RunOutbox: Sendable {
             reports.receiver.withLock { $0 }?(attempt)
         })
         do {
-            // Delivery is real network traffic: its backoffs and drains run on real time, even when the demo's clock
-            // runs faster.
+            // Delivery is real network traffic: its backoffs and drains run on real time, even when the session's
+            // clock runs faster.
             outbox = try Outbox(path: path, couriers: all, clock: ContinuousClock())
         } catch {
-            throw CommandFailure("--outbox \(path ?? "")", error: error)
+            throw PlainFailure("--outbox \(path ?? "")", error: error)
         }
     }
 

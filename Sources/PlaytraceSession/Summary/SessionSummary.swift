@@ -1,102 +1,103 @@
-import Foundation
+public import Foundation
 import PlaytraceCore
 
-/// The one machine-readable record of a `play` or demo session: what `--summary-json` writes and `report` draws.
+/// The one machine-readable record of a viewer session (``ViewerSession``: `play`, `demo` or an app's): what
+/// `--summary-json` writes and ``HTMLReport`` draws.
 ///
 /// Data, not display text: numbers carry their unit in their key (`stallSeconds`, `latenessMilliseconds`), dates are
 /// ISO 8601 in UTC, and times of the session count from its start on the session's clock (`atSeconds`; the demo's
 /// clock runs `--speed` times faster than real time, and so do those times). `schemaVersion` changes whenever a
 /// field changes meaning or goes away; `schemas/session-summary.schema.json` describes each field, and the tests
 /// validate every summary they write against it.
-struct SessionSummary: Codable, Sendable {
+public struct SessionSummary: Codable, Sendable {
     /// The version of this record's layout.
-    static let currentSchemaVersion = 1
+    public static let currentSchemaVersion = 1
 
-    var schemaVersion = Self.currentSchemaVersion
-    /// `play` or `demo`.
-    var command: String
+    public var schemaVersion = Self.currentSchemaVersion
+    /// What ran the session: `play`, `demo`, or the name an app gave (``ViewerSession/Configuration/command``).
+    public var command: String
     /// When the session started and ended (ISO 8601, UTC, milliseconds).
-    var startedAt: String
-    var endedAt: String?
+    public var startedAt: String
+    public var endedAt: String?
     /// How much faster than real time the session's clock ran (the demo's `--speed`; 1 for `play`).
-    var clockSpeed: Double = 1
+    public var clockSpeed: Double = 1
     /// Whether the session reached its end: `false` when a second signal quit at once and this is what was known
     /// then (``incompleteReason`` says when).
-    var complete: Bool
-    var incompleteReason: String?
-    var succeeded: Bool
-    var verdict: Verdict
+    public var complete: Bool
+    public var incompleteReason: String?
+    public var succeeded: Bool
+    public var verdict: Verdict
     /// Each item played, in order, as its tracker saw it at its end.
-    var items: [Item] = []
+    public var items: [Item] = []
     /// The session metrics (CTA-2066) of each playback, when telemetry ran.
-    var qoe: [QoE] = []
+    public var qoe: [QoE] = []
     /// The ad tracking, when it ran.
-    var ads: Ads?
-    var timeline: Timeline = Timeline()
-    var requests: Requests = Requests()
+    public var ads: Ads?
+    public var timeline: Timeline = Timeline()
+    public var requests: Requests = Requests()
 
     /// What the session's end said of it.
-    struct Verdict: Codable, Sendable {
-        var succeeded: Bool
+    public struct Verdict: Codable, Sendable {
+        public var succeeded: Bool
         /// `played`, `stalled`, `failed` or `interrupted` (quit at once).
-        var playback: String
+        public var playback: String
         /// Whether a signal ended the session.
-        var interrupted: Bool
+        public var interrupted: Bool
         /// The verdict line as printed.
-        var line: String
+        public var line: String
         /// The shortfalls that fail the session, and those `--accept` let pass.
-        var reasons: [Finding]
-        var accepted: [Finding]
+        public var reasons: [Finding]
+        public var accepted: [Finding]
     }
 
     /// One shortfall: its kind (the `--accept` name) and what it was.
-    struct Finding: Codable, Sendable, Equatable {
-        var kind: String
-        var text: String
+    public struct Finding: Codable, Sendable, Equatable {
+        public var kind: String
+        public var text: String
     }
 
     /// One item of the playlist.
-    struct Item: Codable, Sendable {
-        var title: String
-        var url: String
+    public struct Item: Codable, Sendable {
+        public var title: String
+        public var url: String
         /// `ended` (played to its end), `stopped` (the session stopped it) or `failed`.
-        var result: String
-        var failure: String?
+        public var result: String
+        public var failure: String?
         /// `onDemand`, `live` or `dvr`; `video` or `audio`.
-        var streamType: String
-        var mediaType: String
+        public var streamType: String
+        public var mediaType: String
         /// From the item's media request to its first frame (StartTime); absent when no frame showed.
-        var startupSeconds: Double?
+        public var startupSeconds: Double?
         /// Where the playhead was at the end.
-        var endPositionSeconds: Double
-        var stallCount: Int
-        var stallSeconds: Double
-        var variantSwitchCount: Int
-        var bytesReceived: Int
-        var requestCount: Int
+        public var endPositionSeconds: Double
+        public var stallCount: Int
+        public var stallSeconds: Double
+        public var variantSwitchCount: Int
+        public var bytesReceived: Int
+        public var requestCount: Int
     }
 
     /// One playback's session metrics, as the telemetry's metricalc computed them (the Metrics article of
     /// PlaytraceTelemetry defines each).
-    struct QoE: Codable, Sendable {
-        var content: String
-        var startTimeMilliseconds: Double?
-        var stallCount: Int?
-        var stallDurationMilliseconds: Double?
-        var rebufferingRatio: Double?
-        var watchedTimeMilliseconds: Double?
-        var contentPlaybackTimeMilliseconds: Double?
-        var averageBitrateBitsPerSecond: Double?
-        var bitrateSwitchesUp: Int?
-        var bitrateSwitchesDown: Int?
-        var exitBeforeVideoStart: Int?
-        var playbackFailure: Int?
+    public struct QoE: Codable, Sendable {
+        public var content: String
+        public var startTimeMilliseconds: Double?
+        public var stallCount: Int?
+        public var stallDurationMilliseconds: Double?
+        public var rebufferingRatio: Double?
+        public var watchedTimeMilliseconds: Double?
+        public var contentPlaybackTimeMilliseconds: Double?
+        public var averageBitrateBitsPerSecond: Double?
+        public var bitrateSwitchesUp: Int?
+        public var bitrateSwitchesDown: Int?
+        public var exitBeforeVideoStart: Int?
+        public var playbackFailure: Int?
     }
 }
 
 extension SessionSummary {
     /// The summary of a session that quit at once: what was known at that moment, marked incomplete and failed.
-    static func quit(command: String, startedAt: String, reason: String) -> SessionSummary {
+    public static func quit(command: String, startedAt: String, reason: String) -> SessionSummary {
         SessionSummary(
             command: command, startedAt: startedAt, endedAt: ISO8601.now(), complete: false, incompleteReason: reason,
             succeeded: false,
@@ -106,14 +107,14 @@ extension SessionSummary {
     }
 
     /// The JSON text: keys sorted, indented.
-    func encoded() throws -> Data {
+    public func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self)
     }
 
     /// Reads a summary, refusing one of another schema version by name.
-    static func decode(_ data: Data) throws -> SessionSummary {
+    public static func decode(_ data: Data) throws -> SessionSummary {
         struct Version: Decodable { var schemaVersion: Int? }
         let version: Int?
         do {
@@ -131,11 +132,11 @@ extension SessionSummary {
 }
 
 /// Why a summary file cannot be read.
-enum SummaryFileError: Error, CustomStringConvertible {
+public enum SummaryFileError: Error, CustomStringConvertible {
     case notJSON
     case schemaVersion(found: Int?)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .notJSON: "not JSON"
         case .schemaVersion(let found?):
@@ -146,8 +147,8 @@ enum SummaryFileError: Error, CustomStringConvertible {
 }
 
 /// ISO 8601 dates as the summary writes them: UTC, milliseconds.
-enum ISO8601 {
-    static func string(_ date: Date) -> String { StreamDate(date).iso8601Milliseconds }
+public enum ISO8601 {
+    public static func string(_ date: Date) -> String { StreamDate(date).iso8601Milliseconds }
 
-    static func now() -> String { string(Date()) }
+    public static func now() -> String { string(Date()) }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import PlaytraceCore
 
-extension PlaybackSession {
-    /// The session as known now, for `--summary-json` and the report.
+extension ViewerSession {
+    /// The session as known now, with `verdict`.
     func summary(verdict: SessionVerdict) -> SessionSummary {
-        var summary = SessionSummary(command: command, startedAt: startedAt, endedAt: ISO8601.now(), complete: true,
+        var summary = SessionSummary(command: configuration.command, startedAt: configuration.startedAt,
+                                     endedAt: ISO8601.now(), complete: true,
                                      succeeded: verdict.succeeded, verdict: verdict.summary)
         fill(&summary)
         return summary
@@ -13,55 +14,26 @@ extension PlaybackSession {
     /// What the session knows of itself now: its clock's speed, items, QoE, ads, timeline and requests.
     private func fill(_ summary: inout SessionSummary) {
         summary.clockSpeed = (transport.stopwatch.clock as? ScaledClock)?.speed ?? 1
-        summary.items = report.items
+        summary.items = outcomes.items
         if let telemetry { summary.qoe = Self.qoe(telemetry.metricValues) }
         if let ads { summary.ads = ads.summary(sessionStart: ads.session.elapsed - transport.stopwatch.elapsed) }
         summary.timeline = recorder.timeline
         summary.requests = transport.requests
     }
 
-    /// Writes `--report`, then `--summary-json`, each whole (``AtomicFile``); a file that cannot be written is said,
-    /// and fails the verdict. The summary comes last so that its verdict and `succeeded` are the run's final ones,
-    /// a report that could not be written included.
-    func writeRecords(verdict: inout SessionVerdict) {
-        guard summaryJSONPath != nil || reportPath != nil else { return }
-        // One summary for both files: `report SUMMARY.json` makes the very same report again.
-        var summary = summary(verdict: verdict)
-        if let reportPath {
-            do {
-                try AtomicFile.write(HTMLReport(summary).document, to: reportPath)
-                output.message("report: \(reportPath)")
-            } catch {
-                output.message(CommandFailure("--report \(reportPath)", error: error).description)
-                verdict.findings.append(.init(kind: .reportFile, text: "--report could not be written"))
-                summary.succeeded = verdict.succeeded
-                summary.verdict = verdict.summary
-            }
-        }
-        if let summaryJSONPath {
-            do {
-                try AtomicFile.write(summary.encoded(), to: summaryJSONPath)
-            } catch {
-                output.message(CommandFailure("--summary-json \(summaryJSONPath)", error: error).description)
-                verdict.findings.append(.init(kind: .summaryFile, text: "--summary-json could not be written"))
-            }
-        }
-    }
-
-    /// Keeps what a second signal (quit at once) writes to `--summary-json`: the session as known now, marked
+    /// Gives ``Configuration/checkpoint`` what a process killed now would leave: the session as known now, marked
     /// incomplete and failed. Lighter than the full summary, as it is made every second: the timeline's samples and
     /// the list of requests are left out (their counts stay).
-    func keepLastWords(at playhead: MediaTime) {
-        guard let interruption, let path = summaryJSONPath else { return }
+    func checkpoint(at playhead: MediaTime) {
+        guard let checkpoint = configuration.checkpoint else { return }
         let reason = "quit at once by a second signal at \(playhead.timecode), before the session's end: this is what "
             + "was known then"
-        var summary = SessionSummary.quit(command: command, startedAt: startedAt, reason: reason)
+        var summary = SessionSummary.quit(command: configuration.command, startedAt: configuration.startedAt, reason: reason)
         fill(&summary)
         summary.timeline.samples = []
         summary.requests.omitted += summary.requests.listed.count
         summary.requests.listed = []
-        guard let data = try? summary.encoded() else { return }
-        interruption.writeOnQuit(data, to: path)
+        checkpoint(summary)
     }
 
     /// The telemetry's session metrics, one record per playback: a metric already set for the content starts the
@@ -92,5 +64,28 @@ extension PlaybackSession {
             }
         }
         return records
+    }
+}
+
+/// What a session produced: its summary (for machines, and the report's source) and its verdict.
+public struct SessionResult: Sendable {
+    /// The versioned summary (`schemas/session-summary.schema.json`); ``HTMLReport`` draws it.
+    public private(set) var summary: SessionSummary
+    public private(set) var verdict: SessionVerdict
+
+    public init(summary: SessionSummary, verdict: SessionVerdict) {
+        self.summary = summary
+        self.verdict = verdict
+    }
+
+    /// Whether nothing failed (or only what was accepted).
+    public var succeeded: Bool { verdict.succeeded }
+
+    /// Adds a shortfall found after the session (a record that could not be written): the verdict and the summary's
+    /// copy of it both say it.
+    public mutating func add(_ finding: SessionVerdict.Finding) {
+        verdict.findings.append(finding)
+        summary.succeeded = verdict.succeeded
+        summary.verdict = verdict.summary
     }
 }

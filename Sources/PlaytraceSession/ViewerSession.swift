@@ -1,84 +1,122 @@
-import Foundation
+public import Foundation
 import PlaytraceAds
 import PlaytraceCore
 import PlaytraceHeadless
 import PlaytraceHLS
-import PlaytraceNetwork
-import PlaytracePlayer
+public import PlaytraceNetwork
+public import PlaytracePlayer
 
-/// Plays a playlist through the Player, narrating the player's state, its tracker's life cycle and the ad breaks,
-/// and ends with a summary of each item.
+/// One viewer: the Player on an engine, with the session's own tracker (its narration and each item's outcome),
+/// telemetry, ad tracking, a scripted viewer and a recorder of its timeline and requests. ``run()`` plays the items
+/// in order and returns what happened: the versioned summary (``SessionSummary``, `schemas/session-summary.schema.json`)
+/// with its verdict, from which ``HTMLReport`` draws the report.
+///
+/// `playtrace play` and `playtrace demo` are this session with a terminal for its output; an app runs it the same
+/// way and gets the same summary and report.
 @MainActor
-final class PlaybackSession {
-    struct Entry {
-        let url: URL
-        let metadata: DemoMetadata
-        /// Whether the item is the ad session's stream (``PlaybackSession/ads``).
-        var tracksAds = false
+public final class ViewerSession {
+    /// An item to play.
+    public struct Item {
+        public let url: URL
+        public let metadata: ItemMetadata
+        /// Whether the item is the ad session's stream (``Configuration/ads``).
+        public var tracksAds: Bool
+
+        public init(url: URL, metadata: ItemMetadata, tracksAds: Bool = false) {
+            self.url = url
+            self.metadata = metadata
+            self.tracksAds = tracksAds
+        }
     }
 
+    /// Everything a session is made of and told, given once.
+    public struct Configuration {
+        /// The items, played in order.
+        public var items: [Item]
+        /// What runs the session (`play`, `demo`, an app's name): the summary's `command`.
+        public var command: String
+        /// When the session started (ISO 8601), for the summary.
+        public var startedAt: String
+        /// How much media time of the last item to play (live streams play until stopped otherwise). A stream that
+        /// stalls ends too, after ``ViewerSession/wallClockAllowance(for:)`` more of wall-clock time.
+        public var durationLimit: Duration?
+        /// The engine that plays.
+        public var engine = EngineChoice()
+        /// A cap on the variants.
+        public var variantLimits = VariantLimits.none
+        /// What the engines send media requests through (headers, a user agent); the session's transport when nil.
+        public var mediaTransport: (any HTTPTransport)?
+        /// Where telemetry goes.
+        public var telemetry: SessionTelemetry?
+        /// The ad tracking of the items that track ads.
+        public var ads: SessionAds?
+        /// The run's outbox (telemetry batches and beacons), for its own summary lines once both have finished.
+        public var outbox: SessionOutbox?
+        /// A scripted viewer.
+        public var script: ViewerScriptRunner?
+        /// The shortfalls that do not fail the session: the verdict still names them.
+        public var accepted: Set<SessionVerdict.Shortfall> = []
+        /// Asked every 250 ms of session time: when it says yes, the session ends as its normal end does (summary,
+        /// telemetry and beacons flushed) and its verdict says it was interrupted (the command line's Ctrl-C).
+        public var isInterrupted: @Sendable () -> Bool = { false }
+        /// Given the session as known now, every second of session time: a lighter summary (no samples, no request
+        /// list) marked incomplete, for a process that may be killed before the end to leave behind.
+        public var checkpoint: (@MainActor (SessionSummary) -> Void)?
+
+        public init(items: [Item], command: String = "session", startedAt: String = ISO8601.now()) {
+            self.items = items
+            self.command = command
+            self.startedAt = startedAt
+        }
+    }
+
+    let configuration: Configuration
     private let clock: any Clock<Duration>
     /// The session's transport, which notes its requests; its stopwatch is the summary's.
     let transport: RecordingTransport
-    /// What the engines send media requests through: ``transport``, with `--header` and the user agent.
-    var mediaTransport: (any HTTPTransport)?
-    let output: ConsoleOutput
-    /// `play` or `demo`, and when the command started, for the summary.
-    let command: String
-    let startedAt: String
-    /// Where telemetry goes, when asked for.
-    var telemetry: TelemetrySetup?
-    /// A cap on the variants.
-    var variantLimits = VariantLimits.none
-    /// Ctrl-C, SIGTERM and SIGHUP: the session ends as it normally does when one arrives.
-    var interruption: SessionInterruption?
-    /// The ad tracking of the entries that track ads.
-    var ads: AdSetup?
-    /// The run's outbox (telemetry batches and beacons), for its own summary lines once both have finished.
-    var outbox: RunOutbox?
-    /// A scripted viewer.
-    var script: ViewerScriptRunner?
-    /// Where the summary for machines goes.
-    var summaryJSONPath: String?
-    /// The shortfalls that do not fail the session (`--accept`).
-    var accepted: Set<SessionVerdict.Shortfall> = []
-    /// The engine that plays (`--engine`).
-    var engine = EngineChoice()
-    /// Where a `--report` HTML file goes.
-    var reportPath: String?
-    let report = DemoReport()
+    let output: any SessionOutput
+    var telemetry: SessionTelemetry? { configuration.telemetry }
+    var ads: SessionAds? { configuration.ads }
+    let outcomes = ItemOutcomes()
     private let breaks = BreakAnnouncer()
     private let live = LiveView()
     let recorder: SessionRecorder
     private var lastSignals: [SignalledAdBreak] = []
 
-    init(clock: any Clock<Duration>, transport: RecordingTransport, output: ConsoleOutput, command: String,
-         startedAt: String) {
+    /// - Parameters:
+    ///   - configuration: the items and everything the session is made of.
+    ///   - clock: the session's clock (a `ScaledClock` plays faster than real time).
+    ///   - transport: the HTTP transport, recording each request for the summary.
+    ///   - output: where the session's narration goes.
+    public init(configuration: Configuration, clock: any Clock<Duration>, transport: RecordingTransport,
+                output: any SessionOutput = DiscardedOutput()) {
+        self.configuration = configuration
         self.clock = clock
         self.transport = transport
         self.output = output
-        self.command = command
-        self.startedAt = startedAt
         recorder = SessionRecorder(stopwatch: transport.stopwatch)
     }
 
     /// How much wall-clock time a session with a media-time limit may take beyond it: `limit` plus this much (at
     /// least 15 s, and as long as the limit itself for longer ones) before it counts as stalled and ends.
-    static func wallClockAllowance(for limit: Double) -> Double { max(15, limit) }
+    public static func wallClockAllowance(for limit: Duration) -> Duration { max(.seconds(15), limit) }
 
-    /// Plays the entries in order; `limit` stops after that much media time of the last item (live streams), or,
-    /// when the stream stalls, after ``wallClockAllowance(for:)`` more of wall-clock time (the verdict says so).
-    /// Returns whether every item played without failing.
-    func run(_ entries: [Entry], limit: Double?) async -> Bool {
+    /// Plays the items in order, up to the end of the last, the ``Configuration/durationLimit``, an interruption or
+    /// the script's stop; then ends telemetry and ad tracking (delivering what is left within their bounds) and
+    /// returns the summary with its verdict. The summary's lines and the verdict's are said through the output.
+    public func run() async -> SessionResult {
         let clock = self.clock
+        let entries = configuration.items
+        let limit = configuration.durationLimit
+        let script = configuration.script
         let transport = self.transport
         let viewer = UUID().uuidString.lowercased()
         let items = entries.enumerated().map { index, entry in
             var adapters = [
-                DemoTracker.adapter(configuration: .init(name: entry.metadata.title, url: entry.url.absoluteString,
-                                                         index: index, output: output, report: report,
+                SessionItemTracker.adapter(configuration: .init(name: entry.metadata.title, url: entry.url.absoluteString,
+                                                         index: index, output: output, outcomes: outcomes,
                                                          recorder: recorder, stopwatch: transport.stopwatch)) {
-                    (metadata: DemoMetadata) in "\(metadata.title): \(metadata.subtitle)"
+                    (metadata: ItemMetadata) in "\(metadata.title): \(metadata.subtitle)"
                 },
             ]
             if let telemetry { adapters.append(telemetry.adapter(sessionID: viewer)) }
@@ -93,22 +131,22 @@ final class PlaybackSession {
             adTelemetry = bridge
         }
         defer { withExtendedLifetime(adTelemetry) {} }
-        var configuration = HeadlessEngine.Configuration()
-        configuration.assetListReader = ads?.assetListReader
+        var headless = HeadlessEngine.Configuration()
+        headless.assetListReader = ads?.assetListReader
         var playerConfiguration = Player.Configuration()
         playerConfiguration.advancesAfterFailure = true
         let player = Player(items: items, configuration: playerConfiguration, clock: clock,
-                            engine: engine.factory(clock: clock, transport: mediaTransport ?? transport,
-                                                   headless: configuration))
-        player.variantLimits = variantLimits
+                            engine: configuration.engine.factory(clock: clock, transport: configuration.mediaTransport ?? transport,
+                                                                 headless: headless))
+        player.variantLimits = configuration.variantLimits
         script?.onAction = { [output] step, time in
             output.message("script: " + (step.interstitial.map { "in \(PlainText.safe($0)) " } ?? "")
                 + "at \(time.timecode) \(Self.describe(step.action))")
         }
         player.play()
-        keepLastWords(at: .zero)
+        checkpoint(at: .zero)
         let interval: Duration = .milliseconds(250)
-        let statusEvery = output.isTerminal ? 1 : 20
+        let statusEvery = output.showsPanel ? 1 : 20
         var ticks = 0
         var lastItem: PlayerItem?
         var lastIndex = 0
@@ -123,7 +161,7 @@ final class PlaybackSession {
                 recorder.itemStarted(index, title: entries[index].metadata.title)
             }
             do { try await clock.sleep(for: interval) } catch { break }
-            if interruption?.signal != nil {
+            if configuration.isInterrupted() {
                 output.endStatus()
                 output.message("interrupted at \(player.time.timecode)")
                 break
@@ -153,25 +191,25 @@ final class PlaybackSession {
             }
             ticks += 1
             if ticks % statusEvery == 0 {
-                if output.isTerminal, let index = currentIndex {
+                if output.showsPanel, let index = currentIndex {
                     output.panel(live.lines(player, title: entries[index].metadata.title, item: index, of: items.count, ads: ads,
                                             warnings: warnings))
                 } else {
                     output.status(statusLine(player))
                 }
             }
-            if ticks % 4 == 0 { keepLastWords(at: player.time) }
+            if ticks % 4 == 0 { checkpoint(at: player.time) }
             if player.error != nil, player.currentItem === items.last { break }
             // The end of the playlist: no current item any more (or the last one, ended, when it stays current).
             if player.playbackState == .ended, player.currentItem == nil || player.currentItem === items.last { break }
             if let limit, player.currentItem === items.last, player.playbackState == .playing {
                 if startOfLast == nil, !player.isBuffering { startOfLast = player.time }
-                if let start = startOfLast, (player.time - start).seconds >= limit { break }
+                if let start = startOfLast, player.time - start >= MediaTime(limit) { break }
             }
-            if let limit, stopwatch.elapsedSeconds >= limit + Self.wallClockAllowance(for: limit) {
+            if let limit, stopwatch.elapsed >= limit + Self.wallClockAllowance(for: limit) {
                 let played = startOfLast.map { (player.time - $0).seconds } ?? 0
                 limitNotReached = "--duration \(Format.seconds(limit)) not reached: \(Format.seconds(played)) of media played in "
-                    + "\(Format.seconds(stopwatch.elapsedSeconds)) (the stream stalled)"
+                    + "\(Format.seconds(stopwatch.elapsed)) (the stream stalled)"
                 output.endStatus()
                 output.message("stopped: " + (limitNotReached ?? ""))
                 break
@@ -188,9 +226,9 @@ final class PlaybackSession {
         // What the ad-tracked item played: its engine now, or as it was when its session closed.
         let adSnapshot = trackedItem.flatMap { $0 === currentItem ? lastSnapshot : $0.finalSnapshot }
         output.message("Summary")
-        for line in report.lines { output.message(line) }
-        var verdict = SessionVerdict(items: report.outcomes, accepted: accepted)
-        verdict.interrupted = interruption?.signal != nil
+        for line in outcomes.lines { output.message(line) }
+        var verdict = SessionVerdict(items: outcomes.outcomes, accepted: configuration.accepted)
+        verdict.interrupted = configuration.isInterrupted()
         if let limitNotReached {
             if verdict.playback == .played {
                 verdict.playback = .stalled
@@ -217,16 +255,12 @@ final class PlaybackSession {
             verdict.adsText = adsVerdict
             verdict.findings += findings
         }
-        if let outbox {
+        if let outbox = configuration.outbox {
             let (lines, findings) = await outbox.finish()
             for line in lines { output.message(line) }
             verdict.findings += findings
         }
-        writeRecords(verdict: &verdict)
-        // From here, quitting at once leaves the summary just written.
-        interruption?.lastWords {}
-        output.message(verdict.line)
-        return verdict.succeeded
+        return SessionResult(summary: summary(verdict: verdict), verdict: verdict)
     }
 
     private static func describe(_ action: ViewerScript.Action) -> String {

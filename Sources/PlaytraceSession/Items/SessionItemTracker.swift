@@ -1,24 +1,25 @@
 import PlaytraceCore
 import PlaytracePlayer
 
-/// The demo's tracker: prints every life-cycle call it receives, and the metric events as they arrive.
-final class DemoTracker: PlayerItemTracker {
+/// The session's own tracker of each item: says every life-cycle call it receives and the metric events as they
+/// arrive, notes them on the timeline, and records the item's outcome when it is disabled.
+final class SessionItemTracker: PlayerItemTracker {
     struct Configuration: Sendable {
         /// The name the tracker prints (its item's title, known before the metadata arrives).
         let name: String
         /// The item's URL and its place in the playlist, for the summary.
         var url = ""
         var index = 0
-        let output: ConsoleOutput
-        let report: DemoReport
+        let output: any SessionOutput
+        let outcomes: ItemOutcomes
         /// Where the session's timeline is kept, if it is.
         var recorder: SessionRecorder?
         /// The session's clock, on which the first frame is timed as the telemetry times StartTime.
         let stopwatch: Stopwatch
     }
 
-    private let output: ConsoleOutput
-    private let report: DemoReport
+    private let output: any SessionOutput
+    private let outcomes: ItemOutcomes
     private let title: String
     private let url: String
     private let index: Int
@@ -38,7 +39,7 @@ final class DemoTracker: PlayerItemTracker {
 
     init(configuration: Configuration) {
         output = configuration.output
-        report = configuration.report
+        outcomes = configuration.outcomes
         title = configuration.name
         url = configuration.url
         index = configuration.index
@@ -95,7 +96,7 @@ final class DemoTracker: PlayerItemTracker {
 
     func disable(with properties: TrackerProperties) {
         output.message("[tracker \(title)] disable at \(properties.time.timecode) after \(propertyUpdates) property updates")
-        report.add(title: title, url: url, properties: properties, failure: failure, firstFrame: firstFrame)
+        outcomes.add(title: title, url: url, properties: properties, failure: failure, firstFrame: firstFrame)
     }
 
     static func describe(_ kind: MetricEvent.Kind) -> String {
@@ -121,62 +122,5 @@ final class DemoTracker: PlayerItemTracker {
         case .interstitialEnded(let event, .failed(let reason)): "interstitial \(event.id) failed: \(reason)"
         case .interstitialAssetFailed(let event, let index, let reason): "interstitial \(event.id) asset \(index + 1) skipped: \(reason)"
         }
-    }
-}
-
-/// What the demo's trackers saw of each session, for the summary.
-@MainActor
-final class DemoReport {
-    private(set) var lines: [String] = []
-    /// Each item's outcome, for the verdict.
-    private(set) var outcomes: [SessionVerdict.ItemOutcome] = []
-    /// Each item's record, for the summary.
-    private(set) var items: [SessionSummary.Item] = []
-
-    func add(title: String, url: String, properties: TrackerProperties, failure: EngineError?, firstFrame: Duration?) {
-        let metrics = properties.metrics
-        items.append(SessionSummary.Item(
-            title: title, url: url,
-            result: failure != nil ? "failed" : properties.playbackState == .ended ? "ended" : "stopped",
-            failure: failure.map { "\($0)" }, streamType: properties.streamType.rawValue, mediaType: properties.mediaType.rawValue,
-            startupSeconds: firstFrame?.seconds, endPositionSeconds: properties.time.seconds, stallCount: metrics.stallCount,
-            stallSeconds: metrics.stallDuration.seconds, variantSwitchCount: metrics.variantSwitchCount,
-            bytesReceived: metrics.bytesReceived, requestCount: metrics.requestCount))
-        outcomes.append(SessionVerdict.ItemOutcome(
-            title: title, failure: failure.map { "\($0)" }, started: firstFrame != nil, ended: properties.playbackState == .ended,
-            stallCount: metrics.stallCount, stallDuration: metrics.stallDuration.seconds))
-        let result: String
-        if failure != nil {
-            // Its reason was said when it happened, and the verdict says it again: not a third time here.
-            result = "failed at \(properties.time.timecode)"
-        } else if properties.playbackState == .ended {
-            result = "played to the end"
-        } else {
-            result = "stopped at \(properties.time.timecode)"
-        }
-        lines += [
-            "  \(title)",
-            "    result            \(result)",
-            "    stream            " + Format.streamKind(streamType: properties.streamType.rawValue,
-                                                     mediaType: properties.mediaType.rawValue),
-            "    first frame       " + (firstFrame.map { Format.seconds($0) + " after the media request (StartTime)" }
-                ?? "never shown"),
-            "    stalls            \(metrics.stallCount) (" + Format.seconds(metrics.stallDuration) + ")",
-            "    variant switches  \(metrics.variantSwitchCount)",
-            "    bytes             " + Format.bytes(metrics.bytesReceived) + " in \(metrics.requestCount) requests",
-        ]
-    }
-}
-
-/// The demo items' metadata.
-struct DemoMetadata: AssetMetadata {
-    let title: String
-    let subtitle: String
-    let chapters: [Chapter]
-    let timeRanges: [TimeRange]
-    var source: String? = nil
-
-    var playerMetadata: PlayerMetadata {
-        PlayerMetadata(identifier: title, title: title, subtitle: subtitle, chapters: chapters, timeRanges: timeRanges)
     }
 }

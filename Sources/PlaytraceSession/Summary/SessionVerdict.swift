@@ -1,11 +1,9 @@
-import ArgumentParser
-
 /// What a session's end says of it in one line: whether it did what it should — playback (played, stalled or failed)
 /// and ad tracking (every beacon the played media called for fired once and was delivered) and telemetry — and why
 /// not. The exit status and `--summary-json`'s `succeeded` follow it.
-struct SessionVerdict {
+public struct SessionVerdict: Sendable {
     /// How playback went.
-    enum Playback: String {
+    public enum Playback: String, Sendable {
         /// Every item played (to its end, or to where the session stopped) without a stall.
         case played
         /// Every item played, with rebuffering.
@@ -15,7 +13,7 @@ struct SessionVerdict {
     }
 
     /// A way a session falls short. Each fails the session unless `--accept` names it.
-    enum Shortfall: String, CaseIterable, ExpressibleByArgument {
+    public enum Shortfall: String, CaseIterable, Sendable {
         /// An item failed to play.
         case playbackFailed = "playback-failed"
         /// The session stalled: nothing was shown, or `--duration` was not reached within its wall-clock allowance.
@@ -51,31 +49,36 @@ struct SessionVerdict {
     }
 
     /// One shortfall found, in words.
-    struct Finding {
-        var kind: Shortfall
-        var text: String
+    public struct Finding: Sendable {
+        public var kind: Shortfall
+        public var text: String
+
+        public init(kind: Shortfall, text: String) {
+            self.kind = kind
+            self.text = text
+        }
     }
 
-    var playback: Playback
+    public var playback: Playback
     /// The playback part of the line ("played to the end", "failed: …").
-    var playbackText: String
+    public var playbackText: String
     /// The ad tracking part, when ads were tracked.
-    var adsText: String?
-    var findings: [Finding] = []
+    public var adsText: String?
+    public var findings: [Finding] = []
     /// The shortfalls that do not fail the session (`--accept`).
-    var accepted: Set<Shortfall> = []
+    public var accepted: Set<Shortfall> = []
     /// Whether the session was ended by a signal.
-    var interrupted = false
+    public var interrupted = false
 
     /// The findings that fail the session.
-    var failing: [Finding] { findings.filter { !accepted.contains($0.kind) } }
+    public var failing: [Finding] { findings.filter { !accepted.contains($0.kind) } }
     /// The findings that `--accept` let pass.
-    var excused: [Finding] { findings.filter { accepted.contains($0.kind) } }
+    public var excused: [Finding] { findings.filter { accepted.contains($0.kind) } }
 
-    var succeeded: Bool { failing.isEmpty }
+    public var succeeded: Bool { failing.isEmpty }
 
     /// The line: `verdict: OK — …` or `verdict: FAILED — …; reasons`.
-    var line: String {
+    public var line: String {
         var parts = ["playback " + playbackText]
         if let adsText { parts.append("ads: " + adsText) }
         var line = "verdict: " + (succeeded ? "OK" : "FAILED") + (interrupted ? " (interrupted)" : "") + " — "
@@ -88,7 +91,7 @@ struct SessionVerdict {
     }
 
     /// For the session summary.
-    var summary: SessionSummary.Verdict {
+    public var summary: SessionSummary.Verdict {
         SessionSummary.Verdict(
             succeeded: succeeded, playback: playback.rawValue, interrupted: interrupted, line: line,
             reasons: failing.map { SessionSummary.Finding(kind: $0.kind.rawValue, text: $0.text) },
@@ -98,19 +101,19 @@ struct SessionVerdict {
 
 extension SessionVerdict {
     /// What one item's tracker saw at its end.
-    struct ItemOutcome {
-        var title: String
-        var failure: String?
+    public struct ItemOutcome: Sendable {
+        public var title: String
+        public var failure: String?
         /// Whether its first frame showed.
-        var started: Bool
-        var ended: Bool
-        var stallCount: Int
+        public var started: Bool
+        public var ended: Bool
+        public var stallCount: Int
         /// Seconds.
-        var stallDuration: Double
+        public var stallDuration: Double
     }
 
     /// The playback part, from the items' outcomes.
-    init(items: [ItemOutcome], accepted: Set<Shortfall>) {
+    public init(items: [ItemOutcome], accepted: Set<Shortfall>) {
         self.accepted = accepted
         let failed = items.filter { $0.failure != nil }
         let stalls = items.reduce(0) { $0 + $1.stallCount }

@@ -7,22 +7,22 @@ import PlaytraceCore
 ///
 /// Drawn from the session summary (``SessionSummary``) alone, so that `play --report`, the demo and `playtrace
 /// report SUMMARY.json` make the same file. Its size is bounded whatever the session's length: the summary's own
-/// bounds (timeline samples, events, beacons, requests, VAST chains), ``podRowLimit`` rows of the pod list and
-/// ``vastRowLimit`` rows of the VAST chains.
-struct HTMLReport {
-    let summary: SessionSummary
+/// bounds (timeline samples, events, beacons, requests, VAST chains), 2,000 rows of the pod list and
+/// 1,000 rows of the VAST chains.
+public struct HTMLReport {
+    public let summary: SessionSummary
 
     /// The most rows of the pod list drawn; the rest are counted.
     static let podRowLimit = 2_000
     /// The most rows of the VAST chains drawn; the rest are counted.
     static let vastRowLimit = 1_000
 
-    init(_ summary: SessionSummary) {
+    public init(_ summary: SessionSummary) {
         self.summary = summary
     }
 
     /// The whole document.
-    var document: String {
+    public var document: String {
         var body = header() + verdict()
         body += section("Timeline", id: "timeline", TimelineChart(summary).svg())
         body += section("Items", id: "items", items())

@@ -3,7 +3,7 @@ import PlaytracePlayer
 
 /// Names each ad break the engine reports: when it is first signalled (a live stream's as they appear), when it
 /// changes (its end signalled, its duration known), and when the playhead enters a stitched one. An interstitial is
-/// said by the item's tracker as it begins (``DemoTracker``): the primary's playhead stands still then, where the
+/// said by the item's tracker as it begins (``SessionItemTracker``): the primary's playhead stands still then, where the
 /// interstitial snapped to, and would cross the interstitial's date only after it played.
 ///
 /// A stream often signals one stitched break twice — a `#EXT-X-CUE-OUT` and an SCTE-35 `EXT-X-DATERANGE` at the same

@@ -1,7 +1,7 @@
 import PlaytraceAds
 import PlaytraceCore
 
-extension AdSetup {
+extension SessionAds {
     /// The ad tracking for the session summary.
     /// - Parameter sessionStart: how far the ad session's stopwatch ran ahead of the summary's (its instants minus
     ///   this count from the summary's start).

@@ -1,16 +1,38 @@
 import Foundation
 import Logging
 import PlaytraceAds
-import PlaytraceBackends
+public import PlaytraceBackends
 import PlaytraceCore
-import PlaytraceNetwork
+public import PlaytraceNetwork
 import PlaytracePlayer
-import PlaytraceTelemetry
+public import PlaytraceTelemetry
 
-/// The telemetry of a `play` or demo run: an instrument with HubCore, MetricalcCore and the backends asked for on
-/// the command line, an outbox that delivers their batches, and the session metrics kept for the summary.
-final class TelemetrySetup: Sendable {
-    let instrument: Instrument
+/// A session's telemetry: an instrument with HubCore, MetricalcCore and the backends its ``Settings`` ask for,
+/// the outbox that delivers their batches, and the session metrics kept for the summary.
+public final class SessionTelemetry: Sendable {
+    /// Where telemetry goes. Each backend is on when its setting is given.
+    public struct Settings: Sendable {
+        /// InfluxDB (`--influx`): its configuration, and the URL as given (named in warnings).
+        public var influx: InfluxDBBackend.Configuration?
+        /// Graphite's carbon plaintext address (`--graphite`).
+        public var graphite: (host: String, port: Int)?
+        /// New Relic's Event API (`--newrelic-account`).
+        public var newRelic: NewRelicBackend.Configuration?
+        /// An OpenTelemetry collector (`--otlp`).
+        public var otlp: OTLPBackend.Configuration?
+        /// A file of JSON lines (`--jsonl`).
+        public var jsonLinesPath: String?
+        /// Every event and metric said through the session's output (`--telemetry-console`).
+        public var console = false
+        /// The outbox file (`--outbox`): undelivered batches wait there for the next run.
+        public var outboxPath: String?
+        /// At the end, the longest spent delivering what waits (`--drain-timeout`).
+        public var drainTimeout: Duration = .seconds(10)
+
+        public init() {}
+    }
+
+    public let instrument: Instrument
     let outbox: Outbox
     private let otlp: OTLPBackend?
     private let keepsUndelivered: Bool
@@ -18,69 +40,77 @@ final class TelemetrySetup: Sendable {
     private let drainTimeout: Duration
     private let summary = SummaryBackend()
 
-    /// The couriers of the backends `options` ask for. InfluxDB's database is created (when missing) beside the
-    /// session, not before it: its batches wait for the check, playback does not.
-    static func couriers(for options: TelemetryOptions, transport: any HTTPTransport) -> [any OutboxCourier] {
+    /// The couriers of the backends `settings` ask for, to make the run's ``SessionOutbox`` with. InfluxDB's
+    /// database is created (when missing) beside the session, not before it: its batches wait for the check,
+    /// playback does not; `warn` hears when it fails.
+    public static func couriers(for settings: Settings, transport: any HTTPTransport,
+                                warn: @escaping @Sendable (String) -> Void) -> [any OutboxCourier] {
         var couriers: [any OutboxCourier] = []
-        if let configuration = options.otlpConfiguration {
+        if let configuration = settings.otlp {
             couriers.append(OTLPBackend.courier(transport: transport, configuration: configuration))
         }
-        if let text = options.influxURL, let configuration = options.influxConfiguration {
+        if let configuration = settings.influx {
             let check = Task {
                 do {
                     try await InfluxDBBackend.createDatabase(for: configuration, transport: transport)
                 } catch {
                     // Not fatal: the batches wait in the outbox for a destination that works.
-                    StandardStreams.writeError(PlainText.safe("warning: --influx \(text): \(error)") + "\n")
+                    warn("--influx \(configuration.url.absoluteString): \(error)")
                 }
             }
             couriers.append(PreparedCourier(InfluxDBBackend.courier(transport: transport, configuration: configuration),
                                             after: check))
         }
-        if let address = options.graphite, let (host, port) = Self.hostAndPort(address) {
+        if let (host, port) = settings.graphite {
             couriers.append(GraphiteBackend.courier(host: host, port: port))
         }
-        if let configuration = options.newRelicConfiguration {
+        if let configuration = settings.newRelic {
             couriers.append(NewRelicBackend.courier(transport: transport, configuration: configuration))
         }
         return couriers
     }
 
-    /// The telemetry of the backends `options` ask for, delivered through the run's outbox (whose couriers came
-    /// from ``couriers(for:transport:)``).
-    init(options: TelemetryOptions, clock: any Clock<Duration>, output: ConsoleOutput, outbox run: RunOutbox) async throws {
-        keepsUndelivered = options.outboxPath != nil
-        outboxPath = options.outboxPath
-        drainTimeout = .saturating(milliseconds: options.drainTimeout * 1_000)
+    /// The telemetry of the backends `settings` ask for, delivered through the run's outbox (whose couriers came
+    /// from ``couriers(for:transport:warn:)``).
+    /// - Parameters:
+    ///   - settings: the backends.
+    ///   - clock: the session's clock.
+    ///   - output: where ``Settings/console`` says each event.
+    ///   - run: the run's outbox.
+    public init(settings: Settings, clock: any Clock<Duration>, output: any SessionOutput,
+                outbox run: SessionOutbox) async throws {
+        keepsUndelivered = settings.outboxPath != nil
+        outboxPath = settings.outboxPath
+        drainTimeout = settings.drainTimeout
         outbox = run.outbox
         var backends: [any Backend & Sendable] = [summary]
-        if let configuration = options.influxConfiguration {
+        if let configuration = settings.influx {
             backends.append(InfluxDBBackend(configuration: configuration, outbox: outbox))
         }
-        if options.graphite.flatMap(Self.hostAndPort) != nil { backends.append(GraphiteBackend(outbox: outbox)) }
-        if let configuration = options.newRelicConfiguration {
+        if settings.graphite != nil { backends.append(GraphiteBackend(outbox: outbox)) }
+        if let configuration = settings.newRelic {
             backends.append(NewRelicBackend(configuration: configuration, outbox: outbox))
         }
-        if let configuration = options.otlpConfiguration {
+        if let configuration = settings.otlp {
             let backend: OTLPBackend
             do {
                 backend = try await OTLPBackend(configuration: configuration, outbox: outbox)
             } catch {
-                throw CommandFailure("--otlp \(options.otlpURL ?? "")", error: error)
+                throw PlainFailure("--otlp \(configuration.endpoint.absoluteString)", error: error)
             }
             otlp = backend
             backends.append(backend)
         } else {
             otlp = nil
         }
-        if let path = options.jsonLinesPath {
+        if let path = settings.jsonLinesPath {
             do {
                 backends.append(try JSONLinesBackend(path: path))
             } catch {
-                throw CommandFailure("--jsonl \(path)", error: error)
+                throw PlainFailure("--jsonl \(path)", error: error)
             }
         }
-        if options.console { backends.append(ConsoleBackend { line in output.message("[telemetry] " + line) }) }
+        if settings.console { backends.append(ConsoleBackend { line in output.message("[telemetry] " + line) }) }
         // HubCoreAds: the content's rules, plus the ad rules (ad time is not content time) for the ad tracking's events.
         instrument = Instrument(hub: HubCoreAds(), metricalc: MetricalcCore(), backends: backends, clock: clock)
         instrument.ready()
@@ -88,16 +118,17 @@ final class TelemetrySetup: Sendable {
         await outbox.start()
     }
 
-    static func hostAndPort(_ text: String) -> (String, Int)? {
+    /// `host:port`, as `--graphite` takes it.
+    public     static func hostAndPort(_ text: String) -> (String, Int)? {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port)
         else { return nil }
         let host = String(text[..<colon])
         return host.isEmpty ? nil : (host, port)
     }
 
-    /// The tracker adapter that drives the instrument from a demo item.
+    /// The tracker adapter that drives the instrument from a session's item.
     @MainActor
-    func adapter(sessionID: String) -> TrackerAdapter<DemoMetadata> {
+    func adapter(sessionID: String) -> TrackerAdapter<ItemMetadata> {
         PlayerTelemetryTracker.adapter(configuration: .init(instrument: instrument, sessionID: sessionID),
                                        behavior: .mandatory) { metadata in
             TelemetryMetadata(contentID: metadata.title, title: metadata.title, source: metadata.source)
