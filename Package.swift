@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "PlaytraceNetwork", targets: ["PlaytraceNetwork"]),
         .library(name: "PlaytraceHLS", targets: ["PlaytraceHLS"]),
         .library(name: "PlaytracePlayer", targets: ["PlaytracePlayer"]),
+        .library(name: "PlaytraceHLSPlayback", targets: ["PlaytraceHLSPlayback"]),
         .library(name: "PlaytraceHeadless", targets: ["PlaytraceHeadless"]),
         .library(name: "PlaytraceMPV", targets: ["PlaytraceMPV"]),
         .library(name: "PlaytraceTelemetry", targets: ["PlaytraceTelemetry"]),
@@ -81,10 +82,16 @@ let package = Package(
             dependencies: ["PlaytraceCore", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: strictness
         ),
+        // The HLS playback rules every engine keeps: the interstitial schedule, the asset sources, the ad-break ledger.
+        .target(
+            name: "PlaytraceHLSPlayback",
+            dependencies: ["PlaytraceCore", "PlaytraceHLS", "PlaytracePlayer"],
+            swiftSettings: strictness
+        ),
         .target(
             name: "PlaytraceHeadless",
             dependencies: [
-                "PlaytraceCore", "PlaytraceNetwork", "PlaytraceHLS", "PlaytracePlayer",
+                "PlaytraceCore", "PlaytraceNetwork", "PlaytraceHLS", "PlaytracePlayer", "PlaytraceHLSPlayback",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -100,8 +107,8 @@ let package = Package(
         .target(
             name: "PlaytraceMPV",
             dependencies: [
-                // The headless engine's module for the HLS rules libmpv lacks (the interstitial schedule).
-                "PlaytraceCore", "PlaytracePlayer", "PlaytraceHLS", "PlaytraceNetwork", "PlaytraceHeadless",
+                // The HLS rules libmpv lacks (the interstitial schedule, the ad-break ledger) are PlaytraceHLSPlayback's.
+                "PlaytraceCore", "PlaytracePlayer", "PlaytraceHLS", "PlaytraceNetwork", "PlaytraceHLSPlayback",
                 .target(name: "CMPV", condition: .when(traits: ["MPV"])),
             ],
             swiftSettings: strictness
@@ -191,6 +198,11 @@ let package = Package(
         .testTarget(
             name: "PlaytraceHLSTests",
             dependencies: ["PlaytraceHLS", "PlaytraceCore", "PlaytraceTestSupport"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "PlaytraceHLSPlaybackTests",
+            dependencies: ["PlaytraceHLSPlayback", "PlaytraceHLS", "PlaytracePlayer", "PlaytraceCore"],
             swiftSettings: strictness
         ),
         .testTarget(

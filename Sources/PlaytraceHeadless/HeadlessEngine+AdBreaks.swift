@@ -1,5 +1,6 @@
 import PlaytraceCore
 import PlaytraceHLS
+import PlaytraceHLSPlayback
 import PlaytracePlayer
 
 /// The ad breaks the stream signals, read from every media playlist the engine merges (``AdBreakLedger``).
@@ -11,7 +12,7 @@ extension HeadlessEngine {
             return
         }
         // The playlist's own timeline starts at its first segment; the engine's places that segment at `placed`.
-        let offset = placed.start - first.startTime.seconds
+        let offset = MediaTime(seconds: placed.start) - first.startTime
         if adBreaks.note(playlist, offset: offset, windowStart: timeline.range.start) {
             emit(.adBreaksChanged(adBreaks.sorted))
         }

@@ -1,6 +1,7 @@
 import Foundation
 import PlaytraceCore
 import PlaytraceHLS
+import PlaytraceHLSPlayback
 import PlaytracePlayer
 
 typealias ScheduledInterstitial = InterstitialSchedule.Entry
@@ -70,8 +71,8 @@ extension HeadlessEngine {
     /// `X-SNAP=OUT` moves one to the segment boundary nearest its date).
     func noteInterstitials(of playlist: MediaPlaylist, baseURL: URL) {
         schedule.note(playlist, baseURL: baseURL, placement: { sequence in
-            timeline.segment(sequence: sequence).map { .init(start: $0.start, date: $0.date) }
-        }, nearestBoundary: nearestSegmentBoundary(to:))
+            timeline.segment(sequence: sequence).map { .init(start: MediaTime(seconds: $0.start), date: $0.date) }
+        }, nearestBoundary: { MediaTime(seconds: self.nearestSegmentBoundary(to: $0.seconds)) })
         // Those played that a live window left behind are forgotten: a long session holds only what it can reach.
         schedule.forgetPlayed(before: timeline.range.start)
         if interstitialPlayedRanges.count > schedule.entries.count {
@@ -90,7 +91,7 @@ extension HeadlessEngine {
 
     /// The first mid-roll not played yet whose start lies in `from...to`.
     func interstitial(from: Double, to: Double) -> ScheduledInterstitial? {
-        configuration.playsInterstitials ? schedule.midRoll(from: from, to: to) : nil
+        configuration.playsInterstitials ? schedule.midRoll(from: MediaTime(seconds: from), to: MediaTime(seconds: to)) : nil
     }
 
     /// The first pre-roll (`CUE=PRE`) or post-roll (`CUE=POST`) not played yet, in order of their dates.
@@ -100,13 +101,15 @@ extension HeadlessEngine {
 
     /// The JUMP-restricted mid-roll not played yet that a forward seek from `from` to `to` plays first.
     func jumpRestrictedInterstitial(from: Double, to: Double) -> ScheduledInterstitial? {
-        configuration.playsInterstitials ? schedule.jumpRestricted(from: from, to: to) : nil
+        configuration.playsInterstitials ? schedule.jumpRestricted(from: MediaTime(seconds: from), to: MediaTime(seconds: to)) : nil
     }
 
     /// The mid-roll under way at a position where playback starts, joined there.
     func interstitialUnderWay(at position: Double) -> (ScheduledInterstitial, offset: Double)? {
-        guard configuration.playsInterstitials, let (entry, offset) = schedule.underWay(at: position) else { return nil }
-        return (entry, offset)
+        guard configuration.playsInterstitials, let (entry, offset) = schedule.underWay(at: MediaTime(seconds: position)) else {
+            return nil
+        }
+        return (entry, offset.seconds)
     }
 
     /// Plays an interstitial from `offset` into it: the primary waits where playback starts.
@@ -121,13 +124,13 @@ extension HeadlessEngine {
     }
 
     /// A seek to `target` makes the interstitials after it, played but without `CUE=ONCE`, playable again.
-    func rearmInterstitials(after target: Double) { schedule.rearm(after: target) }
+    func rearmInterstitials(after target: Double) { schedule.rearm(after: MediaTime(seconds: target)) }
 
     /// The primary reached an interstitial: it waits there while the interstitial plays (from what was preloaded,
     /// when it was).
     /// A pre-roll or post-roll begins where the primary is (where playback starts, or its end).
     func beginInterstitial(_ scheduled: ScheduledInterstitial) {
-        let scheduled = schedule.begin(scheduled, at: playhead)
+        let scheduled = schedule.begin(scheduled, at: MediaTime(seconds: playhead))
         if activeInterstitial?.scheduled.event.id != scheduled.event.id { discardPreload() }
         // An asset list refused for good while preloading is not asked for again: the interstitial is skipped.
         if activeInterstitial == nil, let failure = failedPreloads[scheduled.event.id], failure.isPermanent {
@@ -195,7 +198,7 @@ extension HeadlessEngine {
         let joinOffset = activeInterstitial?.scheduled.event.id == scheduled.event.id ? activeInterstitial?.joinOffset ?? 0 : 0
         let source: InterstitialAssetSource
         do throws(InterstitialAssetSource.Unusable) {
-            source = try InterstitialAssetSource(of: scheduled, primaryID: primaryID, startOffset: joinOffset)
+            source = try InterstitialAssetSource(of: scheduled, primaryID: primaryID, startOffset: MediaTime(seconds: joinOffset))
         } catch {
             return failLoading(.failed(error.description), of: scheduled)
         }
@@ -252,15 +255,15 @@ extension HeadlessEngine {
             return
         }
         // Joined under way: the assets before the offset are passed over, and the one it falls in begins there.
-        let (first, into) = InterstitialSchedule.joinPoint(at: (activeInterstitial?.joinOffset ?? 0), in: assets)
-        beginAsset(first, from: into)
+        let (first, into) = InterstitialSchedule.joinPoint(at: MediaTime(seconds: activeInterstitial?.joinOffset ?? 0), in: assets)
+        beginAsset(first, from: into.seconds)
     }
 
     /// Begins an asset, from `offset` seconds into it (when playback joined the interstitial under way).
     private func beginAsset(_ index: Int, from offset: Double = 0) {
         guard var active = activeInterstitial, let assets = active.assets, assets.indices.contains(index) else { return }
         active.index = index
-        active.assetOffset = InterstitialSchedule.offset(ofAsset: index, in: assets)
+        active.assetOffset = InterstitialSchedule.offset(ofAsset: index, in: assets).seconds
         active.assetElapsed = offset
         active.isRunning = false
         let asset = assets[index]
@@ -443,8 +446,8 @@ extension HeadlessEngine {
         // A pre-roll leaves the primary where it starts unless its resume offset is written; one joined under way
         // counts from its start.
         let target = InterstitialSchedule.resumePosition(
-            after: active.scheduled, played: active.joinOffset + active.elapsed, cancelled: resumeAtStart,
-            nearestBoundary: nearestSegmentBoundary(to:))
+            after: active.scheduled, played: MediaTime(seconds: active.joinOffset + active.elapsed), cancelled: resumeAtStart,
+            nearestBoundary: { MediaTime(seconds: self.nearestSegmentBoundary(to: $0.seconds)) }).seconds
         if abs(target - playhead) > 1e-9 { resumePrimary(at: target) }
         updateStatus()
     }

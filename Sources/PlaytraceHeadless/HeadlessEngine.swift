@@ -5,6 +5,7 @@ public import PlaytraceNetwork
 public import PlaytracePlayer
 import DequeModule
 import PlaytraceHLS
+import PlaytraceHLSPlayback
 
 /// A real HLS client without a decoder.
 ///

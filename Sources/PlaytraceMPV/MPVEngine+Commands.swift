@@ -1,7 +1,7 @@
 #if MPV
 import Foundation
 public import PlaytraceCore
-import PlaytraceHeadless
+import PlaytraceHLSPlayback
 import PlaytraceNetwork
 public import PlaytracePlayer
 
@@ -32,7 +32,7 @@ extension MPVEngine {
         if interstitial != nil { return seekDuringInterstitial(to: target) }
         // A forward seek past a JUMP-restricted interstitial goes to it first; the seek's target follows its end.
         var exact = target != position || toleranceBefore == .zero && toleranceAfter == .zero
-        if configuration.playsInterstitials, let restricted = schedule.jumpRestricted(from: playhead.seconds, to: target.seconds) {
+        if configuration.playsInterstitials, let restricted = schedule.jumpRestricted(from: playhead, to: target) {
             seekAfterInterstitial = target
             jumpInterstitial = restricted.event.id
             target = restricted.event.start
@@ -40,7 +40,7 @@ extension MPVEngine {
         } else {
             jumpInterstitial = nil
         }
-        schedule.rearm(after: target.seconds)
+        schedule.rearm(after: target)
         // A seek that lands in a skipped range lands exactly at its end (a key frame before it would show some).
         seekTarget = target
         seekWindow = exact ? target...target : (target - toleranceBefore)...(target + toleranceAfter)

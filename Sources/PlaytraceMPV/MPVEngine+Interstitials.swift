@@ -1,7 +1,7 @@
 #if MPV
 import Foundation
 import PlaytraceCore
-import PlaytraceHeadless
+import PlaytraceHLSPlayback
 import PlaytraceNetwork
 import PlaytracePlayer
 
@@ -42,7 +42,7 @@ extension MPVEngine {
     func noteInterstitials(of stream: StreamPlaylist) {
         guard configuration.playsInterstitials else { return }
         schedule.note(stream.playlist, baseURL: stream.url, placement: { stream.placement(sequence: $0) },
-                      nearestBoundary: stream.nearestSegmentBoundary(to:))
+                      nearestBoundary: { MediaTime(seconds: stream.nearestSegmentBoundary(to: $0.seconds)) })
     }
 
     /// Begins the mid-roll the next frames would enter, from a frame shown at `position`: the primary pauses at the
@@ -50,8 +50,8 @@ extension MPVEngine {
     func reachInterstitial(from position: MediaTime) -> Bool {
         guard configuration.playsInterstitials, interstitial == nil, status == .playing, seekTarget == nil,
               jumpTarget == nil else { return false }
-        let lookahead = 2 / frameRate
-        guard let next = schedule.midRoll(from: min(playhead, position).seconds, to: position.seconds + lookahead)
+        let lookahead = MediaTime(seconds: 2 / frameRate)
+        guard let next = schedule.midRoll(from: min(playhead, position), to: position + lookahead)
         else { return false }
         reportProgress(to: max(position, next.event.start))
         playhead = next.event.start
@@ -67,8 +67,8 @@ extension MPVEngine {
             beginInterstitial(preRoll)
             return true
         }
-        if let (underWay, offset) = schedule.underWay(at: playhead.seconds) {
-            beginInterstitial(underWay, joinOffset: offset)
+        if let (underWay, offset) = schedule.underWay(at: playhead) {
+            beginInterstitial(underWay, joinOffset: offset.seconds)
             return true
         }
         return false
@@ -88,14 +88,14 @@ extension MPVEngine {
         lastFramePosition = nil
         pendingLeap = nil
         handle.set("pause", "yes")
-        let entry = schedule.begin(entry, at: playhead.seconds)
+        let entry = schedule.begin(entry, at: playhead)
         interstitialsBegun += 1
         let generation = interstitialsBegun
         interstitial = PlayingInterstitial(entry: entry, joinOffset: joinOffset, generation: generation)
         emit(.interstitialBegan(entry.event))
         let source: InterstitialAssetSource
         do throws(InterstitialAssetSource.Unusable) {
-            source = try InterstitialAssetSource(of: entry, primaryID: primaryID, startOffset: joinOffset)
+            source = try InterstitialAssetSource(of: entry, primaryID: primaryID, startOffset: MediaTime(seconds: joinOffset))
         } catch {
             return endInterstitial(.failed(error.description), cancelled: true)
         }
@@ -148,15 +148,15 @@ extension MPVEngine {
         interstitial?.assets = assets
         guard !assets.isEmpty else { return endInterstitial(.played, cancelled: false) }
         // Joined under way: the assets before the offset are passed over, and the one it falls in begins there.
-        let (first, into) = InterstitialSchedule.joinPoint(at: playing.joinOffset, in: assets)
-        beginAsset(first, from: into)
+        let (first, into) = InterstitialSchedule.joinPoint(at: MediaTime(seconds: playing.joinOffset), in: assets)
+        beginAsset(first, from: into.seconds)
     }
 
     /// Loads an asset in place of what libmpv plays, from `offset` seconds into it.
     private func beginAsset(_ index: Int, from offset: Double = 0) {
         guard var playing = interstitial, let assets = playing.assets, assets.indices.contains(index) else { return }
         playing.index = index
-        playing.assetOffset = InterstitialSchedule.offset(ofAsset: index, in: assets)
+        playing.assetOffset = InterstitialSchedule.offset(ofAsset: index, in: assets).seconds
         playing.assetElapsed = offset
         let asset = assets[index]
         emit(.interstitialAssetBegan(playing.entry.event, index: index, asset: asset))
@@ -258,7 +258,7 @@ extension MPVEngine {
         guard let playing = close(outcome) else { return }
         if let target = seekAfterInterstitial {
             seekAfterInterstitial = nil
-            schedule.rearm(after: target.seconds)
+            schedule.rearm(after: target)
             return resumePrimary(at: target, asSeek: true)
         }
         if playing.entry.event.placement == .postRoll {
@@ -269,9 +269,9 @@ extension MPVEngine {
         }
         if playing.entry.event.placement == .preRoll, beginInterstitialAtStart() { return }
         let target = InterstitialSchedule.resumePosition(
-            after: playing.entry, played: playing.joinOffset + playing.elapsed, cancelled: cancelled,
-            nearestBoundary: { stream?.nearestSegmentBoundary(to: $0) ?? $0 })
-        resumePrimary(at: unskipped(MediaTime(seconds: target)), asSeek: false)
+            after: playing.entry, played: MediaTime(seconds: playing.joinOffset + playing.elapsed), cancelled: cancelled,
+            nearestBoundary: { position in stream.map { MediaTime(seconds: $0.nearestSegmentBoundary(to: position.seconds)) } ?? position })
+        resumePrimary(at: unskipped(target), asSeek: false)
     }
 
     /// Stops the interstitial that plays: its download cancelled, a stall in it ended, its end said.
@@ -331,7 +331,7 @@ extension MPVEngine {
         }
         emit(.interstitialAssetEnded(playing.entry.event, index: playing.index, outcome: .skipped))
         _ = close(.skipped)
-        schedule.rearm(after: target.seconds)
+        schedule.rearm(after: target)
         resumePrimary(at: target, asSeek: true)
     }
 

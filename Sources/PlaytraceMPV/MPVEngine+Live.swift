@@ -1,7 +1,7 @@
 #if MPV
 import Foundation
 import PlaytraceCore
-import PlaytraceHeadless
+import PlaytraceHLSPlayback
 import PlaytraceHLS
 import PlaytraceNetwork
 import PlaytracePlayer
@@ -87,14 +87,14 @@ extension MPVEngine {
     }
 
     private func place(at placement: InterstitialSchedule.SegmentPlacement) {
-        timeOrigin = placement.start
+        timeOrigin = placement.start.seconds
         isOriginPlaced = true
         openedSegments = []
         handle.requestLogMessages(level: "error")
         if let target = seekTarget {
             // A seek that loaded the stream again lands where FFmpeg starts: the start of the segment that covers the
             // target (FFmpeg seeks nowhere in a live stream, and libmpv holds nothing of it yet).
-            seekWindow = MediaTime(seconds: min(placement.start, target.seconds))...target
+            seekWindow = min(placement.start, target)...target
         }
     }
 
@@ -149,7 +149,7 @@ extension MPVEngine {
     func streamChanged(_ stream: StreamPlaylist) {
         placeBoundaries()
         noteInterstitials(of: stream)
-        if adBreaks.note(stream.playlist, offset: stream.origin, windowStart: stream.window.start) {
+        if adBreaks.note(stream.playlist, offset: MediaTime(seconds: stream.origin), windowStart: stream.window.start) {
             emit(.adBreaksChanged(adBreaks.sorted))
         }
     }

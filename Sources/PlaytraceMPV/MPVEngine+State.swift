@@ -1,7 +1,7 @@
 #if MPV
 import Foundation
 import PlaytraceCore
-import PlaytraceHeadless
+import PlaytraceHLSPlayback
 import PlaytraceNetwork
 import PlaytracePlayer
 

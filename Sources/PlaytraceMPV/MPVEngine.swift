@@ -1,7 +1,7 @@
 #if MPV
 import Foundation
 import PlaytraceCore
-import PlaytraceHeadless
+import PlaytraceHLSPlayback
 public import PlaytraceNetwork
 public import PlaytracePlayer
 

@@ -1,7 +1,7 @@
 #if MPV
 import Foundation
 import PlaytraceCore
-import PlaytraceHeadless
+import PlaytraceHLSPlayback
 import PlaytraceHLS
 import PlaytraceNetwork
 import PlaytracePlayer
@@ -142,7 +142,7 @@ struct StreamPlaylist: Sendable {
     /// Where a segment, by its media sequence number, lies on the timeline, and its date.
     func placement(sequence: Int) -> InterstitialSchedule.SegmentPlacement? {
         guard let index = index(ofSequence: sequence) else { return nil }
-        return .init(start: origin + starts[index], date: dates.date(at: MediaTime(seconds: starts[index])))
+        return .init(start: MediaTime(seconds: origin + starts[index]), date: dates.date(at: MediaTime(seconds: starts[index])))
     }
 
     private func index(ofSequence sequence: Int) -> Int? {

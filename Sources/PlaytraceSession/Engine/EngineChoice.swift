@@ -1,9 +1,9 @@
-public import PlaytraceCore
+import PlaytraceCore
 public import PlaytraceHeadless
 public import PlaytraceNetwork
 public import PlaytracePlayer
 #if MPV
-public import PlaytraceMPV
+import PlaytraceMPV
 #endif
 
 /// The engines a session can play with.

@@ -1,4 +1,4 @@
-public import PlaytraceCore
+import PlaytraceCore
 public import PlaytracePlayer
 
 /// What a session knows of an item before it plays: its title and subtitle (narrated, and the summary's), its

@@ -19,10 +19,10 @@ public struct AdBreakLedger: Sendable {
     ///   - playlist: the playlist just read.
     ///   - offset: where the playlist's own timeline (which starts at its first segment) lies on the engine's.
     ///   - windowStart: the start of the engine's window: breaks that ended before it are forgotten.
-    public mutating func note(_ playlist: MediaPlaylist, offset: Double, windowStart: MediaTime) -> Bool {
+    public mutating func note(_ playlist: MediaPlaylist, offset: MediaTime, windowStart: MediaTime) -> Bool {
         var changed = false
         for signal in playlist.adBreaks {
-            let placed = signal.startTime.map { MediaTime(seconds: $0.seconds + offset) }
+            let placed = signal.startTime.map { $0 + offset }
             let id = signal.startedBeforeWindow ? knownID(source: signal.source.rawValue, start: placed) ?? signal.id : signal.id
             // A later tag of a range whose first tag slid out of the window (its end: END-DATE, SCTE35-IN) may not be
             // placeable on its own: it is the break already known, now closed.

@@ -1,5 +1,5 @@
 public import Foundation
-import PlaytraceCore
+public import PlaytraceCore
 import PlaytraceHLS
 public import PlaytracePlayer
 
@@ -21,8 +21,8 @@ public enum InterstitialAssetSource: Sendable, Equatable {
     /// - Parameters:
     ///   - entry: the interstitial.
     ///   - primaryID: identifies this playback of the primary to the interstitial server.
-    ///   - startOffset: seconds into the interstitial playback joins it at, if more than 0.
-    public init(of entry: InterstitialSchedule.Entry, primaryID: String, startOffset: Double = 0) throws(Unusable) {
+    ///   - startOffset: how far into the interstitial playback joins it, if at all.
+    public init(of entry: InterstitialSchedule.Entry, primaryID: String, startOffset: MediaTime = .zero) throws(Unusable) {
         if let uri = entry.attributes.assetURI {
             guard let url = URL(string: uri, relativeTo: entry.baseURL)?.absoluteURL else {
                 throw Unusable(description: "X-ASSET-URI is not a URL: \(uri)")
@@ -40,8 +40,8 @@ public enum InterstitialAssetSource: Sendable, Equatable {
             URLQueryItem(name: "_HLS_interstitial_id", value: entry.event.id),
             URLQueryItem(name: "_HLS_primary_id", value: primaryID),
         ]
-        if startOffset > 0 {
-            components.queryItems?.append(URLQueryItem(name: "_HLS_start_offset", value: String(format: "%.3f", startOffset)))
+        if startOffset > .zero {
+            components.queryItems?.append(URLQueryItem(name: "_HLS_start_offset", value: String(format: "%.3f", startOffset.seconds)))
         }
         guard let url = components.url else { throw Unusable(description: "the asset list URL") }
         self = .list(url)

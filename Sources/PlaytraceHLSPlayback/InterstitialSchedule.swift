@@ -27,13 +27,13 @@ public struct InterstitialSchedule: Sendable {
         public var hasPlayed = false
     }
 
-    /// Where a segment begins on the primary's timeline (seconds), and its program date time.
+    /// Where a segment begins on the primary's timeline, and its program date time.
     public struct SegmentPlacement: Sendable {
-        public var start: Double
+        public var start: MediaTime
         public var date: StreamDate?
 
         /// A segment's placement.
-        public init(start: Double, date: StreamDate?) {
+        public init(start: MediaTime, date: StreamDate?) {
             self.start = start
             self.date = date
         }
@@ -53,12 +53,12 @@ public struct InterstitialSchedule: Sendable {
     ///   - placement: where a segment (by media sequence number) lies on the engine's timeline; `nil` when unknown.
     ///   - nearestBoundary: the segment boundary nearest a position on that timeline, for `X-SNAP=OUT`.
     public mutating func note(_ playlist: MediaPlaylist, baseURL: URL, placement: (Int) -> SegmentPlacement?,
-                              nearestBoundary: (Double) -> Double) {
+                              nearestBoundary: (MediaTime) -> MediaTime) {
         for segment in playlist.segments {
             for range in segment.tags.dateRanges {
                 guard let attributes = range.interstitial, entries[range.id] == nil,
                       let placed = placement(segment.mediaSequence), let date = placed.date else { continue }
-                let datePosition = max(0, placed.start + (range.startDate.secondsSince1970 - date.secondsSince1970))
+                let datePosition = max(.zero, placed.start + MediaTime(seconds: range.startDate.secondsSince1970 - date.secondsSince1970))
                 var start = datePosition
                 if attributes.snap.contains(.out) { start = nearestBoundary(start) }
                 let cue: InterstitialEvent.Placement = range.cue.contains(.pre) ? .preRoll
@@ -68,12 +68,12 @@ public struct InterstitialSchedule: Sendable {
                                                   labelID: attributes.skipControlLabelID)
                 }
                 let event = InterstitialEvent(
-                    id: range.id, start: MediaTime(seconds: start), startDate: range.startDate,
+                    id: range.id, start: start, startDate: range.startDate,
                     resumeOffset: attributes.resumeOffset, playoutLimit: attributes.playoutLimit,
                     isSkipRestricted: attributes.restrictions.contains(.skip),
                     isJumpRestricted: attributes.restrictions.contains(.jump),
                     placement: cue, playsOnce: range.cue.contains(.once), skipControl: skipControl,
-                    datePosition: MediaTime(seconds: datePosition), duration: range.duration ?? range.plannedDuration)
+                    datePosition: datePosition, duration: range.duration ?? range.plannedDuration)
                 entries[range.id] = Entry(event: event, attributes: attributes, baseURL: baseURL)
             }
         }
@@ -91,9 +91,9 @@ public struct InterstitialSchedule: Sendable {
     }
 
     /// The first mid-roll not played yet whose start lies in `from...to`.
-    public func midRoll(from: Double, to: Double) -> Entry? {
+    public func midRoll(from: MediaTime, to: MediaTime) -> Entry? {
         entries.values
-            .filter { !$0.hasPlayed && $0.event.placement == .midRoll && $0.event.start.seconds >= from && $0.event.start.seconds <= to }
+            .filter { !$0.hasPlayed && $0.event.placement == .midRoll && $0.event.start >= from && $0.event.start <= to }
             .min { ($0.event.start, $0.event.id) < ($1.event.start, $1.event.id) }
     }
 
@@ -106,12 +106,12 @@ public struct InterstitialSchedule: Sendable {
 
     /// The last JUMP-restricted mid-roll not played yet that a forward seek from `from` to `to` would pass: it plays
     /// before the seek continues (the one nearest the target, as a snapback plays the break last passed).
-    public func jumpRestricted(from: Double, to: Double) -> Entry? {
+    public func jumpRestricted(from: MediaTime, to: MediaTime) -> Entry? {
         guard to > from else { return nil }
         return entries.values
             .filter {
                 !$0.hasPlayed && $0.event.isJumpRestricted && $0.event.placement == .midRoll
-                    && $0.event.start.seconds > from && $0.event.start.seconds <= to
+                    && $0.event.start > from && $0.event.start <= to
             }
             .max { ($0.event.start, $0.event.id) < ($1.event.start, $1.event.id) }
     }
@@ -119,29 +119,30 @@ public struct InterstitialSchedule: Sendable {
     /// The mid-roll under way at a position where playback starts: one that stands for a span of the primary (a
     /// resume offset other than 0, and a duration), begun before the position and not over at it, with how far into
     /// it the position is. Playback joins it there, as players do on a live stream.
-    public func underWay(at position: Double) -> (entry: Entry, offset: Double)? {
+    public func underWay(at position: MediaTime) -> (entry: Entry, offset: MediaTime)? {
+        let tolerance = MediaTime(seconds: 0.001)
         for entry in entries.values where !entry.hasPlayed && entry.event.placement == .midRoll {
-            let span = entry.event.resumeOffset?.seconds ?? entry.event.duration?.seconds ?? 0
-            let offset = position - entry.event.start.seconds
-            if span > 0, offset > 0.001, offset < span - 0.001 { return (entry, offset) }
+            let span = entry.event.resumeOffset ?? entry.event.duration ?? .zero
+            let offset = position - entry.event.start
+            if span > .zero, offset > tolerance, offset < span - tolerance { return (entry, offset) }
         }
         return nil
     }
 
     /// A seek to `target` makes the mid-rolls after it, played but without `CUE=ONCE`, playable again.
-    public mutating func rearm(after target: Double) {
+    public mutating func rearm(after target: MediaTime) {
         for (id, entry) in entries
-        where entry.hasPlayed && !entry.event.playsOnce && entry.event.placement == .midRoll && entry.event.start.seconds > target {
+        where entry.hasPlayed && !entry.event.playsOnce && entry.event.placement == .midRoll && entry.event.start > target {
             entries[id]?.hasPlayed = false
         }
     }
 
     /// Marks an interstitial as begun; a pre- or post-roll is placed where the primary is (`playhead`: where
     /// playback starts, or the primary's end). Returns the entry as it plays.
-    public mutating func begin(_ entry: Entry, at playhead: Double) -> Entry {
+    public mutating func begin(_ entry: Entry, at playhead: MediaTime) -> Entry {
         var entry = entry
         if entry.event.placement != .midRoll {
-            entry.event.start = MediaTime(seconds: playhead)
+            entry.event.start = playhead
             entry.event.datePosition = entry.event.start
         }
         entry.hasPlayed = true
@@ -149,12 +150,12 @@ public struct InterstitialSchedule: Sendable {
         return entry
     }
 
-    /// Where playback joins an interstitial `offset` seconds into it: the assets before the offset are passed over,
-    /// and the one it falls in begins there. Returns that asset's index and the seconds into it.
-    public static func joinPoint(at offset: Double, in assets: [InterstitialAsset]) -> (index: Int, into: Double) {
+    /// Where playback joins an interstitial `offset` into it: the assets before the offset are passed over, and the
+    /// one it falls in begins there. Returns that asset's index and how far into it.
+    public static func joinPoint(at offset: MediaTime, in assets: [InterstitialAsset]) -> (index: Int, into: MediaTime) {
         var index = 0
         var into = offset
-        while into > 0, index + 1 < assets.count, let duration = assets[index].duration?.seconds, into >= duration {
+        while into > .zero, index + 1 < assets.count, let duration = assets[index].duration, into >= duration {
             into -= duration
             index += 1
         }
@@ -163,8 +164,8 @@ public struct InterstitialSchedule: Sendable {
 
     /// Where an asset begins on its interstitial's timeline: the durations of the assets before it (0 for one whose
     /// duration is unknown).
-    public static func offset(ofAsset index: Int, in assets: [InterstitialAsset]) -> Double {
-        assets.prefix(index).reduce(0) { $0 + ($1.duration?.seconds ?? 0) }
+    public static func offset(ofAsset index: Int, in assets: [InterstitialAsset]) -> MediaTime {
+        assets.prefix(index).reduce(.zero) { $0 + ($1.duration ?? .zero) }
     }
 
     /// Where the primary resumes after an interstitial: its start when it was cancelled, otherwise its start plus its
@@ -172,14 +173,14 @@ public struct InterstitialSchedule: Sendable {
     /// to the nearest segment boundary.
     /// - Parameters:
     ///   - entry: the interstitial that ended.
-    ///   - played: seconds it played (from its beginning, an interstitial joined under way included).
+    ///   - played: how long it played (from its beginning, an interstitial joined under way included).
     ///   - cancelled: whether it was cancelled (an asset-list error).
     ///   - nearestBoundary: the segment boundary nearest a position, for `X-SNAP=IN`.
-    public static func resumePosition(after entry: Entry, played: Double, cancelled: Bool,
-                                      nearestBoundary: (Double) -> Double) -> Double {
-        let played = entry.event.placement == .preRoll ? 0 : played
-        let offset = cancelled ? 0 : (entry.event.resumeOffset?.seconds ?? played)
-        var target = entry.event.start.seconds + offset
+    public static func resumePosition(after entry: Entry, played: MediaTime, cancelled: Bool,
+                                      nearestBoundary: (MediaTime) -> MediaTime) -> MediaTime {
+        let played = entry.event.placement == .preRoll ? .zero : played
+        let offset = cancelled ? .zero : (entry.event.resumeOffset ?? played)
+        var target = entry.event.start + offset
         if entry.attributes.snap.contains(.in) { target = nearestBoundary(target) }
         return target
     }
