@@ -79,6 +79,11 @@ public struct StreamDate: Sendable, Hashable, Comparable, Codable {
         StreamDate(secondsSince1970: lhs.secondsSince1970 + rhs.seconds)
     }
 
+    /// The date moved forward by a clock duration (a wall clock's date, some time later).
+    @inlinable public static func + (lhs: StreamDate, rhs: Duration) -> StreamDate {
+        StreamDate(secondsSince1970: lhs.secondsSince1970 + rhs.seconds)
+    }
+
     /// The date moved backward by a media-time offset.
     @inlinable public static func - (lhs: StreamDate, rhs: MediaTime) -> StreamDate {
         StreamDate(secondsSince1970: lhs.secondsSince1970 - rhs.seconds)

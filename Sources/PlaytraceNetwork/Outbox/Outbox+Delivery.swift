@@ -2,17 +2,80 @@ import Foundation
 import Logging
 import PlaytraceCore
 
-/// Delivery: the loop that looks for due messages, a pass per destination, and independent messages (each on its
-/// own, a few at once per host).
+/// Delivery: the loop that looks for due messages, a pass per destination whose messages go in order, and what
+/// becomes of each attempt. Its state: ``DeliverySchedule`` (when the loop wakes), ``DestinationPasses`` (the passes
+/// running) and ``DestinationHolds`` (the destinations held back).
 extension Outbox {
-    // MARK: - Delivery
+    /// When the background loop wakes, and why.
+    struct DeliverySchedule {
+        /// The background loop that looks for messages falling due, while started.
+        var loop: Task<Void, Never>?
+        /// When each destination next has a message due, as far as this outbox knows (its own enqueues, and the store
+        /// read at the end of each pass): the background loop wakes and starts a pass only then, so that an idle
+        /// outbox neither polls nor queries. Every ``OutboxConfiguration/pollInterval`` it looks in the file anyway,
+        /// for messages that other processes sharing it stored.
+        var nextDue: [String: StreamDate] = [:]
+        /// When the background loop wakes next: the earliest of `nextDue` and `nextScan`.
+        var alarm = StreamDate.distantFuture
+        /// When the background loop next looks for every destination's messages in the file.
+        var nextScan = StreamDate.distantPast
+        /// How many times the loop woke.
+        var wakes = 0
+    }
+
+    /// The passes over destinations whose messages go in order, one at a time per destination.
+    struct DestinationPasses {
+        /// The pass running for each destination.
+        var running: [String: Task<Void, Never>] = [:]
+        /// Destinations whose pass looks again before it ends (a message was enqueued meanwhile).
+        var rerun: Set<String> = []
+        /// Messages this process is sending (in a pass, or on their own).
+        var inFlight: Set<Int64> = []
+
+        /// Abandons every pass (their messages stay stored).
+        mutating func cancelAll() {
+            for pass in running.values { pass.cancel() }
+            rerun.removeAll()
+        }
+    }
+
+    /// The destinations left alone until a date: after a transient failure (backoff) or a pause.
+    struct DestinationHolds {
+        struct Hold {
+            var until: StreamDate
+            /// Why the destination is paused; `nil` for a backoff.
+            var pause: String?
+            /// Whether the server asked for the wait (Retry-After): a drain does not cut it short.
+            var askedByServer = false
+        }
+
+        private var holds: [String: Hold] = [:]
+
+        subscript(destination: String) -> Hold? {
+            get { holds[destination] }
+            set { holds[destination] = newValue }
+        }
+
+        /// When `destination` may be tried again, if it is held back past `date`.
+        func heldUntil(_ destination: String, after date: StreamDate) -> StreamDate? {
+            holds[destination].flatMap { $0.until > date ? $0.until : nil }
+        }
+
+        /// The paused destinations, with why.
+        var pauses: [String: String] { holds.compactMapValues(\.pause) }
+
+        /// Ends the backoffs of `destinations` (a flush tries them now); pauses and waits a server asked for stay.
+        mutating func endBackoffs(of destinations: [String]) {
+            holds = holds.filter { $0.value.pause != nil || $0.value.askedByServer || !destinations.contains($0.key) }
+        }
+    }
 
     /// (Re)starts the background loop, which wakes at the outbox's alarm: the loop sleeping now may be set for later
     /// than a date that just became known.
     func rearm() {
-        loop?.cancel()
+        schedule.loop?.cancel()
         let stopwatch = wallClock.stopwatch
-        loop = Task { [weak self] in
+        schedule.loop = Task { [weak self] in
             while !Task.isCancelled {
                 guard let wait = await self?.tick() else { return }
                 do { try await stopwatch.sleep(for: wait) } catch { return }
@@ -22,20 +85,22 @@ extension Outbox {
 
     /// Starts the passes that are due, and returns how long the loop may sleep before the next one.
     func tick() -> Duration {
-        loopWakes += 1
-        let moment = now
-        let fullScan = moment >= nextScan
-        if fullScan { nextScan = moment + configuration.pollInterval.seconds }
-        for destination in destinations where fullScan || (nextDue[destination] ?? -.infinity) <= moment {
+        schedule.wakes += 1
+        let moment = wallClock.now
+        let fullScan = moment >= schedule.nextScan
+        if fullScan { schedule.nextScan = moment + configuration.pollInterval }
+        for destination in destinations where fullScan || (schedule.nextDue[destination] ?? .distantPast) <= moment {
             kick(destination)
         }
         notifyWaiters()
         // A destination whose pass runs sets its date when the pass ends (and wakes the loop if it is earlier).
-        alarm = destinations.reduce(nextScan) { earliest, destination in
-            guard passes[destination] == nil, let due = nextDue[destination], due > moment else { return earliest }
+        schedule.alarm = destinations.reduce(schedule.nextScan) { earliest, destination in
+            guard passes.running[destination] == nil, let due = schedule.nextDue[destination], due > moment else {
+                return earliest
+            }
             return min(earliest, due)
         }
-        return .saturating(milliseconds: ((alarm - moment) * 1_000).rounded(.up))
+        return .saturating(milliseconds: ((schedule.alarm.secondsSince1970 - moment.secondsSince1970) * 1_000).rounded(.up))
     }
 
     /// After a pass (or the start of a destination's attempts): when the destination must be looked at next — the
@@ -45,65 +110,66 @@ extension Outbox {
     /// that early would wake the loop at once, again and again. One that fell due since the look is not left: it
     /// was in neither (counting from the time of this query instead left such a retry to the next poll, a minute
     /// later).
-    func scheduleNextLook(_ destination: String, lookedAt: Double) {
-        if let hold = holds[destination], hold.until > now {
-            setNextDue(destination, hold.until)
+    func scheduleNextLook(_ destination: String, lookedAt: StreamDate) {
+        if let until = holds.heldUntil(destination, after: wallClock.now) {
+            setNextDue(destination, until)
         } else {
-            setNextDue(destination, (try? store.nextDue(destinations: [destination], after: lookedAt)) ?? .infinity)
+            let next = (try? store.nextDue(destinations: [destination], after: lookedAt.secondsSince1970)) ?? .infinity
+            setNextDue(destination, StreamDate(secondsSince1970: next))
         }
         notifyWaiters()
     }
 
     /// Records when `destination` next has a message due, waking the background loop earlier when it sleeps past it.
-    func setNextDue(_ destination: String, _ date: Double) {
-        nextDue[destination] = date
-        if date < alarm, loop != nil { rearm() }
+    func setNextDue(_ destination: String, _ date: StreamDate) {
+        schedule.nextDue[destination] = date
+        if date < schedule.alarm, schedule.loop != nil { rearm() }
     }
 
     /// Marks a destination as having a message due now (one was just stored for it).
     func noteDue(_ destination: String) {
-        nextDue[destination] = -.infinity
+        schedule.nextDue[destination] = .distantPast
         kick(destination)
     }
 
     /// Makes sure a pass runs for `destination` (or runs again, when one is under way).
     func kick(_ destination: String) {
-        guard loop != nil, let courier = couriers[destination] else { return }
+        guard schedule.loop != nil, let courier = couriers[destination] else { return }
         if case .independent(let perHost, let total) = courier.ordering {
             startDeliveries(destination, courier: courier, maximumPerHost: perHost, maximumInFlight: total)
             return
         }
-        if passes[destination] != nil {
-            rerun.insert(destination)
+        if passes.running[destination] != nil {
+            passes.rerun.insert(destination)
             return
         }
-        passes[destination] = Task { await self.pass(destination) }
+        passes.running[destination] = Task { await self.pass(destination) }
     }
 
     /// Delivers the due messages of one destination, oldest first, until none is left or the destination is held
     /// back.
     func pass(_ destination: String) async {
-        var lookedAt = now
+        var lookedAt = wallClock.now
         defer {
-            passes[destination] = nil
+            passes.running[destination] = nil
             scheduleNextLook(destination, lookedAt: lookedAt)
         }
         guard let courier = couriers[destination] else { return }
         while !Task.isCancelled {
-            rerun.remove(destination)
-            if let hold = holds[destination], hold.until > now { return }
+            passes.rerun.remove(destination)
+            if holds.heldUntil(destination, after: wallClock.now) != nil { return }
             checkFile()
-            lookedAt = now
+            lookedAt = wallClock.now
             guard let due = duePage(destination, at: lookedAt) else { return }
-            if due.messages.isEmpty, due.quarantined.isEmpty, !rerun.contains(destination) { return }
+            if due.messages.isEmpty, due.quarantined.isEmpty, !passes.rerun.contains(destination) { return }
             for message in due.messages {
                 guard !Task.isCancelled else { return }
-                guard let id = message.id, !inFlight.contains(id) else { continue }
+                guard let id = message.id, !passes.inFlight.contains(id) else { continue }
                 guard let claimed = claim(id, of: destination) else { return }
                 guard claimed else { continue }
-                inFlight.insert(id)
+                passes.inFlight.insert(id)
                 let outcome = await courier.deliver(message)
-                inFlight.remove(id)
+                passes.inFlight.remove(id)
                 let goesOn = record(outcome, of: message, id: id, courier: courier, holdsDestination: true,
                                     abandoned: Task.isCancelled)
                 notifyWaiters()
@@ -114,10 +180,10 @@ extension Outbox {
 
     /// A destination's messages due at `moment` after the row `after`, the rows set aside on the way logged; `nil`
     /// when the store failed (logged).
-    func duePage(_ destination: String, at moment: Double, after: Int64 = 0) -> OutboxStore.DuePage? {
+    func duePage(_ destination: String, at moment: StreamDate, after: Int64 = 0) -> OutboxStore.DuePage? {
         let page: OutboxStore.DuePage
         do {
-            page = try store.due(destination: destination, at: moment, limit: configuration.batchSize, after: after)
+            page = try store.due(destination: destination, at: moment.secondsSince1970, limit: configuration.batchSize, after: after)
         } catch {
             logger.error("outbox delivery failed", metadata: ["destination": "\(destination)", "error": "\(error)"])
             return nil
@@ -154,7 +220,7 @@ extension Outbox {
             case .delivered:
                 try store.remove(id, counting: "delivered", at: now)
                 counts[destination, default: OutboxRunCounts()].delivered += 1
-                if message.createdAt < openedAt { counts[destination, default: OutboxRunCounts()].deliveredFromEarlierRuns += 1 }
+                if message.createdAt < openedAt.secondsSince1970 { counts[destination, default: OutboxRunCounts()].deliveredFromEarlierRuns += 1 }
                 if let pause = holds[destination]?.pause {
                     logger.notice("destination delivers again", metadata: ["destination": "\(destination)", "was": "\(pause)"])
                 }
@@ -213,7 +279,8 @@ extension Outbox {
                 // In order, the destination waits as its first message does: a server that is down gets one request
                 // per backoff, not one per message. Messages on their own wait alone.
                 if holdsDestination {
-                    holds[destination] = Hold(until: next, pause: holds[destination]?.pause, askedByServer: notBefore != nil)
+                    holds[destination] = DestinationHolds.Hold(until: StreamDate(secondsSince1970: next),
+                                                               pause: holds[destination]?.pause, askedByServer: notBefore != nil)
                 }
                 return false
             case .pause(let reason):
@@ -224,7 +291,7 @@ extension Outbox {
                         "retryIn": "\(configuration.pauseDuration)",
                     ])
                 }
-                holds[destination] = Hold(until: now + configuration.pauseDuration.seconds, pause: reason)
+                holds[destination] = DestinationHolds.Hold(until: wallClock.now + configuration.pauseDuration, pause: reason)
                 return false
             }
         } catch {
@@ -233,61 +300,11 @@ extension Outbox {
             return false
         }
     }
+}
 
-    // MARK: - Independent messages
-
-    /// Starts attempts at the due messages of a destination whose messages are independent, oldest first, while its
-    /// limits allow: at most `maximumInFlight` at once, `maximumPerHost` to one host. A message whose host is at its
-    /// limit is passed over for later ones (other hosts'); it starts when an attempt of its host ends.
-    func startDeliveries(_ destination: String, courier: any OutboxCourier, maximumPerHost: Int,
-                                 maximumInFlight: Int) {
-        let lookedAt = now
-        defer { scheduleNextLook(destination, lookedAt: lookedAt) }
-        if let hold = holds[destination], hold.until > now { return }
-        checkFile()
-        var after: Int64 = 0
-        while running[destination, default: 0] < maximumInFlight {
-            guard let page = duePage(destination, at: lookedAt, after: after) else { return }
-            for message in page.messages {
-                guard running[destination, default: 0] < maximumInFlight else { break }
-                guard let id = message.id, !inFlight.contains(id) else { continue }
-                let lane = destination + " " + Self.host(of: message)
-                guard runningPerHost[lane, default: 0] < maximumPerHost else { continue }
-                guard let claimed = claim(id, of: destination) else { return }
-                guard claimed else { continue }
-                inFlight.insert(id)
-                running[destination, default: 0] += 1
-                runningPerHost[lane, default: 0] += 1
-                deliveries[id] = (destination, Task {
-                    let outcome = await courier.deliver(message)
-                    self.finished(outcome, of: message, id: id, lane: lane, courier: courier, abandoned: Task.isCancelled)
-                })
-            }
-            if page.isLast { return }
-            after = page.lastRow
-        }
-    }
-
-    /// Records an attempt at an independent message, and starts what its freed place allows.
-    func finished(_ outcome: DeliveryOutcome, of message: OutboxMessage, id: Int64, lane: String,
-                          courier: any OutboxCourier, abandoned: Bool) {
-        let destination = message.destination
-        deliveries[id] = nil
-        inFlight.remove(id)
-        running[destination, default: 1] -= 1
-        runningPerHost[lane, default: 1] -= 1
-        if runningPerHost[lane] == 0 { runningPerHost[lane] = nil }
-        _ = record(outcome, of: message, id: id, courier: courier, holdsDestination: false, abandoned: abandoned)
-        if !abandoned, loop != nil, case .independent(let perHost, let total) = courier.ordering {
-            startDeliveries(destination, courier: courier, maximumPerHost: perHost, maximumInFlight: total)
-        } else {
-            notifyWaiters()
-        }
-    }
-
-    /// The host (and port) a message goes to: its `url` metadata's; messages without one share a lane.
-    static func host(of message: OutboxMessage) -> String {
-        guard let text = message.metadata["url"], let components = URLComponents(string: text) else { return "" }
-        return (components.host ?? "") + ":" + (components.port.map(String.init) ?? components.scheme ?? "")
-    }
+extension StreamDate {
+    /// Before every date: what is due at once.
+    static let distantPast = StreamDate(secondsSince1970: -.infinity)
+    /// After every date: what is never due.
+    static let distantFuture = StreamDate(secondsSince1970: .infinity)
 }

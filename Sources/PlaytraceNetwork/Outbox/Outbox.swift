@@ -45,50 +45,23 @@ public actor Outbox {
     nonisolated let wallClock: WallClock
     nonisolated let logger: Logger
     let random: @Sendable () -> Double
-    /// The background loop that looks for messages falling due, while started.
-    var loop: Task<Void, Never>?
-    /// The delivery pass running for each destination: one at a time per destination, destinations in parallel.
-    var passes: [String: Task<Void, Never>] = [:]
-    /// Destinations whose pass looks again before it ends (a message was enqueued meanwhile).
-    var rerun: Set<String> = []
-    /// Messages this process is sending.
-    var inFlight: Set<Int64> = []
-    /// The attempts under way for destinations whose messages are independent (``OutboxOrdering/independent``).
-    var deliveries: [Int64: (destination: String, task: Task<Void, Never>)] = [:]
-    /// How many of those attempts run, by destination and by destination and host.
-    var running: [String: Int] = [:]
-    var runningPerHost: [String: Int] = [:]
-    /// What this outbox did since it was opened, by destination.
-    var counts: [String: OutboxRunCounts] = [:]
-    /// When this outbox was opened (seconds since 1970): messages stored before were left by an earlier run.
-    nonisolated let openedAt: Double
-    /// Destinations left alone until a date: after a transient failure (backoff) or a pause.
-    var holds: [String: Hold] = [:]
-    /// When each destination next has a message due, as far as this outbox knows (its own enqueues, and the store
-    /// read at the end of each pass): the background loop wakes and starts a pass only then, so that an idle
-    /// outbox neither polls nor queries. Every ``OutboxConfiguration/pollInterval`` it looks in the file anyway,
-    /// for messages that other processes sharing it stored.
-    var nextDue: [String: Double] = [:]
-    /// When the background loop wakes next (seconds since 1970): the earliest of `nextDue` and `nextScan`.
-    var alarm = Double.infinity
-    /// When the background loop next looks for every destination's messages in the file.
-    var nextScan = -Double.infinity
-    /// Flushes and drains waiting for delivery to settle, resumed whenever something changes.
-    var waiters: [CheckedContinuation<Void, Never>] = []
-    var nextDrainID = 0
-    var expiredDrains: Set<Int> = []
-    /// Messages handed over with ``submit(destination:metadata:compressing:payload:)``, not stored yet.
+    /// When this outbox was opened: messages stored before were left by an earlier run.
+    nonisolated let openedAt: StreamDate
+    /// Intake (`Outbox+Intake.swift`): messages handed over with ``submit(destination:metadata:compressing:payload:)``,
+    /// not stored yet.
     nonisolated let submissions: SubmissionQueue
+    /// Delivery (`Outbox+Delivery.swift`): when the background loop wakes, the passes running, the destinations held
+    /// back, and what this run did.
+    var schedule = DeliverySchedule()
+    var passes = DestinationPasses()
+    var holds = DestinationHolds()
+    var counts: [String: OutboxRunCounts] = [:]
+    /// Independent messages (`Outbox+Independent.swift`): the attempts under way, by destination and host.
+    var independent = IndependentAttempts()
+    /// Flush and drain (`Outbox+Drain.swift`): who waits for delivery to settle.
+    var settling = SettleWaiters()
     /// How many times the background loop woke (for tests: an idle or blocked outbox must not spin).
-    package internal(set) var loopWakes = 0
-
-    struct Hold {
-        var until: Double
-        /// Why the destination is paused; `nil` for a backoff.
-        var pause: String?
-        /// Whether the server asked for the wait (Retry-After): a drain does not cut it short.
-        var askedByServer = false
-    }
+    package var loopWakes: Int { schedule.wakes }
 
     /// Opens an outbox.
     /// - Parameters:
@@ -113,175 +86,28 @@ public actor Outbox {
         self.random = random
         self.logger = logger
         submissions = SubmissionQueue(capacity: configuration.maximumSubmitted)
-        openedAt = wallClock.now.secondsSince1970
+        openedAt = wallClock.now
     }
 
-    deinit { loop?.cancel() }
+    deinit { schedule.loop?.cancel() }
 
     nonisolated var now: Double { wallClock.now.secondsSince1970 }
     /// The date before which stored messages and remembered keys are too old to keep.
     nonisolated var oldestKept: Double { now - configuration.maximumAge.seconds }
 
-    /// Persists a message for delivery: it is on disk when this returns, written on the store's own queue (the
-    /// caller's thread is not blocked while SQLite writes). Returns `false` when a message with its key is already
-    /// stored, or was delivered and its key remembered (``OutboxMessage/remembersKey``). Once the outbox is
-    /// started, delivery begins at once.
-    @discardableResult
-    public nonisolated func persist(_ message: OutboxMessage) async throws -> Bool {
-        var message = message
-        message.createdAt = now
-        message.nextAttemptAt = now
-        message.attempts = 0
-        checkFile()
-        let inserted: Bool
-        do {
-            inserted = try await store.insertInBackground(message, rememberedSince: oldestKept)
-            if inserted { try enforceBounds() }
-        } catch {
-            noteWriteFailure(error)
-            throw error
-        }
-        if inserted { await noteDue(message.destination) }
-        return inserted
-    }
-
-    /// Hands a message over without blocking: compression (when `compressing`: gzip, with its `Content-Encoding`
-    /// header) and the SQLite write happen on a background task, in the order of submission; delivery follows as
-    /// with ``persist(_:)``. For callers on a thread that must not wait: a telemetry backend on the instrument's
-    /// path, the player's main actor.
-    ///
-    /// The caller's thread only queues the message: it does not even wake the storing task while that task is
-    /// resting between looks (waking a thread costs its waker several microseconds), only when it has gone idle
-    /// (see ``OutboxConfiguration/storeInterval``). So a message is on disk at most
-    /// ``OutboxConfiguration/storeInterval`` after it is submitted, plus one compression and one SQLite transaction;
-    /// ``flush()`` and ``drain(within:only:)`` first store the messages submitted before them, at once. A message that
-    /// cannot be stored, or that finds ``OutboxConfiguration/maximumSubmitted`` messages still waiting to be, is
-    /// logged and counted as lost (``OutboxDrain/lost``).
-    ///
-    /// The payload is made by `payload` on the background task (a copy out of the caller's buffer, say), and the
-    /// message's idempotency key is drawn there too.
-    /// - Parameters:
-    ///   - destination: the courier that delivers it.
-    ///   - metadata: what the courier needs (URL, method, headers).
-    ///   - compressing: gzip the payload (with its `Content-Encoding` header).
-    ///   - payload: makes the payload, once, off the caller's thread.
-    public nonisolated func submit(destination: String, metadata: [String: String] = [:], compressing: Bool = false,
-                                   payload: @escaping @Sendable () -> [UInt8]) {
-        let message = OutboxMessage(key: "", destination: destination, payload: [], metadata: metadata)
-        queue(SubmissionQueue.Item(message: message, compressing: compressing, payload: payload))
-    }
-
-    nonisolated func queue(_ item: SubmissionQueue.Item) {
-        var item = item
-        item.message.createdAt = now
-        item.message.nextAttemptAt = item.message.createdAt
-        item.message.attempts = 0
-        switch submissions.add(item) {
-        case .queued(let startsStorer):
-            if startsStorer { Task { await self.storeSubmissions() } }
-        case .refused(let firstOfOverflow):
-            guard firstOfOverflow else { return }
-            logger.error("the outbox cannot store messages as fast as they are submitted: submissions are lost until it catches up", metadata: [
-                "destination": "\(item.message.destination)", "waiting": "\(configuration.maximumSubmitted)",
-            ])
-        }
-    }
-
-    /// Stores what was submitted, off the submitters' threads and off the actor. Between looks it rests
-    /// ``OutboxConfiguration/storeInterval``; after ``OutboxConfiguration/storeLinger`` without a submission it
-    /// ends, and the next submission starts it again.
-    nonisolated func storeSubmissions() async {
-        var lastWork = now
-        var rest = configuration.storeInterval
-        while true {
-            guard var items = submissions.take() else {
-                if now - lastWork >= configuration.storeLinger.seconds {
-                    if submissions.park() { return }
-                    continue
-                }
-                await submissions.rest(for: rest, on: wallClock.stopwatch)
-                // A look that finds nothing is followed by a whole interval's rest.
-                rest = configuration.storeInterval
-                continue
-            }
-            lastWork = now
-            // Messages coming faster than one a rest: look sooner, so that what waits in memory stays small (and
-            // its buffers are reused while still warm) rather than piling up for a whole interval.
-            rest = items.count > 1 ? configuration.storeInterval / 16 : configuration.storeInterval
-            let taken = items.count
-            var messages: [OutboxMessage] = []
-            messages.reserveCapacity(taken)
-            for index in items.indices {
-                var message = items[index].message
-                if let payload = items[index].payload {
-                    message.payload = payload()
-                    // What made the payload is let go at once (a telemetry batch's buffer goes back to its batcher
-                    // for the next batch), not once the whole look is stored.
-                    items[index].payload = nil
-                }
-                if message.key.isEmpty { message.key = RandomUUID.lowercasedString() }
-                if items[index].compressing {
-                    do {
-                        message.payload = try Gzip.compress(message.payload)
-                        message.metadata["header.Content-Encoding"] = "gzip"
-                    } catch {
-                        lose(message, error)
-                        continue
-                    }
-                }
-                messages.append(message)
-            }
-            items = []
-            await store(messages)
-            submissions.finished(taken)
-            await notifyWaiters()
-        }
-    }
-
-    /// Stores what one look took, in one SQLite transaction; if that fails, one message at a time, so that a
-    /// message that cannot be stored does not take the others with it.
-    nonisolated func store(_ messages: [OutboxMessage]) async {
-        guard !messages.isEmpty else { return }
-        checkFile()
-        do {
-            let inserted = try await store.insertAllInBackground(messages, rememberedSince: oldestKept)
-            if inserted.contains(true) { try enforceBounds() }
-        } catch {
-            for message in messages {
-                do {
-                    if try await store.insertInBackground(message, rememberedSince: oldestKept) { try enforceBounds() }
-                } catch {
-                    lose(message, error)
-                }
-            }
-        }
-        var noted: Set<String> = []
-        for message in messages where noted.insert(message.destination).inserted { await noteDue(message.destination) }
-    }
-
-    /// Counts and logs a submitted message that could not be stored.
-    nonisolated func lose(_ message: OutboxMessage, _ error: any Error) {
-        submissions.countLost()
-        noteWriteFailure(error)
-        logger.error("a message could not be stored for delivery, and is lost", metadata: [
-            "destination": "\(message.destination)", "bytes": "\(message.payload.count)", "error": "\(error)",
-        ])
-    }
-
     /// Starts delivering in the background: what is due now, each message as it is enqueued, and retries as they
     /// fall due (each at its own time; the file is looked through every ``OutboxConfiguration/pollInterval``).
     public func start() {
-        guard loop == nil else { return }
+        guard schedule.loop == nil else { return }
         rearm()
     }
 
     /// Stops the background delivery. Attempts under way are abandoned; every message stays stored.
     public func stop() {
-        loop?.cancel()
-        loop = nil
-        for pass in passes.values { pass.cancel() }
-        for delivery in deliveries.values { delivery.task.cancel() }
-        rerun.removeAll()
+        schedule.loop?.cancel()
+        schedule.loop = nil
+        passes.cancelAll()
+        independent.cancel()
     }
 
     /// Tries every waiting message now, backoff aside, and returns once each has had its attempt (each bounded by
@@ -330,7 +156,7 @@ public actor Outbox {
     /// The destinations paused because they refuse their messages for a reason of their own set-up, with that
     /// reason (cleared when one of their messages is delivered again).
     public func pausedDestinations() -> [String: String] {
-        holds.compactMapValues(\.pause)
+        holds.pauses
     }
 
     /// When the next stored message this outbox can deliver is due (seconds since 1970), if any.
