@@ -23,7 +23,7 @@ extension AdBeaconingSession {
 
     /// Tracks VAST ads (``VASTAdBreak``): their break is added, and their macro values and error URLs kept.
     public func track(_ adBreak: VASTAdBreak) {
-        vastContexts[adBreak.pod.id] = adBreak.contexts
+        vast.track(adBreak)
         addPods([adBreak.pod])
         log("VAST break \(adBreak.pod.id): \(adBreak.pod.ads.count) ad(s)", isError: false)
     }
@@ -31,12 +31,7 @@ extension AdBeaconingSession {
     /// Keeps what resolving a VAST response took (``vastChains``): a break's latest resolution replaces its earlier
     /// one; past ``vastChainLimit`` the oldest is dropped.
     public func record(_ chain: VASTChainRecord) {
-        vastChains.removeAll { $0.podID == chain.podID }
-        vastChains.append(chain)
-        if vastChains.count > vastChainLimit {
-            vastChainsDropped += vastChains.count - vastChainLimit
-            vastChains.removeFirst(vastChains.count - vastChainLimit)
-        }
+        vast.record(chain)
     }
 
     /// The interstitial each break belongs to, by break ID (breaks that begin where an interstitial does).
@@ -57,8 +52,7 @@ extension AdBeaconingSession {
             let digest = StableDigest.hex("\(error.code.rawValue) \(error.urls.joined(separator: " "))")
             let key = TrackingEventKey(podID: podID, adID: adID, event: .error,
                                        time: Int64(bitPattern: UInt64(digest, radix: 16) ?? 0) & Int64.max)
-            guard !firedErrorKeys.contains(key) else { continue }
-            firedErrorKeys.insert(key)
+            guard vast.firesFirst(key) else { continue }
             firings.append(BeaconFiring(key: key, occurrence: 0, event: .error, mediaTime: lastPosition ?? 0,
                                         crossing: stopwatch.elapsed, cause: .error, urls: error.urls, adPlayhead: nil,
                                         adStart: nil, podStart: 0, errorCode: error.code.rawValue))
@@ -75,7 +69,7 @@ extension AdBeaconingSession {
         }
         let pod = adPods[podIndex]
         fates.ads[pod.id, default: [:]][pod.ads[index].id] = .mediaFailed(reason)
-        guard let context = vastContexts[pod.id]?[pod.ads[index].id] else { return }
+        guard let context = vast.context(pod: pod.id, ad: pod.ads[index].id) else { return }
         report([VASTErrorReport(code: .mediaFileDisplay, urls: context.errorURLs,
                                 message: "the media file of ad \(pod.ads[index].id) could not be played: \(reason)")],
                podID: pod.id, adID: pod.ads[index].id)
@@ -100,7 +94,7 @@ extension AdBeaconingSession {
             }
         case .played:
             for podIndex in pods where adPods[podIndex].ads.isEmpty {
-                let codes = vastChains.last { $0.podID == adPods[podIndex].id }?.errors.map(\.code) ?? []
+                let codes = vast.errorCodes(ofPod: adPods[podIndex].id)
                 guard let code = codes.contains(.noAd) ? .noAd : codes.first else { continue }
                 fates.pods[adPods[podIndex].id] = .noAd(code: code.rawValue)
             }

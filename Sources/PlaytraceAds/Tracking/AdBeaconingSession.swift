@@ -73,7 +73,8 @@ public final class AdBeaconingSession {
     /// Metadata requests answered or failed so far.
     public internal(set) var metadataAttempts = 0
     /// Events found already handed over to the outbox by an earlier run of the session (``resume(_:)``).
-    public internal(set) var restoredBeaconCount = 0
+    public var restoredBeaconCount: Int { restoredCount }
+    var restoredCount = 0
 
     /// How long ``report(_:)`` waits for the first attempt at its beacons before answering ``AdReportOutcome/queued``.
     public var reportTimeout: Duration = .seconds(10)
@@ -85,19 +86,17 @@ public final class AdBeaconingSession {
     @ObservationIgnored private(set) var scheduler = BeaconScheduler()
     /// The breaks added with ``addPods(_:)`` (no metadata provider lists them), by ID.
     @ObservationIgnored var addedPodIDs: Set<String> = []
-    /// The macro values and error URLs of VAST ads, by break and ad ID.
-    @ObservationIgnored var vastContexts: [String: [String: VASTAdContext]] = [:]
+    /// The VAST ads' macro values and error URLs, the chains resolved, the error reports fired.
+    @ObservationIgnored var vast = VASTLedger(chainLimit: 500)
     /// The VAST responses resolved (``record(_:)``), the latest of each break, oldest first; at most
     /// ``vastChainLimit``.
-    @ObservationIgnored public internal(set) var vastChains: [VASTChainRecord] = []
+    public var vastChains: [VASTChainRecord] { vast.chains }
     /// How many VAST responses were resolved past ``vastChainLimit`` (the oldest records were dropped for them).
-    @ObservationIgnored public internal(set) var vastChainsDropped = 0
+    public var vastChainsDropped: Int { vast.chainsDropped }
     /// How many VAST resolutions the session keeps.
-    public let vastChainLimit = 500
+    public var vastChainLimit: Int { vast.chainLimit }
     /// Where the playhead was last seen in each interstitial (milliseconds on the ad timeline).
     @ObservationIgnored var lastInterstitialPositions: [String: Double] = [:]
-    /// The VAST error beacons fired, so that one reported again is not sent twice.
-    @ObservationIgnored var firedErrorKeys: Set<TrackingEventKey> = []
     /// The interstitials the stream schedules, as the player last told (``updatePlayer(_:)``).
     @ObservationIgnored var interstitialSchedule: [InterstitialEvent] = [] {
         didSet { if interstitialSchedule != oldValue { classifyPods() } }
@@ -105,12 +104,12 @@ public final class AdBeaconingSession {
     @ObservationIgnored let outbox: Outbox
     /// Writes the beacons fired so far to the outbox, off the main actor, each firing's after the one before
     /// (``dispatch(_:)``, ``beaconsStored()``).
-    @ObservationIgnored var storing: Task<Void, Never>?
+    @ObservationIgnored let storeQueue: BeaconStoreQueue
     @ObservationIgnored let wallClock: WallClock
     /// The ad session's identifier in delivery keys: ``SessionInfo/id`` once set up, a random one before.
     @ObservationIgnored var identity = "local-\(RandomUUID.lowercasedString())"
-    /// Beacons an earlier run handed over, by delivery key (``resume(_:)``).
-    @ObservationIgnored var restored: [String: RestoredBeacon] = [:]
+    /// Beacons an earlier run handed over (``resume(_:)``).
+    @ObservationIgnored var restoration = BeaconRestoration()
     @ObservationIgnored var metadataTask: Task<Void, Never>?
     @ObservationIgnored var streamTypeWaiters: [CheckedContinuation<StreamType, Never>] = []
     @ObservationIgnored var attemptWaiters: [CheckedContinuation<Void, Never>] = []
@@ -130,6 +129,7 @@ public final class AdBeaconingSession {
     ///   - origin: the date the clock's start stands for.
     public init(outbox: Outbox, clock: any Clock<Duration> = ContinuousClock(), origin: StreamDate? = nil) {
         self.outbox = outbox
+        storeQueue = BeaconStoreQueue(outbox: outbox)
         wallClock = WallClock(clock: clock, origin: origin ?? StreamDate(Date()))
         stopwatch = Stopwatch(clock: clock)
     }
@@ -340,7 +340,7 @@ public final class AdBeaconingSession {
     @discardableResult
     func dispatch(_ firings: [BeaconFiring]) -> [String] {
         var keys: [String] = []
-        var messages: [StoredBeacon] = []
+        var messages: [BeaconStoreQueue.Beacon] = []
         for firing in firings {
             let sentAt = stopwatch.elapsed
             let deliveryKey = firing.deliveryKey(session: identity, reportedAt: wallClock.now)
@@ -351,7 +351,7 @@ public final class AdBeaconingSession {
             values.errorCode = firing.errorCode
             values.clientUA = clientUA
             if firing.event == .verificationNotExecuted { values.reason = Self.verificationNotSupported }
-            if let adID = firing.key.adID, let context = vastContexts[firing.key.podID]?[adID] { values.apply(context) }
+            if let adID = firing.key.adID, let context = vast.context(pod: firing.key.podID, ad: adID) { values.apply(context) }
             // During an interstitial the content waits where the interstitial began.
             values.mediaPlayhead = pod.flatMap(interstitial(of:)).map(\.start.seconds)
                 ?? contentSeconds(of: max(firing.mediaTime, firing.adStart ?? firing.mediaTime))
@@ -373,7 +373,7 @@ public final class AdBeaconingSession {
                 }
                 let message = OutboxMessage(key: "\(deliveryKey)/\(index)", destination: BeaconCourier.destination,
                                             payload: [], metadata: ["url": url], remembersKey: true)
-                messages.append(StoredBeacon(deliveryKey: deliveryKey, index: index, sentAt: sentAt, message: message))
+                messages.append(BeaconStoreQueue.Beacon(deliveryKey: deliveryKey, index: index, sentAt: sentAt, message: message))
             }
             record.urlsOverLimit = firing.urlsOverLimit
             if firing.urlsOverLimit > 0 {
@@ -403,8 +403,10 @@ public final class AdBeaconingSession {
         guard let slash = attempt.key.lastIndex(of: "/"), let index = Int(attempt.key[attempt.key.index(after: slash)...])
         else { return }
         let deliveryKey = String(attempt.key[..<slash])
-        if restored[deliveryKey] != nil {
-            restoredAttemptFinished(attempt, deliveryKey: deliveryKey, index: index)
+        if restoration.contains(deliveryKey) {
+            let (event, failure) = restoration.attemptFinished(attempt, deliveryKey: deliveryKey, index: index)
+            if let failure { log(failure, isError: true) }
+            if let (key, state) = event { setState(state, of: key) }
             return
         }
         guard let position = recordIndex[deliveryKey], beacons[position].urls.indices.contains(index) else { return }
