@@ -378,12 +378,12 @@ extension HeadlessEngine {
         // An asset that has not downloaded far enough keeps the viewer waiting: a stall, as in the primary.
         if move == 0, !active.assetLoaded, active.assetElapsed < duration {
             activeInterstitial?.isRunning = false
-            if stallStartedAt == nil {
+            if !stalls.isStalled {
                 beginStall()
             }
             return
         }
-        if stallStartedAt != nil {
+        if stalls.isStalled {
             endStall()
             updateStatus()
         }
@@ -477,7 +477,7 @@ extension HeadlessEngine {
     private func close(_ active: ActiveInterstitial, _ outcome: InterstitialOutcome) {
         active.cancelDownloads()
         activeInterstitial = nil
-        if stallStartedAt != nil { endStall() }
+        if stalls.isStalled { endStall() }
         emit(.interstitialEnded(active.scheduled.event, outcome: outcome))
     }
 

@@ -28,7 +28,7 @@ extension HeadlessEngine {
     private func nextTickDelay() -> Duration {
         aimedBoundary = nil
         let interval = configuration.tickInterval
-        guard reportsProgress, phase == .ready, firstFrameShown, wantsToPlay, !isSeeking, stallStartedAt == nil
+        guard reportsProgress, phase == .ready, firstFrameShown, wantsToPlay, !isSeeking, !stalls.isStalled
         else { return interval }
         if let active = playingInterstitial {
             // An interstitial plays at normal speed, on its own timeline and boundaries.
@@ -122,7 +122,7 @@ extension HeadlessEngine {
             if wantsToPlay { advanceInterstitial(elapsed: elapsed) }
             return
         }
-        if stallStartedAt != nil {
+        if stalls.isStalled {
             guard ready else { return }
             endStall()
             updateStatus()
@@ -257,18 +257,13 @@ extension HeadlessEngine {
     }
 
     func beginStall() {
-        guard stallStartedAt == nil else { return }
-        stallStartedAt = stopwatch.elapsed
-        stallCount += 1
+        guard stalls.begin(at: stopwatch.elapsed) else { return }
         emit(.stallBegan(at: MediaTime(seconds: playhead)))
         updateStatus()
     }
 
     func endStall() {
-        guard let started = stallStartedAt else { return }
-        let duration = stopwatch.elapsed - started
-        stallDuration += duration
-        stallStartedAt = nil
+        guard let duration = stalls.end(at: stopwatch.elapsed) else { return }
         emit(.stallEnded(after: duration))
     }
 
@@ -330,7 +325,7 @@ extension HeadlessEngine {
         discardPreload()
         emit(.seekBegan(target: MediaTime(seconds: target)))
         if phase == .ended { phase = .ready }
-        if stallStartedAt != nil { endStall() }
+        if stalls.isStalled { endStall() }
         moveBuffer(to: target)
         updateStatus()
     }
@@ -348,7 +343,7 @@ extension HeadlessEngine {
                 status = wantsToPlay ? .loading : .paused
             } else if !wantsToPlay {
                 status = .paused
-            } else if stallStartedAt != nil {
+            } else if stalls.isStalled {
                 status = .stalled
             } else {
                 status = .playing

@@ -154,9 +154,7 @@ public actor HeadlessEngine: PlaybackEngine {
     var firstFrameShown = false
     var startupReference: Duration = .zero
     var startupTime: Duration?
-    var stallStartedAt: Duration?
-    var stallCount = 0
-    var stallDuration: Duration = .zero
+    var stalls = StallTally()
     var variantSwitchCount = 0
     var bytesReceived = 0
     var requestCount = 0
@@ -222,8 +220,8 @@ public actor HeadlessEngine: PlaybackEngine {
             targetDuration: timeline.targetDuration > 0 ? MediaTime(seconds: timeline.targetDuration) : nil,
             isSeeking: isSeeking, variants: variants,
             currentVariant: currentVariant.flatMap(variant(at:)), downloadingVariant: downloadVariant.flatMap(variant(at:)),
-            estimatedThroughput: throughput.estimate, stallCount: stallCount,
-            stallDuration: stallDuration + (stallStartedAt.map { stopwatch.elapsed - $0 } ?? .zero),
+            estimatedThroughput: throughput.estimate, stallCount: stalls.count,
+            stallDuration: stalls.total(at: stopwatch.elapsed),
             variantSwitchCount: variantSwitchCount, bytesReceived: bytesReceived, requestCount: requestCount,
             requestsInFlight: requestsInFlight, startupTime: startupTime, playedRanges: playedRanges,
             mediaOptions: mediaOptions, selectedMediaOptions: selectedMediaOptions, volume: volume, isMuted: isMuted,
@@ -253,7 +251,7 @@ public actor HeadlessEngine: PlaybackEngine {
     public func pause() {
         guard wantsToPlay else { return }
         wantsToPlay = false
-        if stallStartedAt != nil { endStall() }
+        if stalls.isStalled { endStall() }
         updateStatus()
     }
 
@@ -351,9 +349,7 @@ public actor HeadlessEngine: PlaybackEngine {
         selectedMediaOptions = [:]
         firstFrameShown = false
         startupTime = nil
-        stallStartedAt = nil
-        stallCount = 0
-        stallDuration = .zero
+        stalls = StallTally()
         variantSwitchCount = 0
         bytesReceived = 0
         requestCount = 0
@@ -379,10 +375,7 @@ public actor HeadlessEngine: PlaybackEngine {
         logger.notice("playback failed", metadata: ["error": "\(fatal)"])
         // A stall that ends in failure is a failure, not a stall that ended: its time is counted, no resumption
         // is reported.
-        if let started = stallStartedAt {
-            stallDuration += stopwatch.elapsed - started
-            stallStartedAt = nil
-        }
+        stalls.end(at: stopwatch.elapsed)
         cancelTasks()
         phase = .failed
         emit(.error(fatal))

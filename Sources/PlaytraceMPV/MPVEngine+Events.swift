@@ -142,13 +142,8 @@ extension MPVEngine {
             guard paused != isPausedForCache else { return }
             isPausedForCache = paused
             if paused, hasShownFirstFrame {
-                stallStartedAt = stopwatch.elapsed
-                stallCount += 1
-                emit(.stallBegan(at: playhead))
-            } else if !paused, let started = stallStartedAt {
-                let stalled = stopwatch.elapsed - started
-                stallStartedAt = nil
-                stallDuration += stalled
+                if stalls.begin(at: stopwatch.elapsed) { emit(.stallBegan(at: playhead)) }
+            } else if !paused, let stalled = stalls.end(at: stopwatch.elapsed) {
                 emit(.stallEnded(after: stalled))
             }
             updateStatus()

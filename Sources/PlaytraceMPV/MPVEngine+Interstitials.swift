@@ -279,12 +279,7 @@ extension MPVEngine {
         guard let playing = interstitial else { return nil }
         playing.task?.cancel()
         interstitial = nil
-        if let started = stallStartedAt {
-            let stalled = stopwatch.elapsed - started
-            stallStartedAt = nil
-            stallDuration += stalled
-            emit(.stallEnded(after: stalled))
-        }
+        if let stalled = stalls.end(at: stopwatch.elapsed) { emit(.stallEnded(after: stalled)) }
         emit(.interstitialEnded(playing.entry.event, outcome: outcome))
         return playing
     }

@@ -57,9 +57,7 @@ extension MPVEngine {
         seekTarget = nil
         seekWindow = nil
         disarmSeekWatchdog()
-        stallStartedAt = nil
-        stallCount = 0
-        stallDuration = .zero
+        stalls = StallTally()
         isPausedForCache = false
         mediaOptions = []
         selectedMediaOptions = [:]

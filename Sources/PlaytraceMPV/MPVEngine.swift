@@ -102,9 +102,7 @@ public actor MPVEngine: PlaybackEngine {
     var dateBoundaries: [StreamDate] = []
     /// Both, on the media timeline, in order: worked out when either or the stream's dates change, not per frame.
     var boundaries: [MediaTime] = []
-    var stallStartedAt: Duration?
-    var stallCount = 0
-    var stallDuration = Duration.zero
+    var stalls = StallTally()
     var isPausedForCache = false
     var videoBitRate: Double?
     var width: Int?
@@ -253,8 +251,8 @@ public actor MPVEngine: PlaybackEngine {
             seekableRange: seekableRange, duration: duration, streamType: streamType,
             targetDuration: stream?.targetDuration,
             isSeeking: seekTarget != nil, variants: listed.isEmpty ? variant.map { [$0] } ?? [] : listed, currentVariant: variant,
-            downloadingVariant: variant, stallCount: stallCount,
-            stallDuration: stallDuration + (stallStartedAt.map { stopwatch.elapsed - $0 } ?? .zero),
+            downloadingVariant: variant, stallCount: stalls.count,
+            stallDuration: stalls.total(at: stopwatch.elapsed),
             startupTime: startupTime, playedRanges: playedSoFar(at: current), mediaOptions: mediaOptions,
             selectedMediaOptions: selectedMediaOptions, volume: volume, isMuted: isMuted, error: error,
             adBreaks: adBreaks.sorted, interstitial: interstitialStatus, interstitials: schedule.events,
