@@ -100,7 +100,9 @@ func runInterstitials(seed: UInt64, playtrace: inout RuleResult, harmonic: inout
         if player.error != nil { break }
     }
     guard player.playbackState == .ended else { throw BenchmarkError.notEnded(seed, "\(player.playbackState) at \(player.time)") }
-    let snapshot = await rig.engines.all.last?.snapshot() ?? player.engineSnapshot
+    let snapshot = try await rig.finalSnapshot(seed: seed) {
+        try await settleSession(lab: lab, engines: rig.engines.all, player: player, seed: seed)
+    }
     let scopes = interstitialScopes(of: metadata.pods, schedule: snapshot.interstitials, on: .programDateTime)
     let expected = BeaconAudit.expectedEvents(
         in: metadata.pods, played: BeaconAudit.playedIntervals(of: snapshot, on: .programDateTime),

@@ -335,7 +335,7 @@ func run(seed: UInt64, playtrace: inout RuleResult, harmonic: inout RuleResult) 
         if player.error != nil { break }
     }
     guard player.playbackState == .ended else { throw BenchmarkError.notEnded(seed, "\(player.playbackState) at \(player.time)") }
-    let snapshot = player.engineSnapshot
+    let snapshot = try await rig.finalSnapshot(seed: seed, settle: settle)
     let expected = BeaconAudit.expectedEvents(in: plan.pods, played: BeaconAudit.playedIntervals(of: snapshot, on: .mediaTime))
     // The scheduler fires the events it catches up at the metadata's arrival: their lateness is the metadata's.
     playtrace.add(fired: session.beacons.map { ($0.firing.key, $0.sentAt) }, expected: expected, crossings: crossings.crossings)
@@ -344,6 +344,18 @@ func run(seed: UInt64, playtrace: inout RuleResult, harmonic: inout RuleResult) 
     for engine in rig.engines.all { await engine.stop() }
     try await transport.shutdown()
     await lab.stop()
+}
+
+extension SessionRig {
+    /// What the item's engine played, as the item kept it when its session closed (which the Player does just after
+    /// the end: settled until it has).
+    func finalSnapshot(seed: UInt64, settle: () async throws -> Void) async throws -> EngineSnapshot {
+        for _ in 0..<100 {
+            if let snapshot = item.finalSnapshot { return snapshot }
+            try await settle()
+        }
+        throw BenchmarkError.notEnded(seed, "the item kept no final snapshot")
+    }
 }
 
 /// The Player of one session with its three trackers — the crossing recorder, Playtrace's ad tracker and the scripted
@@ -359,6 +371,9 @@ final class SessionRig {
     let stopwatch: Stopwatch
     let engines = Engines()
     let player: Player
+    /// The session's one item: once it has ended, no item is current, and what its engine played is the item's
+    /// final snapshot.
+    let item: PlayerItem
 
     init(url: URL, pods: [AdPod], timeline: AdTimeline, script: String, clock: TestClock<Duration>,
          transport: AsyncHTTPClientTransport) throws {
@@ -368,7 +383,7 @@ final class SessionRig {
         crossings.pods = pods
         crossings.timeline = timeline
         let runner = ViewerScriptRunner(script: try ViewerScript(parsing: script), clock: clock)
-        let item = PlayerItem.simple(url: url, trackerAdapters: [
+        item = PlayerItem.simple(url: url, trackerAdapters: [
             CrossingRecorder.adapter(configuration: crossings), AdTracker.adapter(configuration: session),
             ViewerScriptTracker.adapter(configuration: runner),
         ])
