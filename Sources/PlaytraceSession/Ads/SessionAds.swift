@@ -27,21 +27,18 @@ public final class SessionAds {
         public var metadataInterval: Duration = .seconds(4)
         /// Harmonic: ask the server to initialise the session (`--no-init-session` says no).
         public var isInitRequest = true
-        /// The attempts at each beacon URL (`--beacon-attempts`): the outbox's, set when it is made.
-        public var beaconAttempts = 8
         /// At the end, the longest spent waiting for queued beacons (`--beacon-wait`).
         public var beaconWait: Duration = .seconds(10)
         /// The outbox file (shared with telemetry): beacons waiting at exit are kept there.
         public var outboxPath: String?
 
         public init(format: AdFormat, adsParams: [String: String] = [:], metadataInterval: Duration = .seconds(4),
-                    isInitRequest: Bool = true, beaconAttempts: Int = 8, beaconWait: Duration = .seconds(10),
+                    isInitRequest: Bool = true, beaconWait: Duration = .seconds(10),
                     outboxPath: String? = nil) {
             self.format = format
             self.adsParams = adsParams
             self.metadataInterval = metadataInterval
             self.isInitRequest = isInitRequest
-            self.beaconAttempts = beaconAttempts
             self.beaconWait = beaconWait
             self.outboxPath = outboxPath
         }

@@ -51,7 +51,7 @@ struct AdOptions: ParsableArguments {
             params[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
         }
         return SessionAds.Settings(format: format, adsParams: params, metadataInterval: .saturating(milliseconds: metadataInterval * 1000),
-                                isInitRequest: !noInitSession, beaconAttempts: beaconAttempts,
+                                isInitRequest: !noInitSession,
                                 beaconWait: .saturating(milliseconds: beaconWait * 1000), outboxPath: outboxPath)
     }
 }

@@ -123,11 +123,12 @@ struct Demo: AsyncParsableCommand {
                       interruption: SessionInterruption, startedAt: String) async throws -> Bool {
         let output = ConsoleOutput(plain: sessionOptions.plain)
         interruption.announce { output.notice($0) }
+        let telemetrySettings = telemetryOptions.settings
         let outbox = try SessionOutbox(path: telemetryOptions.outboxPath,
-                                       couriers: SessionTelemetry.couriers(for: telemetryOptions.settings, transport: transport,
+                                       couriers: SessionTelemetry.couriers(for: telemetrySettings, transport: transport,
                                                                            warn: TelemetryOptions.warn),
                                        transport: transport)
-        let telemetry = try await SessionTelemetry(settings: telemetryOptions.settings, clock: clock, output: output,
+        let telemetry = try await SessionTelemetry(settings: telemetrySettings, clock: clock, output: output,
                                                    outbox: outbox)
         var items: [ViewerSession.Item] = []
         // libmpv plays the lab's real media: its synthetic fMP4 stream, which the headless engine plays after the

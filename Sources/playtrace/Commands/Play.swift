@@ -108,12 +108,13 @@ struct Play: AsyncParsableCommand {
             interruption.announce { output.notice($0) }
             let title = StreamTitle.of(target)
             // Media, ad and beacon requests each carry their own headers; telemetry goes as it is.
+            let telemetrySettings = telemetryOptions.settings
             let outbox = try SessionOutbox(path: telemetryOptions.outboxPath,
-                                           couriers: SessionTelemetry.couriers(for: telemetryOptions.settings, transport: transport,
+                                           couriers: SessionTelemetry.couriers(for: telemetrySettings, transport: transport,
                                                                                warn: TelemetryOptions.warn),
                                            transport: transport, beaconAttempts: adOptions.beaconAttempts,
                                            beaconTransport: HeaderTransport.adding(requestOptions.headers(for: .beacons), to: transport))
-            let telemetry = try await SessionTelemetry(settings: telemetryOptions.settings, clock: clock, output: output,
+            let telemetry = try await SessionTelemetry(settings: telemetrySettings, clock: clock, output: output,
                                                        outbox: outbox)
             var playlist = target
             var ads: SessionAds?
