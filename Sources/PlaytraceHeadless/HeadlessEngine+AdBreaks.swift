@@ -12,7 +12,7 @@ extension HeadlessEngine {
             return
         }
         // The playlist's own timeline starts at its first segment; the engine's places that segment at `placed`.
-        let offset = MediaTime(seconds: placed.start) - first.startTime
+        let offset = placed.start - first.startTime
         if adBreaks.note(playlist, offset: offset, windowStart: timeline.range.start) {
             emit(.adBreaksChanged(adBreaks.sorted))
         }

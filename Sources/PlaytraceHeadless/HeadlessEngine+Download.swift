@@ -9,20 +9,19 @@ extension HeadlessEngine {
             !Task.isCancelled && generation == expected && downloadGeneration == expectedDownload
         }
         while current(), phase == .ready || phase == .ended {
-            let bufferedEnd = buffer.last?.end ?? playhead
-            guard bufferedEnd - playhead < configuration.forwardBufferDuration, let sequence = nextSequence else {
+            guard buffer.ahead(of: playhead) < configuration.forwardBufferDuration, let sequence = buffer.nextSequence else {
                 if !(await idle()) { return }
                 continue
             }
             if let first = timeline.first, sequence < first.sequence {
                 // The live window slid past the download position: catch up with it.
-                nextSequence = first.sequence
+                buffer.nextSequence = first.sequence
                 if buffer.isEmpty, playhead < first.start { playhead = first.start }
                 continue
             }
             guard let segment = timeline.segment(sequence: sequence) else {
                 if timeline.isFinished {
-                    allDownloaded = true
+                    buffer.isComplete = true
                     return
                 }
                 if !(await idle()) { return }
@@ -43,7 +42,7 @@ extension HeadlessEngine {
                     continue
                 }
                 if segment.isGap {
-                    gaps.insert(MediaTimeRange(start: MediaTime(seconds: segment.start), end: MediaTime(seconds: segment.end)))
+                    gaps.insert(segment.range)
                 } else {
                     do {
                         let policy = retryPolicy(for: variantIndex, sequence: sequence)
@@ -99,19 +98,16 @@ extension HeadlessEngine {
     }
 
     func append(_ segment: TimelineSegment, variant: Int) {
-        let contiguousStart = buffer.last?.end ?? segment.start
-        buffer.append(BufferedSegment(sequence: segment.sequence, start: max(segment.start, min(contiguousStart, segment.end)),
-                                      end: segment.end, variant: variant, switchReason: pendingSwitchReason))
+        buffer.append(segment, variant: variant, switchReason: pendingSwitchReason,
+                      isLast: timeline.isFinished && segment.sequence == timeline.last?.sequence)
         pendingSwitchReason = nil
-        nextSequence = segment.sequence + 1
-        if timeline.isFinished, segment.sequence == timeline.last?.sequence { allDownloaded = true }
     }
 
     /// The variant for the next segment, among those that did not fail it; loads its playlist first when
     /// switching (and fails over when that playlist cannot be had).
     private func chooseVariant(excluding failed: Set<Int>) async throws -> Int? {
         while true {
-            let ahead = (buffer.last?.end ?? playhead) - playhead
+            let ahead = buffer.ahead(of: playhead)
             let candidates = candidateVariants(excluding: failed)
             guard let chosen = selector.choose(current: downloadVariant, variants: candidates,
                                                estimate: throughput.estimate, bufferedAhead: ahead)

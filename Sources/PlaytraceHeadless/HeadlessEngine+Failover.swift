@@ -52,7 +52,7 @@ extension HeadlessEngine {
             fatal.message += "; \(consecutiveGaps) segments in a row could not be loaded from any variant"
             throw fatal
         }
-        gaps.insert(MediaTimeRange(start: MediaTime(seconds: segment.start), end: MediaTime(seconds: segment.end)))
+        gaps.insert(segment.range)
         var warning = error
         warning.message = "segment \(segment.sequence) (\(Self.seconds(segment.start))–\(Self.seconds(segment.end)) s) "
             + "could not be loaded from any variant and is played past as a gap: \(error.message)"
@@ -85,8 +85,8 @@ extension HeadlessEngine {
         emit(.error(warning))
     }
 
-    private static func seconds(_ value: Double) -> String {
-        let milliseconds = Int(saturating: value * 1_000)
+    private static func seconds(_ value: MediaTime) -> String {
+        let milliseconds = Int(saturating: value.seconds * 1_000)
         let fraction = String(milliseconds % 1_000)
         return "\(milliseconds / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }

@@ -9,8 +9,8 @@ typealias ScheduledInterstitial = InterstitialSchedule.Entry
 /// The next asset of an interstitial, downloaded while the current one plays so that the switch does not wait.
 struct AssetPrefetch {
     var index: Int
-    /// Seconds of it downloaded, and whether all of it is.
-    var buffered = 0.0
+    /// How much of it is downloaded, and whether all of it is.
+    var buffered = MediaTime.zero
     var loaded = false
     /// Its error, said when it begins.
     var failure: String?
@@ -24,27 +24,27 @@ struct ActiveInterstitial {
     /// `nil` while the asset list is fetched.
     var assets: [InterstitialAsset]?
     var index = 0
-    /// Seconds of the current asset downloaded, and played.
-    var buffered = 0.0
-    var assetElapsed = 0.0
+    /// How much of the current asset is downloaded, and played.
+    var buffered = MediaTime.zero
+    var assetElapsed = MediaTime.zero
     /// Whether the current asset's segments are all downloaded.
     var assetLoaded = false
     /// Whether it plays: `false` while it is preloaded, before the playhead reaches it.
     var isStarted = false
-    /// Where on its timeline playback joined it (seconds): more than 0 when playback started while it was under way
+    /// Where on its timeline playback joined it: past its start when playback started while it was under way
     /// (`_HLS_start_offset`).
-    var joinOffset = 0.0
+    var joinOffset = MediaTime.zero
     /// Whether the current asset's playhead runs: `false` until its data is there (at its beginning, after a
     /// stall). The tick that finds the data starts it; the movement begins with the next, soon after.
     var isRunning = false
     /// The current asset's failure met while it was preloaded, said when the interstitial starts.
     var preloadFailure: String?
-    /// Seconds played in the whole interstitial.
-    var elapsed = 0.0
+    /// What was played of the whole interstitial.
+    var elapsed = MediaTime.zero
     /// Where the current asset begins on the interstitial's timeline: the durations of the assets before it.
-    var assetOffset = 0.0
+    var assetOffset = MediaTime.zero
     /// The position on the interstitial's timeline.
-    var position: Double { assetOffset + assetElapsed }
+    var position: MediaTime { assetOffset + assetElapsed }
     /// The next asset, downloaded once the current one is.
     var prefetch: AssetPrefetch?
 
@@ -71,8 +71,8 @@ extension HeadlessEngine {
     /// `X-SNAP=OUT` moves one to the segment boundary nearest its date).
     func noteInterstitials(of playlist: MediaPlaylist, baseURL: URL) {
         schedule.note(playlist, baseURL: baseURL, placement: { sequence in
-            timeline.segment(sequence: sequence).map { .init(start: MediaTime(seconds: $0.start), date: $0.date) }
-        }, nearestBoundary: { MediaTime(seconds: self.nearestSegmentBoundary(to: $0.seconds)) })
+            timeline.segment(sequence: sequence).map { .init(start: $0.start, date: $0.date) }
+        }, nearestBoundary: { self.nearestSegmentBoundary(to: $0) })
         // Those played that a live window left behind are forgotten: a long session holds only what it can reach.
         schedule.forgetPlayed(before: timeline.range.start)
         if interstitialPlayedRanges.count > schedule.entries.count {
@@ -81,7 +81,7 @@ extension HeadlessEngine {
     }
 
     /// The segment boundary nearest a position (`X-SNAP`).
-    func nearestSegmentBoundary(to position: Double) -> Double {
+    func nearestSegmentBoundary(to position: MediaTime) -> MediaTime {
         guard let segment = timeline.segment(containing: position) else { return position }
         return position - segment.start <= segment.end - position ? segment.start : segment.end
     }
@@ -90,8 +90,8 @@ extension HeadlessEngine {
     var interstitialSchedule: [InterstitialEvent] { schedule.events }
 
     /// The first mid-roll not played yet whose start lies in `from...to`.
-    func interstitial(from: Double, to: Double) -> ScheduledInterstitial? {
-        configuration.playsInterstitials ? schedule.midRoll(from: MediaTime(seconds: from), to: MediaTime(seconds: to)) : nil
+    func interstitial(from: MediaTime, to: MediaTime) -> ScheduledInterstitial? {
+        configuration.playsInterstitials ? schedule.midRoll(from: from, to: to) : nil
     }
 
     /// The first pre-roll (`CUE=PRE`) or post-roll (`CUE=POST`) not played yet, in order of their dates.
@@ -100,20 +100,18 @@ extension HeadlessEngine {
     }
 
     /// The JUMP-restricted mid-roll not played yet that a forward seek from `from` to `to` plays first.
-    func jumpRestrictedInterstitial(from: Double, to: Double) -> ScheduledInterstitial? {
-        configuration.playsInterstitials ? schedule.jumpRestricted(from: MediaTime(seconds: from), to: MediaTime(seconds: to)) : nil
+    func jumpRestrictedInterstitial(from: MediaTime, to: MediaTime) -> ScheduledInterstitial? {
+        configuration.playsInterstitials ? schedule.jumpRestricted(from: from, to: to) : nil
     }
 
     /// The mid-roll under way at a position where playback starts, joined there.
-    func interstitialUnderWay(at position: Double) -> (ScheduledInterstitial, offset: Double)? {
-        guard configuration.playsInterstitials, let (entry, offset) = schedule.underWay(at: MediaTime(seconds: position)) else {
-            return nil
-        }
-        return (entry, offset.seconds)
+    func interstitialUnderWay(at position: MediaTime) -> (ScheduledInterstitial, offset: MediaTime)? {
+        guard configuration.playsInterstitials, let (entry, offset) = schedule.underWay(at: position) else { return nil }
+        return (entry, offset)
     }
 
     /// Plays an interstitial from `offset` into it: the primary waits where playback starts.
-    func joinInterstitial(_ scheduled: ScheduledInterstitial, at offset: Double) {
+    func joinInterstitial(_ scheduled: ScheduledInterstitial, at offset: MediaTime) {
         discardPreload()
         var active = ActiveInterstitial(scheduled: scheduled)
         active.joinOffset = offset
@@ -124,13 +122,13 @@ extension HeadlessEngine {
     }
 
     /// A seek to `target` makes the interstitials after it, played but without `CUE=ONCE`, playable again.
-    func rearmInterstitials(after target: Double) { schedule.rearm(after: MediaTime(seconds: target)) }
+    func rearmInterstitials(after target: MediaTime) { schedule.rearm(after: target) }
 
     /// The primary reached an interstitial: it waits there while the interstitial plays (from what was preloaded,
     /// when it was).
     /// A pre-roll or post-roll begins where the primary is (where playback starts, or its end).
     func beginInterstitial(_ scheduled: ScheduledInterstitial) {
-        let scheduled = schedule.begin(scheduled, at: MediaTime(seconds: playhead))
+        let scheduled = schedule.begin(scheduled, at: playhead)
         if activeInterstitial?.scheduled.event.id != scheduled.event.id { discardPreload() }
         // An asset list refused for good while preloading is not asked for again: the interstitial is skipped.
         if activeInterstitial == nil, let failure = failedPreloads[scheduled.event.id], failure.isPermanent {
@@ -170,14 +168,14 @@ extension HeadlessEngine {
 
     /// Starts downloading the next interstitial's asset list and first asset when the playhead is within
     /// ``Configuration/interstitialPreloadLead`` of it, as players do, so that it starts without waiting.
-    func preloadInterstitial(near position: Double) {
+    func preloadInterstitial(near position: MediaTime) {
         guard activeInterstitial == nil else { return }
         let lead = configuration.interstitialPreloadLead
         if let next = interstitial(from: position, to: position + lead) {
             // One that failed to preload is tried again when the playhead gets there, not at every tick before.
             guard failedPreloads[next.event.id] == nil else { return }
             startLoading(next)
-        } else if allDownloaded, let end = buffer.last?.end, end - position <= lead,
+        } else if buffer.isComplete, let end = buffer.last?.end, end - position <= lead,
                   let postRoll = pendingInterstitial(.postRoll) {
             startLoading(postRoll)
         }
@@ -195,10 +193,10 @@ extension HeadlessEngine {
 
     /// The asset URLs: the asset list's, or the single asset URI.
     private func loadAssets(of scheduled: ScheduledInterstitial, generation expected: Int) async {
-        let joinOffset = activeInterstitial?.scheduled.event.id == scheduled.event.id ? activeInterstitial?.joinOffset ?? 0 : 0
+        let joinOffset = activeInterstitial?.scheduled.event.id == scheduled.event.id ? activeInterstitial?.joinOffset ?? .zero : .zero
         let source: InterstitialAssetSource
         do throws(InterstitialAssetSource.Unusable) {
-            source = try InterstitialAssetSource(of: scheduled, primaryID: primaryID, startOffset: MediaTime(seconds: joinOffset))
+            source = try InterstitialAssetSource(of: scheduled, primaryID: primaryID, startOffset: joinOffset)
         } catch {
             return failLoading(.failed(error.description), of: scheduled)
         }
@@ -255,15 +253,15 @@ extension HeadlessEngine {
             return
         }
         // Joined under way: the assets before the offset are passed over, and the one it falls in begins there.
-        let (first, into) = InterstitialSchedule.joinPoint(at: MediaTime(seconds: activeInterstitial?.joinOffset ?? 0), in: assets)
-        beginAsset(first, from: into.seconds)
+        let (first, into) = InterstitialSchedule.joinPoint(at: activeInterstitial?.joinOffset ?? .zero, in: assets)
+        beginAsset(first, from: into)
     }
 
-    /// Begins an asset, from `offset` seconds into it (when playback joined the interstitial under way).
-    private func beginAsset(_ index: Int, from offset: Double = 0) {
+    /// Begins an asset, from `offset` into it (when playback joined the interstitial under way).
+    private func beginAsset(_ index: Int, from offset: MediaTime = .zero) {
         guard var active = activeInterstitial, let assets = active.assets, assets.indices.contains(index) else { return }
         active.index = index
-        active.assetOffset = InterstitialSchedule.offset(ofAsset: index, in: assets).seconds
+        active.assetOffset = InterstitialSchedule.offset(ofAsset: index, in: assets)
         active.assetElapsed = offset
         active.isRunning = false
         let asset = assets[index]
@@ -276,7 +274,7 @@ extension HeadlessEngine {
             failure = prefetch.failure
         } else {
             active.prefetch?.task?.cancel()
-            active.buffered = 0
+            active.buffered = .zero
             active.assetLoaded = false
             let expected = generation
             active.task = Task { await self.downloadAsset(asset, index: index, generation: expected) }
@@ -320,21 +318,22 @@ extension HeadlessEngine {
             let total = media.segments.reduce(0) { $0 + $1.duration }
             if asset.duration == nil { activeInterstitial?.assets?[index].duration = MediaTime(seconds: total) }
             // Segments wholly before where the asset begins (joined under way) are not needed.
-            var skip = isCurrent() ? (activeInterstitial?.assetElapsed ?? 0) : 0
+            var skip = isCurrent() ? (activeInterstitial?.assetElapsed ?? .zero) : .zero
             for segment in media.segments {
-                if skip >= segment.duration {
-                    skip -= segment.duration
-                    if isCurrent() { activeInterstitial?.buffered += segment.duration }
+                let duration = MediaTime(seconds: segment.duration)
+                if skip >= duration {
+                    skip -= duration
+                    if isCurrent() { activeInterstitial?.buffered += duration }
                     continue
                 }
-                skip = 0
+                skip = .zero
                 guard let segmentURL = URL(string: segment.uri, relativeTo: playlistURL)?.absoluteURL else { continue }
                 _ = try await fetch(segmentURL, kind: .segment, variant: nil)
                 guard current() else { return }
                 if isCurrent() {
-                    activeInterstitial?.buffered += segment.duration
+                    activeInterstitial?.buffered += duration
                 } else {
-                    activeInterstitial?.prefetch?.buffered += segment.duration
+                    activeInterstitial?.prefetch?.buffered += duration
                 }
             }
             if isCurrent() {
@@ -362,21 +361,22 @@ extension HeadlessEngine {
     }
 
     /// A tick while an interstitial plays: its playhead moves with the clock as far as its asset is downloaded.
-    func advanceInterstitial(elapsed: Double) {
+    func advanceInterstitial(elapsed: Duration) {
         guard var active = playingInterstitial, let assets = active.assets, assets.indices.contains(active.index) else { return }
-        let duration = assets[active.index].duration?.seconds ?? (active.assetLoaded ? active.buffered : .infinity)
+        let duration = assets[active.index].duration ?? (active.assetLoaded ? active.buffered : MediaTime(seconds: .infinity))
         var limit = min(duration, active.assetLoaded ? duration : active.buffered)
-        if let playout = active.scheduled.event.playoutLimit?.seconds {
-            limit = min(limit, active.assetElapsed + max(0, playout - active.elapsed))
+        if let playout = active.scheduled.event.playoutLimit {
+            limit = min(limit, active.assetElapsed + max(.zero, playout - active.elapsed))
         }
-        var move = max(0, min(elapsed, limit - active.assetElapsed))
+        var move = max(.zero, min(MediaTime(elapsed), limit - active.assetElapsed))
         // A tick timed to reach a boundary reaches it, whatever the rounding of the clock's durations.
-        if let aimed = aimedBoundary, active.position + move < aimed, aimed - (active.position + move) < Self.boundaryOvershoot {
+        if let aimed = boundaries.aimed, active.position + move < aimed,
+           aimed - (active.position + move) < ProgressBoundaries.overshoot {
             move = min(aimed - active.position, limit - active.assetElapsed)
         }
-        aimedBoundary = nil
+        boundaries.aimed = nil
         // An asset that has not downloaded far enough keeps the viewer waiting: a stall, as in the primary.
-        if move == 0, !active.assetLoaded, active.assetElapsed < duration {
+        if move == .zero, !active.assetLoaded, active.assetElapsed < duration {
             activeInterstitial?.isRunning = false
             if !stalls.isStalled {
                 beginStall()
@@ -388,31 +388,29 @@ extension HeadlessEngine {
             updateStatus()
         }
         // The data is there: playback starts now, and moves from the next tick (the time before was spent waiting).
-        if !active.isRunning, move > 0 {
+        if !active.isRunning, move > .zero {
             activeInterstitial?.isRunning = true
             return
         }
-        if move > 0 {
+        if move > .zero {
             let from = active.position
             // An asset played to its limit ends exactly there, whatever the rounding of the ticks.
-            active.assetElapsed = active.assetElapsed + move >= limit - 1e-9 ? limit : active.assetElapsed + move
+            active.assetElapsed = active.assetElapsed + move >= limit - Self.timeTolerance ? limit : active.assetElapsed + move
             active.elapsed += move
             activeInterstitial = active
             interstitialPlayedRanges[active.scheduled.event.id, default: MediaTimeRangeSet()]
-                .insert(MediaTimeRange(start: MediaTime(seconds: from), end: MediaTime(seconds: active.position)))
-            if reportsProgress {
-                let at = MediaTime(seconds: playhead)
+                .insert(MediaTimeRange(start: from, end: active.position))
+            if boundaries.reportsProgress {
                 emit(.progressed(PlaybackProgress(
-                    from: at, to: at, fromDate: timeline.date(at: playhead), toDate: timeline.date(at: playhead), rate: 1,
-                    interstitial: InterstitialProgress(event: active.scheduled.event, from: MediaTime(seconds: from),
-                                                       to: MediaTime(seconds: active.position)))))
+                    from: playhead, to: playhead, fromDate: timeline.date(at: playhead), toDate: timeline.date(at: playhead),
+                    rate: 1, interstitial: InterstitialProgress(event: active.scheduled.event, from: from, to: active.position))))
             }
         }
-        if let playout = active.scheduled.event.playoutLimit?.seconds, active.elapsed >= playout - 1e-9 {
+        if let playout = active.scheduled.event.playoutLimit, active.elapsed >= playout - Self.timeTolerance {
             emit(.interstitialAssetEnded(active.scheduled.event, index: active.index, outcome: .played))
             return endInterstitial(.played, resumeAtStart: false)
         }
-        if active.assetElapsed >= duration - 1e-9 { finishAsset(.played) }
+        if active.assetElapsed >= duration - Self.timeTolerance { finishAsset(.played) }
     }
 
     /// The current asset ended: the next one begins, or the interstitial ends.
@@ -435,7 +433,7 @@ extension HeadlessEngine {
         close(active, outcome)
         if let target = seekAfterInterstitial {
             seekAfterInterstitial = nil
-            seek(to: MediaTime(seconds: target))
+            seek(to: target)
             return
         }
         if active.scheduled.event.placement == .postRoll { return reachedEnd() }
@@ -446,9 +444,9 @@ extension HeadlessEngine {
         // A pre-roll leaves the primary where it starts unless its resume offset is written; one joined under way
         // counts from its start.
         let target = InterstitialSchedule.resumePosition(
-            after: active.scheduled, played: MediaTime(seconds: active.joinOffset + active.elapsed), cancelled: resumeAtStart,
-            nearestBoundary: { MediaTime(seconds: self.nearestSegmentBoundary(to: $0.seconds)) }).seconds
-        if abs(target - playhead) > 1e-9 { resumePrimary(at: target) }
+            after: active.scheduled, played: active.joinOffset + active.elapsed, cancelled: resumeAtStart,
+            nearestBoundary: { self.nearestSegmentBoundary(to: $0) })
+        if abs((target - playhead).seconds) > Self.timeTolerance.seconds { resumePrimary(at: target) }
         updateStatus()
     }
 
@@ -461,7 +459,7 @@ extension HeadlessEngine {
 
     /// A seek while an interstitial plays: one the viewer may skip ends, skipped, and the seek goes on (`true`);
     /// otherwise the seek waits for its end (`false`).
-    func seekLeavesInterstitial(to target: Double) -> Bool {
+    func seekLeavesInterstitial(to target: MediaTime) -> Bool {
         guard let active = playingInterstitial else { return true }
         guard interstitialStatus?.canSkip == true else {
             seekAfterInterstitial = target
@@ -485,7 +483,7 @@ extension HeadlessEngine {
     var interstitialStatus: InterstitialStatus? {
         playingInterstitial.map {
             InterstitialStatus(event: $0.scheduled.event, assets: $0.assets ?? [], assetIndex: $0.assets == nil ? nil : $0.index,
-                               elapsed: MediaTime(seconds: $0.elapsed), time: MediaTime(seconds: $0.position))
+                               elapsed: $0.elapsed, time: $0.position)
         }
     }
 }

@@ -72,7 +72,7 @@ extension HeadlessEngine {
                                   url: mediaURL.absoluteString)
             }
             streamType = timeline.isFinished ? .onDemand
-                : (timeline.range.duration.seconds >= configuration.minimumDVRWindow ? .dvr : .live)
+                : (timeline.range.duration >= configuration.minimumDVRWindow ? .dvr : .live)
             reposition(at: startPosition(source, media))
             phase = .ready
             emit(.loaded(streamType: streamType, duration: streamType == .onDemand ? timeline.range.end : nil,
@@ -87,28 +87,26 @@ extension HeadlessEngine {
         }
     }
 
-    private func startPosition(_ source: EngineSource, _ media: MediaPlaylist) -> Double {
+    private func startPosition(_ source: EngineSource, _ media: MediaPlaylist) -> MediaTime {
         let seekable = seekableRange()
         if let requested = source.startPosition { return unskipped(seekable.clamp(requested)) }
         if let start = media.start {
-            let offset = start.timeOffset.seconds
-            let position = offset >= 0 ? timeline.range.start.seconds + offset : timeline.range.end.seconds + offset
-            return unskipped(seekable.clamp(MediaTime(seconds: position)))
+            let offset = start.timeOffset
+            let position = offset >= .zero ? timeline.range.start + offset : timeline.range.end + offset
+            return unskipped(seekable.clamp(position))
         }
         return unskipped(streamType == .onDemand ? seekable.start : seekable.end)
     }
 
     /// A position moved past the skipped range that contains it.
-    func unskipped(_ position: MediaTime) -> Double {
-        (skippedRanges.range(containing: position)?.end ?? position).seconds
+    func unskipped(_ position: MediaTime) -> MediaTime {
+        skippedRanges.range(containing: position)?.end ?? position
     }
 
     /// Moves the playhead and the download position to a time, keeping nothing buffered.
-    func reposition(at time: Double) {
+    func reposition(at time: MediaTime) {
         playhead = time
-        buffer.removeAll()
-        allDownloaded = false
-        nextSequence = timeline.segment(containing: time)?.sequence
+        buffer.restart(at: timeline.segment(containing: time)?.sequence)
     }
 
     func startLoops() {
@@ -159,7 +157,7 @@ extension HeadlessEngine {
         var changedLastTime = true
         var lastChange = stopwatch.elapsed
         while !Task.isCancelled, generation == expected {
-            let target = max(timeline.targetDuration, 1)
+            let target = max(timeline.targetDuration.seconds, 1)
             do {
                 try await stopwatch.sleep(for: .seconds(changedLastTime ? target : target / 2))
             } catch { return }

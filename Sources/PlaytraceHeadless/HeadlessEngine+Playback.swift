@@ -10,79 +10,56 @@ extension HeadlessEngine {
             do { try await stopwatch.sleep(for: nextTickDelay()) } catch { return }
             guard generation == expected else { return }
             let now = stopwatch.elapsed
-            tick(elapsed: (now - last).seconds)
+            tick(elapsed: now - last)
             last = now
         }
     }
-
-    /// How far past a boundary a tick timed for it stops, so that the boundary is inside the movement reported
-    /// whatever the rounding of the times (seconds).
-    static let boundaryOvershoot = 1e-6
 
     /// How soon the first movement after a stop (the first frame, the end of a stall or a seek) is reported, when
     /// progress is reported: a tracker sees playback enter an ad within this of it happening.
     static let movementStartDelay = Duration.microseconds(500)
 
     /// The tick interval, or less when the playhead, playing, reaches a progress boundary sooner (remembered in
-    /// ``aimedBoundary`` for the tick) or has just begun to move.
+    /// ``ProgressBoundaries/aimed`` for the tick) or has just begun to move.
     private func nextTickDelay() -> Duration {
-        aimedBoundary = nil
+        boundaries.aimed = nil
         let interval = configuration.tickInterval
-        guard reportsProgress, phase == .ready, firstFrameShown, wantsToPlay, !isSeeking, !stalls.isStalled
+        guard boundaries.reportsProgress, phase == .ready, firstFrameShown, wantsToPlay, seeking == nil, !stalls.isStalled
         else { return interval }
         if let active = playingInterstitial {
             // An interstitial plays at normal speed, on its own timeline and boundaries.
             guard active.assets != nil, active.buffered > active.assetElapsed || active.assetLoaded else { return interval }
             if !movedLastTick { return Self.movementStartDelay }
-            guard let sorted = interstitialBoundaryTimes[active.scheduled.event.id],
-                  let index = Self.firstIndex(in: sorted, after: active.position) else { return interval }
-            let target = sorted[index] + Self.boundaryOvershoot
-            let delay = target - active.position
+            guard let boundary = boundaries.next(inInterstitial: active.scheduled.event.id, after: active.position)
+            else { return interval }
+            let target = boundary + ProgressBoundaries.overshoot
+            let delay = (target - active.position).seconds
             guard delay < interval.seconds else { return interval }
-            aimedBoundary = target
+            boundaries.aimed = target
             return .seconds(max(delay, 0))
         }
         guard rate > 0 else { return interval }
         if !movedLastTick { return Self.movementStartDelay }
         guard let boundary = nextBoundary(after: playhead) else { return interval }
-        let target = boundary + Self.boundaryOvershoot
-        let delay = (target - playhead) / rate
+        let target = boundary + ProgressBoundaries.overshoot
+        let delay = (target - playhead).seconds / rate
         guard delay < interval.seconds else { return interval }
-        aimedBoundary = target
+        boundaries.aimed = target
         return .seconds(max(delay, 0))
     }
 
-    /// The first progress boundary after a position: the next boundary time, or the position where the stream's
-    /// dates, counted on from the position's date, reach the next boundary date.
-    func nextBoundary(after position: Double) -> Double? {
-        var next: Double?
-        if let index = Self.firstIndex(in: boundaryTimes, after: position) { next = boundaryTimes[index] }
-        if !boundaryDates.isEmpty, let date = timeline.date(at: position)?.secondsSince1970,
-           let index = Self.firstIndex(in: boundaryDates, after: date) {
-            let byDate = position + (boundaryDates[index] - date)
-            next = min(next ?? byDate, byDate)
-        }
-        return next
+    /// The first progress boundary after a position on the primary.
+    func nextBoundary(after position: MediaTime) -> MediaTime? {
+        boundaries.next(after: position, date: boundaries.hasDates ? timeline.date(at: position) : nil)
     }
 
-    /// The index of the first value greater than `value` in a sorted array.
-    static func firstIndex(in sorted: [Double], after value: Double) -> Int? {
-        var low = 0
-        var high = sorted.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sorted[middle] <= value { low = middle + 1 } else { high = middle }
-        }
-        return low < sorted.count ? low : nil
+    /// What must be buffered to start, resume or complete a seek: the startup amount, or what is left.
+    private func neededAhead() -> MediaTime {
+        guard buffer.isComplete, let end = buffer.last?.end else { return configuration.startupBufferDuration }
+        return min(configuration.startupBufferDuration, max(.zero, end - playhead))
     }
 
-    /// Seconds that must be buffered to start, resume or complete a seek: the startup amount, or what is left.
-    private func neededAhead() -> Double {
-        guard allDownloaded, let end = buffer.last?.end else { return configuration.startupBufferDuration }
-        return min(configuration.startupBufferDuration, max(0, end - playhead))
-    }
-
-    func tick(elapsed: Double) {
+    func tick(elapsed: Duration) {
         let before = playhead
         let interstitialBefore = playingInterstitial.map { ($0.scheduled.event.id, $0.position) }
         defer {
@@ -94,16 +71,15 @@ extension HeadlessEngine {
             movedLastTick = (playhead > before || interstitialMoved) && !began
         }
         guard phase == .ready else { return }
-        let bufferedEnd = buffer.last?.end ?? playhead
+        let bufferedEnd = buffer.end(from: playhead)
         let ahead = bufferedEnd - playhead
-        let ready = ahead >= neededAhead() && (ahead > 0 || allDownloaded)
-        if isSeeking {
+        let ready = ahead >= neededAhead() && (ahead > .zero || buffer.isComplete)
+        if seeking != nil {
             guard ready else { return }
             finishSeek(completed: true)
         }
         if !firstFrameShown {
             guard wantsToPlay, ready else { return }
-            firstFrameShown = true
             let startup = stopwatch.elapsed - startupReference
             startupTime = startup
             updateCurrentVariant()
@@ -128,30 +104,30 @@ extension HeadlessEngine {
             updateStatus()
         }
         guard wantsToPlay else { return }
-        var move = elapsed * rate
+        var move = MediaTime(elapsed) * rate
         // A tick timed to reach a boundary reaches it, whatever the rounding of the clock's durations.
-        if let aimed = aimedBoundary, playhead + move < aimed, aimed - (playhead + move) < Self.boundaryOvershoot {
+        if let aimed = boundaries.aimed, playhead + move < aimed, aimed - (playhead + move) < ProgressBoundaries.overshoot {
             move = aimed - playhead
         }
-        aimedBoundary = nil
+        boundaries.aimed = nil
         // An interstitial the playhead reaches during this tick: play up to its start, then play it.
         if let interstitial = interstitial(from: playhead, to: playhead + move),
-           interstitial.event.start.seconds - playhead <= ahead {
-            advancePlayhead(to: interstitial.event.start.seconds)
+           interstitial.event.start - playhead <= ahead {
+            advancePlayhead(to: interstitial.event.start)
             beginInterstitial(interstitial)
             return
         }
         preloadInterstitial(near: playhead)
         // A skipped range the playhead reaches during this tick: play up to its start, then jump over it.
-        let skip = skippedRanges.ranges.first { $0.end.seconds > playhead && $0.start.seconds <= playhead + move }
-        let step = skip.map { max(0, $0.start.seconds - playhead) } ?? move
-        if step <= ahead, skip != nil || !allDownloaded || playhead + step < bufferedEnd {
+        let skip = skippedRanges.ranges.first { $0.end > playhead && $0.start <= playhead + move }
+        let step = skip.map { max(.zero, $0.start - playhead) } ?? move
+        if step <= ahead, skip != nil || !buffer.isComplete || playhead + step < bufferedEnd {
             advancePlayhead(to: playhead + step)
             if let skip {
                 jump(over: skip)
                 return
             }
-        } else if allDownloaded {
+        } else if buffer.isComplete {
             advancePlayhead(to: bufferedEnd)
             evictPlayed()
             reachedEnd()
@@ -164,16 +140,17 @@ extension HeadlessEngine {
         updateCurrentVariant()
     }
 
-    private func advancePlayhead(to position: Double) {
+    private func advancePlayhead(to position: MediaTime) {
         if position > playhead {
-            playedRanges.insert(MediaTimeRange(start: MediaTime(seconds: playhead), end: MediaTime(seconds: position)))
-            if reportsProgress {
+            playedRanges.insert(MediaTimeRange(start: playhead, end: position))
+            if boundaries.reportsProgress {
                 // A movement that crosses a progress boundary before its end (a tick that came late) is reported in
                 // parts that end at each boundary, each saying how long ago the playhead was there.
                 var from = playhead
-                while let boundary = nextBoundary(after: from), boundary + Self.boundaryOvershoot < position - 1e-9 {
-                    let split = boundary + Self.boundaryOvershoot
-                    reportProgress(from: from, to: split, lag: .seconds((position - split) / max(rate, 1e-9)))
+                while let boundary = nextBoundary(after: from),
+                      boundary + ProgressBoundaries.overshoot < position - Self.timeTolerance {
+                    let split = boundary + ProgressBoundaries.overshoot
+                    reportProgress(from: from, to: split, lag: .seconds((position - split).seconds / max(rate, 1e-9)))
                     from = split
                 }
                 reportProgress(from: from, to: position, lag: .zero)
@@ -190,8 +167,11 @@ extension HeadlessEngine {
         updateStatus()
     }
 
-    private func reportProgress(from: Double, to: Double, lag: Duration) {
-        emit(.progressed(PlaybackProgress(from: MediaTime(seconds: from), to: MediaTime(seconds: to),
+    /// Below this, two positions are the same one, whatever the rounding of the ticks.
+    static let timeTolerance = MediaTime(seconds: 1e-9)
+
+    private func reportProgress(from: MediaTime, to: MediaTime, lag: Duration) {
+        emit(.progressed(PlaybackProgress(from: from, to: to,
                                           fromDate: timeline.date(at: from), toDate: timeline.date(at: to), rate: rate,
                                           lag: lag)))
     }
@@ -200,52 +180,47 @@ extension HeadlessEngine {
     /// it.
     private func jump(over range: MediaTimeRange) {
         emit(.rangeSkipped(range))
-        let target = range.end.seconds
-        if streamType == .onDemand, target >= timeline.range.end.seconds {
-            playhead = timeline.range.end.seconds
+        let target = range.end
+        if streamType == .onDemand, target >= timeline.range.end {
+            playhead = timeline.range.end
             buffer.removeAll()
             reachedEnd()
             return
         }
         moveBuffer(to: target)
-        if !isSeeking {
+        if seeking == nil {
             updateCurrentVariant()
         } else {
-            seekIsSkip = true
-            seekTarget = target
+            seeking = SeekState(target: target, isSkip: true)
             updateStatus()
         }
     }
 
     /// The primary resumes after an interstitial at `target`: from the buffer when it holds it, otherwise
     /// downloading from there.
-    func resumePrimary(at target: Double) {
-        let end = streamType == .onDemand ? timeline.range.end.seconds : target
+    func resumePrimary(at target: MediaTime) {
+        let end = streamType == .onDemand ? timeline.range.end : target
         moveBuffer(to: min(target, end))
     }
 
     /// Moves the playhead within the buffer when it holds `target`; otherwise flushes it and downloads from there
     /// (the engine is then seeking).
-    private func moveBuffer(to target: Double) {
-        if let first = buffer.first, let last = buffer.last, target >= first.start, target < last.end {
+    private func moveBuffer(to target: MediaTime) {
+        if buffer.holds(target) {
             playhead = target
             evictPlayed()
         } else {
-            isSeeking = true
+            seeking = seeking ?? SeekState()
             downloadTask?.cancel()
             reposition(at: target)
             startDownloadLoop()
         }
     }
 
-    private func evictPlayed() {
-        while let first = buffer.first, first.end <= playhead, buffer.count > 1 || first.end < playhead {
-            buffer.removeFirst()
-        }
-    }
+    private func evictPlayed() { buffer.evict(playedBefore: playhead) }
 
     private func updateCurrentVariant() {
-        guard let segment = buffer.first(where: { $0.start <= playhead && playhead < $0.end }) ?? buffer.first,
+        guard let segment = buffer.segment(at: playhead),
               segment.variant != currentVariant, let next = variant(at: segment.variant)
         else { return }
         let previous = currentVariant.flatMap(variant(at:))
@@ -258,7 +233,7 @@ extension HeadlessEngine {
 
     func beginStall() {
         guard stalls.begin(at: stopwatch.elapsed) else { return }
-        emit(.stallBegan(at: MediaTime(seconds: playhead)))
+        emit(.stallBegan(at: playhead))
         updateStatus()
     }
 
@@ -268,13 +243,10 @@ extension HeadlessEngine {
     }
 
     private func finishSeek(completed: Bool) {
-        isSeeking = false
-        let target = seekTarget ?? playhead
-        seekTarget = nil
-        if seekIsSkip {
-            seekIsSkip = false
-        } else {
-            emit(.seekEnded(at: MediaTime(seconds: completed ? playhead : target), completed: completed))
+        guard let finished = seeking else { return }
+        seeking = nil
+        if !finished.isSkip {
+            emit(.seekEnded(at: completed ? playhead : finished.target ?? playhead, completed: completed))
         }
         updateStatus()
     }
@@ -286,21 +258,24 @@ extension HeadlessEngine {
     /// Seeks within tolerances: to the segment boundary nearest the target among those they allow (a segment starts
     /// with an independent frame, so a real client decodes nothing before it), else exactly to the target.
     public func seek(to position: MediaTime, toleranceBefore: MediaTime, toleranceAfter: MediaTime) {
-        let target = seekableRange().clamp(position).seconds
+        let target = seekableRange().clamp(position)
         guard toleranceBefore > .zero || toleranceAfter > .zero,
               let segment = timeline.segment(containing: target), segment.start <= target, target < segment.end
         else {
             seek(to: position)
             return
         }
-        var boundaries: [Double] = []
-        if target - segment.start <= toleranceBefore.seconds { boundaries.append(segment.start) }
-        if segment.end - target <= toleranceAfter.seconds, streamType != .onDemand || segment.end < seekableRange().end.seconds {
-            boundaries.append(segment.end)
+        var allowed: [MediaTime] = []
+        if target - segment.start <= toleranceBefore { allowed.append(segment.start) }
+        if segment.end - target <= toleranceAfter, streamType != .onDemand || segment.end < seekableRange().end {
+            allowed.append(segment.end)
         }
-        let nearest = boundaries.min { abs($0 - target) < abs($1 - target) } ?? target
-        seek(to: MediaTime(seconds: nearest))
+        let nearest = allowed.min { abs(($0 - target).seconds) < abs(($1 - target).seconds) } ?? target
+        seek(to: nearest)
     }
+
+    /// How far before the end of an on-demand item a seek to its end lands: a frame is left to show.
+    static let lastSeekableMargin = MediaTime(seconds: 0.001)
 
     /// Seeks the primary. While an interstitial plays, the seek skips it where the viewer may, and otherwise waits for
     /// its end. A forward seek past a `JUMP`-restricted interstitial not played yet goes to it first; the seek's
@@ -309,21 +284,19 @@ extension HeadlessEngine {
         guard phase == .ready || phase == .ended, !timeline.segments.isEmpty else { return }
         let seekable = seekableRange()
         var target = unskipped(seekable.clamp(position))
-        if streamType == .onDemand { target = min(target, max(seekable.start.seconds, seekable.end.seconds - 0.001)) }
+        if streamType == .onDemand { target = min(target, max(seekable.start, seekable.end - Self.lastSeekableMargin)) }
         guard seekLeavesInterstitial(to: target) else { return }
         if let restricted = jumpRestrictedInterstitial(from: playhead, to: target) {
             seekAfterInterstitial = target
-            target = restricted.event.start.seconds
+            target = restricted.event.start
         }
         rearmInterstitials(after: target)
-        if isSeeking, !seekIsSkip, let previous = seekTarget {
-            emit(.seekEnded(at: MediaTime(seconds: previous), completed: false))
+        if let previous = seeking, !previous.isSkip, let previousTarget = previous.target {
+            emit(.seekEnded(at: previousTarget, completed: false))
         }
-        seekIsSkip = false
-        isSeeking = true
-        seekTarget = target
+        seeking = SeekState(target: target)
         discardPreload()
-        emit(.seekBegan(target: MediaTime(seconds: target)))
+        emit(.seekBegan(target: target))
         if phase == .ended { phase = .ready }
         if stalls.isStalled { endStall() }
         moveBuffer(to: target)

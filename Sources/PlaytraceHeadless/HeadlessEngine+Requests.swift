@@ -67,7 +67,7 @@ extension HeadlessEngine {
 
     /// The deadline of a request of this kind: sized to the target duration once it is known.
     func timeout(for kind: RequestRecord.Kind) -> Duration {
-        let target = timeline.targetDuration
+        let target = timeline.targetDuration.seconds
         // The steering manifest is first asked for before startup: it may not hold startup up for long.
         guard target > 0 else { return kind == .steeringManifest ? configuration.minimumPlaylistTimeout : configuration.requestTimeout }
         switch kind {

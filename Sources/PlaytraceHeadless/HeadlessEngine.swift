@@ -1,9 +1,8 @@
 import Foundation
 public import Logging
-import PlaytraceCore
+public import PlaytraceCore
 public import PlaytraceNetwork
 public import PlaytracePlayer
-import DequeModule
 import PlaytraceHLS
 import PlaytraceHLSPlayback
 
@@ -26,10 +25,10 @@ import PlaytraceHLSPlayback
 public actor HeadlessEngine: PlaybackEngine {
     /// How the engine buffers, adapts and retries.
     public struct Configuration: Sendable {
-        /// Seconds to buffer ahead of the playhead.
-        public var forwardBufferDuration: Double = 30
-        /// Seconds that must be buffered before playback starts, resumes after a stall, or completes a seek.
-        public var startupBufferDuration: Double = 2
+        /// How much media to buffer ahead of the playhead.
+        public var forwardBufferDuration: MediaTime = 30
+        /// How much media must be buffered before playback starts, resumes after a stall, or completes a seek.
+        public var startupBufferDuration: MediaTime = 2
         /// How often the playhead advances.
         public var tickInterval: Duration = .milliseconds(100)
         /// Retries of a failed request when no other variant can take over.
@@ -55,14 +54,14 @@ public actor HeadlessEngine: PlaybackEngine {
         public var maximumConsecutiveGaps: Int = 3
         /// Whether interstitials (`CLASS="com.apple.hls.interstitial"` date ranges) are played.
         public var playsInterstitials = true
-        /// How far ahead of an interstitial (seconds of the primary) its asset list and first asset are downloaded.
-        public var interstitialPreloadLead: Double = 10
+        /// How far ahead of an interstitial (on the primary's timeline) its asset list and first asset are downloaded.
+        public var interstitialPreloadLead: MediaTime = 10
         /// Reads asset lists that are not the HLS JSON (an ad server's VAST answer); `nil`: JSON only.
         public var assetListReader: (any InterstitialAssetListReader)?
         /// Live playback starts this many target durations from the live edge.
         public var liveEdgeTargetDurations: Double = 3
-        /// A live window at least this long (seconds) makes the stream DVR.
-        public var minimumDVRWindow: Double = 60
+        /// A live window at least this long makes the stream DVR.
+        public var minimumDVRWindow: MediaTime = 60
         /// The most segments kept of a media playlist that is not a VOD one: its last ones, the window the viewer can
         /// seek in (20,000 segments: 11 hours of 2-second segments, 33 of 6-second ones). A live playlist of weeks of
         /// history (the parse caps allow a million segments) then costs what this window costs at each refresh
@@ -74,20 +73,20 @@ public actor HeadlessEngine: PlaybackEngine {
         public var abrSwitchUpSafetyFactor: Double = 0.7
         /// Segment downloads in a row that must have measured headroom for a higher variant before switching up.
         public var abrSwitchUpSamples: Int = 3
-        /// Seconds that must be buffered before switching to a higher variant.
-        public var minimumBufferForSwitchUp: Double = 8
+        /// How much media must be buffered before switching to a higher variant.
+        public var minimumBufferForSwitchUp: MediaTime = 8
 
         public init() {}
     }
 
     enum Phase { case idle, loading, ready, ended, failed }
 
-    struct BufferedSegment {
-        var sequence: Int
-        var start: Double
-        var end: Double
-        var variant: Int
-        var switchReason: VariantSwitchReason?
+    /// A seek under way.
+    struct SeekState {
+        /// Where it goes (`nil`: where the playhead is, when the buffer was flushed without a seek asked).
+        var target: MediaTime?
+        /// Whether it is a jump over a skipped range (not reported as a seek).
+        var isSkip = false
     }
 
     let configuration: Configuration
@@ -112,25 +111,13 @@ public actor HeadlessEngine: PlaybackEngine {
     var phase = Phase.idle
     var wantsToPlay = false
     var rate = 1.0
-    var playhead = 0.0
-    var buffer = Deque<BufferedSegment>()
-    var nextSequence: Int?
-    var allDownloaded = false
-    var isSeeking = false
-    var seekTarget: Double?
-    /// Whether the seek under way is a jump over a skipped range (not reported as a seek).
-    var seekIsSkip = false
+    var playhead = MediaTime.zero
+    var buffer = ForwardBuffer()
+    /// The seek under way, if any.
+    var seeking: SeekState?
     var skippedRanges = MediaTimeRangeSet()
     var playedRanges = MediaTimeRangeSet()
-    /// Whether each movement of the playhead is reported (``EngineEvent/progressed(_:)``).
-    var reportsProgress = false
-    /// The progress boundaries, as sorted media times and sorted stream dates (seconds).
-    var boundaryTimes: [Double] = []
-    var boundaryDates: [Double] = []
-    /// The boundaries on each interstitial's timeline, sorted, by the interstitial's ID.
-    var interstitialBoundaryTimes: [String: [Double]] = [:]
-    /// The boundary the playback loop's current sleep was timed to reach, if any.
-    var aimedBoundary: Double?
+    var boundaries = ProgressBoundaries()
     /// Whether the last tick moved the playhead (a first movement after a stop is reported at once).
     var movedLastTick = false
     /// The interstitials the playlists announce, by ID, and the one that plays.
@@ -141,7 +128,7 @@ public actor HeadlessEngine: PlaybackEngine {
     var activeInterstitial: ActiveInterstitial?
     /// Where a seek asked while an interstitial had to play first (a JUMP-restricted one it crossed, or one that may
     /// not be skipped) goes when the interstitial ends.
-    var seekAfterInterstitial: Double?
+    var seekAfterInterstitial: MediaTime?
     /// What was played of each interstitial, on its timeline, by its ID.
     var interstitialPlayedRanges: [String: MediaTimeRangeSet] = [:]
     /// Identifies this playback of the primary to interstitial servers (`_HLS_primary_id`).
@@ -151,9 +138,11 @@ public actor HeadlessEngine: PlaybackEngine {
     var mediaOptions: [MediaOption] = []
     var mediaOptionURLs: [MediaOption.ID: URL] = [:]
     var selectedMediaOptions: [MediaOption.Kind: MediaOption.ID] = [:]
-    var firstFrameShown = false
+    /// When startup began: the load, or the last play asked before the first frame.
     var startupReference: Duration = .zero
+    /// How long the first frame took, once shown.
     var startupTime: Duration?
+    var firstFrameShown: Bool { startupTime != nil }
     var stalls = StallTally()
     var variantSwitchCount = 0
     var bytesReceived = 0
@@ -210,15 +199,14 @@ public actor HeadlessEngine: PlaybackEngine {
     public nonisolated func events() -> AsyncStream<EngineEvent> { broadcaster.subscribe() }
 
     public func snapshot() -> EngineSnapshot {
-        let bufferedEnd = buffer.last?.end ?? playhead
-        return EngineSnapshot(
-            status: lastStatus, wantsToPlay: wantsToPlay, rate: rate, playhead: MediaTime(seconds: playhead),
+        EngineSnapshot(
+            status: lastStatus, wantsToPlay: wantsToPlay, rate: rate, playhead: playhead,
             streamDate: timeline.date(at: playhead),
-            loadedRange: MediaTimeRange(start: MediaTime(seconds: playhead), end: MediaTime(seconds: max(playhead, bufferedEnd))),
+            loadedRange: MediaTimeRange(start: playhead, end: max(playhead, buffer.end(from: playhead))),
             seekableRange: seekableRange(), duration: streamType == .onDemand ? timeline.range.end : nil,
             streamType: streamType,
-            targetDuration: timeline.targetDuration > 0 ? MediaTime(seconds: timeline.targetDuration) : nil,
-            isSeeking: isSeeking, variants: variants,
+            targetDuration: timeline.targetDuration > .zero ? timeline.targetDuration : nil,
+            isSeeking: seeking != nil, variants: variants,
             currentVariant: currentVariant.flatMap(variant(at:)), downloadingVariant: downloadVariant.flatMap(variant(at:)),
             estimatedThroughput: throughput.estimate, stallCount: stalls.count,
             stallDuration: stalls.total(at: stopwatch.elapsed),
@@ -235,7 +223,7 @@ public actor HeadlessEngine: PlaybackEngine {
         wantsToPlay = true
         if !firstFrameShown { startupReference = max(startupReference, stopwatch.elapsed) }
         let seekable = seekableRange()
-        if streamType == .live || streamType == .dvr, MediaTime(seconds: playhead) < seekable.start {
+        if streamType == .live || streamType == .dvr, playhead < seekable.start {
             // The window slid past the playhead while paused: resume at the oldest position still available.
             seek(to: seekable.start)
         }
@@ -272,24 +260,9 @@ public actor HeadlessEngine: PlaybackEngine {
         self.isMuted = isMuted
     }
 
-    public func setReportsProgress(_ enabled: Bool) { reportsProgress = enabled }
+    public func setReportsProgress(_ enabled: Bool) { boundaries.reportsProgress = enabled }
 
-    public func setProgressBoundaries(_ boundaries: [PlaybackBoundary]) {
-        var times: [Double] = []
-        var dates: [Double] = []
-        var interstitialTimes: [String: [Double]] = [:]
-        for boundary in boundaries {
-            switch boundary {
-            case .time(let time) where time.seconds.isFinite: times.append(time.seconds)
-            case .date(let date) where date.secondsSince1970.isFinite: dates.append(date.secondsSince1970)
-            case .interstitial(let id, let time) where time.seconds.isFinite: interstitialTimes[id, default: []].append(time.seconds)
-            default: break
-            }
-        }
-        boundaryTimes = times.sorted()
-        boundaryDates = dates.sorted()
-        interstitialBoundaryTimes = interstitialTimes.mapValues { $0.sorted() }
-    }
+    public func setProgressBoundaries(_ boundaries: [PlaybackBoundary]) { self.boundaries.set(boundaries) }
 
     public func stop() {
         cancelTasks()
@@ -335,19 +308,14 @@ public actor HeadlessEngine: PlaybackEngine {
         pendingSwitchReason = nil
         currentVariant = nil
         wantsToPlay = false
-        playhead = 0
-        buffer.removeAll()
-        nextSequence = nil
-        allDownloaded = false
-        isSeeking = false
-        seekTarget = nil
-        seekIsSkip = false
+        playhead = .zero
+        buffer = ForwardBuffer()
+        seeking = nil
         skippedRanges = MediaTimeRangeSet()
         playedRanges = MediaTimeRangeSet()
         mediaOptions = []
         mediaOptionURLs = [:]
         selectedMediaOptions = [:]
-        firstFrameShown = false
         startupTime = nil
         stalls = StallTally()
         variantSwitchCount = 0
@@ -388,7 +356,7 @@ public actor HeadlessEngine: PlaybackEngine {
         case .unknown: return .empty
         case .onDemand: return range
         case .live, .dvr:
-            let edge = range.end - MediaTime(seconds: configuration.liveEdgeTargetDurations * timeline.targetDuration)
+            let edge = range.end - timeline.targetDuration * configuration.liveEdgeTargetDurations
             return MediaTimeRange(start: range.start, end: max(range.start, edge))
         }
     }

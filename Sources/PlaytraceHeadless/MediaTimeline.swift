@@ -5,11 +5,12 @@ import PlaytraceHLS
 /// One segment placed on the engine's timeline.
 struct TimelineSegment: Sendable, Hashable {
     var sequence: Int
-    var start: Double
-    var duration: Double
+    var start: MediaTime
+    var duration: MediaTime
     var date: StreamDate?
     var isGap: Bool
-    var end: Double { start + duration }
+    var end: MediaTime { start + duration }
+    var range: MediaTimeRange { MediaTimeRange(start: start, end: end) }
 }
 
 /// A resource to fetch: a URL, and a byte range of it when only part is wanted.
@@ -91,20 +92,20 @@ struct MediaTimeline: Sendable {
     private(set) var segments: [TimelineSegment] = []
     /// Each variant's latest playlist, by variant index.
     private(set) var playlists: [Int: VariantPlaylist] = [:]
-    private(set) var targetDuration: Double = 0
+    private(set) var targetDuration = MediaTime.zero
     private(set) var isFinished = false
 
     var first: TimelineSegment? { segments.first }
     var last: TimelineSegment? { segments.last }
     var range: MediaTimeRange {
         guard let first, let last else { return .empty }
-        return MediaTimeRange(start: MediaTime(seconds: first.start), end: MediaTime(seconds: last.end))
+        return MediaTimeRange(start: first.start, end: last.end)
     }
 
     /// Merges a variant's playlist: returns whether the window changed (new segments, or segments removed).
     @discardableResult
     mutating func merge(_ playlist: MediaPlaylist, variant: Int, baseURL: URL) -> Bool {
-        targetDuration = Double(playlist.targetDuration)
+        targetDuration = MediaTime(seconds: Double(playlist.targetDuration))
         isFinished = playlist.isFinished
         playlists[variant] = VariantPlaylist(playlist, baseURL: baseURL)
         var changed = false
@@ -115,7 +116,7 @@ struct MediaTimeline: Sendable {
             index = min(max(lastKnown.sequence + 1 - firstIncoming.mediaSequence, 0), incoming.count)
         }
         // The date running into the first new segment: the last known segment's end, unless a tag says otherwise.
-        var date = segments.last.flatMap { last in last.date.map { $0 + MediaTime(seconds: last.duration) } }
+        var date = segments.last.flatMap { last in last.date.map { $0 + last.duration } }
         if index == 0 { date = nil }
         while index < incoming.count {
             let segment = incoming[index]
@@ -125,10 +126,11 @@ struct MediaTimeline: Sendable {
                 date = nil
             }
             // Sequence numbers past the end follow it; a jump (missed refreshes) keeps them contiguous.
-            let start = segments.last?.end ?? segment.startTime.seconds
-            segments.append(TimelineSegment(sequence: segment.mediaSequence, start: start, duration: segment.duration,
+            let start = segments.last?.end ?? segment.startTime
+            let duration = MediaTime(seconds: segment.duration)
+            segments.append(TimelineSegment(sequence: segment.mediaSequence, start: start, duration: duration,
                                             date: date, isGap: segment.tags.isGap))
-            date = date.map { $0 + MediaTime(seconds: segment.duration) }
+            date = date.map { $0 + duration }
             changed = true
             index += 1
         }
@@ -158,7 +160,7 @@ struct MediaTimeline: Sendable {
     }
 
     /// The segment covering a time (the last one for a time at or past the end).
-    func segment(containing time: Double) -> TimelineSegment? {
+    func segment(containing time: MediaTime) -> TimelineSegment? {
         guard let first, let last else { return nil }
         if time < first.start { return first }
         if time >= last.end { return last }
@@ -172,8 +174,8 @@ struct MediaTimeline: Sendable {
     }
 
     /// The stream date at a time, from the covering segment's program-date-time.
-    func date(at time: Double) -> StreamDate? {
+    func date(at time: MediaTime) -> StreamDate? {
         guard let segment = segment(containing: time), let date = segment.date else { return nil }
-        return date + MediaTime(seconds: time - segment.start)
+        return date + (time - segment.start)
     }
 }

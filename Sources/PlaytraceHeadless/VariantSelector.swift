@@ -1,3 +1,4 @@
+import PlaytraceCore
 import PlaytracePlayer
 
 /// The adaptive bit rate rule: throughput with a safety factor, and hysteresis on the way up.
@@ -6,7 +7,7 @@ import PlaytracePlayer
 ///   highest variant that does is chosen for the next segment (quick to protect the buffer, as every player is).
 /// - Up only with sustained headroom: a higher variant is chosen only after `switchUpSamples` segment downloads in a
 ///   row measured enough throughput for it within the stricter `switchUpSafetyFactor`, and while at least
-///   `minimumBufferForSwitchUp` seconds are buffered. One fast download after startup does not jump from the lowest
+///   `minimumBufferForSwitchUp` is buffered. One fast download after startup does not jump from the lowest
 ///   to the highest variant, and a throughput that comes and goes does not make the engine oscillate (the streak
 ///   starts again after every switch down).
 ///
@@ -18,14 +19,14 @@ struct VariantSelector: Sendable {
     var safetyFactor: Double
     /// The share of the estimate a higher variant may use to be switched up to.
     var switchUpSafetyFactor: Double
-    /// Seconds that must be buffered ahead before switching up.
-    var minimumBufferForSwitchUp: Double
+    /// How much media must be buffered ahead before switching up.
+    var minimumBufferForSwitchUp: MediaTime
     /// Segment downloads in a row with headroom for a higher variant before switching up.
     var switchUpSamples: Int
     /// Segment downloads in a row that measured headroom for a variant above the current one.
     private(set) var headroomStreak = 0
 
-    init(safetyFactor: Double, switchUpSafetyFactor: Double, minimumBufferForSwitchUp: Double, switchUpSamples: Int) {
+    init(safetyFactor: Double, switchUpSafetyFactor: Double, minimumBufferForSwitchUp: MediaTime, switchUpSamples: Int) {
         self.safetyFactor = safetyFactor
         self.switchUpSafetyFactor = min(switchUpSafetyFactor, safetyFactor)
         self.minimumBufferForSwitchUp = minimumBufferForSwitchUp
@@ -48,7 +49,7 @@ struct VariantSelector: Sendable {
 
     /// The variant for the next segment among `variants`: the candidates, already allowed by the limits and
     /// without those that failed (``HeadlessEngine/candidateVariants(excluding:)``).
-    func choose(current: Int?, variants: [VariantInfo], estimate: Double?, bufferedAhead: Double) -> Int? {
+    func choose(current: Int?, variants: [VariantInfo], estimate: Double?, bufferedAhead: MediaTime) -> Int? {
         guard !variants.isEmpty else { return nil }
         let allowed = variants.sorted { $0.bandwidth < $1.bandwidth }
         let currentVariant = current.flatMap { index in allowed.first { $0.index == index } }

@@ -1,0 +1,69 @@
+import PlaytraceCore
+import PlaytracePlayer
+
+/// The positions where an application wants a movement of the playhead to end (``PlaybackBoundary``), so that a
+/// tracker sees playback reach an ad's start or a quartile at once rather than at the next tick.
+struct ProgressBoundaries: Sendable {
+    /// Whether each movement of the playhead is reported (``EngineEvent/progressed(_:)``).
+    var reportsProgress = false
+    /// Media times on the primary, sorted.
+    private(set) var times: [MediaTime] = []
+    /// Stream dates on the primary, sorted.
+    private(set) var dates: [StreamDate] = []
+    /// Times on each interstitial's own timeline, sorted, by the interstitial's ID.
+    private(set) var interstitialTimes: [String: [MediaTime]] = [:]
+    /// The boundary the playback loop's current sleep was timed to reach, if any.
+    var aimed: MediaTime?
+
+    /// How far past a boundary a tick timed for it stops, so that the boundary is inside the movement reported
+    /// whatever the rounding of the times.
+    static let overshoot = MediaTime(seconds: 1e-6)
+
+    /// Replaces the boundaries (those that are not finite are ignored).
+    mutating func set(_ boundaries: [PlaybackBoundary]) {
+        var times: [MediaTime] = []
+        var dates: [StreamDate] = []
+        var interstitialTimes: [String: [MediaTime]] = [:]
+        for boundary in boundaries {
+            switch boundary {
+            case .time(let time) where time.isFinite: times.append(time)
+            case .date(let date) where date.secondsSince1970.isFinite: dates.append(date)
+            case .interstitial(let id, let time) where time.isFinite: interstitialTimes[id, default: []].append(time)
+            default: break
+            }
+        }
+        self.times = times.sorted()
+        self.dates = dates.sorted()
+        self.interstitialTimes = interstitialTimes.mapValues { $0.sorted() }
+    }
+
+    /// The first boundary after a position on the primary: the next boundary time, or the position where the
+    /// stream's dates, counted on from the position's date (`date`), reach the next boundary date.
+    func next(after position: MediaTime, date: StreamDate?) -> MediaTime? {
+        var next = Self.first(in: times, after: position)
+        if let date, let boundaryDate = Self.first(in: dates, after: date) {
+            let byDate = position + (boundaryDate - date)
+            next = min(next ?? byDate, byDate)
+        }
+        return next
+    }
+
+    /// Whether the date of a position matters to ``next(after:date:)``.
+    var hasDates: Bool { !dates.isEmpty }
+
+    /// The first boundary after a position on an interstitial's timeline.
+    func next(inInterstitial id: String, after position: MediaTime) -> MediaTime? {
+        interstitialTimes[id].flatMap { Self.first(in: $0, after: position) }
+    }
+
+    /// The first value greater than `value` in a sorted array: a binary search.
+    private static func first<Value: Comparable>(in sorted: [Value], after value: Value) -> Value? {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] <= value { low = middle + 1 } else { high = middle }
+        }
+        return low < sorted.count ? sorted[low] : nil
+    }
+}
