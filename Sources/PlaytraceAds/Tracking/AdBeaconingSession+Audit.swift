@@ -18,7 +18,7 @@ extension AdBeaconingSession {
         // By scope: an interstitial's ID, or nil for the primary.
         var fast: [String?: [ClosedRange<Double>]] = [:]
         var beaconed: [String?: [ClosedRange<Double>]] = [:]
-        for span in playedSpans {
+        for span in playedSpans.spans {
             let scope = span.progress.interstitial?.event.id
             for observation in PlaybackObservation.observations(for: span.progress, on: timeline, at: span.end) {
                 guard case .played(let from, let to, let rate, _) = observation else { continue }

@@ -13,12 +13,6 @@ public enum AdReportOutcome: Sendable, Hashable {
     case nothingToReport
 }
 
-/// A report waiting for the first attempt at each URL of its beacons.
-struct ReportWaiter {
-    var keys: [String]
-    var continuation: CheckedContinuation<Void, Never>
-}
-
 extension AdBeaconingSession {
     /// Reports that the viewer did what `type` names (`pause`, `mute`…) while the ad under the playhead plays:
     /// every event of that type of the ad is sent, each report a new occurrence. Returns once the first attempt at
@@ -27,18 +21,17 @@ extension AdBeaconingSession {
         guard let position = lastPosition else { return .nothingToReport }
         let keys = report(type, at: position)
         guard !keys.isEmpty else { return .nothingToReport }
-        if !firstAttemptsEnded(keys) {
-            let id = nextReportWaiterID
-            nextReportWaiterID += 1
+        if !book.firstAttemptsEnded(keys) {
+            let id = reportWaiters.makeID()
             let timeout = reportTimeout
             let stopwatch = stopwatch
             Task { [weak self] in
                 try? await stopwatch.sleep(for: timeout)
-                self?.resumeReportWaiter(id)
+                self?.reportWaiters.resume(id)
             }
-            await withCheckedContinuation { reportWaiters[id] = ReportWaiter(keys: keys, continuation: $0) }
+            await withCheckedContinuation { reportWaiters.wait(id, for: keys, continuation: $0) }
         }
-        return outcome(of: keys)
+        return book.outcome(of: keys)
     }
 
     public func reportMute() async -> AdReportOutcome { await report(.mute) }
@@ -77,27 +70,9 @@ extension AdBeaconingSession {
         playerStateChanged { isBuffering ? .adBufferBegan($0) : .adBufferEnded($0) }
     }
 
-    private func records(of keys: [String]) -> [BeaconRecord] {
-        keys.compactMap { recordIndex[$0].map { beacons[$0] } }
-    }
-
-    private func firstAttemptsEnded(_ keys: [String]) -> Bool {
-        records(of: keys).allSatisfy { $0.urls.allSatisfy { $0.attempts > 0 || $0.outcome != nil } }
-    }
-
-    private func outcome(of keys: [String]) -> AdReportOutcome {
-        let urls = records(of: keys).flatMap(\.urls)
-        if urls.contains(where: { $0.outcome?.isFailure == true }) { return .failed }
-        if urls.allSatisfy({ if case .delivered = $0.outcome { true } else { false } }) { return .delivered }
-        return .queued
-    }
-
     /// Resumes the reports whose beacons all had their first attempt.
     func resumeReportWaiters() {
-        for (id, waiter) in reportWaiters where firstAttemptsEnded(waiter.keys) { resumeReportWaiter(id) }
-    }
-
-    private func resumeReportWaiter(_ id: Int) {
-        reportWaiters.removeValue(forKey: id)?.continuation.resume()
+        let book = book
+        reportWaiters.resume { book.firstAttemptsEnded($0) }
     }
 }

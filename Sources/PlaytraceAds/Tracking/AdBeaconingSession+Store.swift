@@ -11,10 +11,7 @@ extension AdBeaconingSession {
     /// Gives the URLs that were not simply stored their outcome.
     func stored(_ results: [BeaconStoreQueue.Result]) {
         for result in results {
-            if let position = recordIndex[result.beacon.deliveryKey],
-               beacons[position].urls.indices.contains(result.beacon.index) {
-                beacons[position].urls[result.beacon.index].outcome = result.outcome
-            }
+            book.update(result.beacon.deliveryKey, url: result.beacon.index) { $0.outcome = result.outcome }
             log(result.note, isError: result.isError)
             settle(result.beacon.deliveryKey)
         }

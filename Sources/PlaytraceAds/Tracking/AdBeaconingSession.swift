@@ -4,17 +4,11 @@ public import PlaytraceCore
 public import PlaytraceNetwork
 public import PlaytracePlayer
 
-/// One message of the session's log (bounded: see ``AdBeaconingSession/logLimit``).
-public struct AdLogMessage: Sendable, Hashable, Identifiable {
-    public let id: Int
-    /// When it was logged, in seconds since 1970.
-    public var timeStamp: Double
-    public var message: String
-    public var isError: Bool
-}
-
 /// The observable state of client-side ad tracking for one playback: the breaks with each event's reporting state,
-/// what the metadata covers, the errors and a bounded log; and the machinery that fires and delivers the beacons.
+/// what the metadata covers, the beacons fired, the errors and a bounded log; and the machinery that fires and
+/// delivers the beacons, in types of their own (the ``BeaconScheduler`` decides what fires; a prepared beacon fills
+/// its macros; `BeaconStoreQueue` writes it; the courier's reports settle it; restoration, VAST and the audit keep
+/// their own state).
 ///
 /// ``start(mediaUrl:provider:)`` sets the ad session up with a provider (``HarmonicAdProvider``,
 /// ``MediaTailorAdProvider``), which then delivers metadata (``apply(_:)``) for as long as the session runs; the
@@ -44,18 +38,22 @@ public final class AdBeaconingSession {
     public private(set) var latestDataRange: DataRange?
     /// What the metadata's times count from.
     public private(set) var timeline: AdTimeline = .programDateTime
+    /// The log: its latest messages and the last error said.
+    private(set) var messageLog = AdSessionLog()
     /// The last error said, if any.
-    public private(set) var latestError: String?
+    public var latestError: String? { messageLog.latestError }
     /// The most recent log messages (at most ``logLimit``).
-    public private(set) var logMessages: [AdLogMessage] = []
+    public var logMessages: [AdLogMessage] { messageLog.messages }
     /// How long a break stays listed after its end once the metadata no longer lists it, in milliseconds.
     public var keepPodsForMs: Double = 2 * 3_600_000 { didSet { merger.retention = keepPodsForMs } }
     /// `[LIMITADTRACKING]`.
     public var limitAdTracking = false
     /// `[CLIENTUA]`: the app's player and this library, as `player/version plugin/version`; `nil` sends `-1`.
     public var clientUA: String?
+    /// Every beacon fired so far, in order, with its delivery, found by delivery key.
+    var book = BeaconBook()
     /// Every beacon fired so far, in order, with its delivery: what a summary reports.
-    public internal(set) var beacons: [BeaconRecord] = []
+    public var beacons: [BeaconRecord] { book.records }
     /// The URL given to ``start(mediaUrl:provider:)``.
     public internal(set) var mediaUrl: URL?
     /// Whether the provider may ask the server to initialise the session (Harmonic's `isInitRequest`; on by
@@ -80,7 +78,7 @@ public final class AdBeaconingSession {
     public var reportTimeout: Duration = .seconds(10)
 
     /// The most log messages kept.
-    public let logLimit = 500
+    public var logLimit: Int { messageLog.limit }
 
     @ObservationIgnored private var merger = AdPodMerger()
     @ObservationIgnored private(set) var scheduler = BeaconScheduler()
@@ -112,16 +110,13 @@ public final class AdBeaconingSession {
     @ObservationIgnored var restoration = BeaconRestoration()
     @ObservationIgnored var metadataTask: Task<Void, Never>?
     @ObservationIgnored var streamTypeWaiters: [CheckedContinuation<StreamType, Never>] = []
+    /// ``start(mediaUrl:provider:)`` calls waiting for the first metadata attempt.
     @ObservationIgnored var attemptWaiters: [CheckedContinuation<Void, Never>] = []
     @ObservationIgnored nonisolated let stopwatch: Stopwatch
     /// Where the playhead was last seen on the ad timeline (milliseconds).
     @ObservationIgnored private(set) var lastPosition: Double?
     /// Reports waiting for the first attempts at their beacons (``report(_:)``).
-    @ObservationIgnored var reportWaiters: [Int: ReportWaiter] = [:]
-    @ObservationIgnored var nextReportWaiterID = 0
-    @ObservationIgnored private var nextLogID = 0
-    /// The beacon records by delivery key, and the URLs each still waits for.
-    @ObservationIgnored private(set) var recordIndex: [String: Int] = [:]
+    @ObservationIgnored var reportWaiters = ReportWaiters()
 
     /// - Parameters:
     ///   - outbox: where beacons are stored and delivered (with a ``BeaconCourier`` made by ``makeCourier(transport:timeout:maximumAttempts:)``).
@@ -152,7 +147,7 @@ public final class AdBeaconingSession {
             // What was played before is told again on the metadata's timeline, so that it is caught up.
             timeline = metadata.timeline
             let timeline = timeline
-            scheduler.replaceHistory(with: playedSpans.flatMap { span in
+            scheduler.replaceHistory(with: playedSpans.spans.flatMap { span in
                 PlaybackObservation.observations(for: span.progress, on: timeline, at: span.end)
                     .map { ($0, span.progress.interstitial?.event.id) }
             })
@@ -209,10 +204,9 @@ public final class AdBeaconingSession {
     @ObservationIgnored public var adPlaybackObserver: (@MainActor (AdPlaybackEvent) -> Void)?
     /// The break and ad the playhead is in, as last said to ``adPlaybackObserver``.
     @ObservationIgnored var placement: AdPlacement?
-    /// What was played, as the engine reported it (contiguous reports merged; at most ``playedSpanLimit``): told
-    /// again to the scheduler when the metadata's timeline turns out to be another than assumed.
-    @ObservationIgnored private(set) var playedSpans: [(progress: PlaybackProgress, end: Duration)] = []
-    private let playedSpanLimit = 4_096
+    /// What was played, as the engine reported it: told again to the scheduler when the metadata's timeline turns
+    /// out to be another than assumed.
+    @ObservationIgnored private(set) var playedSpans = PlayedSpans()
     /// The problems of the last metadata response.
     @ObservationIgnored private var lastProblems: Set<String> = []
 
@@ -226,7 +220,7 @@ public final class AdBeaconingSession {
     public func observe(_ progress: PlaybackProgress) {
         // When the playhead was at the report's end (a late tick's report says how long ago).
         let instant = stopwatch.elapsed - progress.lag
-        remember(progress, at: instant)
+        playedSpans.remember(progress, at: instant)
         // Moving between the primary and an interstitial is neither a seek nor a rewind: each has its own timeline.
         let scope = progress.interstitial?.event.id
         if scope != scheduler.scope {
@@ -252,38 +246,11 @@ public final class AdBeaconingSession {
         }
     }
 
-    private func remember(_ progress: PlaybackProgress, at instant: Duration) {
-        // A report that continues the last span (same place — the primary or one interstitial — same rate, a position
-        // and date that follow, no pause between) extends it.
-        let span = progress.interstitial.map { $0.to.seconds - $0.from.seconds } ?? (progress.to.seconds - progress.from.seconds)
-        let began = instant - .saturating(milliseconds: span / progress.rate * 1000)
-        guard var last = playedSpans.last, last.progress.interstitial?.event.id == progress.interstitial?.event.id,
-              last.progress.rate == progress.rate, began - last.end < .milliseconds(2), last.end - began < .milliseconds(2)
-        else { return appendSpan(progress, at: instant) }
-        if let interstitial = progress.interstitial {
-            guard last.progress.interstitial?.to == interstitial.from else { return appendSpan(progress, at: instant) }
-            last.progress.interstitial?.to = interstitial.to
-        } else {
-            guard last.progress.to == progress.from, (last.progress.toDate == nil) == (progress.fromDate == nil),
-                  abs((last.progress.toDate?.secondsSince1970 ?? 0) - (progress.fromDate?.secondsSince1970 ?? 0)) < 0.001
-            else { return appendSpan(progress, at: instant) }
-            last.progress.to = progress.to
-            last.progress.toDate = progress.toDate
-        }
-        last.end = instant
-        playedSpans[playedSpans.count - 1] = last
-    }
-
     /// The interstitial that played ended: the break it was in ends where it was last seen.
     func leaveInterstitial() {
         leavePlacement(lastSeenAt: lastPosition)
         scheduler.scope = nil
         lastPosition = nil
-    }
-
-    private func appendSpan(_ progress: PlaybackProgress, at instant: Duration) {
-        playedSpans.append((progress, instant))
-        if playedSpans.count > playedSpanLimit { playedSpans.removeFirst(playedSpanLimit / 2) }
     }
 
     /// Names the interstitial of each break that begins where one does on the ad timeline (within
@@ -342,52 +309,34 @@ public final class AdBeaconingSession {
         var keys: [String] = []
         var messages: [BeaconStoreQueue.Beacon] = []
         for firing in firings {
-            let sentAt = stopwatch.elapsed
             let deliveryKey = firing.deliveryKey(session: identity, reportedAt: wallClock.now)
-            var values = BeaconMacroValues(timestamp: wallClock.now, adPlayhead: firing.adPlayhead.map { $0 / 1000 },
-                                           limitAdTracking: limitAdTracking)
-            let pod = adPods.first { $0.id == firing.key.podID }
-            if let pod { values.breakPosition = breakPosition(of: pod).rawValue }
-            values.errorCode = firing.errorCode
-            values.clientUA = clientUA
-            if firing.event == .verificationNotExecuted { values.reason = Self.verificationNotSupported }
-            if let adID = firing.key.adID, let context = vast.context(pod: firing.key.podID, ad: adID) { values.apply(context) }
-            // During an interstitial the content waits where the interstitial began.
-            values.mediaPlayhead = pod.flatMap(interstitial(of:)).map(\.start.seconds)
-                ?? contentSeconds(of: max(firing.mediaTime, firing.adStart ?? firing.mediaTime))
-            var record = BeaconRecord(firing: firing, sentAt: sentAt, urls: [])
-            for (index, template) in firing.urls.enumerated() {
-                let url = BeaconMacros.fill(template, with: values)
-                record.urls.append(BeaconRecord.URLState(url: url))
-                // Only http(s) URLs are ever requested: `about:blank` is nothing to send, anything else is refused.
-                switch BeaconURLPolicy.verdict(for: url) {
-                case .request: break
-                case .skip:
-                    record.urls[index].outcome = .skipped
-                    continue
-                case .refuse(let reason):
-                    // Refused by policy, never requested: said, and not a failure of the event.
-                    record.urls[index].outcome = .refused(reason)
-                    log("beacon \(deliveryKey) URL \(index + 1) not requested: \(reason)", isError: false)
-                    continue
-                }
-                let message = OutboxMessage(key: "\(deliveryKey)/\(index)", destination: BeaconCourier.destination,
-                                            payload: [], metadata: ["url": url], remembersKey: true)
-                messages.append(BeaconStoreQueue.Beacon(deliveryKey: deliveryKey, index: index, sentAt: sentAt, message: message))
-            }
-            record.urlsOverLimit = firing.urlsOverLimit
-            if firing.urlsOverLimit > 0 {
-                log("beacon \(deliveryKey): \(firing.urlsOverLimit) URL(s) past the limit per event not requested",
-                    isError: true)
-            }
-            recordIndex[deliveryKey] = beacons.count
-            beacons.append(record)
+            let prepared = PreparedBeacon(firing, deliveryKey: deliveryKey, values: macroValues(for: firing),
+                                          sentAt: stopwatch.elapsed)
+            for note in prepared.notes { log(note.message, isError: note.isError) }
+            messages += prepared.messages
+            book.add(prepared.record, deliveryKey: deliveryKey)
             log("fired \(firing.key) (\(firing.cause.rawValue)) to \(firing.urls.count) URL(s)", isError: false)
             settle(deliveryKey)
             keys.append(deliveryKey)
         }
         store(messages)
         return keys
+    }
+
+    /// The values of a firing's macros: the time, the playheads, the break's position, the ad's VAST context.
+    private func macroValues(for firing: BeaconFiring) -> BeaconMacroValues {
+        var values = BeaconMacroValues(timestamp: wallClock.now, adPlayhead: firing.adPlayhead.map { $0 / 1000 },
+                                       limitAdTracking: limitAdTracking)
+        let pod = adPods.first { $0.id == firing.key.podID }
+        if let pod { values.breakPosition = breakPosition(of: pod).rawValue }
+        values.errorCode = firing.errorCode
+        values.clientUA = clientUA
+        if firing.event == .verificationNotExecuted { values.reason = Self.verificationNotSupported }
+        if let adID = firing.key.adID, let context = vast.context(pod: firing.key.podID, ad: adID) { values.apply(context) }
+        // During an interstitial the content waits where the interstitial began.
+        values.mediaPlayhead = pod.flatMap(interstitial(of:)).map(\.start.seconds)
+            ?? contentSeconds(of: max(firing.mediaTime, firing.adStart ?? firing.mediaTime))
+        return values
     }
 
     /// Takes a ``BeaconCourier``'s report of an attempt (``makeCourier(transport:timeout:maximumAttempts:)`` wires
@@ -409,14 +358,19 @@ public final class AdBeaconingSession {
             if let (key, state) = event { setState(state, of: key) }
             return
         }
-        guard let position = recordIndex[deliveryKey], beacons[position].urls.indices.contains(index) else { return }
-        beacons[position].urls[index].attempts = attempt.attempt
+        let known = book.update(deliveryKey, url: index) { url in
+            url.attempts = attempt.attempt
+            switch attempt.outcome {
+            case .delivered: url.outcome = .delivered(instant)
+            case .reject(let reason), .split(let reason): url.outcome = .failed(reason)
+            case .retry, .pause: break
+            }
+        }
+        guard known, let record = book.record(deliveryKey) else { return }
         switch attempt.outcome {
-        case .delivered: beacons[position].urls[index].outcome = .delivered(instant)
         case .reject(let reason), .split(let reason):
-            beacons[position].urls[index].outcome = .failed(reason)
-            log("beacon \(beacons[position].firing.key.name) failed for good: \(reason)", isError: true)
-        case .retry, .pause: break
+            log("beacon \(record.firing.key.name) failed for good: \(reason)", isError: true)
+        case .delivered, .retry, .pause: break
         }
         settle(deliveryKey)
         resumeReportWaiters()
@@ -425,8 +379,8 @@ public final class AdBeaconingSession {
     /// Moves a fired event to done or failed once every URL of its occurrence has an outcome: failed when one of
     /// its URLs failed, done otherwise (URLs refused by policy or with nothing to request are said, not failures).
     func settle(_ deliveryKey: String) {
-        guard let position = recordIndex[deliveryKey], let state = beacons[position].state else { return }
-        setState(state, of: beacons[position].firing.key)
+        guard let record = book.record(deliveryKey), let state = record.state else { return }
+        setState(state, of: record.firing.key)
     }
 
     func setState(_ state: ReportingState, of key: TrackingEventKey) {
@@ -442,10 +396,5 @@ public final class AdBeaconingSession {
         }
     }
 
-    func log(_ message: String, isError: Bool) {
-        logMessages.append(AdLogMessage(id: nextLogID, timeStamp: wallClock.now.secondsSince1970, message: message, isError: isError))
-        nextLogID += 1
-        if logMessages.count > logLimit { logMessages.removeFirst(logMessages.count - logLimit) }
-        if isError { latestError = message }
-    }
+    func log(_ message: String, isError: Bool) { messageLog.append(message, isError: isError, at: wallClock.now) }
 }
