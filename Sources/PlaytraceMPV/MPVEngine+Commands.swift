@@ -62,7 +62,7 @@ extension MPVEngine {
 
     /// Sends the seek to libmpv and arms the watchdog (`SeekWatchdog`) for it.
     func sendSeek(to target: MediaTime, exact: Bool, resent: Bool) {
-        handle.command(["seek", String(target.seconds - timeOrigin), exact ? "absolute+exact" : "absolute+keyframes"])
+        handle.command(["seek", String((target - origin.time).seconds), exact ? "absolute+exact" : "absolute+keyframes"])
         armSeekWatchdog(for: target, resent: resent)
     }
 

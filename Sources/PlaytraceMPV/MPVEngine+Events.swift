@@ -10,7 +10,7 @@ extension MPVEngine {
         while let event = handle.nextEvent() { batch.append(event) }
         // libmpv hands its log lines after its property changes: the segment FFmpeg opened, which places a live
         // stream's time, is read before the frames that follow it.
-        if !isOriginPlaced {
+        if !origin.isPlaced {
             for case .logMessage("ffmpeg/demuxer", let level, let text) in batch where level != "error" { readerLogged(text) }
         }
         for event in batch { process(event) }
@@ -96,11 +96,11 @@ extension MPVEngine {
     /// seek (the Player applying its audio choice again) makes libmpv restart without a playback-restart event, and
     /// waiting for one would stop the engine's playhead for good. A frame within the seek's window, libmpv no longer
     /// seeking, is the landing.
-    func landedWithoutRestart(at seconds: Double) -> Bool {
+    func landedWithoutRestart(at position: MediaTime) -> Bool {
         guard let target = jumpTarget ?? seekTarget else { return false }
         let window = jumpTarget == nil ? seekWindow ?? target...target : target...target
-        let slack = max(0.1, 2 / frameRate)
-        guard seconds >= window.lowerBound.seconds - slack, seconds <= window.upperBound.seconds + slack else { return false }
+        let slack = MediaTime(seconds: max(0.1, 2 / frameRate))
+        guard position >= window.lowerBound - slack, position <= window.upperBound + slack else { return false }
         return handle.flag("seeking") == false
     }
 
@@ -116,18 +116,18 @@ extension MPVEngine {
             // A live stream's time means nothing until the engine knows where libmpv began.
             guard let time = value.double else { return }
             placeOriginWithoutLog()
-            guard isOriginPlaced else { return }
-            let seconds = time + timeOrigin
-            if landedWithoutRestart(at: seconds) { playbackRestarted() }
+            guard origin.isPlaced else { return }
+            let position = MediaTime(seconds: time) + origin.time
+            if landedWithoutRestart(at: position) { playbackRestarted() }
             if jumpTarget != nil { return }
-            noteTimestampJump(to: MediaTime(seconds: seconds))
-            if reachInterstitial(from: MediaTime(seconds: seconds)) { return }
-            if jumpOverSkippedRange(from: MediaTime(seconds: seconds)) { return }
-            reportProgress(to: MediaTime(seconds: seconds))
-            playhead = MediaTime(seconds: seconds)
+            noteTimestampJump(to: position)
+            if reachInterstitial(from: position) { return }
+            if jumpOverSkippedRange(from: position) { return }
+            reportProgress(to: position)
+            playhead = position
             // A frame shown before a seek lands (one asked while libmpv loaded the primary) starts no played range.
             if status == .playing, playedFrom == nil, seekTarget == nil { playedFrom = playhead }
-            if !hasShownFirstFrame, isFileLoaded, wantsToPlay, seconds > 0 || status == .playing {
+            if !hasShownFirstFrame, isFileLoaded, wantsToPlay, position > .zero || status == .playing {
                 firstFrame()
                 _ = beginInterstitialAtStart()
             }
@@ -148,7 +148,7 @@ extension MPVEngine {
             }
             updateStatus()
         case "demuxer-cache-duration":
-            cacheDuration = value.double ?? 0
+            cacheDuration = value.double.map { MediaTime(seconds: $0) } ?? .zero
         case "video-bitrate":
             videoBitRate = value.double
         case "width":
@@ -228,18 +228,8 @@ extension MPVEngine {
     /// the media's, and are left out; the stream layer's (a file that cannot be opened) are network errors.
     func decoderError(_ text: String, from prefix: String) {
         guard !prefix.hasPrefix("ao/null"), !prefix.hasPrefix("vo/null") else { return }
-        let second = stopwatch.elapsed / .seconds(1)
-        if Duration.seconds(second.rounded(.down)) != errorSecond {
-            errorSecond = .seconds(second.rounded(.down))
-            errorsThisSecond = 0
-        }
-        guard errorsThisSecond < Self.errorsPerSecond else {
-            errorsLeftOut += 1
-            return
-        }
-        errorsThisSecond += 1
-        let leftOut = errorsLeftOut > 0 ? " (and \(errorsLeftOut) more before it)" : ""
-        errorsLeftOut = 0
+        guard let heldBack = errorLimit.admit(at: stopwatch.elapsed) else { return }
+        let leftOut = heldBack > 0 ? " (and \(heldBack) more before it)" : ""
         let kind: EngineError.Kind = prefix == "stream" ? .network : .decoding
         emit(.error(EngineError(kind: kind, message: "libmpv \(prefix): \(text)\(leftOut)", isFatal: false)))
     }

@@ -17,19 +17,18 @@ extension MPVEngine {
     /// read last), or where FFmpeg starts by default without a position.
     func loadPrimary(_ url: URL, at position: MediaTime?) {
         if let stream, stream.isLive {
-            startSequence = position.flatMap(stream.sequence(at:))
+            let startSequence = position.flatMap(stream.sequence(at:))
+            origin.startLoad(startSequence: startSequence, isKnown: false)
             let fromEnd = startSequence.flatMap(stream.segmentsFromEnd(sequence:))
             handle.set("demuxer-lavf-o", Self.readerOptions + (fromEnd.map { ",live_start_index=-\($0)" } ?? ""))
             handle.set("start", "none")
             handle.requestLogMessages(level: "v")
         } else {
-            startSequence = nil
+            // Until the engine knows where libmpv's time begins (on demand: once it knows the stream is on demand).
+            origin.startLoad(startSequence: nil, isKnown: stream?.isLive == false)
             handle.set("demuxer-lavf-o", Self.readerOptions)
             handle.set("start", position.map { String($0.seconds) } ?? "none")
         }
-        // Until the engine knows where libmpv's time begins (on demand: once it knows the stream is on demand).
-        isOriginPlaced = stream?.isLive == false
-        openedSegments = []
         pendingStarts += 1
         handle.command(["loadfile", url.absoluteString, "replace"])
     }
@@ -38,30 +37,25 @@ extension MPVEngine {
     /// time on the engine's timeline.
     func readerLogged(_ text: String) {
         let prefix = "hls: Opening '"
-        guard !isOriginPlaced, openedSegments.count < Self.openedSegmentsKept, text.hasPrefix(prefix),
-              let end = text.dropFirst(prefix.count).firstIndex(of: "'") else { return }
+        guard !origin.isPlaced, text.hasPrefix(prefix), let end = text.dropFirst(prefix.count).firstIndex(of: "'")
+        else { return }
         let url = String(text.dropFirst(prefix.count)[..<end])
-        guard !url.hasSuffix(".m3u8") else { return }
-        openedSegments.append(url)
+        guard !url.hasSuffix(".m3u8"), origin.noteOpened(url) else { return }
         placeOrigin()
     }
-
-    /// FFmpeg opens the same segment of every variant at first: the segments kept until one is the playing variant's.
-    static let openedSegmentsKept = 16
 
     /// Places libmpv's time 0 at the start of the segment FFmpeg began with, once both it and the playlist are
     /// known; on demand, libmpv's time is the engine's.
     func placeOrigin() {
-        guard !isOriginPlaced, let stream else { return }
+        guard !origin.isPlaced, let stream else { return }
         guard stream.isLive else {
-            timeOrigin = 0
-            isOriginPlaced = true
+            origin.place(at: .zero)
             return
         }
         // FFmpeg's log reaches the first libmpv instance of the process, whichever instance's FFmpeg wrote it: a
         // segment far from where this load starts is another engine's.
         let expected = expectedStartSequence(in: stream)
-        guard let placement = openedSegments.lazy.compactMap({ stream.sequence(of: $0) })
+        guard let placement = origin.openedSegments.lazy.compactMap({ stream.sequence(of: $0) })
             .filter({ sequence in expected.map { abs(sequence - $0) <= Self.startSlack } ?? true })
             .compactMap({ stream.placement(sequence: $0) }).first else { return }
         place(at: placement)
@@ -74,22 +68,20 @@ extension MPVEngine {
     /// Where FFmpeg starts this load: the segment the load asked for, or by default the third from the end.
     private func expectedStartSequence(in stream: StreamPlaylist) -> Int? {
         guard let first = stream.playlist.segments.first, let last = stream.playlist.segments.last else { return nil }
-        return startSequence ?? max(last.mediaSequence - 2, first.mediaSequence)
+        return origin.startSequence ?? max(last.mediaSequence - 2, first.mediaSequence)
     }
 
     /// A frame came, and FFmpeg named no segment of the playlist the engine read (its log lines lost, a window that
     /// slid between its read and the engine's): libmpv's time is placed where FFmpeg starts, the segment the load
     /// asked for or, by default, the third from the end.
     func placeOriginWithoutLog() {
-        guard !isOriginPlaced, let stream, stream.isLive, let sequence = expectedStartSequence(in: stream),
+        guard !origin.isPlaced, let stream, stream.isLive, let sequence = expectedStartSequence(in: stream),
               let placement = stream.placement(sequence: sequence) else { return }
         place(at: placement)
     }
 
     private func place(at placement: InterstitialSchedule.SegmentPlacement) {
-        timeOrigin = placement.start.seconds
-        isOriginPlaced = true
-        openedSegments = []
+        origin.place(at: placement.start)
         handle.requestLogMessages(level: "error")
         if let target = seekTarget {
             // A seek that loaded the stream again lands where FFmpeg starts: the start of the segment that covers the
@@ -104,7 +96,7 @@ extension MPVEngine {
         guard let text = handle.string("demuxer-cache-state"), let data = text.data(using: .utf8),
               let state = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let ranges = state["seekable-ranges"] as? [[String: Any]] else { return false }
-        let time = position.seconds - timeOrigin
+        let time = (position - origin.time).seconds
         return ranges.contains { range in
             guard let start = range["start"] as? Double, let end = range["end"] as? Double else { return false }
             return time >= start && time <= end

@@ -48,7 +48,7 @@ extension MPVEngine {
         wantsToPlay = false
         duration = nil
         playhead = .zero
-        cacheDuration = 0
+        cacheDuration = .zero
         isFileLoaded = false
         hasShownFirstFrame = false
         loadRequestedAt = nil
@@ -84,10 +84,7 @@ extension MPVEngine {
         isPrimaryReplaced = false
         isReadingPlaylist = false
         primaryID = UUID().uuidString.lowercased()
-        timeOrigin = 0
-        openedSegments = []
-        isOriginPlaced = true
-        startSequence = nil
+        origin = LiveOrigin()
         adBreaks = AdBreakLedger()
         refreshTask?.cancel()
         refreshTask = nil

@@ -1,6 +1,6 @@
 #if MPV
 import Foundation
-import PlaytraceCore
+public import PlaytraceCore
 import PlaytraceHLSPlayback
 public import PlaytraceNetwork
 public import PlaytracePlayer
@@ -48,8 +48,8 @@ public actor MPVEngine: PlaybackEngine {
     public struct Configuration: Sendable {
         /// Whether video shows in a window and audio plays (off: null outputs, nothing shown or heard).
         public var showsOutput = false
-        /// Seconds libmpv buffers ahead (its `demuxer-readahead-secs`).
-        public var readAheadDuration: Double = 30
+        /// How much media libmpv buffers ahead (its `demuxer-readahead-secs`).
+        public var readAheadDuration: MediaTime = 30
         /// How long a seek may go without landing before it is sent again, and again before the item ends with a
         /// non-fatal error (20 s: libmpv lands a seek in milliseconds; a network read it waits on times out at 60 s).
         public var seekWatchdogBound: Duration = .seconds(20)
@@ -84,7 +84,8 @@ public actor MPVEngine: PlaybackEngine {
     var isMuted = false
     var duration: MediaTime?
     var playhead = MediaTime.zero
-    var cacheDuration = 0.0
+    /// How much media libmpv holds ahead of the playhead (its `demuxer-cache-duration`).
+    var cacheDuration = MediaTime.zero
     var isFileLoaded = false
     var hasShownFirstFrame = false
     var loadRequestedAt: Duration?
@@ -123,10 +124,8 @@ public actor MPVEngine: PlaybackEngine {
     var lastFramePosition: MediaTime?
     /// A leap of the frames' positions not yet confirmed by the next frame.
     var pendingLeap: (from: MediaTime, to: MediaTime)?
-    /// libmpv's error messages reported in the current second, and those left out once its limit was reached.
-    var errorsThisSecond = 0
-    var errorSecond = Duration.zero
-    var errorsLeftOut = 0
+    /// How many of libmpv's error messages are reported in a second (``errorsPerSecond``).
+    var errorLimit = MessageRateLimit(perSecond: MPVEngine.errorsPerSecond)
     /// Each audio and subtitle option's tracks, one per variant that carries it, in the variants' order; and which
     /// video track (in the same order) plays.
     var renditionTracks: [MediaOption.ID: [Int]] = [:]
@@ -159,17 +158,8 @@ public actor MPVEngine: PlaybackEngine {
     var jumpInterstitial: String?
     /// Identifies this playback of the primary to interstitial servers (`_HLS_primary_id`).
     var primaryID = UUID().uuidString.lowercased()
-    /// Where libmpv's time 0 lies on the engine's timeline: 0 on demand; on a live stream, the start of the segment
-    /// FFmpeg began the load with (libmpv's time starts at each load's first frame).
-    var timeOrigin = 0.0
-    /// The first segments FFmpeg opened since the primary was last loaded (its "Opening" log lines), until the
-    /// engine has placed one.
-    var openedSegments: [String] = []
-    /// Whether the last load of the primary has had its first segment placed.
-    var isOriginPlaced = true
-    /// The segment a load of a live primary asked FFmpeg to start with, by its media sequence number (`nil`: where
-    /// FFmpeg starts by default).
-    var startSequence: Int?
+    /// Where libmpv's time 0 lies on the engine's timeline.
+    var origin = LiveOrigin()
     /// The ad breaks the stream's playlists signal, each refresh of a live one included.
     var adBreaks = AdBreakLedger()
     /// Refreshes a live stream's playlist every target duration.
@@ -194,7 +184,7 @@ public actor MPVEngine: PlaybackEngine {
             ("vo", configuration.showsOutput ? "gpu" : "null"), ("ao", output), ("terminal", "no"),
             ("input-default-bindings", "no"), ("ytdl", "no"), ("keep-open", "yes"), ("idle", "yes"),
             ("pause", "yes"), ("cache", "yes"), ("hwdec", "no"),
-            ("demuxer-readahead-secs", String(configuration.readAheadDuration)),
+            ("demuxer-readahead-secs", String(configuration.readAheadDuration.seconds)),
             ("demuxer-lavf-o", Self.readerOptions),
         ])
         stopwatch = Stopwatch(clock: clock)
@@ -240,14 +230,14 @@ public actor MPVEngine: PlaybackEngine {
 
     public func snapshot() -> EngineSnapshot {
         // While an asset plays, or libmpv loads the primary again, libmpv's position is not the primary's.
-        let current = interstitial != nil || pendingStarts > 0 || isPrimaryReplaced || !isOriginPlaced ? playhead
+        let current = interstitial != nil || pendingStarts > 0 || isPrimaryReplaced || !origin.isPlaced ? playhead
             : primaryPosition() ?? playhead
         let variant = currentVariant
         let listed = stream?.variants ?? []
         return EngineSnapshot(
             status: status, wantsToPlay: wantsToPlay, rate: rate, playhead: current,
             streamDate: stream?.date(at: current),
-            loadedRange: isFileLoaded ? MediaTimeRange(start: current, end: current + MediaTime(seconds: cacheDuration)) : .empty,
+            loadedRange: isFileLoaded ? MediaTimeRange(start: current, end: current + cacheDuration) : .empty,
             seekableRange: seekableRange, duration: duration, streamType: streamType,
             targetDuration: stream?.targetDuration,
             isSeeking: seekTarget != nil, variants: listed.isEmpty ? variant.map { [$0] } ?? [] : listed, currentVariant: variant,
@@ -262,7 +252,7 @@ public actor MPVEngine: PlaybackEngine {
 
     /// Where libmpv's playhead is on the engine's timeline.
     func primaryPosition() -> MediaTime? {
-        handle.double("time-pos").map { MediaTime(seconds: $0 + timeOrigin) }
+        handle.double("time-pos").map { MediaTime(seconds: $0) + origin.time }
     }
 
     /// A live window at least this long (seconds) makes the stream DVR (as on the headless engine).
@@ -336,7 +326,7 @@ public actor MPVEngine: PlaybackEngine {
     func readPlaylist(_ url: URL) {
         loadGeneration += 1
         guard let transport, url.pathExtension.lowercased() == "m3u8" else {
-            isOriginPlaced = true
+            origin.settle()
             handle.requestLogMessages(level: "error")
             return
         }
@@ -369,7 +359,7 @@ public actor MPVEngine: PlaybackEngine {
             }
             streamChanged(stream)
         case .failure(let failure):
-            isOriginPlaced = true
+            origin.settle()
             handle.requestLogMessages(level: "error")
             emit(.error(EngineError(kind: .network, message: "the stream's playlist, for its dates, ad breaks and interstitials: \(failure)",
                                     isFatal: false)))
