@@ -42,7 +42,7 @@ extension HeadlessEngine {
                     continue
                 }
                 if segment.isGap {
-                    gaps.insert(segment.range)
+                    segmentFailures.insertGap(segment.range)
                 } else {
                     do {
                         let policy = retryPolicy(for: variantIndex, sequence: sequence)
@@ -54,7 +54,7 @@ extension HeadlessEngine {
                         throughput.add(bytes: response.body.count, seconds: response.timing.duration.seconds)
                         selector.observe(estimate: throughput.estimate, current: variantIndex,
                                          variants: candidateVariants())
-                        consecutiveGaps = 0
+                        segmentFailures.segmentLoaded()
                     } catch let error as EngineError {
                         guard current() else { return }
                         if noteSegmentFailure(error, segment: segment, variant: variantIndex) { continue }
@@ -62,7 +62,7 @@ extension HeadlessEngine {
                         continue
                     }
                 }
-                failedVariants = nil
+                segmentFailures.segmentBuffered()
                 append(segment, variant: variantIndex)
             } catch let error as EngineError {
                 guard current() else { return }

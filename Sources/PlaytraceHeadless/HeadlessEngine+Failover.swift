@@ -16,8 +16,7 @@ extension HeadlessEngine {
 
     /// The variants that already failed to deliver segment `sequence`.
     func variantsThatFailed(sequence: Int?) -> Set<Int> {
-        guard let failedVariants, failedVariants.sequence == sequence else { return [] }
-        return failedVariants.variants
+        segmentFailures.variants(thatFailed: sequence)
     }
 
     /// How hard to retry a request of `variant`: briefly when another variant could still take over (for a
@@ -32,9 +31,7 @@ extension HeadlessEngine {
     /// variant will try the segment (the download loop goes on with it); false when every candidate failed it.
     func noteSegmentFailure(_ error: EngineError, segment: TimelineSegment, variant: Int) -> Bool {
         penalize(variant)
-        var failed = variantsThatFailed(sequence: segment.sequence)
-        failed.insert(variant)
-        failedVariants = (segment.sequence, failed)
+        let failed = segmentFailures.noteFailure(sequence: segment.sequence, variant: variant)
         guard !candidateVariants(excluding: failed).isEmpty else { return false }
         warn(error, "; another variant takes over")
         pendingSwitchReason = .failover
@@ -44,15 +41,14 @@ extension HeadlessEngine {
     /// Plays past a segment that no variant could deliver, as a gap reported with its range; throws a fatal
     /// error when too many segments in a row could not be had.
     func skipAsGap(_ segment: TimelineSegment, variant: Int, error: EngineError) throws(EngineError) {
-        consecutiveGaps += 1
-        failedVariants = nil
-        guard consecutiveGaps < configuration.maximumConsecutiveGaps else {
+        let lost = segmentFailures.noteLostSegment()
+        guard lost < configuration.maximumConsecutiveGaps else {
             var fatal = error
             fatal.isFatal = true
-            fatal.message += "; \(consecutiveGaps) segments in a row could not be loaded from any variant"
+            fatal.message += "; \(lost) segments in a row could not be loaded from any variant"
             throw fatal
         }
-        gaps.insert(segment.range)
+        segmentFailures.insertGap(segment.range)
         var warning = error
         warning.message = "segment \(segment.sequence) (\(Self.seconds(segment.start))–\(Self.seconds(segment.end)) s) "
             + "could not be loaded from any variant and is played past as a gap: \(error.message)"

@@ -4,58 +4,6 @@ import PlaytraceHLS
 import PlaytraceHLSPlayback
 import PlaytracePlayer
 
-typealias ScheduledInterstitial = InterstitialSchedule.Entry
-
-/// The next asset of an interstitial, downloaded while the current one plays so that the switch does not wait.
-struct AssetPrefetch {
-    var index: Int
-    /// How much of it is downloaded, and whether all of it is.
-    var buffered = MediaTime.zero
-    var loaded = false
-    /// Its error, said when it begins.
-    var failure: String?
-    var task: Task<Void, Never>?
-}
-
-/// The interstitial that plays: its assets as they become known, the one that plays and how much of it is
-/// downloaded and played.
-struct ActiveInterstitial {
-    var scheduled: ScheduledInterstitial
-    /// `nil` while the asset list is fetched.
-    var assets: [InterstitialAsset]?
-    var index = 0
-    /// How much of the current asset is downloaded, and played.
-    var buffered = MediaTime.zero
-    var assetElapsed = MediaTime.zero
-    /// Whether the current asset's segments are all downloaded.
-    var assetLoaded = false
-    /// Whether it plays: `false` while it is preloaded, before the playhead reaches it.
-    var isStarted = false
-    /// Where on its timeline playback joined it: past its start when playback started while it was under way
-    /// (`_HLS_start_offset`).
-    var joinOffset = MediaTime.zero
-    /// Whether the current asset's playhead runs: `false` until its data is there (at its beginning, after a
-    /// stall). The tick that finds the data starts it; the movement begins with the next, soon after.
-    var isRunning = false
-    /// The current asset's failure met while it was preloaded, said when the interstitial starts.
-    var preloadFailure: String?
-    /// What was played of the whole interstitial.
-    var elapsed = MediaTime.zero
-    /// Where the current asset begins on the interstitial's timeline: the durations of the assets before it.
-    var assetOffset = MediaTime.zero
-    /// The position on the interstitial's timeline.
-    var position: MediaTime { assetOffset + assetElapsed }
-    /// The next asset, downloaded once the current one is.
-    var prefetch: AssetPrefetch?
-
-    /// Cancels every download of the interstitial.
-    func cancelDownloads() {
-        task?.cancel()
-        prefetch?.task?.cancel()
-    }
-    var task: Task<Void, Never>?
-}
-
 /// HLS interstitials (rfc8216bis appendix D): when the playhead reaches one, the primary waits; the asset list is
 /// fetched (with `_HLS_interstitial_id` and `_HLS_primary_id`) or the asset URI taken; each asset — an HLS stream
 /// — is downloaded segment by segment (the next one once the current one is, while it plays) and played for its
@@ -70,13 +18,13 @@ extension HeadlessEngine {
     /// Notes the interstitials of a media playlist just merged (by their date, placed on the engine's timeline;
     /// `X-SNAP=OUT` moves one to the segment boundary nearest its date).
     func noteInterstitials(of playlist: MediaPlaylist, baseURL: URL) {
-        schedule.note(playlist, baseURL: baseURL, placement: { sequence in
+        interstitials.schedule.note(playlist, baseURL: baseURL, placement: { sequence in
             timeline.segment(sequence: sequence).map { .init(start: $0.start, date: $0.date) }
         }, nearestBoundary: { self.nearestSegmentBoundary(to: $0) })
         // Those played that a live window left behind are forgotten: a long session holds only what it can reach.
-        schedule.forgetPlayed(before: timeline.range.start)
-        if interstitialPlayedRanges.count > schedule.entries.count {
-            interstitialPlayedRanges = interstitialPlayedRanges.filter { schedule.entries[$0.key] != nil }
+        interstitials.schedule.forgetPlayed(before: timeline.range.start)
+        if interstitials.playedRanges.count > interstitials.schedule.entries.count {
+            interstitials.playedRanges = interstitials.playedRanges.filter { interstitials.schedule.entries[$0.key] != nil }
         }
     }
 
@@ -87,26 +35,26 @@ extension HeadlessEngine {
     }
 
     /// The interstitials scheduled, in order of their start (for the snapshot).
-    var interstitialSchedule: [InterstitialEvent] { schedule.events }
+    var interstitialSchedule: [InterstitialEvent] { interstitials.schedule.events }
 
     /// The first mid-roll not played yet whose start lies in `from...to`.
     func interstitial(from: MediaTime, to: MediaTime) -> ScheduledInterstitial? {
-        configuration.playsInterstitials ? schedule.midRoll(from: from, to: to) : nil
+        configuration.playsInterstitials ? interstitials.schedule.midRoll(from: from, to: to) : nil
     }
 
     /// The first pre-roll (`CUE=PRE`) or post-roll (`CUE=POST`) not played yet, in order of their dates.
     func pendingInterstitial(_ placement: InterstitialEvent.Placement) -> ScheduledInterstitial? {
-        configuration.playsInterstitials ? schedule.pending(placement) : nil
+        configuration.playsInterstitials ? interstitials.schedule.pending(placement) : nil
     }
 
     /// The JUMP-restricted mid-roll not played yet that a forward seek from `from` to `to` plays first.
     func jumpRestrictedInterstitial(from: MediaTime, to: MediaTime) -> ScheduledInterstitial? {
-        configuration.playsInterstitials ? schedule.jumpRestricted(from: from, to: to) : nil
+        configuration.playsInterstitials ? interstitials.schedule.jumpRestricted(from: from, to: to) : nil
     }
 
     /// The mid-roll under way at a position where playback starts, joined there.
     func interstitialUnderWay(at position: MediaTime) -> (ScheduledInterstitial, offset: MediaTime)? {
-        guard configuration.playsInterstitials, let (entry, offset) = schedule.underWay(at: position) else { return nil }
+        guard configuration.playsInterstitials, let (entry, offset) = interstitials.schedule.underWay(at: position) else { return nil }
         return (entry, offset)
     }
 
@@ -117,34 +65,34 @@ extension HeadlessEngine {
         active.joinOffset = offset
         let expected = generation
         active.task = Task { await self.loadAssets(of: scheduled, generation: expected) }
-        activeInterstitial = active
+        interstitials.active = active
         beginInterstitial(scheduled)
     }
 
     /// A seek to `target` makes the interstitials after it, played but without `CUE=ONCE`, playable again.
-    func rearmInterstitials(after target: MediaTime) { schedule.rearm(after: target) }
+    func rearmInterstitials(after target: MediaTime) { interstitials.schedule.rearm(after: target) }
 
     /// The primary reached an interstitial: it waits there while the interstitial plays (from what was preloaded,
     /// when it was).
     /// A pre-roll or post-roll begins where the primary is (where playback starts, or its end).
     func beginInterstitial(_ scheduled: ScheduledInterstitial) {
-        let scheduled = schedule.begin(scheduled, at: playhead)
-        if activeInterstitial?.scheduled.event.id != scheduled.event.id { discardPreload() }
+        let scheduled = interstitials.schedule.begin(scheduled, at: playhead)
+        if interstitials.active?.scheduled.event.id != scheduled.event.id { discardPreload() }
         // An asset list refused for good while preloading is not asked for again: the interstitial is skipped.
-        if activeInterstitial == nil, let failure = failedPreloads[scheduled.event.id], failure.isPermanent {
+        if interstitials.active == nil, let failure = interstitials.failedPreloads[scheduled.event.id], failure.isPermanent {
             var active = ActiveInterstitial(scheduled: scheduled)
             active.isStarted = true
-            activeInterstitial = active
+            interstitials.active = active
             emit(.interstitialBegan(scheduled.event))
             return endInterstitial(failure.outcome, resumeAtStart: true)
         }
-        if activeInterstitial == nil { startLoading(scheduled) }
-        activeInterstitial?.isStarted = true
-        activeInterstitial?.scheduled.event.start = scheduled.event.start
-        activeInterstitial?.scheduled.event.datePosition = scheduled.event.datePosition
-        let event = activeInterstitial?.scheduled.event ?? scheduled.event
+        if interstitials.active == nil { startLoading(scheduled) }
+        interstitials.active?.isStarted = true
+        interstitials.active?.scheduled.event.start = scheduled.event.start
+        interstitials.active?.scheduled.event.datePosition = scheduled.event.datePosition
+        let event = interstitials.active?.scheduled.event ?? scheduled.event
         emit(.interstitialBegan(event))
-        if let active = activeInterstitial, let assets = active.assets {
+        if let active = interstitials.active, let assets = active.assets {
             guard assets.indices.contains(active.index) else {
                 // The asset list, preloaded, was empty: nothing plays, and the resume offset applies.
                 return endInterstitial(.played, resumeAtStart: false)
@@ -163,17 +111,17 @@ extension HeadlessEngine {
         var active = ActiveInterstitial(scheduled: scheduled)
         let expected = generation
         active.task = Task { await self.loadAssets(of: scheduled, generation: expected) }
-        activeInterstitial = active
+        interstitials.active = active
     }
 
     /// Starts downloading the next interstitial's asset list and first asset when the playhead is within
     /// ``Configuration/interstitialPreloadLead`` of it, as players do, so that it starts without waiting.
     func preloadInterstitial(near position: MediaTime) {
-        guard activeInterstitial == nil else { return }
+        guard interstitials.active == nil else { return }
         let lead = configuration.interstitialPreloadLead
         if let next = interstitial(from: position, to: position + lead) {
             // One that failed to preload is tried again when the playhead gets there, not at every tick before.
-            guard failedPreloads[next.event.id] == nil else { return }
+            guard interstitials.failedPreloads[next.event.id] == nil else { return }
             startLoading(next)
         } else if buffer.isComplete, let end = buffer.last?.end, end - position <= lead,
                   let postRoll = pendingInterstitial(.postRoll) {
@@ -183,20 +131,20 @@ extension HeadlessEngine {
 
     /// Forgets an interstitial preloaded but not started (a seek went elsewhere, another one came first).
     func discardPreload() {
-        guard let active = activeInterstitial, !active.isStarted else { return }
+        guard let active = interstitials.active, !active.isStarted else { return }
         active.cancelDownloads()
-        activeInterstitial = nil
+        interstitials.active = nil
     }
 
     /// The interstitial that plays (not one only preloaded).
-    var playingInterstitial: ActiveInterstitial? { activeInterstitial?.isStarted == true ? activeInterstitial : nil }
+    var playingInterstitial: ActiveInterstitial? { interstitials.playing }
 
     /// The asset URLs: the asset list's, or the single asset URI.
     private func loadAssets(of scheduled: ScheduledInterstitial, generation expected: Int) async {
-        let joinOffset = activeInterstitial?.scheduled.event.id == scheduled.event.id ? activeInterstitial?.joinOffset ?? .zero : .zero
+        let joinOffset = interstitials.active?.scheduled.event.id == scheduled.event.id ? interstitials.active?.joinOffset ?? .zero : .zero
         let source: InterstitialAssetSource
         do throws(InterstitialAssetSource.Unusable) {
-            source = try InterstitialAssetSource(of: scheduled, primaryID: primaryID, startOffset: joinOffset)
+            source = try InterstitialAssetSource(of: scheduled, primaryID: interstitials.primaryID, startOffset: joinOffset)
         } catch {
             return failLoading(.failed(error.description), of: scheduled)
         }
@@ -206,10 +154,10 @@ extension HeadlessEngine {
         }
         do {
             let response = try await fetch(url, kind: .other, variant: nil)
-            guard generation == expected, activeInterstitial?.scheduled.event.id == scheduled.event.id else { return }
+            guard generation == expected, interstitials.active?.scheduled.event.id == scheduled.event.id else { return }
             // A reader may make requests of its own (a VAST ad server's wrapper chain): they are the engine's requests
             // in flight until it answers, so that whoever waits for the engine to be idle waits for them too.
-            requestsInFlight += 1
+            transfers.inFlight += 1
             let read: Result<(assets: [InterstitialAsset], skipControl: InterstitialEvent.SkipControl?), any Error>
             do {
                 read = .success(try await InterstitialAssetSource.assets(
@@ -217,15 +165,15 @@ extension HeadlessEngine {
             } catch {
                 read = .failure(error)
             }
-            requestsInFlight -= 1
+            transfers.inFlight -= 1
             let (assets, skipControl) = try read.get()
-            guard generation == expected, activeInterstitial?.scheduled.event.id == scheduled.event.id else { return }
-            if let skipControl { activeInterstitial?.scheduled.event.skipControl = skipControl }
+            guard generation == expected, interstitials.active?.scheduled.event.id == scheduled.event.id else { return }
+            if let skipControl { interstitials.active?.scheduled.event.skipControl = skipControl }
             assetsKnown(assets, generation: expected)
         } catch is CancellationError {
             return
         } catch {
-            guard generation == expected, activeInterstitial?.scheduled.event.id == scheduled.event.id else { return }
+            guard generation == expected, interstitials.active?.scheduled.event.id == scheduled.event.id else { return }
             // An asset-list error cancels the interstitial: the primary resumes at its start.
             let isPermanent = InterstitialAssetSource.isPermanent(status: (error as? EngineError)?.httpStatus)
             failLoading(.failed("the asset list: \(error)"), of: scheduled, isPermanent: isPermanent)
@@ -235,31 +183,31 @@ extension HeadlessEngine {
     /// The asset list could not be had: a started interstitial is cancelled (the primary resumes at its start); a
     /// preloaded one is forgotten, and tried again when the playhead gets there.
     private func failLoading(_ outcome: InterstitialOutcome, of scheduled: ScheduledInterstitial, isPermanent: Bool = true) {
-        guard activeInterstitial?.scheduled.event.id == scheduled.event.id else { return }
-        if activeInterstitial?.isStarted == true {
+        guard interstitials.active?.scheduled.event.id == scheduled.event.id else { return }
+        if interstitials.active?.isStarted == true {
             endInterstitial(outcome, resumeAtStart: true)
         } else {
             logger.warning("an interstitial could not be preloaded", metadata: ["id": "\(scheduled.event.id)", "reason": "\(outcome)"])
-            failedPreloads[scheduled.event.id] = (outcome, isPermanent)
+            interstitials.failedPreloads[scheduled.event.id] = (outcome, isPermanent)
             discardPreload()
         }
     }
 
     private func assetsKnown(_ assets: [InterstitialAsset], generation expected: Int) {
-        guard generation == expected, activeInterstitial != nil else { return }
-        activeInterstitial?.assets = assets
+        guard generation == expected, interstitials.active != nil else { return }
+        interstitials.active?.assets = assets
         if assets.isEmpty {
-            if activeInterstitial?.isStarted == true { endInterstitial(.played, resumeAtStart: false) }
+            if interstitials.active?.isStarted == true { endInterstitial(.played, resumeAtStart: false) }
             return
         }
         // Joined under way: the assets before the offset are passed over, and the one it falls in begins there.
-        let (first, into) = InterstitialSchedule.joinPoint(at: activeInterstitial?.joinOffset ?? .zero, in: assets)
+        let (first, into) = InterstitialSchedule.joinPoint(at: interstitials.active?.joinOffset ?? .zero, in: assets)
         beginAsset(first, from: into)
     }
 
     /// Begins an asset, from `offset` into it (when playback joined the interstitial under way).
     private func beginAsset(_ index: Int, from offset: MediaTime = .zero) {
-        guard var active = activeInterstitial, let assets = active.assets, assets.indices.contains(index) else { return }
+        guard var active = interstitials.active, let assets = active.assets, assets.indices.contains(index) else { return }
         active.index = index
         active.assetOffset = InterstitialSchedule.offset(ofAsset: index, in: assets)
         active.assetElapsed = offset
@@ -280,7 +228,7 @@ extension HeadlessEngine {
             active.task = Task { await self.downloadAsset(asset, index: index, generation: expected) }
         }
         active.prefetch = nil
-        activeInterstitial = active
+        interstitials.active = active
         guard active.isStarted else { return }
         emit(.interstitialAssetBegan(active.scheduled.event, index: index, asset: asset))
         if let failure {
@@ -298,15 +246,15 @@ extension HeadlessEngine {
         let asset = assets[index]
         let expected = generation
         active.prefetch = AssetPrefetch(index: index, task: Task { await self.downloadAsset(asset, index: index, generation: expected) })
-        activeInterstitial = active
+        interstitials.active = active
     }
 
     /// Fetches an asset's playlist (its first variant's media playlist when it is a multivariant playlist) and its
     /// segments one after the other, counting what is buffered.
     private func downloadAsset(_ asset: InterstitialAsset, index: Int, generation expected: Int) async {
         // The asset is the current one, or the next one being prefetched (which may become current meanwhile).
-        func isCurrent() -> Bool { generation == expected && activeInterstitial?.index == index }
-        func current() -> Bool { isCurrent() || (generation == expected && activeInterstitial?.prefetch?.index == index) }
+        func isCurrent() -> Bool { generation == expected && interstitials.active?.index == index }
+        func current() -> Bool { isCurrent() || (generation == expected && interstitials.active?.prefetch?.index == index) }
         do {
             guard let url = URL(string: asset.url) else { throw EngineError(kind: .playlist, message: "not a URL", isFatal: false) }
             var (playlist, playlistURL, _) = try await fetchPlaylist(url, kind: .mediaPlaylist, variant: nil)
@@ -316,14 +264,14 @@ extension HeadlessEngine {
             }
             guard case .media(let media) = playlist, current() else { return }
             let total = media.segments.reduce(0) { $0 + $1.duration }
-            if asset.duration == nil { activeInterstitial?.assets?[index].duration = MediaTime(seconds: total) }
+            if asset.duration == nil { interstitials.active?.assets?[index].duration = MediaTime(seconds: total) }
             // Segments wholly before where the asset begins (joined under way) are not needed.
-            var skip = isCurrent() ? (activeInterstitial?.assetElapsed ?? .zero) : .zero
+            var skip = isCurrent() ? (interstitials.active?.assetElapsed ?? .zero) : .zero
             for segment in media.segments {
                 let duration = MediaTime(seconds: segment.duration)
                 if skip >= duration {
                     skip -= duration
-                    if isCurrent() { activeInterstitial?.buffered += duration }
+                    if isCurrent() { interstitials.active?.buffered += duration }
                     continue
                 }
                 skip = .zero
@@ -331,16 +279,16 @@ extension HeadlessEngine {
                 _ = try await fetch(segmentURL, kind: .segment, variant: nil)
                 guard current() else { return }
                 if isCurrent() {
-                    activeInterstitial?.buffered += duration
+                    interstitials.active?.buffered += duration
                 } else {
-                    activeInterstitial?.prefetch?.buffered += duration
+                    interstitials.active?.prefetch?.buffered += duration
                 }
             }
             if isCurrent() {
-                activeInterstitial?.assetLoaded = true
+                interstitials.active?.assetLoaded = true
                 prefetchNextAsset()
             } else {
-                activeInterstitial?.prefetch?.loaded = true
+                interstitials.active?.prefetch?.loaded = true
             }
         } catch is CancellationError {
             return
@@ -348,14 +296,14 @@ extension HeadlessEngine {
             guard current() else { return }
             // A prefetched asset's error is said when it begins.
             guard isCurrent() else {
-                activeInterstitial?.prefetch?.failure = "\(error)"
+                interstitials.active?.prefetch?.failure = "\(error)"
                 return
             }
             // One asset's error skips that asset (when it plays: a preloaded one says it when it starts).
-            if activeInterstitial?.isStarted == true {
+            if interstitials.active?.isStarted == true {
                 finishAsset(.failed("\(error)"))
             } else {
-                activeInterstitial?.preloadFailure = "\(error)"
+                interstitials.active?.preloadFailure = "\(error)"
             }
         }
     }
@@ -377,7 +325,7 @@ extension HeadlessEngine {
         boundaries.aimed = nil
         // An asset that has not downloaded far enough keeps the viewer waiting: a stall, as in the primary.
         if move == .zero, !active.assetLoaded, active.assetElapsed < duration {
-            activeInterstitial?.isRunning = false
+            interstitials.active?.isRunning = false
             if !stalls.isStalled {
                 beginStall()
             }
@@ -389,7 +337,7 @@ extension HeadlessEngine {
         }
         // The data is there: playback starts now, and moves from the next tick (the time before was spent waiting).
         if !active.isRunning, move > .zero {
-            activeInterstitial?.isRunning = true
+            interstitials.active?.isRunning = true
             return
         }
         if move > .zero {
@@ -397,8 +345,8 @@ extension HeadlessEngine {
             // An asset played to its limit ends exactly there, whatever the rounding of the ticks.
             active.assetElapsed = active.assetElapsed + move >= limit - Self.timeTolerance ? limit : active.assetElapsed + move
             active.elapsed += move
-            activeInterstitial = active
-            interstitialPlayedRanges[active.scheduled.event.id, default: MediaTimeRangeSet()]
+            interstitials.active = active
+            interstitials.playedRanges[active.scheduled.event.id, default: MediaTimeRangeSet()]
                 .insert(MediaTimeRange(start: from, end: active.position))
             if boundaries.reportsProgress {
                 emit(.progressed(PlaybackProgress(
@@ -431,8 +379,8 @@ extension HeadlessEngine {
     func endInterstitial(_ outcome: InterstitialOutcome, resumeAtStart: Bool) {
         guard let active = playingInterstitial else { return }
         close(active, outcome)
-        if let target = seekAfterInterstitial {
-            seekAfterInterstitial = nil
+        if let target = interstitials.seekAfter {
+            interstitials.seekAfter = nil
             seek(to: target)
             return
         }
@@ -462,7 +410,7 @@ extension HeadlessEngine {
     func seekLeavesInterstitial(to target: MediaTime) -> Bool {
         guard let active = playingInterstitial else { return true }
         guard interstitialStatus?.canSkip == true else {
-            seekAfterInterstitial = target
+            interstitials.seekAfter = target
             return false
         }
         emit(.interstitialAssetEnded(active.scheduled.event, index: active.index, outcome: .skipped))
@@ -474,7 +422,7 @@ extension HeadlessEngine {
     /// next is the caller's.
     private func close(_ active: ActiveInterstitial, _ outcome: InterstitialOutcome) {
         active.cancelDownloads()
-        activeInterstitial = nil
+        interstitials.active = nil
         if stalls.isStalled { endStall() }
         emit(.interstitialEnded(active.scheduled.event, outcome: outcome))
     }

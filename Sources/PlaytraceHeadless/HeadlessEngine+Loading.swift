@@ -15,7 +15,7 @@ extension HeadlessEngine {
         startupReference = stopwatch.elapsed
         updateStatus()
         let expected = generation
-        loadTask = Task { await self.performLoad(source, generation: expected) }
+        tasks.load = Task { await self.performLoad(source, generation: expected) }
     }
 
     private func performLoad(_ source: EngineSource, generation expected: Int) async {
@@ -37,7 +37,7 @@ extension HeadlessEngine {
                 }
                 await startSteering(multivariant.contentSteering, playlistURL: url)
                 guard generation == expected else { return }
-                readMediaOptions(multivariant.renditions, baseURL: url)
+                mediaSelection = MediaSelection(multivariant.renditions, baseURL: url)
                 guard !variants.isEmpty else {
                     throw EngineError(kind: .playlist, message: "the multivariant playlist has no variant", isFatal: true,
                                       url: url.absoluteString)
@@ -111,18 +111,18 @@ extension HeadlessEngine {
 
     func startLoops() {
         let expected = generation
-        playbackTask = Task { await self.playbackLoop(generation: expected) }
+        tasks.playback = Task { await self.playbackLoop(generation: expected) }
         startDownloadLoop()
         if streamType != .onDemand {
-            refreshTask = Task { await self.refreshLoop(generation: expected) }
+            tasks.refresh = Task { await self.refreshLoop(generation: expected) }
         }
     }
 
     func startDownloadLoop() {
-        downloadTask?.cancel()
+        tasks.download?.cancel()
         downloadGeneration += 1
         let expected = (generation, downloadGeneration)
-        downloadTask = Task { await self.downloadLoop(generation: expected.0, downloadGeneration: expected.1) }
+        tasks.download = Task { await self.downloadLoop(generation: expected.0, downloadGeneration: expected.1) }
     }
 
     /// Fetches and parses the media playlist of a variant, and merges it into the timeline.

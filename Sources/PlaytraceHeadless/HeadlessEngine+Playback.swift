@@ -211,7 +211,7 @@ extension HeadlessEngine {
             evictPlayed()
         } else {
             seeking = seeking ?? SeekState()
-            downloadTask?.cancel()
+            tasks.download?.cancel()
             reposition(at: target)
             startDownloadLoop()
         }
@@ -287,7 +287,7 @@ extension HeadlessEngine {
         if streamType == .onDemand { target = min(target, max(seekable.start, seekable.end - Self.lastSeekableMargin)) }
         guard seekLeavesInterstitial(to: target) else { return }
         if let restricted = jumpRestrictedInterstitial(from: playhead, to: target) {
-            seekAfterInterstitial = target
+            interstitials.seekAfter = target
             target = restricted.event.start
         }
         rearmInterstitials(after: target)

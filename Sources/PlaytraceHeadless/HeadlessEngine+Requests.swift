@@ -95,11 +95,11 @@ extension HeadlessEngine {
         let deadline = timeout(for: kind)
         while true {
             attempt += 1
-            requestsInFlight += 1
-            requestCount += 1
+            transfers.inFlight += 1
+            transfers.requests += 1
             let started = stopwatch.elapsed
             let result = await send(HTTPRequest(url: url, headers: headers, timeout: deadline))
-            requestsInFlight -= 1
+            transfers.inFlight -= 1
             let error: EngineError
             // A status that asking again does not heal; and whether a retry is worth it when another variant could
             // take over.
@@ -107,7 +107,7 @@ extension HeadlessEngine {
             var isWorthRetrying = true
             switch result {
             case .success(let response):
-                bytesReceived += response.body.count
+                transfers.bytesReceived += response.body.count
                 emit(.request(RequestRecord(
                     kind: kind, url: url.absoluteString, status: response.status, bytes: response.body.count,
                     timeToFirstByte: response.timing.timeToFirstByte, duration: response.timing.duration,

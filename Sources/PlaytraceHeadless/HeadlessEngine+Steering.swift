@@ -26,7 +26,7 @@ extension HeadlessEngine {
         }
         let expected = generation
         guard var (url, delay) = await loadSteeringManifest(serverURL, generation: expected) else { return }
-        steeringTask = Task {
+        tasks.steering = Task {
             while true {
                 do { try await self.stopwatch.sleep(for: delay) } catch { return }
                 guard let next = await self.loadSteeringManifest(url, generation: expected) else { return }

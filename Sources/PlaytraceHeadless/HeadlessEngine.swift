@@ -120,24 +120,11 @@ public actor HeadlessEngine: PlaybackEngine {
     var boundaries = ProgressBoundaries()
     /// Whether the last tick moved the playhead (a first movement after a stop is reported at once).
     var movedLastTick = false
-    /// The interstitials the playlists announce, by ID, and the one that plays.
-    var schedule = InterstitialSchedule()
-    /// Interstitials whose asset list could not be preloaded, by ID, with why and whether asking again could help
-    /// (not after a 404 or a 410): none is preloaded twice, and one that cannot be had is skipped at once.
-    var failedPreloads: [String: (outcome: InterstitialOutcome, isPermanent: Bool)] = [:]
-    var activeInterstitial: ActiveInterstitial?
-    /// Where a seek asked while an interstitial had to play first (a JUMP-restricted one it crossed, or one that may
-    /// not be skipped) goes when the interstitial ends.
-    var seekAfterInterstitial: MediaTime?
-    /// What was played of each interstitial, on its timeline, by its ID.
-    var interstitialPlayedRanges: [String: MediaTimeRangeSet] = [:]
-    /// Identifies this playback of the primary to interstitial servers (`_HLS_primary_id`).
-    var primaryID = RandomUUID.lowercasedString()
+    /// The interstitials: scheduled, preloaded or playing, played.
+    var interstitials = InterstitialPlayback()
     var volume = 1.0
     var isMuted = false
-    var mediaOptions: [MediaOption] = []
-    var mediaOptionURLs: [MediaOption.ID: URL] = [:]
-    var selectedMediaOptions: [MediaOption.Kind: MediaOption.ID] = [:]
+    var mediaSelection = MediaSelection()
     /// When startup began: the load, or the last play asked before the first frame.
     var startupReference: Duration = .zero
     /// How long the first frame took, once shown.
@@ -145,9 +132,7 @@ public actor HeadlessEngine: PlaybackEngine {
     var firstFrameShown: Bool { startupTime != nil }
     var stalls = StallTally()
     var variantSwitchCount = 0
-    var bytesReceived = 0
-    var requestCount = 0
-    var requestsInFlight = 0
+    var transfers = TransferCounts()
     var fatalError: EngineError?
     var lastError: EngineError?
     var lastStatus = EngineStatus.idle
@@ -159,15 +144,9 @@ public actor HeadlessEngine: PlaybackEngine {
     /// The ad breaks the stream signals (``noteAdBreaks(of:)``).
     var adBreaks = AdBreakLedger()
     /// The variants that failed to deliver the segment being downloaded.
-    var failedVariants: (sequence: Int, variants: Set<Int>)?
-    var consecutiveGaps = 0
-    var gaps = MediaTimeRangeSet()
+    var segmentFailures = SegmentFailures()
 
-    var loadTask: Task<Void, Never>?
-    var playbackTask: Task<Void, Never>?
-    var downloadTask: Task<Void, Never>?
-    var refreshTask: Task<Void, Never>?
-    var steeringTask: Task<Void, Never>?
+    var tasks = EngineTasks()
 
     /// Creates an engine.
     /// - Parameters:
@@ -189,10 +168,7 @@ public actor HeadlessEngine: PlaybackEngine {
     }
 
     deinit {
-        loadTask?.cancel()
-        playbackTask?.cancel()
-        downloadTask?.cancel()
-        refreshTask?.cancel()
+        tasks.cancelAll()
         broadcaster.finish()
     }
 
@@ -210,11 +186,11 @@ public actor HeadlessEngine: PlaybackEngine {
             currentVariant: currentVariant.flatMap(variant(at:)), downloadingVariant: downloadVariant.flatMap(variant(at:)),
             estimatedThroughput: throughput.estimate, stallCount: stalls.count,
             stallDuration: stalls.total(at: stopwatch.elapsed),
-            variantSwitchCount: variantSwitchCount, bytesReceived: bytesReceived, requestCount: requestCount,
-            requestsInFlight: requestsInFlight, startupTime: startupTime, playedRanges: playedRanges,
-            mediaOptions: mediaOptions, selectedMediaOptions: selectedMediaOptions, volume: volume, isMuted: isMuted,
-            error: fatalError ?? lastError, gaps: gaps, adBreaks: adBreaks.sorted, interstitial: interstitialStatus,
-            interstitials: interstitialSchedule, interstitialPlayedRanges: interstitialPlayedRanges,
+            variantSwitchCount: variantSwitchCount, bytesReceived: transfers.bytesReceived,
+            requestCount: transfers.requests, requestsInFlight: transfers.inFlight, startupTime: startupTime, playedRanges: playedRanges,
+            mediaOptions: mediaSelection.options, selectedMediaOptions: mediaSelection.selected, volume: volume, isMuted: isMuted,
+            error: fatalError ?? lastError, gaps: segmentFailures.gaps, adBreaks: adBreaks.sorted, interstitial: interstitialStatus,
+            interstitials: interstitialSchedule, interstitialPlayedRanges: interstitials.playedRanges,
             liveEdge: streamType == .live || streamType == .dvr ? timeline.range.end : nil)
     }
 
@@ -228,10 +204,10 @@ public actor HeadlessEngine: PlaybackEngine {
             seek(to: seekable.start)
         }
         // Playback resumes now, not at the next tick of a period that began while paused: the loop starts again.
-        if playbackTask != nil, firstFrameShown {
-            playbackTask?.cancel()
+        if tasks.playback != nil, firstFrameShown {
+            tasks.playback?.cancel()
             let expected = generation
-            playbackTask = Task { await self.playbackLoop(generation: expected) }
+            tasks.playback = Task { await self.playbackLoop(generation: expected) }
         }
         updateStatus()
     }
@@ -276,28 +252,12 @@ public actor HeadlessEngine: PlaybackEngine {
 
     func emit(_ event: EngineEvent) { broadcaster.yield(event) }
 
-    func cancelTasks() {
-        loadTask?.cancel()
-        playbackTask?.cancel()
-        downloadTask?.cancel()
-        refreshTask?.cancel()
-        steeringTask?.cancel()
-        steeringTask = nil
-        loadTask = nil
-        playbackTask = nil
-        downloadTask = nil
-        refreshTask = nil
-    }
+    func cancelTasks() { tasks.cancelAll() }
 
     func resetState() {
         source = nil
-        activeInterstitial?.cancelDownloads()
-        activeInterstitial = nil
-        schedule = InterstitialSchedule()
-        failedPreloads = [:]
-        seekAfterInterstitial = nil
-        interstitialPlayedRanges = [:]
-        primaryID = RandomUUID.lowercasedString()
+        interstitials.active?.cancelDownloads()
+        interstitials = InterstitialPlayback()
         steering = PathwaySteering()
         adBreaks = AdBreakLedger()
         variants = []
@@ -313,14 +273,11 @@ public actor HeadlessEngine: PlaybackEngine {
         seeking = nil
         skippedRanges = MediaTimeRangeSet()
         playedRanges = MediaTimeRangeSet()
-        mediaOptions = []
-        mediaOptionURLs = [:]
-        selectedMediaOptions = [:]
+        mediaSelection = MediaSelection()
         startupTime = nil
         stalls = StallTally()
         variantSwitchCount = 0
-        bytesReceived = 0
-        requestCount = 0
+        transfers.reset()
         fatalError = nil
         lastError = nil
         throughput = ThroughputEstimator()
@@ -328,9 +285,7 @@ public actor HeadlessEngine: PlaybackEngine {
         lastInitializationSection = nil
         lastKey = nil
         health.reset()
-        failedVariants = nil
-        consecutiveGaps = 0
-        gaps = MediaTimeRangeSet()
+        segmentFailures = SegmentFailures()
     }
 
     /// Stops playback on a fatal error.
