@@ -25,7 +25,7 @@ extension MPVEngine {
 
     public func seek(to position: MediaTime, toleranceBefore: MediaTime, toleranceAfter: MediaTime) {
         guard isFileLoaded else { return }
-        if let previous = seekTarget { emit(.seekEnded(at: previous, completed: false)) }
+        if let previous = pendingSeek?.target { emit(.seekEnded(at: previous, completed: false)) }
         closePlayedRange(at: playhead)
         jumpTarget = nil
         var target = unskipped(position)
@@ -42,13 +42,12 @@ extension MPVEngine {
         }
         schedule.rearm(after: target)
         // A seek that lands in a skipped range lands exactly at its end (a key frame before it would show some).
-        seekTarget = target
-        seekWindow = exact ? target...target : (target - toleranceBefore)...(target + toleranceAfter)
-        seekResent = false
+        pendingSeek = PendingSeek(target: target,
+                                  window: exact ? target...target : (target - toleranceBefore)...(target + toleranceAfter))
         emit(.seekBegan(target: target))
         if let stream, stream.isLive, !isCached(target) {
             // FFmpeg cannot seek in a live stream: the primary is loaded again at the segment that covers the target.
-            seekWindow = nil
+            pendingSeek?.window = nil
             loadPrimary(primaryURL ?? stream.url, at: target)
             return
         }

@@ -66,18 +66,18 @@ extension MPVEngine {
             playhead = primaryPosition() ?? target
             if wantsToPlay, status == .playing { playedFrom = playhead }
         }
-        if let target = seekTarget {
+        if let seek = pendingSeek {
+            let target = seek.target
             let position = primaryPosition() ?? target
             // A key frame outside the tolerances, or the restart of a seek this one replaced: once, seek exactly.
             let slack = MediaTime(seconds: 0.1)
-            if let window = seekWindow, !seekResent,
+            if let window = seek.window, !seek.isResent,
                position < window.lowerBound - slack || position > window.upperBound + slack {
-                seekResent = true
+                pendingSeek?.isResent = true
                 seekPrimary(to: target)
                 return
             }
-            seekTarget = nil
-            seekWindow = nil
+            pendingSeek = nil
             playhead = position
             emit(.seekEnded(at: position, completed: true))
             // A seek sent to a JUMP-restricted interstitial: it plays now (libmpv may land a frame past its start).
@@ -97,8 +97,8 @@ extension MPVEngine {
     /// waiting for one would stop the engine's playhead for good. A frame within the seek's window, libmpv no longer
     /// seeking, is the landing.
     func landedWithoutRestart(at position: MediaTime) -> Bool {
-        guard let target = jumpTarget ?? seekTarget else { return false }
-        let window = jumpTarget == nil ? seekWindow ?? target...target : target...target
+        guard let target = jumpTarget ?? pendingSeek?.target else { return false }
+        let window = jumpTarget == nil ? pendingSeek?.window ?? target...target : target...target
         let slack = MediaTime(seconds: max(0.1, 2 / frameRate))
         guard position >= window.lowerBound - slack, position <= window.upperBound + slack else { return false }
         return handle.flag("seeking") == false
@@ -126,7 +126,7 @@ extension MPVEngine {
             reportProgress(to: position)
             playhead = position
             // A frame shown before a seek lands (one asked while libmpv loaded the primary) starts no played range.
-            if status == .playing, playedFrom == nil, seekTarget == nil { playedFrom = playhead }
+            if status == .playing, playedFrom == nil, pendingSeek == nil { playedFrom = playhead }
             if !hasShownFirstFrame, isFileLoaded, wantsToPlay, position > .zero || status == .playing {
                 firstFrame()
                 _ = beginInterstitialAtStart()
@@ -200,8 +200,8 @@ extension MPVEngine {
     /// A leap is reported once the frame after it continues from where it landed: libmpv may show a position of 0
     /// for a frame while it resynchronises, which is no jump of the media's.
     func noteTimestampJump(to position: MediaTime) {
-        defer { lastFramePosition = status == .playing && seekTarget == nil ? position : nil }
-        guard status == .playing, seekTarget == nil, let last = lastFramePosition else {
+        defer { lastFramePosition = status == .playing && pendingSeek == nil ? position : nil }
+        guard status == .playing, pendingSeek == nil, let last = lastFramePosition else {
             pendingLeap = nil
             return
         }
@@ -237,7 +237,7 @@ extension MPVEngine {
     /// Jumps over the skipped range the next frames would enter, from a frame shown at `position`: the range ends the
     /// item when it reaches an on-demand item's end. Returns whether it jumped.
     func jumpOverSkippedRange(from position: MediaTime) -> Bool {
-        guard !skippedRanges.isEmpty, isFileLoaded, seekTarget == nil else { return false }
+        guard !skippedRanges.isEmpty, isFileLoaded, pendingSeek == nil else { return false }
         let lookahead = MediaTime(seconds: 2 / frameRate)
         // A frame less than a frame before a range's end is the range's end: libmpv lands an exact seek (or a start)
         // there a few milliseconds early, its timeline led by the audio, and jumping again would never end.
@@ -264,7 +264,7 @@ extension MPVEngine {
 
     /// Reports the playhead's movement to `position`, when it continues the last one during playback.
     func reportProgress(to position: MediaTime) {
-        guard reportsProgress, status == .playing, seekTarget == nil else {
+        guard reportsProgress, status == .playing, pendingSeek == nil else {
             progressedTo = nil
             return
         }

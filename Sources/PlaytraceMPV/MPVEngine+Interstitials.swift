@@ -48,7 +48,7 @@ extension MPVEngine {
     /// Begins the mid-roll the next frames would enter, from a frame shown at `position`: the primary pauses at the
     /// interstitial's start. Returns whether one began.
     func reachInterstitial(from position: MediaTime) -> Bool {
-        guard configuration.playsInterstitials, interstitial == nil, status == .playing, seekTarget == nil,
+        guard configuration.playsInterstitials, interstitial == nil, status == .playing, pendingSeek == nil,
               jumpTarget == nil else { return false }
         let lookahead = MediaTime(seconds: 2 / frameRate)
         guard let next = schedule.midRoll(from: min(playhead, position), to: position + lookahead)
@@ -290,9 +290,7 @@ extension MPVEngine {
         progressedTo = nil
         lastFramePosition = nil
         if asSeek {
-            seekTarget = target
-            seekWindow = target...target
-            seekResent = true
+            pendingSeek = PendingSeek(target: target, window: target...target, isResent: true)
             emit(.seekBegan(target: target))
         }
         guard isPrimaryReplaced, let primaryURL else {

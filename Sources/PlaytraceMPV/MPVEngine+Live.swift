@@ -83,10 +83,10 @@ extension MPVEngine {
     private func place(at placement: InterstitialSchedule.SegmentPlacement) {
         origin.place(at: placement.start)
         handle.requestLogMessages(level: "error")
-        if let target = seekTarget {
+        if let target = pendingSeek?.target {
             // A seek that loaded the stream again lands where FFmpeg starts: the start of the segment that covers the
             // target (FFmpeg seeks nowhere in a live stream, and libmpv holds nothing of it yet).
-            seekWindow = min(placement.start, target)...target
+            pendingSeek?.window = min(placement.start, target)...target
         }
     }
 

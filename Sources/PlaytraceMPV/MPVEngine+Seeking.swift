@@ -2,6 +2,16 @@
 import PlaytraceCore
 import PlaytracePlayer
 
+/// A seek asked of the engine that has not landed yet.
+struct PendingSeek {
+    var target: MediaTime
+    /// Where it may land (its target widened by its tolerances); `nil` when anywhere will do (a live stream loaded
+    /// again lands where FFmpeg starts).
+    var window: ClosedRange<MediaTime>?
+    /// Whether it was sent again, exactly, after landing outside its window (it is sent again once at most).
+    var isResent = false
+}
+
 /// A seek libmpv never completes (seen under load: a skipped range's jump sent, the same position for minutes) must
 /// not hold the item for ever. Each seek the engine sends arms a watchdog: when the seek or jump under way has not
 /// landed within the configuration's `seekWatchdogBound`, it is sent once more; when that one has not landed either, the item
@@ -35,7 +45,7 @@ extension MPVEngine {
 
     private func seekDidNotLand(target: MediaTime, generation: Int, resent: Bool) {
         guard generation == seekWatchdog.generation, isFileLoaded, status != .ended,
-              seekTarget != nil || jumpTarget != nil else { return }
+              pendingSeek != nil || jumpTarget != nil else { return }
         let bound = configuration.seekWatchdogBound.components.seconds
         guard resent else {
             emit(.error(EngineError(kind: .decoding, message: "libmpv's seek to \(target) made no progress in \(bound) s: "
@@ -45,9 +55,8 @@ extension MPVEngine {
         }
         emit(.error(EngineError(kind: .decoding, message: "libmpv's seek to \(target) made no progress in \(bound) s, "
             + "twice: the item ends at \(playhead)", isFatal: false)))
-        if seekTarget != nil { emit(.seekEnded(at: playhead, completed: false)) }
-        seekTarget = nil
-        seekWindow = nil
+        if pendingSeek != nil { emit(.seekEnded(at: playhead, completed: false)) }
+        pendingSeek = nil
         jumpTarget = nil
         closePlayedRange(at: playhead)
         handle.set("pause", "yes")

@@ -54,8 +54,7 @@ extension MPVEngine {
         loadRequestedAt = nil
         playRequestedAt = nil
         startupTime = nil
-        seekTarget = nil
-        seekWindow = nil
+        pendingSeek = nil
         disarmSeekWatchdog()
         stalls = StallTally()
         isPausedForCache = false

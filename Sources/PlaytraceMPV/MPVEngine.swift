@@ -91,11 +91,8 @@ public actor MPVEngine: PlaybackEngine {
     var loadRequestedAt: Duration?
     var playRequestedAt: Duration?
     var startupTime: Duration?
-    var seekTarget: MediaTime?
-    /// Where the seek under way may land (its target widened by its tolerances).
-    var seekWindow: ClosedRange<MediaTime>?
-    /// Whether the seek under way was sent again, exactly, after landing outside its window.
-    var seekResent = false
+    /// The seek asked for that has not landed yet.
+    var pendingSeek: PendingSeek?
     /// Sends a seek that never lands again, then ends the item (`SeekWatchdog`).
     var seekWatchdog = SeekWatchdog()
     /// The media times and stream dates at which progress reports end (``setProgressBoundaries(_:)``).
@@ -240,7 +237,7 @@ public actor MPVEngine: PlaybackEngine {
             loadedRange: isFileLoaded ? MediaTimeRange(start: current, end: current + cacheDuration) : .empty,
             seekableRange: seekableRange, duration: duration, streamType: streamType,
             targetDuration: stream?.targetDuration,
-            isSeeking: seekTarget != nil, variants: listed.isEmpty ? variant.map { [$0] } ?? [] : listed, currentVariant: variant,
+            isSeeking: pendingSeek != nil, variants: listed.isEmpty ? variant.map { [$0] } ?? [] : listed, currentVariant: variant,
             downloadingVariant: variant, stallCount: stalls.count,
             stallDuration: stalls.total(at: stopwatch.elapsed),
             startupTime: startupTime, playedRanges: playedSoFar(at: current), mediaOptions: mediaOptions,
