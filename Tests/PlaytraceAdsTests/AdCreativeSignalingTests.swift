@@ -22,7 +22,7 @@ struct AdCreativeSignalingTests {
                                                           id: "r1", date: date)
         let ad = try #require(decoded.pods.first?.ads.first)
         #expect(ad.id == "creative-7" && ad.startTime == 1_002_000 && ad.duration == 10_000)
-        #expect(ad.trackingEvents.map { "\($0.event)@\(Int($0.startTime) - 1_002_000)" } == ["impression@0", "midpoint@5000", "progress@3000"])
+        #expect(ad.trackingEvents.map { "\($0.event)@\(Int($0.startTime.milliseconds) - 1_002_000)" } == ["impression@0", "midpoint@5000", "progress@3000"])
         #expect(decoded.problems.count == 1, "the progress past the ad's end is a problem: \(decoded.problems)")
 
         let pod: [String: Any] = ["start": 0, "duration": 20, "slots": [slot, slot],

@@ -114,7 +114,7 @@ struct AdInterstitialTests {
         // What did not play says why: mid-2 and both its ads skipped by the viewer (its first ad's events after the
         // skip, and every event of the second, on one row with the reason); mid-3 and mid-4, jumped over, not reached.
         #expect(h.session.fates == AdFates(pods: ["mid-2": .skipped], ads: ["mid-2": ["ad-1": .skipped, "ad-2": .skipped]]))
-        let list = AdPodList(pods: h.session.adPods, fates: h.session.fates) { String(Int($0)) }
+        let list = AdPodList(pods: h.session.adPods, fates: h.session.fates) { String(Int($0.milliseconds)) }
         #expect(list.rows.first { $0.id == "mid-2" }?.detail == "2 ad(s), skipped by the viewer")
         let unfired = list.rows.filter { $0.kind == .unfiredEvents && $0.podID == "mid-2" }
         #expect(unfired.map(\.adID) == ["ad-1", "ad-2"])

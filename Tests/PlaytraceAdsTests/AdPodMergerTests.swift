@@ -4,7 +4,7 @@ import Testing
 @Suite("Merging metadata responses keeps fired states")
 struct AdPodMergerTests {
     /// The breaks after playing `from…to` through them.
-    private func played(_ pods: [AdPod], to: Double) -> [AdPod] {
+    private func played(_ pods: [AdPod], to: AdTime) -> [AdPod] {
         var pods = pods
         var scheduler = BeaconScheduler()
         _ = scheduler.play(&pods, from: 0, to: to)

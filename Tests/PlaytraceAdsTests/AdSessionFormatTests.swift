@@ -27,9 +27,9 @@ extension AdSessionHarness {
             offset = date.millisecondsSince1970 - snapshot.playhead.seconds * 1000
         }
         let played = snapshot.playedRanges.ranges.map { ($0.start.seconds * 1000 + offset, $0.end.seconds * 1000 + offset) }
-        func expected(_ event: TrackingEvent, from start: Double, to end: Double) -> Bool {
+        func expected(_ event: TrackingEvent, from start: AdTime, to end: AdTime) -> Bool {
             guard event.event.kind == .automatic else { return false }
-            let time = event.startTime
+            let (time, start, end) = (event.startTime.milliseconds, start.milliseconds, end.milliseconds)
             if played.contains(where: { $0.0 < time && time <= $0.1 + 0.01 }) { return true }
             return event.event.firesOnEntry && played.contains { $0.0 < end && start < $0.1 }
         }

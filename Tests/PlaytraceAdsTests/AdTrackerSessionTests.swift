@@ -119,7 +119,7 @@ struct AdTrackerSessionTests {
         let h = try await AdSessionHarness()
         // The lab's stream has program-date-time: the metadata is on its dates (a break at 8.037 s of two 3.97 s ads:
         // times that the engine's 100 ms ticks never land on).
-        let start = try #require(await h.engines.all.first?.snapshot().streamDate).secondsSince1970 * 1000
+        let start = AdTime(try #require(await h.engines.all.first?.snapshot().streamDate))
         var pod = AdFixtures.pod("lab", start: start + 8_037, adDuration: 3_970)
         for index in pod.ads.indices {
             pod.ads[index].trackingEvents = pod.ads[index].trackingEvents.map { event in

@@ -210,13 +210,13 @@ struct AdScriptedViewerTests {
         let actions = h.harmonicHits.filter { !AdFixtures.automaticNames.contains(String($0.split(separator: "/")[1])) }
         #expect(actions.sorted() == ["ad-1/mute", "ad-1/pause", "ad-1/resume", "ad-1/unmute"], "\(h.harmonicHits)")
         let reported = h.session.beacons.filter { $0.firing.cause == .playerAction }
-        #expect(reported.map { $0.firing.mediaTime.rounded() - 1_767_225_600_000 } == [9_500, 9_500, 10_000, 10_300])
+        #expect(reported.map { $0.firing.mediaTime.milliseconds.rounded() - 1_767_225_600_000 } == [9_500, 9_500, 10_000, 10_300])
     }
 
     @Test("ftp: and javascript: beacon URLs are refused and said, not failures: the event's http URL is sent and the event is done; URLs past the limit are counted")
     func refusedSchemes() async throws {
         let h = try await AdSessionHarness()
-        let start = try #require(await h.engines.all.first?.snapshot().streamDate).millisecondsSince1970
+        let start = AdTime(try #require(await h.engines.all.first?.snapshot().streamDate))
         var pod = AdFixtures.pod("p", start: start + 2_000, adDuration: 2_000, ads: 1)
         for index in pod.ads[0].trackingEvents.indices where pod.ads[0].trackingEvents[index].event == .impression {
             pod.ads[0].trackingEvents[index].signalingUrls = ["ftp://tracker.example/imp", "javascript:alert(1)",

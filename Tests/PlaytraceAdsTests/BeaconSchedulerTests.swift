@@ -20,7 +20,7 @@ struct BeaconSchedulerTests {
         #expect(firings.map(\.crossing) == firings.map(\.crossing).sorted())
         #expect(firings.count == 14)
         for firing in firings {
-            #expect(firing.crossing == .milliseconds(Int64(firing.mediaTime)), "\(firing.key)")
+            #expect(firing.crossing == .milliseconds(Int64(firing.mediaTime.milliseconds)), "\(firing.key)")
             #expect(firing.cause == .crossed)
         }
         let states = AdFixtures.states(pods)
@@ -154,7 +154,7 @@ struct BeaconSchedulerTests {
     @Test("Tick sizes do not change what fires: 10 ms to 5 s ticks give the same events")
     func tickSizes() {
         var reference: Set<String>?
-        for tick in [10.0, 100, 500, 1_000, 2_500, 5_000] {
+        for tick: AdTime in [10.0, 100, 500, 1_000, 2_500, 5_000] {
             var pods = [AdFixtures.pod(), AdFixtures.pod("q", start: 60_000, adDuration: 7_300, ads: 3)]
             var scheduler = BeaconScheduler()
             let fired = Set(scheduler.play(&pods, from: 0, to: 100_000, tick: tick).map { "\($0.key)" })

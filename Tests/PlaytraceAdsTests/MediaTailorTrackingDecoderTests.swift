@@ -67,7 +67,7 @@ struct MediaTailorTrackingDecoderTests {
     func durations() throws {
         func start(_ text: String) throws -> Double? {
             let body = #"{"avails":[{"availId":"x","startTime":"\#(text)","ads":[]}]}"#
-            return try MediaTailorTrackingDecoder().decode(Array(body.utf8)).pods.first?.startTime
+            return try MediaTailorTrackingDecoder().decode(Array(body.utf8)).pods.first?.startTime.milliseconds
         }
         #expect(abs(try #require(try start("PT17.817798612S")) - 17_817.798612) < 1e-6)
         #expect(try start("PT1H2M3.5S") == 3_723_500)

@@ -17,7 +17,7 @@ struct ProgressObservationTests {
         guard case .played(let from, let to, 1, .seconds(3)) = dated.first, dated.count == 1 else {
             Issue.record("\(dated)"); return
         }
-        #expect(abs(from - 1_700_000_000_000) < 0.01 && abs(to - 1_700_000_000_100) < 0.01)
+        #expect(abs(from.milliseconds - 1_700_000_000_000) < 0.01 && abs(to.milliseconds - 1_700_000_000_100) < 0.01)
         var undated = plain
         undated.fromDate = nil
         #expect(PlaybackObservation.observations(for: undated, on: .programDateTime, at: .zero).isEmpty)
@@ -25,12 +25,12 @@ struct ProgressObservationTests {
         jumped.toDate = base + MediaTime(seconds: 60.1)
         let observations = PlaybackObservation.observations(for: jumped, on: .programDateTime, at: .zero)
         #expect(observations.count == 2)
-        if case .jumped(_, let target, _) = observations.first { #expect(abs(target - 1_700_000_060_000) < 0.01) }
+        if case .jumped(_, let target, _) = observations.first { #expect(abs(target.milliseconds - 1_700_000_060_000) < 0.01) }
     }
 
     @Test("Fed with progress reports, the scheduler fires a break's events on the stream's dates")
     func endToEnd() {
-        let start = base.secondsSince1970 * 1000 + 10_000
+        let start = AdTime(base) + 10_000
         var pods = [AdFixtures.pod(start: start)]
         var scheduler = BeaconScheduler()
         var fired: [BeaconFiring] = []
@@ -48,7 +48,7 @@ struct ProgressObservationTests {
         #expect(fired.count == 14)
         #expect(Set(fired.map { $0.deliveryKey(session: "s", reportedAt: base) }).count == 14)
         for firing in fired {
-            let expected = Duration.milliseconds(Int64((firing.mediaTime - base.secondsSince1970 * 1000).rounded()))
+            let expected = Duration.milliseconds(Int64((firing.mediaTime - AdTime(base)).milliseconds.rounded()))
             #expect(abs((firing.crossing - expected).seconds) < 0.002, "\(firing.key): \(firing.crossing) vs \(expected)")
         }
     }

@@ -23,7 +23,8 @@ struct VASTAdBreakTests {
         var scheduler = BeaconScheduler()
         var names: [String] = []
         for (index, range) in ranges.enumerated() {
-            let firings = scheduler.observe(.played(from: range.0, to: range.1, rate: 1, at: .seconds(index)), pods: &pods)
+            let firings = scheduler.observe(.played(from: AdTime(milliseconds: range.0), to: AdTime(milliseconds: range.1), rate: 1,
+                                                    at: .seconds(index)), pods: &pods)
             names += firings.flatMap { $0.urls.map { URL(string: $0)?.path ?? $0 } }
         }
         return names
@@ -47,7 +48,7 @@ struct VASTAdBreakTests {
         let ad = try resolved(tracking: [("start", nil), ("firstQuartile", nil), ("midpoint", nil), ("thirdQuartile", nil),
                                          ("complete", nil), ("progress", "00:00:05"), ("progress", "10%"), ("progress", "00:00:30")])
         let adBreak = VASTAdBreak(id: "b", start: 1_000, ads: [(ad, 20, nil)])
-        let times = Dictionary(adBreak.pod.ads[0].trackingEvents.map { ("\($0.event)@\(Int($0.startTime))", 1) }, uniquingKeysWith: +)
+        let times = Dictionary(adBreak.pod.ads[0].trackingEvents.map { ("\($0.event)@\(Int($0.startTime.milliseconds))", 1) }, uniquingKeysWith: +)
         #expect(Set(times.keys) == ["impression@1000", "start@1000", "firstQuartile@6000", "midpoint@11000", "thirdQuartile@16000",
                                     "complete@21000", "progress@6000", "progress@3000"],
                 "an offset past the ad's end (30 s of 20 s) never fires: it is left out")

@@ -73,9 +73,9 @@ struct VASTInterstitialTests {
         guard case .mediaFailed(let reason) = failed else { Issue.record("\(failed)"); return }
         #expect(reason.contains("404"))
         #expect(h.session.fates.ads.count == 1)
-        let list = AdPodList(pods: h.session.adPods, fates: h.session.fates) { String(Int($0)) }
+        let list = AdPodList(pods: h.session.adPods, fates: h.session.fates) { String(Int($0.milliseconds)) }
         #expect(list.rows.filter { $0.kind == .unreachedPods }.map(\.sentence)
-                    == ["1 break(s) reached: no ad (VAST 303): vast:mid-3 at \(Int(try #require(h.session.adPods.first { $0.id == "vast:mid-3" }?.startTime)))"])
+                    == ["1 break(s) reached: no ad (VAST 303): vast:mid-3 at \(Int(try #require(h.session.adPods.first { $0.id == "vast:mid-3" }?.startTime.milliseconds)))"])
         let adRow = try #require(list.rows.first { $0.id == "vast:mid-4/ad-1" })
         #expect(adRow.detail?.hasPrefix("Lab ad mid-4 ad-1 — ad media failed: ") == true, "\(adRow.detail ?? "")")
         #expect(list.rows.first { $0.kind == .unfiredEvents && $0.adID == "ad-1" && $0.podID == "vast:mid-4" }?.title

@@ -6,10 +6,10 @@ public import PlaytraceCore
 public struct BeaconMacroValues: Sendable, Hashable {
     /// When the beacon is sent (`[TIMESTAMP]`).
     public var timestamp: StreamDate
-    /// Where the playhead is in the ad, in seconds (`[ADPLAYHEAD]`).
-    public var adPlayhead: Double?
-    /// Where the playhead is in the content, in seconds (`[MEDIAPLAYHEAD]`, and the deprecated `[CONTENTPLAYHEAD]`).
-    public var mediaPlayhead: Double?
+    /// Where the playhead is in the ad (`[ADPLAYHEAD]`).
+    public var adPlayhead: MediaTime?
+    /// Where the playhead is in the content (`[MEDIAPLAYHEAD]`, and the deprecated `[CONTENTPLAYHEAD]`).
+    public var mediaPlayhead: MediaTime?
     /// 1 pre-roll, 2 mid-roll, 3 post-roll, 4 standalone, 0 other (`[BREAKPOSITION]`).
     public var breakPosition: Int?
     /// `[LIMITADTRACKING]`: whether the viewer limited ad tracking (0 or 1).
@@ -33,7 +33,7 @@ public struct BeaconMacroValues: Sendable, Hashable {
     public var adServingID: String?
     public var adType: String?
 
-    public init(timestamp: StreamDate, adPlayhead: Double? = nil, mediaPlayhead: Double? = nil, breakPosition: Int? = nil,
+    public init(timestamp: StreamDate, adPlayhead: MediaTime? = nil, mediaPlayhead: MediaTime? = nil, breakPosition: Int? = nil,
                 limitAdTracking: Bool = false) {
         self.timestamp = timestamp
         self.adPlayhead = adPlayhead
@@ -103,8 +103,8 @@ public enum BeaconMacros {
         let known: String? = switch name {
         case "TIMESTAMP": values.timestamp.iso8601Milliseconds
         case "CACHEBUSTING", "RANDOM": eightDigits(random())
-        case "ADPLAYHEAD": values.adPlayhead.map(clockTime)
-        case "MEDIAPLAYHEAD", "CONTENTPLAYHEAD": values.mediaPlayhead.map(clockTime)
+        case "ADPLAYHEAD": values.adPlayhead.map { clockTime($0.seconds) }
+        case "MEDIAPLAYHEAD", "CONTENTPLAYHEAD": values.mediaPlayhead.map { clockTime($0.seconds) }
         case "BREAKPOSITION": values.breakPosition.map(String.init)
         case "LIMITADTRACKING": values.limitAdTracking ? "1" : "0"
         case "SERVERSIDE": String(values.serverSide)

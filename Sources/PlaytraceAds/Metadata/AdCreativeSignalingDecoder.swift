@@ -44,7 +44,7 @@ public struct AdCreativeSignalingDecoder: Sendable {
         } catch {
             return ([], [AdMetadataProblem(path: id, message: "X-AD-CREATIVE-SIGNALING: \(error)")])
         }
-        let base = date.millisecondsSince1970
+        let base = AdTime(date)
         let type = root.string("type", problems: &problems) ?? "slot"
         guard let payload = root.objects("payload", limit: limits.maximumAdsPerPod, problems: &problems) else {
             problems.append(AdMetadataProblem(path: "\(id).payload", message: "missing: nothing to track"))
@@ -54,11 +54,11 @@ public struct AdCreativeSignalingDecoder: Sendable {
             var pods: [AdPod] = []
             for (index, reader) in payload.enumerated() {
                 let podID = payload.count == 1 ? id : "\(id)#\(index + 1)"
-                let start = base + (reader.number("start", problems: &problems) ?? 0) * 1000
+                let start = base + AdTime(milliseconds: (reader.number("start", problems: &problems) ?? 0) * 1000)
                 let slots = reader.objects("slots", limit: limits.maximumAdsPerPod, problems: &problems) ?? []
                 var pod = decodeSlots(slots, podID: podID, base: start, problems: &problems)
                 if let duration = reader.number("duration", problems: &problems), duration >= 0 {
-                    pod.duration = max(pod.duration, duration * 1000)
+                    pod.duration = max(pod.duration, AdTime(milliseconds: duration * 1000))
                 }
                 pod.trackingEvents = events(reader, podID: podID, adID: nil, start: start, duration: pod.duration,
                                             problems: &problems)
@@ -72,7 +72,7 @@ public struct AdCreativeSignalingDecoder: Sendable {
         return ([decodeSlots(payload, podID: id, base: base, problems: &problems)], problems)
     }
 
-    private func decodeSlots(_ slots: [JSONReader], podID: String, base: Double, problems: inout [AdMetadataProblem]) -> AdPod {
+    private func decodeSlots(_ slots: [JSONReader], podID: String, base: AdTime, problems: inout [AdMetadataProblem]) -> AdPod {
         var ads: [Ad] = []
         var ids = IdentifierDeduplicator()
         var end = base
@@ -81,11 +81,11 @@ public struct AdCreativeSignalingDecoder: Sendable {
                 problems.append(AdMetadataProblem(path: slot.path, message: "skipped: the slot has no usable duration"))
                 continue
             }
-            let start = base + (slot.number("start", problems: &problems) ?? 0) * 1000
+            let start = base + AdTime(milliseconds: (slot.number("start", problems: &problems) ?? 0) * 1000)
             let identifier = (slot.objects("identifiers", limit: 16, problems: &problems) ?? []).first
                 .flatMap { $0.string("value", problems: &problems) }
             let adID = ids.unique(identifier.map { $0.isEmpty ? "ad-\(index + 1)" : $0 } ?? "ad-\(index + 1)")
-            let length = duration * 1000
+            let length = AdTime(milliseconds: duration * 1000)
             ads.append(Ad(id: adID, startTime: start, duration: length,
                           trackingEvents: events(slot, podID: podID, adID: adID, start: start, duration: length, problems: &problems),
                           clickThrough: slot.string("clickThrough", problems: &problems)))
@@ -98,7 +98,7 @@ public struct AdCreativeSignalingDecoder: Sendable {
 
     /// The tracking of a slot (or a pod): quartiles and complete at their share of the duration, progress at its
     /// offset, the rest at the start.
-    private func events(_ reader: JSONReader, podID: String, adID: String?, start: Double, duration: Double,
+    private func events(_ reader: JSONReader, podID: String, adID: String?, start: AdTime, duration: AdTime,
                         problems: inout [AdMetadataProblem]) -> [TrackingEvent] {
         var events: [TrackingEvent] = []
         var keys = Set<TrackingEventKey>()
@@ -114,22 +114,23 @@ public struct AdCreativeSignalingDecoder: Sendable {
             default: TrackingEventType(rawValue: name)
             }
             var time = start
-            var span = 0.0
+            var span = AdTime.zero
             switch type {
             case .firstQuartile: time = start + duration * 0.25
             case .midpoint: time = start + duration * 0.5
             case .thirdQuartile: time = start + duration * 0.75
             case .complete, .breakEnd: time = start + duration
             case .progress:
-                guard let offset = tracking.number("offset", problems: &problems), offset >= 0, offset * 1000 <= duration else {
+                guard let offset = tracking.number("offset", problems: &problems), offset >= 0,
+                      AdTime(milliseconds: offset * 1000) <= duration else {
                     problems.append(AdMetadataProblem(path: tracking.path, message: "skipped: a progress without an offset inside the ad"))
                     continue
                 }
-                time = start + offset * 1000
+                time = start + AdTime(milliseconds: offset * 1000)
             case .impression: span = duration
             default: if type.kind == .playerInitiated { span = duration }
             }
-            let key = TrackingEventKey(podID: podID, adID: adID, event: type, time: Int64(saturating: time))
+            let key = TrackingEventKey(podID: podID, adID: adID, event: type, time: Int64(saturating: time.milliseconds))
             guard keys.insert(key).inserted else {
                 if let index = events.firstIndex(where: { $0.id == key }) {
                     events[index].signalingUrls += urls

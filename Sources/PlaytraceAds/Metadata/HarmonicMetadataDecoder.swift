@@ -45,7 +45,7 @@ public struct HarmonicMetadataDecoder: Sendable {
         }
         pods.sort { $0.startTime < $1.startTime }
         let timeline: AdTimeline = max(start, end) >= Self.dateThreshold ? .programDateTime : .mediaTime
-        return AdMetadata(pods: pods, dataRange: DataRange(start: start, end: end), timeline: timeline, problems: problems)
+        return AdMetadata(pods: pods, dataRange: DataRange(start: AdTime(milliseconds: start), end: AdTime(milliseconds: end)), timeline: timeline, problems: problems)
     }
 
     private func decodePod(_ reader: JSONReader, ids: inout IdentifierDeduplicator,
@@ -53,7 +53,7 @@ public struct HarmonicMetadataDecoder: Sendable {
         guard let start = required(reader, "startTime", &problems),
               let duration = requiredDuration(reader, &problems) else { return nil }
         let id = ids.unique(reader.identifier("id", problems: &problems) ?? "@\(Int64(saturating: start))")
-        var pod = AdPod(id: id, startTime: start, duration: duration)
+        var pod = AdPod(id: id, startTime: AdTime(milliseconds: start), duration: AdTime(milliseconds: duration))
         var adIDs = IdentifierDeduplicator()
         if let ads = reader.objects("ads", limit: limits.maximumAdsPerPod, problems: &problems) {
             for adReader in ads {
@@ -71,7 +71,7 @@ public struct HarmonicMetadataDecoder: Sendable {
         guard let start = required(reader, "startTime", &problems),
               let duration = requiredDuration(reader, &problems) else { return nil }
         let id = ids.unique(reader.identifier("id", problems: &problems) ?? "@\(Int64(saturating: start))")
-        var ad = Ad(id: id, startTime: start, duration: duration,
+        var ad = Ad(id: id, startTime: AdTime(milliseconds: start), duration: AdTime(milliseconds: duration),
                     clickThrough: reader.string("clickThrough", problems: &problems))
         if let events = reader.objects("trackingEvents", limit: limits.maximumEventsPerAd, problems: &problems) {
             for eventReader in events {
@@ -92,7 +92,8 @@ public struct HarmonicMetadataDecoder: Sendable {
                 }
                 let eventType = TrackingEventType(rawValue: type)
                 let key = TrackingEventKey(podID: podID, adID: id, event: eventType, time: Int64(saturating: time))
-                ad.trackingEvents.append(TrackingEvent(id: key, event: eventType, startTime: time, duration: eventDuration,
+                ad.trackingEvents.append(TrackingEvent(id: key, event: eventType, startTime: AdTime(milliseconds: time),
+                                                       duration: AdTime(milliseconds: eventDuration),
                                                        signalingUrls: urls,
                                                        urlsOverLimit: eventReader.countOver("signalingUrls", limit: limits.maximumURLsPerEvent)))
             }

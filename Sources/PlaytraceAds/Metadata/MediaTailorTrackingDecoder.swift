@@ -51,7 +51,7 @@ public struct MediaTailorTrackingDecoder: Sendable {
         }
         let duration = max(seconds(reader, "durationInSeconds", "duration", &problems) ?? 0, 0)
         let id = ids.unique(reader.identifier("availId", problems: &problems) ?? "@\(Int64(saturating: start * 1000))")
-        var pod = AdPod(id: id, startTime: start * 1000, duration: duration * 1000)
+        var pod = AdPod(id: id, startTime: AdTime(milliseconds: start * 1000), duration: AdTime(milliseconds: duration * 1000))
         var adIDs = IdentifierDeduplicator()
         for adReader in reader.objects("ads", limit: limits.maximumAdsPerPod, problems: &problems) ?? [] {
             if let ad = decodeAd(adReader, podID: id, ids: &adIDs, problems: &problems) { pod.ads.append(ad) }
@@ -65,7 +65,7 @@ public struct MediaTailorTrackingDecoder: Sendable {
                 continue
             }
             let eventType = TrackingEventType(rawValue: type)
-            let time: Double
+            let time: AdTime
             switch eventType {
             case .breakStart: time = pod.startTime
             case .breakEnd: time = pod.endTime
@@ -75,7 +75,7 @@ public struct MediaTailorTrackingDecoder: Sendable {
             }
             let urls = eventReader.strings("beaconUrls", limit: limits.maximumURLsPerEvent,
                                            maximumLength: limits.maximumURLLength, problems: &problems) ?? []
-            let key = TrackingEventKey(podID: id, adID: nil, event: eventType, time: Int64(saturating: time))
+            let key = TrackingEventKey(podID: id, adID: nil, event: eventType, time: Int64(saturating: time.milliseconds))
             pod.trackingEvents.append(TrackingEvent(id: key, event: eventType, startTime: time, signalingUrls: urls,
                                                     urlsOverLimit: eventReader.countOver("beaconUrls", limit: limits.maximumURLsPerEvent)))
         }
@@ -95,7 +95,7 @@ public struct MediaTailorTrackingDecoder: Sendable {
         }
         let rawID = reader.identifier("adId", problems: &problems) ?? reader.identifier("adID", problems: &problems)
         let id = ids.unique(rawID ?? "@\(Int64(saturating: start * 1000))")
-        var ad = Ad(id: id, startTime: start * 1000, duration: duration * 1000,
+        var ad = Ad(id: id, startTime: AdTime(milliseconds: start * 1000), duration: AdTime(milliseconds: duration * 1000),
                     title: reader.string("adTitle", problems: &problems))
         for eventReader in reader.objects("trackingEvents", limit: limits.maximumEventsPerAd, problems: &problems) ?? [] {
             guard let type = eventReader.string("eventType", problems: &problems) else {
@@ -110,9 +110,9 @@ public struct MediaTailorTrackingDecoder: Sendable {
                 if ad.clickThrough == nil { ad.clickThrough = urls.first }
                 continue
             }
-            let time: Double
+            let time: AdTime
             if let seconds = seconds(eventReader, "startTimeInSeconds", "startTime", &problems) {
-                time = seconds * 1000
+                time = AdTime(milliseconds: seconds * 1000)
             } else if let derived = derivedTime(of: eventType, in: ad) {
                 problems.append(AdMetadataProblem(path: eventReader.path, message: "no time: \(type) placed at its usual point of the ad"))
                 time = derived
@@ -120,8 +120,8 @@ public struct MediaTailorTrackingDecoder: Sendable {
                 problems.append(AdMetadataProblem(path: eventReader.path, message: "skipped: \(type) has no time"))
                 continue
             }
-            let eventDuration = max(seconds(eventReader, "durationInSeconds", "duration", &problems) ?? 0, 0) * 1000
-            let key = TrackingEventKey(podID: podID, adID: id, event: eventType, time: Int64(saturating: time))
+            let eventDuration = AdTime(milliseconds: max(seconds(eventReader, "durationInSeconds", "duration", &problems) ?? 0, 0) * 1000)
+            let key = TrackingEventKey(podID: podID, adID: id, event: eventType, time: Int64(saturating: time.milliseconds))
             ad.trackingEvents.append(TrackingEvent(id: key, event: eventType, startTime: time, duration: eventDuration,
                                                    signalingUrls: urls,
                                                    urlsOverLimit: eventReader.countOver("beaconUrls", limit: limits.maximumURLsPerEvent)))
@@ -131,7 +131,7 @@ public struct MediaTailorTrackingDecoder: Sendable {
     }
 
     /// Where an event without a time belongs, for the types whose point in the ad is defined.
-    private func derivedTime(of type: TrackingEventType, in ad: Ad) -> Double? {
+    private func derivedTime(of type: TrackingEventType, in ad: Ad) -> AdTime? {
         let fraction: Double? = switch type {
         case .impression, .start, .loaded: 0
         case .firstQuartile: 0.25
@@ -140,7 +140,7 @@ public struct MediaTailorTrackingDecoder: Sendable {
         case .complete: 1
         default: nil
         }
-        return fraction.map { ad.startTime + $0 * ad.duration }
+        return fraction.map { ad.startTime + ad.duration * $0 }
     }
 
     /// Seconds from a numeric field, or else from an ISO 8601 duration field (`PT17.8S`).

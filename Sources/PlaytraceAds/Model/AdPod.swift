@@ -2,17 +2,17 @@
 public struct Ad: Sendable, Hashable, Identifiable {
     /// The ad's identifier, unique within its pod (a duplicate in the metadata gets a `#2`, `#3`… suffix).
     public var id: String
-    /// The start, in milliseconds on the ad timeline.
-    public var startTime: Double
-    /// The duration, in milliseconds.
-    public var duration: Double
+    /// The start, on the ad timeline.
+    public var startTime: AdTime
+    /// The duration.
+    public var duration: AdTime
     public var trackingEvents: [TrackingEvent]
     /// The ad's title, when the metadata gives one (MediaTailor's `adTitle`).
     public var title: String?
     /// Where a click on the ad leads (opened by the app, never requested as a beacon).
     public var clickThrough: String?
 
-    public init(id: String, startTime: Double, duration: Double, trackingEvents: [TrackingEvent] = [],
+    public init(id: String, startTime: AdTime, duration: AdTime, trackingEvents: [TrackingEvent] = [],
                 title: String? = nil, clickThrough: String? = nil) {
         self.id = id
         self.startTime = startTime
@@ -22,23 +22,23 @@ public struct Ad: Sendable, Hashable, Identifiable {
         self.clickThrough = clickThrough
     }
 
-    /// The end, in milliseconds on the ad timeline.
-    public var endTime: Double { startTime + duration }
+    /// The end, on the ad timeline.
+    public var endTime: AdTime { startTime + duration }
 }
 
 /// An ad break (a pod): its ads and its own tracking events (breakStart, breakEnd).
 public struct AdPod: Sendable, Hashable, Identifiable {
     /// The break's identifier (Harmonic's `id`, MediaTailor's `availId`; `@<start>` when the metadata has none).
     public var id: String
-    /// The start, in milliseconds on the ad timeline.
-    public var startTime: Double
-    /// The duration, in milliseconds.
-    public var duration: Double
+    /// The start, on the ad timeline.
+    public var startTime: AdTime
+    /// The duration.
+    public var duration: AdTime
     public var ads: [Ad]
     /// Events of the break itself (MediaTailor's `adBreakTrackingEvents`).
     public var trackingEvents: [TrackingEvent]
 
-    public init(id: String, startTime: Double, duration: Double, ads: [Ad] = [], trackingEvents: [TrackingEvent] = []) {
+    public init(id: String, startTime: AdTime, duration: AdTime, ads: [Ad] = [], trackingEvents: [TrackingEvent] = []) {
         self.id = id
         self.startTime = startTime
         self.duration = duration
@@ -46,19 +46,19 @@ public struct AdPod: Sendable, Hashable, Identifiable {
         self.trackingEvents = trackingEvents
     }
 
-    /// The end, in milliseconds on the ad timeline.
-    public var endTime: Double { startTime + duration }
+    /// The end, on the ad timeline.
+    public var endTime: AdTime { startTime + duration }
 
     /// Every tracking event of the break and its ads.
     public var allTrackingEvents: [TrackingEvent] { trackingEvents + ads.flatMap(\.trackingEvents) }
 }
 
-/// The range of the timeline a metadata response covers (Harmonic's `dataRange`), in milliseconds.
+/// The range of the timeline a metadata response covers (Harmonic's `dataRange`).
 public struct DataRange: Sendable, Hashable {
-    public var start: Double
-    public var end: Double
+    public var start: AdTime
+    public var end: AdTime
 
-    public init(start: Double, end: Double) {
+    public init(start: AdTime, end: AdTime) {
         self.start = start
         self.end = end
     }

@@ -8,11 +8,11 @@
 /// response that has already begun (the live window moved on) stays listed until it ended more than
 /// ``retention`` ago.
 public struct AdPodMerger: Sendable {
-    /// How far a refreshed event time may move and still be the same event, in milliseconds.
-    public var timeTolerance: Double = 1_000
-    /// How long a break stays listed after its end once the metadata no longer lists it, in milliseconds
-    /// (Harmonic's `keepPodsForMs`, 2 h).
-    public var retention: Double = 2 * 3_600_000
+    /// How far a refreshed event time may move and still be the same event (a second).
+    public var timeTolerance: AdTime = 1_000
+    /// How long a break stays listed after its end once the metadata no longer lists it (Harmonic's
+    /// `keepPodsForMs`, 2 h).
+    public var retention: AdTime = 2 * 3_600_000
     /// The most remembered states of events that left the list (the oldest are forgotten first).
     public var rememberedLimit = 20_000
 
@@ -24,7 +24,7 @@ public struct AdPodMerger: Sendable {
 
     private struct Remembered {
         var key: TrackingEventKey
-        var time: Double
+        var time: AdTime
         var state: ReportingState
     }
 
@@ -38,9 +38,9 @@ public struct AdPodMerger: Sendable {
     /// - Parameters:
     ///   - incoming: the breaks of the new response.
     ///   - current: the breaks known so far, with their events' states.
-    ///   - playhead: where playback is on the ad timeline (milliseconds), to tell breaks that the live window left
+    ///   - playhead: where playback is on the ad timeline, to tell breaks that the live window left
     ///     behind from breaks that were withdrawn; `nil` when unknown.
-    public mutating func merge(_ incoming: [AdPod], into current: [AdPod], playhead: Double?) -> [AdPod] {
+    public mutating func merge(_ incoming: [AdPod], into current: [AdPod], playhead: AdTime?) -> [AdPod] {
         let known = Dictionary(current.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var result: [AdPod] = []
         result.reserveCapacity(max(incoming.count, current.count))
@@ -104,10 +104,10 @@ public struct AdPodMerger: Sendable {
         return result
     }
 
-    private func nearest(to time: Double, in times: [Double]) -> Int? {
-        var best: (index: Int, distance: Double)?
+    private func nearest(to time: AdTime, in times: [AdTime]) -> Int? {
+        var best: (index: Int, distance: AdTime)?
         for (index, candidate) in times.enumerated() {
-            let distance = abs(candidate - time)
+            let distance = candidate.distance(to: time)
             guard distance <= timeTolerance else { continue }
             if best == nil || distance < best!.distance { best = (index, distance) }
         }
@@ -127,7 +127,7 @@ public struct AdPodMerger: Sendable {
         if rememberedCount > rememberedLimit { forgetOldest() }
     }
 
-    private mutating func restore(_ line: Lineage, near time: Double) -> Remembered? {
+    private mutating func restore(_ line: Lineage, near time: AdTime) -> Remembered? {
         guard var list = remembered[line] else { return nil }
         guard let index = nearest(to: time, in: list.map(\.time)) ?? (list.count == 1 ? 0 : nil) else { return nil }
         let found = list.remove(at: index)

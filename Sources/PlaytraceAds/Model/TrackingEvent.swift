@@ -8,7 +8,9 @@ public struct TrackingEventKey: Hashable, Sendable, Codable, CustomStringConvert
     /// The ad's identifier; `nil` for an event of the break itself (breakStart, breakEnd).
     public var adID: String?
     public var event: TrackingEventType
-    /// The event's time when it was first seen, in whole milliseconds on the ad timeline.
+    /// The event's time when it was first seen, in whole milliseconds on the ad timeline (a VAST error report's: a
+    /// digest of its code and URLs). Part of the identity, written into delivery keys, never computed with: the
+    /// event's time is ``TrackingEvent/startTime``.
     public var time: Int64
 
     public init(podID: String, adID: String?, event: TrackingEventType, time: Int64) {
@@ -37,11 +39,10 @@ public struct TrackingEvent: Sendable, Hashable, Identifiable {
     /// The identity kept across merges and restarts.
     public var id: TrackingEventKey
     public var event: TrackingEventType
-    /// When the event happens, in milliseconds on the ad timeline.
-    public var startTime: Double
-    /// How long it spans, in milliseconds (the ad's duration for an impression; 0 for start, quartiles,
-    /// complete).
-    public var duration: Double
+    /// When the event happens, on the ad timeline.
+    public var startTime: AdTime
+    /// How long it spans (the ad's duration for an impression; 0 for start, quartiles, complete).
+    public var duration: AdTime
     /// The beacon URLs, each requested when the event fires (macros filled).
     public var signalingUrls: [String]
     public var reportingState: ReportingState
@@ -49,7 +50,7 @@ public struct TrackingEvent: Sendable, Hashable, Identifiable {
     /// requested, counted so that a summary can say so.
     public var urlsOverLimit: Int
 
-    public init(id: TrackingEventKey, event: TrackingEventType, startTime: Double, duration: Double = 0,
+    public init(id: TrackingEventKey, event: TrackingEventType, startTime: AdTime, duration: AdTime = .zero,
                 signalingUrls: [String], reportingState: ReportingState = .idle, urlsOverLimit: Int = 0) {
         self.id = id
         self.event = event

@@ -97,8 +97,8 @@ public struct AdPodList: Sendable, Hashable {
     /// - Parameters:
     ///   - pods: the breaks, in order (``AdBeaconingSession/adPods``).
     ///   - fates: why breaks and ads did not play out (``AdBeaconingSession/fates``).
-    ///   - time: formats a time of the ad timeline (milliseconds).
-    public init(pods: [AdPod], fates: AdFates = AdFates(), time: (Double) -> String) {
+    ///   - time: formats a time of the ad timeline.
+    public init(pods: [AdPod], fates: AdFates = AdFates(), time: (AdTime) -> String) {
         var rows: [Row] = []
         // The breaks none of whose events fired, by fate (nil: not reached), in the order their first appears.
         var unreached: [(fate: AdFate?, pods: [AdPod])] = []
@@ -114,13 +114,13 @@ public struct AdPodList: Sendable, Hashable {
             }
             let podDetail = ["\(pod.ads.count) ad(s)", podFate?.description].compactMap { $0 }.joined(separator: ", ")
             rows.append(Row(id: pod.id, kind: .pod, depth: 0, title: pod.id, time: time(pod.startTime),
-                            durationSeconds: pod.duration / 1000, detail: podDetail, podID: pod.id))
+                            durationSeconds: pod.duration.seconds, detail: podDetail, podID: pod.id))
             rows += Self.eventRows(pod.trackingEvents, depth: 1, podID: pod.id, adID: nil, fate: nil, time: time)
             for ad in pod.ads {
                 let adFate = fates.ad(ad.id, in: pod.id)
                 let adDetail = [ad.title, adFate?.description].compactMap { $0 }.joined(separator: " — ")
                 rows.append(Row(id: pod.id + "/" + ad.id, kind: .ad, depth: 1, title: ad.id, time: time(ad.startTime),
-                                durationSeconds: ad.duration / 1000, detail: adDetail.isEmpty ? nil : adDetail,
+                                durationSeconds: ad.duration.seconds, detail: adDetail.isEmpty ? nil : adDetail,
                                 podID: pod.id, adID: ad.id))
                 rows += Self.eventRows(ad.trackingEvents, depth: 2, podID: pod.id, adID: ad.id, fate: adFate, time: time)
             }
@@ -137,7 +137,7 @@ public struct AdPodList: Sendable, Hashable {
     }
 
     private static func eventRows(_ events: [TrackingEvent], depth: Int, podID: String, adID: String?, fate: AdFate?,
-                                  time: (Double) -> String) -> [Row] {
+                                  time: (AdTime) -> String) -> [Row] {
         var rows: [Row] = []
         var unused: [String] = []
         var unfired: [String] = []

@@ -37,12 +37,12 @@ public struct AdSessionPanel: Sendable, Hashable {
     public init(session: AdBeaconingSession) {
         let player = session.playerObserver
         playhead = player.currentDate?.iso8601Milliseconds ?? player.playhead.timecode
-        let position: Double? = switch session.timeline {
-        case .programDateTime: player.currentDate.map { $0.secondsSince1970 * 1000 }
-        case .mediaTime: player.playhead.seconds * 1000
+        let position: AdTime? = switch session.timeline {
+        case .programDateTime: player.currentDate.map(AdTime.init)
+        case .mediaTime: AdTime(player.playhead)
         }
         secondsToNextBreak = position.flatMap { position in
-            session.adPods.lazy.map(\.startTime).filter { $0 > position }.min().map { ($0 - position) / 1000 }
+            session.adPods.lazy.map(\.startTime).filter { $0 > position }.min().map { ($0 - position).seconds }
         }
         if let (pod, ad, index) = session.adAtPlayhead {
             currentBreak = pod.id

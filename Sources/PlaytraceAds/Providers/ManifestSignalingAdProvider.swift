@@ -128,7 +128,7 @@ public final class ManifestSignalingAdProvider: AdMetadataProvider {
             if pods.count > limits.maximumPods { break }
         }
         let range = firstDate.flatMap { first in
-            lastEnd.map { DataRange(start: first.millisecondsSince1970, end: $0.millisecondsSince1970) }
+            lastEnd.map { DataRange(start: AdTime(first), end: AdTime($0)) }
         }
         return AdMetadata(pods: Array(pods.sorted { $0.startTime < $1.startTime }.prefix(limits.maximumPods)),
                           dataRange: range, timeline: .programDateTime, problems: problems)

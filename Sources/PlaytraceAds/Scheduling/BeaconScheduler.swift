@@ -35,8 +35,8 @@ public struct BeaconScheduler: Sendable {
     /// The rates at which automatic events fire: above 0 and up to ``maximumBeaconingRate`` by default. A rate of 0
     /// never fires, whatever the range says.
     public var playbackRates: ClosedRange<Double> = 0...BeaconScheduler.maximumBeaconingRate
-    /// How long played intervals are remembered for catching up late metadata, in milliseconds of the ad timeline.
-    public var historySpan: Double = 2 * 3_600_000
+    /// How long played intervals are remembered for catching up late metadata, on the ad timeline (2 h).
+    public var historySpan: AdTime = 2 * 3_600_000
     /// The most played intervals remembered (the oldest are forgotten first).
     public var historyLimit = 4_096
     /// The interstitial each break belongs to, by break ID (breaks not listed are the primary's).
@@ -45,15 +45,15 @@ public struct BeaconScheduler: Sendable {
     public var scope: String?
 
     private struct PlayedInterval {
-        var from: Double
-        var to: Double
+        var from: AdTime
+        var to: AdTime
         var rate: Double
         /// When the playhead was at `to`.
         var end: Duration
         /// The interstitial it was played in, or `nil` for the primary.
         var scope: String?
 
-        func instant(at time: Double) -> Duration { end - .saturating(milliseconds: (to - time) / rate) }
+        func instant(at time: AdTime) -> Duration { end - .saturating(milliseconds: (to - time).milliseconds / rate) }
     }
 
     private var history: [PlayedInterval] = []
@@ -112,7 +112,7 @@ public struct BeaconScheduler: Sendable {
 
     /// Fires every event of a player-initiated type (`pause`, `mute`…) of the ad under the playhead; none when no ad
     /// plays there or the ad has no such event.
-    public mutating func report(_ type: TrackingEventType, at playhead: Double, instant: Duration,
+    public mutating func report(_ type: TrackingEventType, at playhead: AdTime, instant: Duration,
                                 pods: inout [AdPod]) -> [BeaconFiring] {
         guard let (podIndex, adIndex) = ad(at: playhead, in: pods) else { return [] }
         return firePlayerInitiated(type, podIndex: podIndex, adIndex: adIndex, playhead: playhead, instant: instant, pods: &pods)
@@ -135,7 +135,7 @@ public struct BeaconScheduler: Sendable {
         }
     }
 
-    private func consider(_ event: inout TrackingEvent, containerStart: Double, containerEnd: Double, ad: Ad?, pod: AdPod,
+    private func consider(_ event: inout TrackingEvent, containerStart: AdTime, containerEnd: AdTime, ad: Ad?, pod: AdPod,
                           during interval: PlayedInterval, cause: BeaconFiring.Cause, into firings: inout [BeaconFiring]) {
         guard event.reportingState == .idle, event.event.kind == .automatic else { return }
         let time = event.startTime
@@ -154,13 +154,13 @@ public struct BeaconScheduler: Sendable {
         let moment = max(time, interval.from)
         firings.append(BeaconFiring(key: event.id, occurrence: 0, event: event.event, mediaTime: time, crossing: crossing,
                                     cause: actualCause, urls: event.signalingUrls,
-                                    adPlayhead: ad.map { max(0, moment - $0.startTime) }, adStart: ad?.startTime,
+                                    adPlayhead: ad.map { max(.zero, moment - $0.startTime) }, adStart: ad?.startTime,
                                     podStart: pod.startTime, urlsOverLimit: event.urlsOverLimit))
     }
 
     // MARK: - Player-initiated events
 
-    private mutating func rewind(to playhead: Double, at instant: Duration, pods: inout [AdPod]) -> [BeaconFiring] {
+    private mutating func rewind(to playhead: AdTime, at instant: Duration, pods: inout [AdPod]) -> [BeaconFiring] {
         guard let (podIndex, adIndex) = ad(at: playhead, in: pods) else { return [] }
         let played = pods[podIndex].ads[adIndex].trackingEvents.contains {
             $0.event.kind == .automatic && $0.reportingState.hasFired
@@ -170,7 +170,7 @@ public struct BeaconScheduler: Sendable {
                                    pods: &pods)
     }
 
-    private mutating func firePlayerInitiated(_ type: TrackingEventType, podIndex: Int, adIndex: Int, playhead: Double,
+    private mutating func firePlayerInitiated(_ type: TrackingEventType, podIndex: Int, adIndex: Int, playhead: AdTime,
                                               instant: Duration, pods: inout [AdPod]) -> [BeaconFiring] {
         var firings: [BeaconFiring] = []
         let ad = pods[podIndex].ads[adIndex]
@@ -181,7 +181,7 @@ public struct BeaconScheduler: Sendable {
             pods[podIndex].ads[adIndex].trackingEvents[index].reportingState = .connecting
             firings.append(BeaconFiring(key: event.id, occurrence: occurrence, event: type, mediaTime: playhead,
                                         crossing: instant, cause: .playerAction, urls: event.signalingUrls,
-                                        adPlayhead: max(0, playhead - ad.startTime), adStart: ad.startTime,
+                                        adPlayhead: max(.zero, playhead - ad.startTime), adStart: ad.startTime,
                                         podStart: pods[podIndex].startTime, urlsOverLimit: event.urlsOverLimit))
         }
         return firings
@@ -190,7 +190,7 @@ public struct BeaconScheduler: Sendable {
     // MARK: - Lookup and history
 
     /// The indices of the breaks (sorted by start) of a scope that overlap `from…to`.
-    private func overlapping(_ pods: [AdPod], from: Double, to: Double, scope: String?) -> [Int] {
+    private func overlapping(_ pods: [AdPod], from: AdTime, to: AdTime, scope: String?) -> [Int] {
         // Breaks are sorted by start: those starting after `to` are skipped by a binary search.
         var low = 0
         var high = pods.count
@@ -201,7 +201,7 @@ public struct BeaconScheduler: Sendable {
         return (0..<low).filter { pods[$0].endTime >= from && podScopes[pods[$0].id] == scope }
     }
 
-    private func ad(at playhead: Double, in pods: [AdPod]) -> (Int, Int)? {
+    private func ad(at playhead: AdTime, in pods: [AdPod]) -> (Int, Int)? {
         for podIndex in overlapping(pods, from: playhead, to: playhead, scope: scope) {
             if let adIndex = pods[podIndex].ads.firstIndex(where: { $0.startTime <= playhead && playhead < $0.endTime }) {
                 return (podIndex, adIndex)

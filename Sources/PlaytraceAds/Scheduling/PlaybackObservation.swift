@@ -1,16 +1,16 @@
 public import PlaytraceCore
 
-/// What the beacon scheduler learns about playback, on the ad timeline (milliseconds, like the metadata).
+/// What the beacon scheduler learns about playback, on the ad timeline (as the metadata counts it).
 ///
 /// Observations come from the engine through the Player, one per movement of the playhead: never sampled on a
 /// timer, so that nothing between two of them is unseen.
 public enum PlaybackObservation: Sendable, Hashable {
     /// The playhead moved continuously from `from` to `to` at `rate`, arriving at `to` at `instant` (on the
     /// session's stopwatch). A stall is the absence of this between two observations; it hides nothing.
-    case played(from: Double, to: Double, rate: Double, at: Duration)
+    case played(from: AdTime, to: AdTime, rate: Double, at: Duration)
     /// The playhead jumped from `from` (`nil` when playback had no position yet: a join) to `to` without playing
     /// what lies between: a seek, a skipped range, a discontinuity.
-    case jumped(from: Double?, to: Double, at: Duration)
+    case jumped(from: AdTime?, to: AdTime, at: Duration)
 }
 
 /// One beacon to send: an event whose moment came, with what the macros and the report need.
@@ -33,18 +33,18 @@ public struct BeaconFiring: Sendable, Hashable {
     /// 0 for an automatic event (it fires once); 1, 2… for each report of a player-initiated one.
     public var occurrence: Int
     public var event: TrackingEventType
-    /// The event's time on the ad timeline (milliseconds).
-    public var mediaTime: Double
+    /// The event's time on the ad timeline.
+    public var mediaTime: AdTime
     /// When the playhead was at the event's time (or entered the ad), on the session's stopwatch.
     public var crossing: Duration
     public var cause: Cause
     /// The beacon URLs (macros not yet filled).
     public var urls: [String]
-    /// Where in its ad the playhead was (milliseconds), for `[ADPLAYHEAD]`; `nil` for a break-level event.
-    public var adPlayhead: Double?
-    /// The ad's start and the break's start, on the ad timeline (milliseconds).
-    public var adStart: Double?
-    public var podStart: Double
+    /// Where in its ad the playhead was, for `[ADPLAYHEAD]`; `nil` for a break-level event.
+    public var adPlayhead: AdTime?
+    /// The ad's start and the break's start, on the ad timeline.
+    public var adStart: AdTime?
+    public var podStart: AdTime
     /// `[ERRORCODE]`, for an error beacon.
     public var errorCode: Int?
     /// The event's URLs past the limit per event, dropped when the metadata was read (``TrackingEvent/urlsOverLimit``).

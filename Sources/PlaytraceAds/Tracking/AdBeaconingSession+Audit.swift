@@ -16,8 +16,8 @@ extension AdBeaconingSession {
         let played = snapshot.map { BeaconAudit.playedIntervals(of: $0, on: timeline) } ?? []
         let interstitials = snapshot.map { BeaconAudit.playedInterstitialIntervals(of: $0, on: timeline) } ?? [:]
         // By scope: an interstitial's ID, or nil for the primary.
-        var fast: [String?: [ClosedRange<Double>]] = [:]
-        var beaconed: [String?: [ClosedRange<Double>]] = [:]
+        var fast: [String?: [ClosedRange<AdTime>]] = [:]
+        var beaconed: [String?: [ClosedRange<AdTime>]] = [:]
         for span in playedSpans.spans {
             let scope = span.progress.interstitial?.event.id
             for observation in PlaybackObservation.observations(for: span.progress, on: timeline, at: span.end) {
@@ -30,8 +30,8 @@ extension AdBeaconingSession {
             }
         }
         // What was passed fast and also played at a beaconing rate (after a seek back, say) was played.
-        var primaryFast: [ClosedRange<Double>] = []
-        var interstitialFast: [String: [ClosedRange<Double>]] = [:]
+        var primaryFast: [ClosedRange<AdTime>] = []
+        var interstitialFast: [String: [ClosedRange<AdTime>]] = [:]
         for (scope, ranges) in fast {
             let ranges = BeaconAudit.subtracting(beaconed[scope] ?? [], from: ranges)
             if let scope { interstitialFast[scope] = ranges } else { primaryFast = ranges }

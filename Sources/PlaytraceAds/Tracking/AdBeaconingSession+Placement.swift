@@ -8,16 +8,19 @@ struct AdPlacement: Equatable {
 }
 
 extension AdBeaconingSession {
-    /// The content position (seconds) of a time of the ad timeline, when known: the media time itself, or the date
-    /// less the date the content starts at (from the player's date at its playhead).
-    func contentSeconds(of value: Double) -> Double? {
+    /// The content position of a time of the ad timeline, when known: the media time itself, or the date less the
+    /// date the content starts at (from the player's date at its playhead).
+    func contentPosition(of value: AdTime) -> MediaTime? {
         switch timeline {
-        case .mediaTime: return value / 1000
+        case .mediaTime: return value.mediaTime
         case .programDateTime:
             guard let date = playerObserver.currentDate else { return nil }
-            return (value - (date.millisecondsSince1970 - playerObserver.playhead.seconds * 1000)) / 1000
+            return (value - (AdTime(date) - AdTime(playerObserver.playhead))).mediaTime
         }
     }
+
+    /// How near the content's start or end a break is a pre-roll or a post-roll.
+    static let rollMargin = MediaTime(seconds: 0.5)
 
     /// Where a break plays: live breaks are mid-rolls; on demand, a break at the start is a pre-roll and one that
     /// reaches the end a post-roll.
@@ -30,8 +33,8 @@ extension AdBeaconingSession {
             }
         }
         guard playerObserver.streamType == .onDemand || playerObserver.streamType == .unknown else { return .midRoll }
-        if let start = contentSeconds(of: pod.startTime), start <= 0.5 { return .preRoll }
-        if let end = contentSeconds(of: pod.endTime), let duration = playerObserver.duration, end >= duration.seconds - 0.5 {
+        if let start = contentPosition(of: pod.startTime), start <= Self.rollMargin { return .preRoll }
+        if let end = contentPosition(of: pod.endTime), let duration = playerObserver.duration, end >= duration - Self.rollMargin {
             return .postRoll
         }
         return .midRoll
@@ -39,7 +42,7 @@ extension AdBeaconingSession {
 
     /// The break holding a position of the ad timeline where the playhead now is (the primary's, or the
     /// interstitial's that plays), and the ad in it there, if any.
-    func locate(_ position: Double) -> (podIndex: Int, adIndex: Int?)? {
+    func locate(_ position: AdTime) -> (podIndex: Int, adIndex: Int?)? {
         let scope = scheduler.scope
         guard let podIndex = adPods.firstIndex(where: {
             $0.startTime <= position && position < $0.endTime && scheduler.podScopes[$0.id] == scope
@@ -48,7 +51,7 @@ extension AdBeaconingSession {
     }
 
     /// Follows the playhead through breaks and ads: says each entry, exit and movement (``adPlaybackObserver``).
-    func updatePlacement(at position: Double) {
+    func updatePlacement(at position: AdTime) {
         guard let observer = adPlaybackObserver else { return }
         let located = locate(position)
         let pod = located.map { adPods[$0.podIndex] }
@@ -64,10 +67,11 @@ extension AdBeaconingSession {
     }
 
     /// Says the end of the ad (and break) of a placement the playhead left, seen at `position`.
-    private func say(leaving previous: AdPlacement?, at position: Double, for next: AdPlacement?,
+    private func say(leaving previous: AdPlacement?, at position: AdTime, for next: AdPlacement?,
                      to observer: @MainActor (AdPlaybackEvent) -> Void) {
         guard let previous else { return }
         if let adID = previous.adID, let left = self.ad(previous.podID, adID) {
+            // Within a millisecond of its end, and not a second past it (a seek beyond).
             let completed = position >= left.endTime - 1 && position - left.endTime < 1_000
             if completed { observer(.adProgressed(left, position: left.duration)) }
             observer(.adEnded(left, completed: completed))
@@ -78,7 +82,7 @@ extension AdBeaconingSession {
     }
 
     /// The playhead moves between the primary and an interstitial: the break it was in ends where it was last seen.
-    func leavePlacement(lastSeenAt position: Double?) {
+    func leavePlacement(lastSeenAt position: AdTime?) {
         defer { placement = nil }
         guard let observer = adPlaybackObserver, let position else { return }
         say(leaving: placement, at: position, for: nil, to: observer)

@@ -37,8 +37,8 @@ extension AdBeaconingSession {
     /// The interstitial each break belongs to, by break ID (breaks that begin where an interstitial does).
     public var interstitialOfPod: [String: String] { scheduler.podScopes }
 
-    /// Where an interstitial begins on this session's ad timeline (milliseconds), when it can be placed there.
-    public func adTimelinePosition(of interstitial: InterstitialEvent) -> Double? {
+    /// Where an interstitial begins on this session's ad timeline, when it can be placed there.
+    public func adTimelinePosition(of interstitial: InterstitialEvent) -> AdTime? {
         PlaybackObservation.position(of: interstitial, on: timeline)
     }
 
@@ -53,7 +53,7 @@ extension AdBeaconingSession {
             let key = TrackingEventKey(podID: podID, adID: adID, event: .error,
                                        time: Int64(bitPattern: UInt64(digest, radix: 16) ?? 0) & Int64.max)
             guard vast.firesFirst(key) else { continue }
-            firings.append(BeaconFiring(key: key, occurrence: 0, event: .error, mediaTime: lastPosition ?? 0,
+            firings.append(BeaconFiring(key: key, occurrence: 0, event: .error, mediaTime: lastPosition ?? .zero,
                                         crossing: stopwatch.elapsed, cause: .error, urls: error.urls, adPlayhead: nil,
                                         adStart: nil, podStart: 0, errorCode: error.code.rawValue))
         }

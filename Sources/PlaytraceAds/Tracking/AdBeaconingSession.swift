@@ -44,8 +44,14 @@ public final class AdBeaconingSession {
     public var latestError: String? { messageLog.latestError }
     /// The most recent log messages (at most ``logLimit``).
     public var logMessages: [AdLogMessage] { messageLog.messages }
-    /// How long a break stays listed after its end once the metadata no longer lists it, in milliseconds.
-    public var keepPodsForMs: Double = 2 * 3_600_000 { didSet { merger.retention = keepPodsForMs } }
+    /// How long a break stays listed after its end once the metadata no longer lists it (Harmonic's
+    /// `keepPodsForMs`, 2 h).
+    public var podRetention: AdTime = 2 * 3_600_000 { didSet { merger.retention = podRetention } }
+    /// ``podRetention`` in milliseconds, by Harmonic's name.
+    public var keepPodsForMs: Double {
+        get { podRetention.milliseconds }
+        set { podRetention = AdTime(milliseconds: newValue) }
+    }
     /// `[LIMITADTRACKING]`.
     public var limitAdTracking = false
     /// `[CLIENTUA]`: the app's player and this library, as `player/version plugin/version`; `nil` sends `-1`.
@@ -93,8 +99,8 @@ public final class AdBeaconingSession {
     public var vastChainsDropped: Int { vast.chainsDropped }
     /// How many VAST resolutions the session keeps.
     public var vastChainLimit: Int { vast.chainLimit }
-    /// Where the playhead was last seen in each interstitial (milliseconds on the ad timeline).
-    @ObservationIgnored var lastInterstitialPositions: [String: Double] = [:]
+    /// Where the playhead was last seen in each interstitial, on the ad timeline.
+    @ObservationIgnored var lastInterstitialPositions: [String: AdTime] = [:]
     /// The interstitials the stream schedules, as the player last told (``updatePlayer(_:)``).
     @ObservationIgnored var interstitialSchedule: [InterstitialEvent] = [] {
         didSet { if interstitialSchedule != oldValue { classifyPods() } }
@@ -113,8 +119,8 @@ public final class AdBeaconingSession {
     /// ``start(mediaUrl:provider:)`` calls waiting for the first metadata attempt.
     @ObservationIgnored var attemptWaiters: [CheckedContinuation<Void, Never>] = []
     @ObservationIgnored nonisolated let stopwatch: Stopwatch
-    /// Where the playhead was last seen on the ad timeline (milliseconds).
-    @ObservationIgnored private(set) var lastPosition: Double?
+    /// Where the playhead was last seen on the ad timeline.
+    @ObservationIgnored private(set) var lastPosition: AdTime?
     /// Reports waiting for the first attempts at their beacons (``report(_:)``).
     @ObservationIgnored var reportWaiters = ReportWaiters()
 
@@ -181,8 +187,7 @@ public final class AdBeaconingSession {
         let timeline = timeline
         func add(_ events: [TrackingEvent]) {
             for event in events where event.reportingState == .idle && event.event.kind == .automatic {
-                boundaries.append(timeline == .mediaTime ? .time(MediaTime(seconds: event.startTime / 1000))
-                                                         : .date(StreamDate(millisecondsSince1970: event.startTime)))
+                boundaries.append(timeline == .mediaTime ? .time(event.startTime.mediaTime) : .date(event.startTime.streamDate))
             }
         }
         // An interstitial's breaks are reached on the interstitial's timeline, not at a time of the primary.
@@ -190,7 +195,7 @@ public final class AdBeaconingSession {
             if let interstitial = interstitial(of: pod) {
                 guard let base = PlaybackObservation.position(of: interstitial, on: timeline) else { continue }
                 for event in pod.allTrackingEvents where event.reportingState == .idle && event.event.kind == .automatic {
-                    boundaries.append(.interstitial(id: interstitial.id, time: MediaTime(seconds: (event.startTime - base) / 1000)))
+                    boundaries.append(.interstitial(id: interstitial.id, time: (event.startTime - base).mediaTime))
                 }
                 continue
             }
@@ -233,7 +238,7 @@ public final class AdBeaconingSession {
             case .played(let from, let to, _, _):
                 // A movement that does not begin where the last one ended follows a seek: a jump back into a
                 // played ad is a rewind.
-                if let last = lastPosition, abs(from - last) > 1 {
+                if let last = lastPosition, from.distance(to: last) > 1 {
                     dispatch(scheduler.observe(.jumped(from: last, to: from, at: instant), pods: &adPods))
                 }
                 lastPosition = to
@@ -262,8 +267,8 @@ public final class AdBeaconingSession {
                 PlaybackObservation.position(of: event, on: timeline).map { (event.id, $0) }
             }
             for pod in adPods {
-                if let match = starts.min(by: { abs($0.1 - pod.startTime) < abs($1.1 - pod.startTime) }),
-                   abs(match.1 - pod.startTime) <= Self.interstitialMatchTolerance {
+                if let match = starts.min(by: { $0.1.distance(to: pod.startTime) < $1.1.distance(to: pod.startTime) }),
+                   match.1.distance(to: pod.startTime) <= Self.interstitialMatchTolerance {
                     scopes[pod.id] = match.0
                 }
             }
@@ -273,9 +278,8 @@ public final class AdBeaconingSession {
         boundariesChanged?()
     }
 
-    /// How far apart (milliseconds) a break's start and an interstitial's may be for the break to be the
-    /// interstitial's.
-    static let interstitialMatchTolerance = 500.0
+    /// How far apart a break's start and an interstitial's may be for the break to be the interstitial's.
+    static let interstitialMatchTolerance: AdTime = 500
 
     /// The interstitial a break belongs to, if any.
     func interstitial(of pod: AdPod) -> InterstitialEvent? {
@@ -283,17 +287,17 @@ public final class AdBeaconingSession {
         return interstitialSchedule.first { $0.id == id }
     }
 
-    /// Fires the player-initiated events of a type for the ad under `position` (milliseconds on the ad timeline);
-    /// returns their delivery keys (none: no ad there, or the ad has no such event).
+    /// Fires the player-initiated events of a type for the ad under `position` (on the ad timeline); returns their
+    /// delivery keys (none: no ad there, or the ad has no such event).
     @discardableResult
-    public func report(_ type: TrackingEventType, at position: Double) -> [String] {
+    public func report(_ type: TrackingEventType, at position: AdTime) -> [String] {
         dispatch(scheduler.report(type, at: position, instant: stopwatch.elapsed, pods: &adPods))
     }
 
     /// Fires the player-initiated events of a type for the ad at `position` of an interstitial's timeline (`scope`,
     /// its ID) or of the primary's (`nil`).
     @discardableResult
-    func report(_ type: TrackingEventType, at position: Double, scope: String?) -> [String] {
+    func report(_ type: TrackingEventType, at position: AdTime, scope: String?) -> [String] {
         let previous = scheduler.scope
         scheduler.scope = scope
         defer { scheduler.scope = previous }
@@ -325,7 +329,7 @@ public final class AdBeaconingSession {
 
     /// The values of a firing's macros: the time, the playheads, the break's position, the ad's VAST context.
     private func macroValues(for firing: BeaconFiring) -> BeaconMacroValues {
-        var values = BeaconMacroValues(timestamp: wallClock.now, adPlayhead: firing.adPlayhead.map { $0 / 1000 },
+        var values = BeaconMacroValues(timestamp: wallClock.now, adPlayhead: firing.adPlayhead?.mediaTime,
                                        limitAdTracking: limitAdTracking)
         let pod = adPods.first { $0.id == firing.key.podID }
         if let pod { values.breakPosition = breakPosition(of: pod).rawValue }
@@ -334,8 +338,8 @@ public final class AdBeaconingSession {
         if firing.event == .verificationNotExecuted { values.reason = Self.verificationNotSupported }
         if let adID = firing.key.adID, let context = vast.context(pod: firing.key.podID, ad: adID) { values.apply(context) }
         // During an interstitial the content waits where the interstitial began.
-        values.mediaPlayhead = pod.flatMap(interstitial(of:)).map(\.start.seconds)
-            ?? contentSeconds(of: max(firing.mediaTime, firing.adStart ?? firing.mediaTime))
+        values.mediaPlayhead = pod.flatMap(interstitial(of:)).map(\.start)
+            ?? contentPosition(of: max(firing.mediaTime, firing.adStart ?? firing.mediaTime))
         return values
     }
 

@@ -13,8 +13,8 @@ public enum AdPlaybackEvent: Sendable, Hashable {
     case breakBegan(AdPod, position: AdBreakPosition)
     /// The playhead entered an ad (its 0-based place in the break).
     case adBegan(Ad, index: Int, pod: AdPod)
-    /// The playhead moved inside the ad: milliseconds from its start.
-    case adProgressed(Ad, position: Double)
+    /// The playhead moved inside the ad: how far from its start.
+    case adProgressed(Ad, position: AdTime)
     /// The playhead left the ad: at its end (`completed`), or elsewhere (a seek).
     case adEnded(Ad, completed: Bool)
     /// The viewer skipped the ad (``AdBeaconingSession/reportSkip()``).

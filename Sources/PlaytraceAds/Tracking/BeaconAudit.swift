@@ -7,25 +7,25 @@ public enum BeaconAudit {
     /// and the impression and start (and breakStart) of every ad (and break) a played range overlaps.
     /// - Parameters:
     ///   - pods: the breaks, on an ad timeline.
-    ///   - played: the played ranges on the same timeline (milliseconds), in order.
+    ///   - played: the played ranges on the same timeline, in order.
     ///   - interstitials: what was played of each interstitial, on the same timeline, by its ID.
     ///   - scopes: the interstitial each break belongs to (``AdBeaconingSession/interstitialOfPod``): only what was
     ///     played of that interstitial counts for it, and only the primary's played ranges for the others.
     ///   - fastForwarded: the parts of `played` passed only faster than the scheduler fires
     ///     (``BeaconScheduler/playbackRates``): they call for nothing, as a seek's jump does not.
     ///   - fastForwardedInterstitials: the same for each interstitial, by its ID.
-    public static func expectedEvents(in pods: [AdPod], played: [ClosedRange<Double>],
-                                      interstitials: [String: [ClosedRange<Double>]] = [:],
+    public static func expectedEvents(in pods: [AdPod], played: [ClosedRange<AdTime>],
+                                      interstitials: [String: [ClosedRange<AdTime>]] = [:],
                                       scopes: [String: String] = [:],
-                                      fastForwarded: [ClosedRange<Double>] = [],
-                                      fastForwardedInterstitials: [String: [ClosedRange<Double>]] = [:])
+                                      fastForwarded: [ClosedRange<AdTime>] = [],
+                                      fastForwardedInterstitials: [String: [ClosedRange<AdTime>]] = [:])
         -> Set<TrackingEventKey> {
         let primary = subtracting(fastForwarded, from: played)
         var keys: Set<TrackingEventKey> = []
         for pod in pods {
             let played = scopes[pod.id].map { subtracting(fastForwardedInterstitials[$0] ?? [], from: interstitials[$0] ?? []) }
                 ?? primary
-            func expected(_ event: TrackingEvent, start: Double, end: Double) -> Bool {
+            func expected(_ event: TrackingEvent, start: AdTime, end: AdTime) -> Bool {
                 guard event.event.kind == .automatic else { return false }
                 let time = event.startTime
                 if played.contains(where: { $0.lowerBound < time && time <= $0.upperBound }) { return true }
@@ -41,11 +41,11 @@ public enum BeaconAudit {
 
     /// The parts of `ranges` that none of `removed` covers, in order; pieces shorter than a millisecond (the rounding
     /// between two ways of placing the same movement on the timeline) are dropped. Linear after sorting.
-    public static func subtracting(_ removed: [ClosedRange<Double>],
-                                   from ranges: [ClosedRange<Double>]) -> [ClosedRange<Double>] {
+    public static func subtracting(_ removed: [ClosedRange<AdTime>],
+                                   from ranges: [ClosedRange<AdTime>]) -> [ClosedRange<AdTime>] {
         guard !removed.isEmpty else { return ranges }
         let cuts = merged(removed)
-        var result: [ClosedRange<Double>] = []
+        var result: [ClosedRange<AdTime>] = []
         var cut = 0
         for range in merged(ranges) {
             var start = range.lowerBound
@@ -62,8 +62,8 @@ public enum BeaconAudit {
     }
 
     /// The ranges sorted, overlapping and touching ones joined.
-    static func merged(_ ranges: [ClosedRange<Double>]) -> [ClosedRange<Double>] {
-        var result: [ClosedRange<Double>] = []
+    static func merged(_ ranges: [ClosedRange<AdTime>]) -> [ClosedRange<AdTime>] {
+        var result: [ClosedRange<AdTime>] = []
         for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             if let last = result.last, range.lowerBound <= last.upperBound {
                 result[result.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
@@ -74,29 +74,29 @@ public enum BeaconAudit {
         return result
     }
 
-    /// An engine's played ranges on an ad timeline (milliseconds): media time as it is, or the stream dates at the
+    /// An engine's played ranges on an ad timeline: media time as it is, or the stream dates at the
     /// ranges' ends for a ``AdTimeline/programDateTime`` timeline (from the date at the playhead; empty when the
     /// stream has none).
-    public static func playedIntervals(of snapshot: EngineSnapshot, on timeline: AdTimeline) -> [ClosedRange<Double>] {
-        let offset: Double
+    public static func playedIntervals(of snapshot: EngineSnapshot, on timeline: AdTimeline) -> [ClosedRange<AdTime>] {
+        let offset: AdTime
         switch timeline {
-        case .mediaTime: offset = 0
+        case .mediaTime: offset = .zero
         case .programDateTime:
             guard let date = snapshot.streamDate else { return [] }
-            offset = date.millisecondsSince1970 - snapshot.playhead.seconds * 1000
+            offset = AdTime(date) - AdTime(snapshot.playhead)
         }
-        return snapshot.playedRanges.ranges.map { ($0.start.seconds * 1000 + offset)...($0.end.seconds * 1000 + offset) }
+        return snapshot.playedRanges.ranges.map { (AdTime($0.start) + offset)...(AdTime($0.end) + offset) }
     }
 
-    /// What was played of each interstitial, on an ad timeline (milliseconds): its place there
+    /// What was played of each interstitial, on an ad timeline: its place there
     /// (``PlaybackObservation/position(of:on:)``) plus the interstitial time played, by its ID.
     public static func playedInterstitialIntervals(of snapshot: EngineSnapshot,
-                                                   on timeline: AdTimeline) -> [String: [ClosedRange<Double>]] {
-        var intervals: [String: [ClosedRange<Double>]] = [:]
+                                                   on timeline: AdTimeline) -> [String: [ClosedRange<AdTime>]] {
+        var intervals: [String: [ClosedRange<AdTime>]] = [:]
         for event in snapshot.interstitials {
             guard let ranges = snapshot.interstitialPlayedRanges[event.id],
                   let base = PlaybackObservation.position(of: event, on: timeline) else { continue }
-            intervals[event.id] = ranges.ranges.map { (base + $0.start.seconds * 1000)...(base + $0.end.seconds * 1000) }
+            intervals[event.id] = ranges.ranges.map { (base + AdTime($0.start))...(base + AdTime($0.end)) }
         }
         return intervals
     }

@@ -1,7 +1,7 @@
 public import PlaytracePlayer
 
 public extension PlaybackObservation {
-    /// The observations an engine's progress report makes on an ad timeline (milliseconds), arriving at `instant`.
+    /// The observations an engine's progress report makes on an ad timeline, arriving at `instant`.
     ///
     /// On a ``AdTimeline/programDateTime`` timeline the report's stream dates are used; a report without dates
     /// gives nothing (the stream carries none yet). When the dates moved by more than the media time did (a
@@ -15,20 +15,21 @@ public extension PlaybackObservation {
                              at instant: Duration) -> [PlaybackObservation] {
         if let interstitial = progress.interstitial {
             guard interstitial.to > interstitial.from, let base = position(of: interstitial.event, on: timeline) else { return [] }
-            func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
-            return [.played(from: rounded(base + interstitial.from.seconds * 1000),
-                            to: rounded(base + interstitial.to.seconds * 1000), rate: progress.rate, at: instant)]
+            // To the microsecond.
+            func rounded(_ value: AdTime) -> AdTime { AdTime(milliseconds: (value.milliseconds * 1000).rounded() / 1000) }
+            return [.played(from: rounded(base + AdTime(interstitial.from)), to: rounded(base + AdTime(interstitial.to)),
+                            rate: progress.rate, at: instant)]
         }
-        let span = (progress.to.seconds - progress.from.seconds) * 1000
-        guard span > 0 else { return [] }
+        let span = AdTime(progress.to - progress.from)
+        guard span > .zero else { return [] }
         switch timeline {
         case .mediaTime:
-            return [.played(from: progress.from.seconds * 1000, to: progress.to.seconds * 1000, rate: progress.rate, at: instant)]
+            return [.played(from: AdTime(progress.from), to: AdTime(progress.to), rate: progress.rate, at: instant)]
         case .programDateTime:
             guard let fromDate = progress.fromDate, let toDate = progress.toDate else { return [] }
-            let from = fromDate.secondsSince1970 * 1000
-            let to = toDate.secondsSince1970 * 1000
-            if abs((to - from) - span) <= 1 {
+            let from = AdTime(fromDate)
+            let to = AdTime(toDate)
+            if (to - from).distance(to: span) <= AdTime(milliseconds: 1) {
                 return [.played(from: from, to: to, rate: progress.rate, at: instant)]
             }
             return [.jumped(from: from, to: to - span, at: instant), .played(from: to - span, to: to, rate: progress.rate, at: instant)]
@@ -37,12 +38,12 @@ public extension PlaybackObservation {
 }
 
 public extension PlaybackObservation {
-    /// Where an interstitial begins on an ad timeline (milliseconds): where its date falls in the primary on a
+    /// Where an interstitial begins on an ad timeline: where its date falls in the primary on a
     /// media-time timeline (before any `X-SNAP`), its date on a program-date-time one (`nil` when it has none).
-    static func position(of interstitial: InterstitialEvent, on timeline: AdTimeline) -> Double? {
+    static func position(of interstitial: InterstitialEvent, on timeline: AdTimeline) -> AdTime? {
         switch timeline {
-        case .mediaTime: interstitial.datePosition.seconds * 1000
-        case .programDateTime: interstitial.startDate.map(\.millisecondsSince1970)
+        case .mediaTime: AdTime(interstitial.datePosition)
+        case .programDateTime: interstitial.startDate.map(AdTime.init)
         }
     }
 }

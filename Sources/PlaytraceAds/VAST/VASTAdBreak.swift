@@ -1,4 +1,4 @@
-import PlaytraceCore
+public import PlaytraceCore
 
 /// What the macros of one VAST ad's beacons are filled with, and where its errors go.
 public struct VASTAdContext: Sendable, Hashable {
@@ -33,10 +33,10 @@ public struct VASTAdBreak: Sendable, Hashable {
 
     /// - Parameters:
     ///   - id: the break's ID.
-    ///   - start: where it begins on the ad timeline, in milliseconds.
-    ///   - ads: the ads, in play order, each with its duration in seconds (its `<Duration>`, or the media's) and the
-    ///     media file played.
-    public init(id: String, start: Double, ads: [(ad: ResolvedVASTAd, duration: Double, mediaURL: String?)]) {
+    ///   - start: where it begins on the ad timeline.
+    ///   - ads: the ads, in play order, each with its duration (its `<Duration>`, or the media's) and the media file
+    ///     played.
+    public init(id: String, start: AdTime, ads: [(ad: ResolvedVASTAd, duration: MediaTime, mediaURL: String?)]) {
         var time = start
         var built: [Ad] = []
         var contexts: [String: VASTAdContext] = [:]
@@ -45,7 +45,7 @@ public struct VASTAdBreak: Sendable, Hashable {
             var adID = entry.ad.ad.id.map { $0.isEmpty ? "ad-\(index + 1)" : $0 } ?? "ad-\(index + 1)"
             if usedIDs.contains(adID) { adID += "#\(index + 1)" }
             usedIDs.insert(adID)
-            let duration = max(0, entry.duration.isFinite ? entry.duration : 0) * 1000
+            let duration = AdTime(milliseconds: max(0, entry.duration.isFinite ? entry.duration.seconds : 0) * 1000)
             let events = Self.events(of: entry.ad, podID: id, adID: adID, start: time, duration: duration)
             built.append(Ad(id: adID, startTime: time, duration: duration, trackingEvents: events,
                             title: entry.ad.ad.inline?.title, clickThrough: entry.ad.linear?.clickThrough))
@@ -63,15 +63,15 @@ public struct VASTAdBreak: Sendable, Hashable {
         .pause, .resume, .mute, .unmute, .rewind, .skip, .playerExpand, .playerCollapse,
     ]
 
-    private static func events(of resolved: ResolvedVASTAd, podID: String, adID: String, start: Double,
-                               duration: Double) -> [TrackingEvent] {
+    private static func events(of resolved: ResolvedVASTAd, podID: String, adID: String, start: AdTime,
+                               duration: AdTime) -> [TrackingEvent] {
         // URLs by event and time, in order of first appearance.
         var order: [TrackingEventKey] = []
         var urls: [TrackingEventKey: [String]] = [:]
-        var spans: [TrackingEventKey: Double] = [:]
-        var times: [TrackingEventKey: Double] = [:]
-        func add(_ type: TrackingEventType, at time: Double, _ list: [String], spans span: Double = 0) {
-            let key = TrackingEventKey(podID: podID, adID: adID, event: type, time: Int64(saturating: time))
+        var spans: [TrackingEventKey: AdTime] = [:]
+        var times: [TrackingEventKey: AdTime] = [:]
+        func add(_ type: TrackingEventType, at time: AdTime, _ list: [String], spans span: AdTime = .zero) {
+            let key = TrackingEventKey(podID: podID, adID: adID, event: type, time: Int64(saturating: time.milliseconds))
             if urls[key] == nil {
                 order.append(key)
                 spans[key] = span
@@ -82,7 +82,7 @@ public struct VASTAdBreak: Sendable, Hashable {
         add(.impression, at: start, resolved.impressionURLs, spans: duration)
         add(.verificationNotExecuted, at: start,
             resolved.verifications.flatMap { $0.trackingEvents.filter { $0.event == "verificationNotExecuted" }.map(\.url) })
-        let seconds = duration / 1000
+        let seconds = duration.seconds
         for tracking in resolved.trackingEvents {
             let type = TrackingEventType(rawValue: tracking.event)
             switch type {
@@ -94,7 +94,7 @@ public struct VASTAdBreak: Sendable, Hashable {
             case .progress:
                 // A percentage of an unknown duration, or an offset the ad never reaches, cannot fire.
                 guard let offset = tracking.offset?.seconds(in: seconds > 0 ? seconds : nil), offset <= seconds else { continue }
-                add(type, at: start + offset * 1000, [tracking.url])
+                add(type, at: start + AdTime(milliseconds: offset * 1000), [tracking.url])
             default:
                 if playerInitiated.contains(type) { add(type, at: start, [tracking.url], spans: duration) }
             }
@@ -103,7 +103,8 @@ public struct VASTAdBreak: Sendable, Hashable {
             let list = urls[key] ?? []
             // An event without a URL anywhere in the chain has nothing to send.
             guard !list.isEmpty else { return nil }
-            return TrackingEvent(id: key, event: key.event, startTime: times[key] ?? Double(key.time), duration: spans[key] ?? 0,
+            return TrackingEvent(id: key, event: key.event, startTime: times[key] ?? AdTime(milliseconds: Double(key.time)),
+                                 duration: spans[key] ?? .zero,
                                  signalingUrls: list)
         }
     }

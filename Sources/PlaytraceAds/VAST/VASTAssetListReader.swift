@@ -47,7 +47,7 @@ public struct VASTAssetListReader: InterstitialAssetListReader {
         }
         let resolution = await resolver.resolve(document, base: url)
         var errors = resolution.errors
-        var playable: [(ad: ResolvedVASTAd, duration: Double, mediaURL: String?)] = []
+        var playable: [(ad: ResolvedVASTAd, duration: MediaTime, mediaURL: String?)] = []
         var leftOut: [VASTChainRecord.Ad] = []
         for ad in resolution.ads {
             guard let media = ad.hlsMediaFile, let mediaURL = URL(string: media.url, relativeTo: url)?.absoluteURL else {
@@ -65,7 +65,7 @@ public struct VASTAssetListReader: InterstitialAssetListReader {
         await MainActor.run {
             session.report(reported, podID: podID)
             let start = session.adTimelinePosition(of: interstitial)
-            let adBreak = VASTAdBreak(id: podID, start: start ?? 0, ads: ads)
+            let adBreak = VASTAdBreak(id: podID, start: start ?? .zero, ads: ads)
             // The IDs the session tracks the interstitial's ads under, in the chain's order.
             let assets = zip(adBreak.pod.ads, ads).map { VASTChainRecord.Ad(id: $0.id, chainURLs: $1.ad.chainURLs, leftOut: false) }
             session.record(VASTChainRecord(podID: podID, interstitialID: interstitial.id, requests: requests,
@@ -77,7 +77,7 @@ public struct VASTAssetListReader: InterstitialAssetListReader {
             }
         }
         return ads.map { entry in
-            InterstitialAsset(url: entry.mediaURL ?? "", duration: entry.duration > 0 ? MediaTime(seconds: entry.duration) : nil)
+            InterstitialAsset(url: entry.mediaURL ?? "", duration: entry.duration > .zero ? entry.duration : nil)
         }
     }
 

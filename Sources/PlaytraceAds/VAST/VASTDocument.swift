@@ -1,3 +1,5 @@
+public import PlaytraceCore
+
 /// A VAST response (IAB VAST 4.x, read by ``VASTParser``): its ads, and the root `<Error>` URLs (requested with
 /// error 303 when it holds no ad).
 public struct VASTDocument: Sendable, Hashable {
@@ -170,8 +172,8 @@ public struct VASTCreative: Sendable, Hashable {
 
 /// A `<Linear>` creative: its duration, media files, tracking and clicks (a wrapper's carries tracking only).
 public struct VASTLinear: Sendable, Hashable {
-    /// `<Duration>`, in seconds.
-    public var duration: Double?
+    /// `<Duration>`.
+    public var duration: MediaTime?
     /// The `skipoffset` attribute.
     public var skipOffset: VASTOffset?
     public var mediaFiles: [VASTMediaFile]
@@ -181,7 +183,7 @@ public struct VASTLinear: Sendable, Hashable {
     /// `<ClickTracking>` URLs.
     public var clickTrackingURLs: [String]
 
-    public init(duration: Double? = nil, skipOffset: VASTOffset? = nil, mediaFiles: [VASTMediaFile] = [],
+    public init(duration: MediaTime? = nil, skipOffset: VASTOffset? = nil, mediaFiles: [VASTMediaFile] = [],
                 trackingEvents: [VASTTracking] = [], clickThrough: String? = nil, clickTrackingURLs: [String] = []) {
         self.duration = duration
         self.skipOffset = skipOffset
@@ -266,12 +268,12 @@ public struct VASTNonLinear: Sendable, Hashable {
     public var id: String?
     public var width: Int?
     public var height: Int?
-    /// `minSuggestedDuration`, in seconds.
-    public var minSuggestedDuration: Double?
+    /// `minSuggestedDuration`.
+    public var minSuggestedDuration: MediaTime?
     public var resources: [String]
     public var clickThrough: String?
 
-    public init(id: String? = nil, width: Int? = nil, height: Int? = nil, minSuggestedDuration: Double? = nil,
+    public init(id: String? = nil, width: Int? = nil, height: Int? = nil, minSuggestedDuration: MediaTime? = nil,
                 resources: [String] = [], clickThrough: String? = nil) {
         self.id = id
         self.width = width

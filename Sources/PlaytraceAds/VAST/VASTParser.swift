@@ -269,9 +269,9 @@ private final class VASTReader: NSObject, XMLParserDelegate {
     }
 
     /// `HH:MM:SS` or `HH:MM:SS.mmm` within the documents' range (``MediaTime/maximumDocumentSeconds``).
-    private func clockTime(_ text: String?, _ what: String, consequence: String = "left out") -> Double? {
+    private func clockTime(_ text: String?, _ what: String, consequence: String = "left out") -> MediaTime? {
         guard let text else { return nil }
-        if let seconds = VASTOffset.clockSeconds(text) { return seconds }
+        if let seconds = VASTOffset.clockSeconds(text) { return MediaTime(seconds: seconds) }
         problem("\(what) \(Self.quoted(text)) is not HH:MM:SS or HH:MM:SS.mmm within \(Self.documentRange): \(consequence)")
         return nil
     }

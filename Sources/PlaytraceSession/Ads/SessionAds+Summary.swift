@@ -51,20 +51,20 @@ extension SessionAds {
     }
 
     /// A stream date on the ad timeline (ISO 8601), when the timeline is one of dates.
-    private func date(_ milliseconds: Double) -> String? {
-        session.timeline == .programDateTime ? StreamDate(millisecondsSince1970: milliseconds).iso8601Milliseconds : nil
+    private func date(_ time: AdTime) -> String? {
+        session.timeline == .programDateTime ? time.streamDate.iso8601Milliseconds : nil
     }
 
     private func pod(_ pod: AdPod) -> SessionSummary.Pod {
         SessionSummary.Pod(
             id: pod.id, startSeconds: mediaSeconds(pod.startTime), startDate: date(pod.startTime),
-            durationSeconds: pod.duration / 1000,
+            durationSeconds: pod.duration.seconds,
             reached: pod.allTrackingEvents.contains { $0.reportingState != .idle } || session.fates.pods[pod.id] != nil,
             fate: session.fates.pods[pod.id].map(Self.fate),
             events: pod.trackingEvents.map(event),
             ads: pod.ads.map { ad in
                 SessionSummary.Ad(id: ad.id, title: ad.title, startSeconds: mediaSeconds(ad.startTime),
-                                  startDate: date(ad.startTime), durationSeconds: ad.duration / 1000,
+                                  startDate: date(ad.startTime), durationSeconds: ad.duration.seconds,
                                   fate: session.fates.ad(ad.id, in: pod.id).map(Self.fate),
                                   events: ad.trackingEvents.map(event))
             })

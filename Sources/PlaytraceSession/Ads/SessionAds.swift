@@ -298,18 +298,18 @@ public final class SessionAds {
     var dateOffset: Double?
 
     /// A time of the ad timeline on the item's media timeline (seconds), when it can be placed there.
-    func mediaSeconds(_ milliseconds: Double) -> Double? {
+    func mediaSeconds(_ time: AdTime) -> Double? {
         switch session.timeline {
-        case .mediaTime: milliseconds / 1000
-        case .programDateTime: dateOffset.map { milliseconds / 1000 - $0 }
+        case .mediaTime: time.seconds
+        case .programDateTime: dateOffset.map { time.seconds - $0 }
         }
     }
 
     /// A time of the ad timeline as the status line tells it (a media timecode); a stream date's time of day (UTC)
     /// when the playback never showed where the dates fall.
-    func time(_ milliseconds: Double) -> String {
-        if let seconds = mediaSeconds(milliseconds) { return MediaTime(seconds: seconds).timecode }
-        return Format.timeOfDay(millisecondsSince1970: milliseconds)
+    func time(_ time: AdTime) -> String {
+        if let seconds = mediaSeconds(time) { return MediaTime(seconds: seconds).timecode }
+        return Format.timeOfDay(millisecondsSince1970: time.milliseconds)
     }
 }
 

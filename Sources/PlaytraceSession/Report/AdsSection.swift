@@ -154,14 +154,15 @@ struct AdsSection {
 
 
     /// A time of the rebuilt pods (milliseconds: media time, or since 1970), as the status line tells it.
-    private func time(_ milliseconds: Double) -> String {
-        if onMediaTimeline { return MediaTime(seconds: milliseconds / 1000).timecode }
-        return Format.timeOfDay(millisecondsSince1970: milliseconds)
+    private func time(_ time: AdTime) -> String {
+        if onMediaTimeline { return time.mediaTime.timecode }
+        return Format.timeOfDay(millisecondsSince1970: time.milliseconds)
     }
 
-    private static func milliseconds(_ seconds: Double?, date: String?) -> Double {
-        if let seconds { return seconds * 1000 }
-        return ((date.flatMap { try? StreamDate(iso8601: $0) })?.secondsSince1970 ?? 0) * 1000
+    /// A time the summary gives (media seconds, or a date) on the ad timeline.
+    private static func adTime(_ seconds: Double?, date: String?) -> AdTime {
+        if let seconds { return AdTime(milliseconds: seconds * 1000) }
+        return AdTime(milliseconds: ((date.flatMap { try? StreamDate(iso8601: $0) })?.secondsSince1970 ?? 0) * 1000)
     }
 
     /// The fates the summary records, as the pod list takes them.
@@ -178,8 +179,8 @@ struct AdsSection {
 
     private static func pod(_ pod: SessionSummary.Pod) -> AdPod {
         let onMedia = pod.startSeconds != nil
-        func start(_ seconds: Double?, _ date: String?) -> Double {
-            milliseconds(onMedia ? seconds : nil, date: onMedia ? nil : date)
+        func start(_ seconds: Double?, _ date: String?) -> AdTime {
+            adTime(onMedia ? seconds : nil, date: onMedia ? nil : date)
         }
         func events(_ events: [SessionSummary.TrackingEvent], adID: String?) -> [TrackingEvent] {
             events.map { event in
@@ -190,9 +191,9 @@ struct AdsSection {
                     signalingUrls: event.urls, reportingState: ReportingState(rawValue: event.state) ?? .idle)
             }
         }
-        return AdPod(id: pod.id, startTime: start(pod.startSeconds, pod.startDate), duration: pod.durationSeconds * 1000,
+        return AdPod(id: pod.id, startTime: start(pod.startSeconds, pod.startDate), duration: AdTime(milliseconds: pod.durationSeconds * 1000),
                      ads: pod.ads.map { ad in
-                         Ad(id: ad.id, startTime: start(ad.startSeconds, ad.startDate), duration: ad.durationSeconds * 1000,
+                         Ad(id: ad.id, startTime: start(ad.startSeconds, ad.startDate), duration: AdTime(milliseconds: ad.durationSeconds * 1000),
                             trackingEvents: events(ad.events, adID: ad.id), title: ad.title)
                      },
                      trackingEvents: events(pod.events, adID: nil))

@@ -22,8 +22,8 @@ final class AdTelemetryBridge {
             }
             tracker.breakBegan(roll: roll)
         case .adBegan(let ad, _, _):
-            tracker.adBegan(TelemetryAd(id: ad.id, duration: .saturating(milliseconds: ad.duration)))
-        case .adProgressed(_, let position): tracker.adProgressed(to: .saturating(milliseconds: position))
+            tracker.adBegan(TelemetryAd(id: ad.id, duration: .saturating(milliseconds: ad.duration.milliseconds)))
+        case .adProgressed(_, let position): tracker.adProgressed(to: .saturating(milliseconds: position.milliseconds))
         case .adEnded: tracker.adEnded()
         case .adSkipped: tracker.adSkipped()
         case .breakEnded: tracker.breakEnded()

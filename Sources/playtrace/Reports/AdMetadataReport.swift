@@ -80,16 +80,15 @@ struct AdMetadataReport: Encodable {
         bytes = size
         let onDates = metadata.timeline == .programDateTime
         timeline = onDates ? "program-date-time" : (format == .harmonic ? "content-offset" : "session-offset")
-        func moment(_ milliseconds: Double) -> Moment {
-            onDates ? Moment(date: StreamDate(millisecondsSince1970: milliseconds).iso8601Milliseconds)
-                : Moment(seconds: milliseconds / 1000)
+        func moment(_ time: AdTime) -> Moment {
+            onDates ? Moment(date: time.streamDate.iso8601Milliseconds) : Moment(seconds: time.seconds)
         }
-        func events(_ list: [TrackingEvent], adStart: Double?) -> [Event] {
+        func events(_ list: [TrackingEvent], adStart: AdTime?) -> [Event] {
             list.map { event in
                 let time = moment(event.startTime)
                 return Event(event: event.event.rawValue, trigger: event.event.kind.rawValue, timeSeconds: time.seconds, date: time.date,
-                             offsetInAdSeconds: adStart.map { (event.startTime - $0) / 1000 },
-                             durationSeconds: event.duration / 1000, urls: event.signalingUrls)
+                             offsetInAdSeconds: adStart.map { (event.startTime - $0).seconds },
+                             durationSeconds: event.duration.seconds, urls: event.signalingUrls)
             }
         }
         dataRange = metadata.dataRange.map { range in
@@ -100,12 +99,12 @@ struct AdMetadataReport: Encodable {
         nonLinearAvails = metadata.nonLinearAvailCount
         breaks = metadata.pods.map { pod in
             let start = moment(pod.startTime)
-            return Break(id: pod.id, startSeconds: start.seconds, startDate: start.date, durationSeconds: pod.duration / 1000,
+            return Break(id: pod.id, startSeconds: start.seconds, startDate: start.date, durationSeconds: pod.duration.seconds,
                          events: events(pod.trackingEvents, adStart: nil),
                          ads: pod.ads.map { ad in
                              let start = moment(ad.startTime)
                              return AdEntry(id: ad.id, title: ad.title, startSeconds: start.seconds, startDate: start.date,
-                                            durationSeconds: ad.duration / 1000, clickThrough: ad.clickThrough,
+                                            durationSeconds: ad.duration.seconds, clickThrough: ad.clickThrough,
                                             events: events(ad.trackingEvents, adStart: ad.startTime))
                          })
         }

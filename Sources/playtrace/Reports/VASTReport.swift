@@ -138,7 +138,7 @@ struct VASTReport: Encodable {
         let adBreak = VASTAdBreak(id: "inspect", start: 0, ads: [(resolved, duration ?? 0, resolved.hlsMediaFile?.url)])
         var tracking = (adBreak.pod.ads.first?.trackingEvents ?? []).map { event -> Tracking in
             Tracking(event: event.event.rawValue, trigger: event.event.kind.rawValue,
-                     offsetInAdSeconds: event.event.kind == .playerInitiated ? nil : event.startTime / 1000,
+                     offsetInAdSeconds: event.event.kind == .playerInitiated ? nil : event.startTime.seconds,
                      fires: true, urls: event.signalingUrls)
         }
         if !resolved.clickTrackingURLs.isEmpty {
@@ -155,7 +155,7 @@ struct VASTReport: Encodable {
         return AdEntry(
             id: resolved.ad.id, sequence: resolved.ad.sequence, title: resolved.ad.inline?.title,
             adSystem: resolved.ad.adSystem, adServingID: resolved.ad.adServingID, universalAdID: resolved.universalAdID,
-            wrappers: resolved.chainURLs.dropLast().map { $0 }, durationSeconds: duration,
+            wrappers: resolved.chainURLs.dropLast().map { $0 }, durationSeconds: duration?.seconds,
             skipOffset: linear?.skipOffset.map(SkipOffset.init), clickThrough: linear?.clickThrough,
             mediaFiles: (linear?.mediaFiles ?? []).map { file in
                 // VAST's bitrate is in kbit/s.
