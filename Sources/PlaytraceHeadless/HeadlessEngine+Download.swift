@@ -51,7 +51,7 @@ extension HeadlessEngine {
                         let response = try await fetch(location.resource, kind: .segment, variant: variantIndex,
                                                        policy: policy)
                         guard current() else { return }
-                        throughput.add(bytes: response.body.count, seconds: response.timing.duration.seconds)
+                        throughput.add(bytes: response.body.count, duration: response.timing.duration)
                         selector.observe(estimate: throughput.estimate, current: variantIndex,
                                          variants: candidateVariants())
                         segmentFailures.segmentLoaded()

@@ -119,8 +119,8 @@ extension MPVEngine {
 
     /// Turning reports on when they are on already changes nothing: the movement under way is reported whole.
     public func setReportsProgress(_ enabled: Bool) {
-        guard enabled != reportsProgress else { return }
-        reportsProgress = enabled
+        guard enabled != progress.reportsProgress else { return }
+        progress.reportsProgress = enabled
         progressedTo = nil
     }
 
@@ -130,22 +130,15 @@ extension MPVEngine {
     /// ago (at most a frame) the playhead was there. Date boundaries apply once the stream's playlist is read
     /// (``init(configuration:clock:transport:)``); interstitial ones split an interstitial's movements the same way.
     public func setProgressBoundaries(_ boundaries: [PlaybackBoundary]) {
-        timeBoundaries = boundaries.compactMap { if case .time(let time) = $0 { time } else { nil } }
-        dateBoundaries = boundaries.compactMap { if case .date(let date) = $0 { date } else { nil } }
-        var byInterstitial: [String: [MediaTime]] = [:]
-        for case .interstitial(let id, let time) in boundaries { byInterstitial[id, default: []].append(time) }
-        interstitialBoundaries = byInterstitial.mapValues { $0.sorted() }
+        progress.set(boundaries)
         placeBoundaries()
     }
 
     /// Places the boundaries on the media timeline (date ones once the stream's dates are known).
     func placeBoundaries() {
-        let dated = stream.map { stream in dateBoundaries.compactMap { stream.dates.time(at: $0) } } ?? []
-        boundaries = (timeBoundaries + dated).sorted()
+        let dated = stream.map { stream in progress.dates.compactMap { stream.dates.time(at: $0) } } ?? []
+        boundaries = (progress.times + dated).sorted()
     }
-
-    /// How far past a boundary the report that reaches it ends.
-    static let boundaryOvershoot = MediaTime(seconds: 1e-6)
 
 
     public func stop() {

@@ -186,7 +186,7 @@ extension MPVEngine {
     private func assetPropertyChanged(_ name: String, _ value: MPVValue) {
         switch name {
         case "time-pos":
-            if let seconds = value.double { interstitialMoved(to: seconds) }
+            if let seconds = value.double { interstitialMoved(to: MediaTime(seconds: seconds)) }
         case "eof-reached":
             if value.flag == true { interstitialAssetReachedEnd() }
         default:
@@ -264,14 +264,14 @@ extension MPVEngine {
 
     /// Reports the playhead's movement to `position`, when it continues the last one during playback.
     func reportProgress(to position: MediaTime) {
-        guard reportsProgress, status == .playing, pendingSeek == nil else {
+        guard progress.reportsProgress, status == .playing, pendingSeek == nil else {
             progressedTo = nil
             return
         }
         // A frame comes every few hundredths of a second: a longer step is a discontinuity, not a movement.
         if var from = progressedTo, position > from, position - from < MediaTime(seconds: 1) {
-            for boundary in boundaries where boundary > from && boundary + Self.boundaryOvershoot < position {
-                let end = boundary + Self.boundaryOvershoot
+            for boundary in boundaries where boundary > from && boundary + ProgressBoundaries.overshoot < position {
+                let end = boundary + ProgressBoundaries.overshoot
                 let lag = Duration.seconds((position - end).seconds / rate)
                 emit(.progressed(PlaybackProgress(from: from, to: end, fromDate: stream?.date(at: from),
                                                   toDate: stream?.date(at: end), rate: rate, lag: lag)))

@@ -13,12 +13,12 @@ struct PlayingInterstitial {
     var index = 0
     /// Where the current asset begins on the interstitial's timeline (the durations of the assets before it), and
     /// libmpv's position in it.
-    var assetOffset = 0.0
-    var assetElapsed = 0.0
-    /// Seconds played in the whole interstitial.
-    var elapsed = 0.0
-    /// Where on its timeline playback joined it (more than 0 when playback started while it was under way).
-    var joinOffset = 0.0
+    var assetOffset = MediaTime.zero
+    var assetElapsed = MediaTime.zero
+    /// What was played of the whole interstitial.
+    var elapsed = MediaTime.zero
+    /// Where on its timeline playback joined it (past its start when playback started while it was under way).
+    var joinOffset = MediaTime.zero
     /// The asset list's download.
     var task: Task<Void, Never>?
     /// Which interstitial begun this is (``MPVEngine/interstitialsBegun``): the answer of an asset list asked for an
@@ -26,7 +26,7 @@ struct PlayingInterstitial {
     var generation: Int
 
     /// The position on the interstitial's timeline.
-    var position: Double { assetOffset + assetElapsed }
+    var position: MediaTime { assetOffset + assetElapsed }
 }
 
 /// HLS interstitials on libmpv (rfc8216bis appendix D), by the same rules as the headless engine's
@@ -68,7 +68,7 @@ extension MPVEngine {
             return true
         }
         if let (underWay, offset) = schedule.underWay(at: playhead) {
-            beginInterstitial(underWay, joinOffset: offset.seconds)
+            beginInterstitial(underWay, joinOffset: offset)
             return true
         }
         return false
@@ -82,7 +82,7 @@ extension MPVEngine {
     }
 
     /// Stops the primary where it is and plays an interstitial (from `joinOffset` into it).
-    func beginInterstitial(_ entry: InterstitialSchedule.Entry, joinOffset: Double = 0) {
+    func beginInterstitial(_ entry: InterstitialSchedule.Entry, joinOffset: MediaTime = .zero) {
         closePlayedRange(at: playhead)
         progressedTo = nil
         lastFramePosition = nil
@@ -95,7 +95,7 @@ extension MPVEngine {
         emit(.interstitialBegan(entry.event))
         let source: InterstitialAssetSource
         do throws(InterstitialAssetSource.Unusable) {
-            source = try InterstitialAssetSource(of: entry, primaryID: primaryID, startOffset: MediaTime(seconds: joinOffset))
+            source = try InterstitialAssetSource(of: entry, primaryID: primaryID, startOffset: joinOffset)
         } catch {
             return endInterstitial(.failed(error.description), cancelled: true)
         }
@@ -148,15 +148,15 @@ extension MPVEngine {
         interstitial?.assets = assets
         guard !assets.isEmpty else { return endInterstitial(.played, cancelled: false) }
         // Joined under way: the assets before the offset are passed over, and the one it falls in begins there.
-        let (first, into) = InterstitialSchedule.joinPoint(at: MediaTime(seconds: playing.joinOffset), in: assets)
-        beginAsset(first, from: into.seconds)
+        let (first, into) = InterstitialSchedule.joinPoint(at: playing.joinOffset, in: assets)
+        beginAsset(first, from: into)
     }
 
-    /// Loads an asset in place of what libmpv plays, from `offset` seconds into it.
-    private func beginAsset(_ index: Int, from offset: Double = 0) {
+    /// Loads an asset in place of what libmpv plays, from `offset` into it.
+    private func beginAsset(_ index: Int, from offset: MediaTime = .zero) {
         guard var playing = interstitial, let assets = playing.assets, assets.indices.contains(index) else { return }
         playing.index = index
-        playing.assetOffset = InterstitialSchedule.offset(ofAsset: index, in: assets).seconds
+        playing.assetOffset = InterstitialSchedule.offset(ofAsset: index, in: assets)
         playing.assetElapsed = offset
         let asset = assets[index]
         emit(.interstitialAssetBegan(playing.entry.event, index: index, asset: asset))
@@ -170,7 +170,7 @@ extension MPVEngine {
         // The primary's audio track number means nothing in the asset.
         handle.set("aid", "auto")
         handle.set("speed", "1")
-        handle.set("start", offset > 0 ? String(offset) : "none")
+        handle.set("start", offset > .zero ? String(offset.seconds) : "none")
         pendingStarts += 1
         handle.command(["loadfile", url.absoluteString, "replace"])
         handle.set("pause", wantsToPlay ? "no" : "yes")
@@ -183,19 +183,19 @@ extension MPVEngine {
         interstitial?.assets?[playing.index].duration = MediaTime(seconds: seconds)
     }
 
-    /// A frame of the current asset was shown at `seconds` into it: the interstitial's playhead moves.
-    func interstitialMoved(to seconds: Double) {
+    /// A frame of the current asset was shown at `position` into it: the interstitial's playhead moves.
+    func interstitialMoved(to position: MediaTime) {
         guard var playing = interstitial, isPrimaryReplaced else { return }
         let from = playing.assetElapsed
         // libmpv's timeline runs a little past the playlist's duration (the audio's priming samples first).
-        var to = playing.assets?[playing.index].duration.map { min(seconds, $0.seconds) } ?? seconds
-        if let limit = playing.entry.event.playoutLimit?.seconds { to = min(to, from + max(0, limit - playing.elapsed)) }
+        var to = playing.assets?[playing.index].duration.map { min(position, $0) } ?? position
+        if let limit = playing.entry.event.playoutLimit { to = min(to, from + max(.zero, limit - playing.elapsed)) }
         // A frame comes every few hundredths of a second: a longer step is a discontinuity, not a movement.
         let moved = wantsToPlay && to > from && to - from < 1
         playing.assetElapsed = to
         if moved {
             playing.elapsed += to - from
-            let start = MediaTime(seconds: playing.assetOffset + from), end = MediaTime(seconds: playing.position)
+            let start = playing.assetOffset + from, end = playing.position
             interstitialPlayedRanges[playing.entry.event.id, default: MediaTimeRangeSet()]
                 .insert(MediaTimeRange(start: start, end: end))
             interstitial = playing
@@ -203,7 +203,7 @@ extension MPVEngine {
         } else {
             interstitial = playing
         }
-        if let limit = playing.entry.event.playoutLimit?.seconds, playing.elapsed >= limit - 1e-9 {
+        if let limit = playing.entry.event.playoutLimit, playing.elapsed >= limit - MediaTime(seconds: 1e-9) {
             emit(.interstitialAssetEnded(playing.entry.event, index: playing.index, outcome: .played))
             endInterstitial(.played, cancelled: false)
         }
@@ -211,7 +211,7 @@ extension MPVEngine {
 
     /// Reports an interstitial's movement, in parts that end at its progress boundaries (a microsecond past each).
     private func reportInterstitialProgress(of event: InterstitialEvent, from start: MediaTime, to end: MediaTime) {
-        guard reportsProgress else { return }
+        guard progress.reportsProgress else { return }
         let at = playhead
         let date = stream?.date(at: at)
         var from = start
@@ -221,8 +221,9 @@ extension MPVEngine {
                 interstitial: InterstitialProgress(event: event, from: from, to: position), lag: lag)))
             from = position
         }
-        for boundary in interstitialBoundaries[event.id] ?? [] where boundary > from && boundary + Self.boundaryOvershoot < end {
-            let split = boundary + Self.boundaryOvershoot
+        for boundary in progress.interstitialTimes[event.id] ?? []
+        where boundary > from && boundary + ProgressBoundaries.overshoot < end {
+            let split = boundary + ProgressBoundaries.overshoot
             report(to: split, lag: .seconds((end - split).seconds))
         }
         report(to: end, lag: .zero)
@@ -232,7 +233,7 @@ extension MPVEngine {
     /// its last frame's start), then the next asset begins, or the interstitial ends.
     func interstitialAssetReachedEnd() {
         guard let playing = interstitial, let assets = playing.assets, assets.indices.contains(playing.index) else { return }
-        if let duration = assets[playing.index].duration?.seconds, duration > playing.assetElapsed,
+        if let duration = assets[playing.index].duration, duration > playing.assetElapsed,
            duration - playing.assetElapsed < 1 {
             interstitialMoved(to: duration)
             guard interstitial?.generation == playing.generation else { return }
@@ -269,7 +270,7 @@ extension MPVEngine {
         }
         if playing.entry.event.placement == .preRoll, beginInterstitialAtStart() { return }
         let target = InterstitialSchedule.resumePosition(
-            after: playing.entry, played: MediaTime(seconds: playing.joinOffset + playing.elapsed), cancelled: cancelled,
+            after: playing.entry, played: playing.joinOffset + playing.elapsed, cancelled: cancelled,
             nearestBoundary: { position in stream.map { MediaTime(seconds: $0.nearestSegmentBoundary(to: position.seconds)) } ?? position })
         resumePrimary(at: unskipped(target), asSeek: false)
     }
@@ -339,7 +340,7 @@ extension MPVEngine {
     var interstitialStatus: InterstitialStatus? {
         interstitial.map {
             InterstitialStatus(event: $0.entry.event, assets: $0.assets ?? [], assetIndex: $0.assets == nil ? nil : $0.index,
-                               elapsed: MediaTime(seconds: $0.elapsed), time: MediaTime(seconds: $0.position))
+                               elapsed: $0.elapsed, time: $0.position)
         }
     }
 }

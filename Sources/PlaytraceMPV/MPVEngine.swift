@@ -95,10 +95,11 @@ public actor MPVEngine: PlaybackEngine {
     var pendingSeek: PendingSeek?
     /// Sends a seek that never lands again, then ends the item (`SeekWatchdog`).
     var seekWatchdog = SeekWatchdog()
-    /// The media times and stream dates at which progress reports end (``setProgressBoundaries(_:)``).
-    var timeBoundaries: [MediaTime] = []
-    var dateBoundaries: [StreamDate] = []
-    /// Both, on the media timeline, in order: worked out when either or the stream's dates change, not per frame.
+    /// Whether progress is reported, and the media times, stream dates and interstitial times at which reports end
+    /// (``setProgressBoundaries(_:)``).
+    var progress = ProgressBoundaries()
+    /// The times and dates, on the media timeline, in order: worked out when either or the stream's dates change,
+    /// not per frame.
     var boundaries: [MediaTime] = []
     var stalls = StallTally()
     var isPausedForCache = false
@@ -111,7 +112,6 @@ public actor MPVEngine: PlaybackEngine {
     var error: EngineError?
     var playedRanges = MediaTimeRangeSet()
     var playedFrom: MediaTime?
-    var reportsProgress = false
     /// Where the last progress report ended (nil after a discontinuity: a seek, a pause, a stall).
     var progressedTo: MediaTime?
     var skippedRanges = MediaTimeRangeSet()
@@ -147,8 +147,6 @@ public actor MPVEngine: PlaybackEngine {
     var schedule = InterstitialSchedule()
     var interstitial: PlayingInterstitial?
     var interstitialPlayedRanges: [String: MediaTimeRangeSet] = [:]
-    /// Progress boundaries on each interstitial's timeline, sorted, by its ID.
-    var interstitialBoundaries: [String: [MediaTime]] = [:]
     /// Where a seek asked while an interstitial had to play first goes when it ends.
     var seekAfterInterstitial: MediaTime?
     /// The JUMP-restricted interstitial a seek goes to first, played when that seek ends.

@@ -1,26 +1,34 @@
-import PlaytraceCore
-import PlaytracePlayer
+public import PlaytraceCore
 
 /// The positions where an application wants a movement of the playhead to end (``PlaybackBoundary``), so that a
-/// tracker sees playback reach an ad's start or a quartile at once rather than at the next tick.
-struct ProgressBoundaries: Sendable {
+/// tracker sees playback reach an ad's start or a quartile at once rather than at the next tick: what an engine keeps
+/// of ``PlaybackEngine/setReportsProgress(_:)`` and ``PlaybackEngine/setProgressBoundaries(_:)``.
+///
+/// ```swift
+/// var boundaries = ProgressBoundaries()
+/// boundaries.set([.time(MediaTime(seconds: 30)), .time(MediaTime(seconds: 10))])
+/// boundaries.next(after: MediaTime(seconds: 12), date: nil)   // 00:00:30.000
+/// ```
+public struct ProgressBoundaries: Sendable {
     /// Whether each movement of the playhead is reported (``EngineEvent/progressed(_:)``).
-    var reportsProgress = false
+    public var reportsProgress = false
     /// Media times on the primary, sorted.
-    private(set) var times: [MediaTime] = []
+    public private(set) var times: [MediaTime] = []
     /// Stream dates on the primary, sorted.
-    private(set) var dates: [StreamDate] = []
+    public private(set) var dates: [StreamDate] = []
     /// Times on each interstitial's own timeline, sorted, by the interstitial's ID.
-    private(set) var interstitialTimes: [String: [MediaTime]] = [:]
+    public private(set) var interstitialTimes: [String: [MediaTime]] = [:]
     /// The boundary the playback loop's current sleep was timed to reach, if any.
-    var aimed: MediaTime?
+    public var aimed: MediaTime?
 
     /// How far past a boundary a tick timed for it stops, so that the boundary is inside the movement reported
     /// whatever the rounding of the times.
-    static let overshoot = MediaTime(seconds: 1e-6)
+    public static let overshoot = MediaTime(seconds: 1e-6)
+
+    public init() {}
 
     /// Replaces the boundaries (those that are not finite are ignored).
-    mutating func set(_ boundaries: [PlaybackBoundary]) {
+    public mutating func set(_ boundaries: [PlaybackBoundary]) {
         var times: [MediaTime] = []
         var dates: [StreamDate] = []
         var interstitialTimes: [String: [MediaTime]] = [:]
@@ -39,7 +47,7 @@ struct ProgressBoundaries: Sendable {
 
     /// The first boundary after a position on the primary: the next boundary time, or the position where the
     /// stream's dates, counted on from the position's date (`date`), reach the next boundary date.
-    func next(after position: MediaTime, date: StreamDate?) -> MediaTime? {
+    public func next(after position: MediaTime, date: StreamDate?) -> MediaTime? {
         var next = Self.first(in: times, after: position)
         if let date, let boundaryDate = Self.first(in: dates, after: date) {
             let byDate = position + (boundaryDate - date)
@@ -49,10 +57,10 @@ struct ProgressBoundaries: Sendable {
     }
 
     /// Whether the date of a position matters to ``next(after:date:)``.
-    var hasDates: Bool { !dates.isEmpty }
+    public var hasDates: Bool { !dates.isEmpty }
 
     /// The first boundary after a position on an interstitial's timeline.
-    func next(inInterstitial id: String, after position: MediaTime) -> MediaTime? {
+    public func next(inInterstitial id: String, after position: MediaTime) -> MediaTime? {
         interstitialTimes[id].flatMap { Self.first(in: $0, after: position) }
     }
 
