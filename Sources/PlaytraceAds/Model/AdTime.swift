@@ -5,7 +5,7 @@ public import PlaytraceCore
 /// What a position counts from is the metadata's ``AdTimeline``: since 1970 when the metadata is keyed on the
 /// stream's program date-time (Harmonic, SSAI live), from the start of the content or session otherwise
 /// (MediaTailor, VAST). Ad metadata speaks milliseconds (Harmonic's `startTime` and `duration`, `keepPodsForMs`);
-/// this type keeps them apart from media time in seconds (``MediaTime``) and from wall time (`Duration`).
+/// this type keeps them apart from media time in seconds (`MediaTime`) and from wall time (`Duration`).
 ///
 /// ```swift
 /// let start: AdTime = 1_700_000_000_000        // a program date-time, in milliseconds
