@@ -42,7 +42,7 @@ extension MPVEngine {
     func noteInterstitials(of stream: StreamPlaylist) {
         guard configuration.playsInterstitials else { return }
         schedule.note(stream.playlist, baseURL: stream.url, placement: { stream.placement(sequence: $0) },
-                      nearestBoundary: { MediaTime(seconds: stream.nearestSegmentBoundary(to: $0.seconds)) })
+                      nearestBoundary: { stream.nearestSegmentBoundary(to: $0) })
     }
 
     /// Begins the mid-roll the next frames would enter, from a frame shown at `position`: the primary pauses at the
@@ -271,7 +271,7 @@ extension MPVEngine {
         if playing.entry.event.placement == .preRoll, beginInterstitialAtStart() { return }
         let target = InterstitialSchedule.resumePosition(
             after: playing.entry, played: playing.joinOffset + playing.elapsed, cancelled: cancelled,
-            nearestBoundary: { position in stream.map { MediaTime(seconds: $0.nearestSegmentBoundary(to: position.seconds)) } ?? position })
+            nearestBoundary: { position in stream.map { $0.nearestSegmentBoundary(to: position) } ?? position })
         resumePrimary(at: unskipped(target), asSeek: false)
     }
 

@@ -141,7 +141,7 @@ extension MPVEngine {
     func streamChanged(_ stream: StreamPlaylist) {
         placeBoundaries()
         noteInterstitials(of: stream)
-        if adBreaks.note(stream.playlist, offset: MediaTime(seconds: stream.origin), windowStart: stream.window.start) {
+        if adBreaks.note(stream.playlist, offset: stream.origin, windowStart: stream.window.start) {
             emit(.adBreaksChanged(adBreaks.sorted))
         }
     }

@@ -94,11 +94,11 @@ struct StreamPlaylist: Sendable {
 
     /// Where the playlist's first segment lies on the engine's timeline: 0 for on-demand and for the first playlist
     /// of a live stream; each live refresh moves it on by the segments that left the window.
-    private(set) var origin = 0.0
+    private(set) var origin = MediaTime.zero
 
     /// Where each segment starts on the playlist's own timeline (which starts at its first segment), and the end
     /// of the last: `starts[i]` for the `i`th segment.
-    private(set) var starts: [Double]
+    private(set) var starts: [MediaTime]
 
     init(url: URL, playlist: MediaPlaylist, dates: ProgramDateTimeMap) {
         self.url = url
@@ -107,10 +107,10 @@ struct StreamPlaylist: Sendable {
         starts = Self.starts(of: playlist)
     }
 
-    private static func starts(of playlist: MediaPlaylist) -> [Double] {
-        var starts = [0.0]
+    private static func starts(of playlist: MediaPlaylist) -> [MediaTime] {
+        var starts = [MediaTime.zero]
         starts.reserveCapacity(playlist.segments.count + 1)
-        for segment in playlist.segments { starts.append(starts[starts.count - 1] + segment.duration) }
+        for segment in playlist.segments { starts.append(starts[starts.count - 1] + MediaTime(seconds: segment.duration)) }
         return starts
     }
 
@@ -119,7 +119,7 @@ struct StreamPlaylist: Sendable {
 
     /// The segments the playlist lists, on the engine's timeline: the window a live viewer may seek in.
     var window: MediaTimeRange {
-        MediaTimeRange(start: MediaTime(seconds: origin), end: MediaTime(seconds: origin + (starts.last ?? 0)))
+        MediaTimeRange(start: origin, end: origin + (starts.last ?? .zero))
     }
 
     /// Takes a newer version of a live playlist: its first segment is placed by its media sequence number, where
@@ -132,7 +132,7 @@ struct StreamPlaylist: Sendable {
         if playlist.segments.indices.contains(index) {
             origin += starts[index]
         } else {
-            origin += (starts.last ?? 0) + Double(index - playlist.segments.count) * Double(playlist.targetDuration)
+            origin += (starts.last ?? .zero) + targetDuration * Double(index - playlist.segments.count)
         }
         playlist = newer
         dates = ProgramDateTimeMap(newer)
@@ -142,7 +142,7 @@ struct StreamPlaylist: Sendable {
     /// Where a segment, by its media sequence number, lies on the timeline, and its date.
     func placement(sequence: Int) -> InterstitialSchedule.SegmentPlacement? {
         guard let index = index(ofSequence: sequence) else { return nil }
-        return .init(start: MediaTime(seconds: origin + starts[index]), date: dates.date(at: MediaTime(seconds: starts[index])))
+        return .init(start: origin + starts[index], date: dates.date(at: starts[index]))
     }
 
     private func index(ofSequence sequence: Int) -> Int? {
@@ -159,7 +159,7 @@ struct StreamPlaylist: Sendable {
     /// The media sequence number of the segment covering a position (the first or the last one outside the window).
     func sequence(at position: MediaTime) -> Int? {
         guard let first = playlist.segments.first else { return nil }
-        let own = position.seconds - origin
+        let own = position - origin
         var low = 0, high = playlist.segments.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
@@ -174,7 +174,7 @@ struct StreamPlaylist: Sendable {
     }
 
     /// The segment boundary nearest a position (`X-SNAP=IN`); the position itself outside the playlist.
-    func nearestSegmentBoundary(to position: Double) -> Double {
+    func nearestSegmentBoundary(to position: MediaTime) -> MediaTime {
         let own = position - origin
         // The first start after the position: the boundary before it is the one just before that.
         var low = 0, high = starts.count
@@ -188,10 +188,10 @@ struct StreamPlaylist: Sendable {
     }
 
     /// The stream date at a time of the engine's timeline.
-    func date(at time: MediaTime) -> StreamDate? { dates.date(at: time - MediaTime(seconds: origin)) }
+    func date(at time: MediaTime) -> StreamDate? { dates.date(at: time - origin) }
 
     /// The time of the engine's timeline at a stream date.
-    func time(at date: StreamDate) -> MediaTime? { dates.time(at: date).map { $0 + MediaTime(seconds: origin) } }
+    func time(at date: StreamDate) -> MediaTime? { dates.time(at: date).map { $0 + origin } }
 
     /// The playlist's target duration.
     var targetDuration: MediaTime { MediaTime(seconds: Double(playlist.targetDuration)) }
