@@ -68,13 +68,16 @@ struct SessionPlan {
                                          (.midpoint, 0.5), (.thirdQuartile, 0.75), (.complete, 1)] {
                     let time = (at + fraction * duration).rounded()
                     events.append(TrackingEvent(id: TrackingEventKey(podID: "p\(index)", adID: id, event: type, time: Int64(time)),
-                                                event: type, startTime: time, duration: type == .impression ? duration : 0,
+                                                event: type, startTime: AdTime(milliseconds: time),
+                                                duration: AdTime(milliseconds: type == .impression ? duration : 0),
                                                 signalingUrls: ["http://127.0.0.1:9/p\(index)/\(id)/\(type.rawValue)"]))
                 }
-                ads.append(Ad(id: id, startTime: at, duration: duration, trackingEvents: events))
+                ads.append(Ad(id: id, startTime: AdTime(milliseconds: at), duration: AdTime(milliseconds: duration),
+                              trackingEvents: events))
                 at += duration
             }
-            pods.append(AdPod(id: "p\(index)", startTime: start.rounded(), duration: at - start.rounded(), ads: ads, trackingEvents: []))
+            pods.append(AdPod(id: "p\(index)", startTime: AdTime(milliseconds: start.rounded()),
+                              duration: AdTime(milliseconds: at - start.rounded()), ads: ads, trackingEvents: []))
         }
         self.pods = pods
         // The viewer: a few pauses and seeks at random moments, in order.
@@ -133,7 +136,8 @@ final class CrossingRecorder: PlayerItemTracker {
         let from: Double, to: Double, scope: String?
         if let interstitial = progress.interstitial {
             guard let base = PlaybackObservation.position(of: interstitial.event, on: log.timeline) else { return }
-            (from, to, scope) = (base + interstitial.from.seconds * 1000, base + interstitial.to.seconds * 1000, interstitial.event.id)
+            (from, to, scope) = (base.milliseconds + interstitial.from.seconds * 1000, base.milliseconds + interstitial.to.seconds * 1000,
+                                 interstitial.event.id)
         } else if log.timeline == .programDateTime {
             guard let fromDate = progress.fromDate, let toDate = progress.toDate else { return }
             (from, to, scope) = (fromDate.millisecondsSince1970, toDate.millisecondsSince1970, nil)
@@ -141,12 +145,12 @@ final class CrossingRecorder: PlayerItemTracker {
             (from, to, scope) = (progress.from.seconds * 1000, progress.to.seconds * 1000, nil)
         }
         for pod in log.pods where log.scopes[pod.id] == scope {
-            for ad in pod.ads where ad.startTime <= to && ad.endTime >= from {
+            for ad in pod.ads where ad.startTime.milliseconds <= to && ad.endTime.milliseconds >= from {
                 for event in ad.trackingEvents where log.crossings[event.id] == nil {
-                    let time = event.startTime
+                    let time = event.startTime.milliseconds
                     if from < time, time <= to {
                         log.crossings[event.id] = now - .milliseconds(Int64(((to - time) / progress.rate).rounded()))
-                    } else if event.event.firesOnEntry, time <= from, from < ad.endTime {
+                    } else if event.event.firesOnEntry, time <= from, from < ad.endTime.milliseconds {
                         log.crossings[event.id] = now - .milliseconds(Int64(((to - from) / progress.rate).rounded()))
                     }
                 }
@@ -161,7 +165,7 @@ func interstitialScopes(of pods: [AdPod], schedule: [InterstitialEvent], on time
     var scopes: [String: String] = [:]
     for pod in pods {
         for event in schedule {
-            if let base = PlaybackObservation.position(of: event, on: timeline), abs(base - pod.startTime) <= 500 {
+            if let base = PlaybackObservation.position(of: event, on: timeline), abs(base.milliseconds - pod.startTime.milliseconds) <= 500 {
                 scopes[pod.id] = event.id
             }
         }
@@ -208,7 +212,7 @@ final class HarmonicRule {
         for pod in pods {
             for ad in pod.ads {
                 for event in ad.trackingEvents where event.event.kind == .automatic && states[event.id] == nil {
-                    let window = (event.startTime - 500)...(event.startTime + max(event.duration, 1000))
+                    let window = (event.startTime.milliseconds - 500)...(event.startTime.milliseconds + max(event.duration.milliseconds, 1000))
                     if window.contains(position) { fire(event.id, at: instant) }
                 }
             }
@@ -220,7 +224,7 @@ final class HarmonicRule {
         for pod in pods {
             for ad in pod.ads {
                 for event in ad.trackingEvents where event.event.kind == .automatic && states[event.id] == nil
-                    && playedRanges.contains(where: { $0.contains(event.startTime) }) {
+                    && playedRanges.contains(where: { $0.contains(event.startTime.milliseconds) }) {
                     fire(event.id, at: instant)
                 }
             }

@@ -36,7 +36,7 @@ func adMetadata(hours: Double) -> AdMetadata {
         let podID = "break-\(pods.count + 1)"
         func event(_ type: TrackingEventType, ad: String?, at time: Double, duration: Double = 0) -> TrackingEvent {
             TrackingEvent(id: TrackingEventKey(podID: podID, adID: ad, event: type, time: Int64(time)), event: type,
-                          startTime: time, duration: duration,
+                          startTime: AdTime(milliseconds: time), duration: AdTime(milliseconds: duration),
                           signalingUrls: ["https://beacons.example/\(podID)/\(ad ?? "-")/\(type.rawValue)?cb=[CACHEBUSTING]"])
         }
         let ads = (0..<3).map { index -> Ad in
@@ -45,9 +45,9 @@ func adMetadata(hours: Double) -> AdMetadata {
             var events = [(TrackingEventType.impression, 0.0), (.start, 0), (.firstQuartile, 0.25), (.midpoint, 0.5),
                           (.thirdQuartile, 0.75), (.complete, 1)].map { event($0.0, ad: id, at: adStart + $0.1 * 10_000) }
             events += [TrackingEventType.pause, .resume, .mute, .unmute].map { event($0, ad: id, at: adStart, duration: 10_000) }
-            return Ad(id: id, startTime: adStart, duration: 10_000, trackingEvents: events)
+            return Ad(id: id, startTime: AdTime(milliseconds: adStart), duration: 10_000, trackingEvents: events)
         }
-        pods.append(AdPod(id: podID, startTime: start, duration: 30_000, ads: ads,
+        pods.append(AdPod(id: podID, startTime: AdTime(milliseconds: start), duration: 30_000, ads: ads,
                           trackingEvents: [event(.breakStart, ad: nil, at: start), event(.breakEnd, ad: nil, at: start + 30_000)]))
         start += 300_000
     }
