@@ -362,20 +362,19 @@ public final class AdBeaconingSession {
             if let (key, state) = event { setState(state, of: key) }
             return
         }
+        var failure: String?
         let known = book.update(deliveryKey, url: index) { url in
             url.attempts = attempt.attempt
             switch attempt.outcome {
             case .delivered: url.outcome = .delivered(instant)
-            case .reject(let reason), .split(let reason): url.outcome = .failed(reason)
+            case .reject(let reason), .split(let reason):
+                url.outcome = .failed(reason)
+                failure = reason
             case .retry, .pause: break
             }
         }
         guard known, let record = book.record(deliveryKey) else { return }
-        switch attempt.outcome {
-        case .reject(let reason), .split(let reason):
-            log("beacon \(record.firing.key.name) failed for good: \(reason)", isError: true)
-        case .delivered, .retry, .pause: break
-        }
+        if let failure { log("beacon \(record.firing.key.name) failed for good: \(failure)", isError: true) }
         settle(deliveryKey)
         resumeReportWaiters()
     }
