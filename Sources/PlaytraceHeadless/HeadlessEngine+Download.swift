@@ -101,6 +101,7 @@ extension HeadlessEngine {
         buffer.append(segment, variant: variant, switchReason: pendingSwitchReason,
                       isLast: timeline.isFinished && segment.sequence == timeline.last?.sequence)
         pendingSwitchReason = nil
+        segmentBuffered()
     }
 
     /// The variant for the next segment, among those that did not fail it; loads its playlist first when

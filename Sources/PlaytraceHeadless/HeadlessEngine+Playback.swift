@@ -8,11 +8,32 @@ extension HeadlessEngine {
         var last = stopwatch.elapsed
         while !Task.isCancelled, generation == expected {
             do { try await stopwatch.sleep(for: nextTickDelay()) } catch { return }
-            guard generation == expected else { return }
+            // A loop replaced while its tick was on its way (``restartPlaybackLoop()``) must not move the playhead.
+            guard generation == expected, !Task.isCancelled else { return }
             let now = stopwatch.elapsed
             tick(elapsed: now - last)
             last = now
         }
+    }
+
+    /// Starts the playback loop again from now: its next tick comes after the movement-start delay or the tick
+    /// interval counted from now, not from a period that began while playback waited.
+    func restartPlaybackLoop() {
+        guard tasks.playback != nil else { return }
+        tasks.playback?.cancel()
+        let expected = generation
+        tasks.playback = Task { await self.playbackLoop(generation: expected) }
+    }
+
+    /// Whether playback waits for data: its first frame, the end of a stall, or a seek's.
+    private var waitsForData: Bool { (!firstFrameShown && wantsToPlay) || stalls.isStalled || seeking != nil }
+
+    /// A segment was buffered: playback that waited for data goes on now if it can, rather than at the next tick, so
+    /// that startup times, stalls and seeks are measured to the segment that ended them whatever the tick interval.
+    func segmentBuffered() {
+        guard phase == .ready, tasks.playback != nil, waitsForData else { return }
+        tick(elapsed: .zero)
+        if !waitsForData { restartPlaybackLoop() }
     }
 
     /// How soon the first movement after a stop (the first frame, the end of a stall or a seek) is reported, when

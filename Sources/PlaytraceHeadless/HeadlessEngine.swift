@@ -204,11 +204,7 @@ public actor HeadlessEngine: PlaybackEngine {
             seek(to: seekable.start)
         }
         // Playback resumes now, not at the next tick of a period that began while paused: the loop starts again.
-        if tasks.playback != nil, firstFrameShown {
-            tasks.playback?.cancel()
-            let expected = generation
-            tasks.playback = Task { await self.playbackLoop(generation: expected) }
-        }
+        if firstFrameShown { restartPlaybackLoop() }
         updateStatus()
     }
 
