@@ -51,10 +51,12 @@ let package = Package(
         // OTLP over HTTP only: the gRPC exporter would add gRPC's build for no gain here.
         .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .target(
             name: "PlaytraceCore",
+            dependencies: [.product(name: "HeapModule", package: "swift-collections")],
             swiftSettings: strictness
         ),
         .target(
@@ -151,13 +153,14 @@ let package = Package(
             swiftSettings: strictness
         ),
         // One viewer: the Player on an engine with its trackers, telemetry, ad tracking and outbox; its summary,
-        // verdict and report. `play`, `demo` and an app run it alike.
+        // verdict and report. `play`, `demo` and an app run it alike; the probe runs thousands and folds them.
         .target(
             name: "PlaytraceSession",
             dependencies: [
                 "PlaytraceCore", "PlaytraceNetwork", "PlaytraceHLS", "PlaytracePlayer",
                 "PlaytraceHeadless", "PlaytraceMPV", "PlaytraceTelemetry", "PlaytraceBackends", "PlaytraceAds",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strictness
         ),
@@ -188,6 +191,11 @@ let package = Package(
             name: "PlaytraceEngineConformance",
             dependencies: ["PlaytracePlayer", "PlaytraceLab", "PlaytraceCore"],
             path: "Tests/PlaytraceEngineConformance",
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "PlaytraceSessionTests",
+            dependencies: ["PlaytraceSession", "PlaytraceLab", "PlaytraceNetwork", "PlaytracePlayer", "PlaytraceCore"],
             swiftSettings: strictness
         ),
         .testTarget(

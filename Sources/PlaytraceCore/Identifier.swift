@@ -123,6 +123,21 @@ public struct FastRandom: RandomNumberGenerator, Sendable {
         if state == (0, 0, 0, 0) { state.0 = 1 }   // the one state the algorithm cannot leave
     }
 
+    /// A generator whose outputs follow from `seed` alone (its state is four outputs of SplitMix64 from it, as the
+    /// algorithm's authors advise): a seeded population of simulated viewers is the same on every machine.
+    public init(seed: UInt64) {
+        var mixer = seed
+        func splitMix() -> UInt64 {
+            mixer &+= 0x9E37_79B9_7F4A_7C15
+            var value = mixer
+            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+            return value ^ (value >> 31)
+        }
+        state = (splitMix(), splitMix(), splitMix(), splitMix())
+        if state == (0, 0, 0, 0) { state.0 = 1 }
+    }
+
     /// A generator with a given state (for tests: the algorithm's published outputs).
     init(state: (UInt64, UInt64, UInt64, UInt64)) { self.state = state }
 

@@ -17,6 +17,22 @@ public struct LabConfiguration: Sendable {
 
     /// The bit rate ladder, lowest first.
     public var variants: [Variant]
+
+    /// The default ladder: 400 kbit/s to 3 Mbit/s, 360p to 1080p.
+    public static let standardLadder = [
+        Variant(bandwidth: 400_000, width: 640, height: 360),
+        Variant(bandwidth: 1_200_000, width: 1280, height: 720),
+        Variant(bandwidth: 3_000_000, width: 1920, height: 1080),
+    ]
+
+    /// A ladder for load (`playtrace lab --ladder load`): 32, 64 and 128 kbit/s, so that thousands of viewers on one
+    /// machine are bound by what they do rather than by the bytes they move (10,000 viewers at the top rung are
+    /// 160 MB/s on loopback; the standard ladder's would be 3.75 GB/s).
+    public static let loadLadder = [
+        Variant(bandwidth: 32_000, width: 256, height: 144),
+        Variant(bandwidth: 64_000, width: 426, height: 240),
+        Variant(bandwidth: 128_000, width: 640, height: 360),
+    ]
     /// Every segment's duration, in seconds.
     public var segmentDuration: Int
     /// The number of segments of the on-demand stream.
@@ -58,11 +74,7 @@ public struct LabConfiguration: Sendable {
     public var beaconVendors: [String] = []
 
     public init(
-        variants: [Variant] = [
-            Variant(bandwidth: 400_000, width: 640, height: 360),
-            Variant(bandwidth: 1_200_000, width: 1280, height: 720),
-            Variant(bandwidth: 3_000_000, width: 1920, height: 1080),
-        ],
+        variants: [Variant] = Self.standardLadder,
         segmentDuration: Int = 4, vodSegmentCount: Int = 10,
         startDate: StreamDate = StreamDate(secondsSince1970: 1_767_225_600),
         liveWindowSegments: Int = 6, dvrWindowSegments: Int = 30, liveHistorySegments: Int = 30,

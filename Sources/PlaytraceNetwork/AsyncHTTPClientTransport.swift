@@ -24,7 +24,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     private let logger: Logger
 
     /// Creates a transport with its own HTTP client (shut down by ``shutdown()``).
-    public init(clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "playtrace.http")) {
+    /// - Parameters:
+    ///   - clock: what request timings are measured on.
+    ///   - logger: the client's logger.
+    ///   - connectionsPerHost: the HTTP/1.1 connections kept open to one host at most (async-http-client's soft
+    ///     limit, 8 by default): a process of many viewers sizes it for them, or their requests queue behind eight.
+    public init(clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "playtrace.http"),
+                connectionsPerHost: Int? = nil) {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .follow(max: 5, allowCycles: false))
         configuration.timeout = .init(connect: .seconds(10), read: .seconds(30))
         // A size, not a ratio: playlists are repetitive text that compresses far better than 50 to 1.
@@ -32,6 +38,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         // Playtrace retries at its own layers (engines, the Outbox) with backoff on the injected clock; the pool's
         // own retry would hide a refused connection until the deadline.
         configuration.connectionPool.retryConnectionEstablishment = false
+        if let connectionsPerHost {
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, connectionsPerHost)
+        }
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.ownsClient = true
         self.clock = clock

@@ -1,7 +1,7 @@
 public import Foundation
 import PlaytraceAds
 import PlaytraceCore
-import PlaytraceHeadless
+public import PlaytraceHeadless
 import PlaytraceHLS
 public import PlaytraceNetwork
 public import PlaytracePlayer
@@ -42,6 +42,12 @@ public final class ViewerSession {
         public var durationLimit: Duration?
         /// The engine that plays.
         public var engine = EngineChoice()
+        /// The headless engine's settings (its tick, buffers, ABR); the session adds its ad tracking's asset list
+        /// reader.
+        public var headless = HeadlessEngine.Configuration()
+        /// How often the session looks at its player: samples it for the timeline, checks the limits and the
+        /// interruption, updates the live view (every 250 ms; a probe of thousands of viewers looks less often).
+        public var tick: Duration = .milliseconds(250)
         /// A cap on the variants.
         public var variantLimits = VariantLimits.none
         /// What the engines send media requests through (headers, a user agent); the session's transport when nil.
@@ -56,12 +62,17 @@ public final class ViewerSession {
         public var script: ViewerScriptRunner?
         /// The shortfalls that do not fail the session: the verdict still names them.
         public var accepted: Set<SessionVerdict.Shortfall> = []
-        /// Asked every 250 ms of session time: when it says yes, the session ends as its normal end does (summary,
+        /// Asked at every ``tick``: when it says yes, the session ends as its normal end does (summary,
         /// telemetry and beacons flushed) and its verdict says it was interrupted (the command line's Ctrl-C).
         public var isInterrupted: @Sendable () -> Bool = { false }
         /// Given the session as known now, every second of session time: a lighter summary (no samples, no request
         /// list) marked incomplete, for a process that may be killed before the end to leave behind.
         public var checkpoint: (@MainActor (SessionSummary) -> Void)?
+        /// The viewer's identity in telemetry (its `sessionId`); a random one when nil.
+        public var viewerID: String?
+        /// Whether the session finishes the telemetry and outbox it was given when it ends (delivering what is left
+        /// and saying so): `false` when many sessions share them (the probe), whose owner finishes them once.
+        public var finishesDelivery = true
 
         public init(items: [Item], command: String = "session", startedAt: String = ISO8601.now()) {
             self.items = items
@@ -82,6 +93,8 @@ public final class ViewerSession {
     private let live = LiveView()
     let recorder: SessionRecorder
     private var lastSignals: [SignalledAdBreak] = []
+    /// Why ``stop(_:)`` asked the session to end, until it does.
+    private var stopReason: String?
 
     /// - Parameters:
     ///   - configuration: the items and everything the session is made of.
@@ -101,6 +114,12 @@ public final class ViewerSession {
     /// least 15 s, and as long as the limit itself for longer ones) before it counts as stalled and ends.
     public static func wallClockAllowance(for limit: Duration) -> Duration { max(.seconds(15), limit) }
 
+    /// Ends the session at its next tick as its normal end does (summary, telemetry and beacons flushed), with
+    /// `reason` in its narration (`stopped: …`); its verdict is not an interruption.
+    public func stop(_ reason: String) {
+        if stopReason == nil { stopReason = reason }
+    }
+
     /// Plays the items in order, up to the end of the last, the ``Configuration/durationLimit``, an interruption or
     /// the script's stop; then ends telemetry and ad tracking (delivering what is left within their bounds) and
     /// returns the summary with its verdict. The summary's lines and the verdict's are said through the output.
@@ -110,7 +129,7 @@ public final class ViewerSession {
         let limit = configuration.durationLimit
         let script = configuration.script
         let transport = self.transport
-        let viewer = UUID().uuidString.lowercased()
+        let viewer = configuration.viewerID ?? UUID().uuidString.lowercased()
         let items = entries.enumerated().map { index, entry in
             var adapters = [
                 SessionItemTracker.adapter(configuration: .init(name: entry.metadata.title, url: entry.url.absoluteString,
@@ -131,7 +150,7 @@ public final class ViewerSession {
             adTelemetry = bridge
         }
         defer { withExtendedLifetime(adTelemetry) {} }
-        var headless = HeadlessEngine.Configuration()
+        var headless = configuration.headless
         headless.assetListReader = ads?.assetListReader
         var playerConfiguration = Player.Configuration()
         playerConfiguration.advancesAfterFailure = true
@@ -145,8 +164,11 @@ public final class ViewerSession {
         }
         player.play()
         checkpoint(at: .zero)
-        let interval: Duration = .milliseconds(250)
-        let statusEvery = output.showsPanel ? 1 : 20
+        let interval = max(configuration.tick, .milliseconds(1))
+        // The panel at every tick; the status line every 5 s; the checkpoint every second.
+        let statusEvery = output.showsPanel ? 1 : max(1, Int((Duration.seconds(5) / interval).rounded()))
+        let checkpointEvery = max(1, Int((Duration.seconds(1) / interval).rounded()))
+        let narrates = !(output is DiscardedOutput)
         var ticks = 0
         var lastItem: PlayerItem?
         var lastIndex = 0
@@ -171,14 +193,21 @@ public final class ViewerSession {
             if let item = lastItem {
                 let index = lastIndex
                 let signals = player.engineSnapshot.adBreaks
-                for line in breaks.lines(item: String(describing: ObjectIdentifier(item)), breaks: signals, at: player.time) {
-                    output.message(line)
+                if narrates {
+                    for line in breaks.lines(item: String(describing: ObjectIdentifier(item)), breaks: signals, at: player.time) {
+                        output.message(line)
+                    }
                 }
                 if signals != lastSignals {
                     lastSignals = signals
                     recorder.noteBreaks(BreakAnnouncer.group(signals), item: index)
                 }
                 recorder.sample(player, item: index)
+            }
+            if let stopReason {
+                output.endStatus()
+                output.message("stopped: \(stopReason) at \(player.time.timecode)")
+                break
             }
             if script?.stopRequested == true {
                 output.endStatus()
@@ -198,7 +227,7 @@ public final class ViewerSession {
                     output.status(statusLine(player))
                 }
             }
-            if ticks % 4 == 0 { checkpoint(at: player.time) }
+            if ticks % checkpointEvery == 0 { checkpoint(at: player.time) }
             if player.error != nil, player.currentItem === items.last { break }
             // The end of the playlist: no current item any more (or the last one, ended, when it stays current).
             if player.playbackState == .ended, player.currentItem == nil || player.currentItem === items.last { break }
@@ -242,7 +271,7 @@ public final class ViewerSession {
             verdict.playbackText = "failed (\(error))"
             verdict.findings.append(.init(kind: .playbackFailed, text: verdict.playbackText))
         }
-        if let telemetry {
+        if let telemetry, configuration.finishesDelivery {
             for line in await telemetry.finish() { output.message(line) }
             for problem in telemetry.problems {
                 output.message("telemetry: " + problem)
@@ -255,7 +284,7 @@ public final class ViewerSession {
             verdict.adsText = adsVerdict
             verdict.findings += findings
         }
-        if let outbox = configuration.outbox {
+        if let outbox = configuration.outbox, configuration.finishesDelivery {
             let (lines, findings) = await outbox.finish()
             for line in lines { output.message(line) }
             verdict.findings += findings

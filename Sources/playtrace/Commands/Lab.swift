@@ -38,6 +38,16 @@ struct Lab: AsyncParsableCommand {
             help: "Another ad vendor's beacon server (a base URL, repeatable): every SSAI tracking event also lists a URL to it.")
     var beaconVendors: [String] = []
 
+    @Option(help: ArgumentHelp(
+        "The bit rate ladder: standard (400 kbit/s to 3 Mbit/s) or load (32 to 128 kbit/s).",
+        discussion: "load serves the same streams with small segments, for probes of thousands of viewers: what they "
+            + "do is measured, not how many bytes loopback moves."))
+    var ladder: Ladder = .standard
+
+    enum Ladder: String, ExpressibleByArgument, CaseIterable {
+        case standard, load
+    }
+
     @Option(help: "A directory of real media to serve under /media/ (scripts/generate-media makes one with ffmpeg).")
     var mediaDir: String?
 
@@ -88,6 +98,7 @@ struct Lab: AsyncParsableCommand {
         var configuration = LabConfiguration()
         configuration.beaconVendors = beaconVendors.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         configuration.mediaDirectory = mediaDir
+        configuration.variants = ladder == .load ? LabConfiguration.loadLadder : LabConfiguration.standardLadder
         let lab = LabServer(clock: ContinuousClock(), configuration: configuration)
         let host = self.host
         let readyFile = self.readyFile

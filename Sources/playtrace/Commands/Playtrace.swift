@@ -10,7 +10,7 @@ struct Playtrace: AsyncParsableCommand {
         abstract: "Play media and know exactly what happened while it played.",
         discussion: "Without a subcommand, runs the demo: the lab starts on a free loopback port and its on-demand stream with ad breaks plays to the end.",
         version: PlaytraceVersion.current,
-        subcommands: [Demo.self, Play.self, Inspect.self, Report.self, Lab.self, OutboxCommand.self],
+        subcommands: [Demo.self, Play.self, ProbeCommand.self, Inspect.self, Report.self, Lab.self, OutboxCommand.self],
         defaultSubcommand: Demo.self)
 
     /// The program's entry point: ArgumentParser's parse and run. When the arguments do not parse, an unknown option

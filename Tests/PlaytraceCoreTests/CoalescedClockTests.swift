@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import PlaytraceCore
+
+/// The shared timer of a process of many viewers. These run on real time (the clock is one): each sleeps a few tens
+/// of milliseconds, and the bounds leave the scheduler a loaded machine's delay.
+@Suite("CoalescedClock: sleepers share one timer, never wake early, and cancel at once")
+struct CoalescedClockTests {
+    @Test("A sleep ends at or after its deadline, on the grid, soon after it")
+    func neverEarly() async throws {
+        let clock = CoalescedClock(granularity: .milliseconds(10))
+        for wait in [Duration.milliseconds(1), .milliseconds(15), .milliseconds(40)] {
+            let start = clock.now
+            try await clock.sleep(for: wait)
+            let slept = start.duration(to: clock.now)
+            #expect(slept >= wait)
+            #expect(slept < wait + .milliseconds(10) + .milliseconds(250))
+        }
+        // A deadline already past returns at once, without a wake-up.
+        let before = clock.wakeUps
+        try await clock.sleep(until: clock.now.advanced(by: .milliseconds(-5)))
+        #expect(clock.wakeUps == before)
+    }
+
+    @Test("Two thousand sleepers over 200 ms cost at most one wake-up per tick, and each wakes on time")
+    func sleepersShareTheTimer() async throws {
+        let clock = CoalescedClock(granularity: .milliseconds(10))
+        let start = clock.now
+        let early = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<2_000 {
+                group.addTask {
+                    let deadline = start.advanced(by: .microseconds(100 * index))
+                    try? await clock.sleep(until: deadline)
+                    return clock.now < deadline
+                }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(early == 0)
+        // 200 ms of deadlines on a 10 ms grid: 21 ticks at most (more only if the driver was woken between two).
+        #expect(clock.wakeUps <= 25, "\(clock.wakeUps) wake-ups")
+        #expect(clock.wakeUps >= 1)
+    }
+
+    @Test("A cancelled sleep throws CancellationError at once, however far its deadline")
+    func cancellation() async throws {
+        let clock = CoalescedClock(granularity: .milliseconds(10))
+        let sleeper = Task { try await clock.sleep(for: .seconds(3_600)) }
+        try await Task.sleep(for: .milliseconds(20))
+        let start = ContinuousClock.now
+        sleeper.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+        #expect(ContinuousClock.now - start < .seconds(1))
+        // Cancelled before it sleeps: it does not sleep at all.
+        let cancelledFirst = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await clock.sleep(for: .seconds(3_600))
+        }
+        await #expect(throws: CancellationError.self) { try await cancelledFirst.value }
+        // A sleeper that comes after a far one wakes at its own, sooner, deadline.
+        let far = Task { try await clock.sleep(for: .seconds(3_600)) }
+        let near = ContinuousClock.now
+        try await clock.sleep(for: .milliseconds(30))
+        #expect(ContinuousClock.now - near < .seconds(1))
+        far.cancel()
+    }
+
+    @Test("FastRandom(seed:) gives the same outputs for the same seed, other ones for another")
+    func seededRandom() {
+        var first = FastRandom(seed: 42)
+        var again = FastRandom(seed: 42)
+        var other = FastRandom(seed: 43)
+        let outputs = (0..<8).map { _ in first.next() }
+        #expect(outputs == (0..<8).map { _ in again.next() })
+        #expect(outputs != (0..<8).map { _ in other.next() })
+        #expect(Set(outputs).count == 8)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import PlaytraceCore
+import PlaytraceLab
+import PlaytraceNetwork
+import PlaytracePlayer
+import Testing
+@testable import PlaytraceSession
+
+@Suite("Probe: a seeded population of viewers, split in shards, played together")
+struct ProbeTests {
+    @Test("The same seed makes the same viewers; shards split the population without overlap or gap")
+    func population() {
+        let whole = ProbePopulation(size: 10, seed: 7, ramp: .seconds(20), spread: MediaTime(seconds: 5))
+        #expect(whole.shardSize == 10)
+        #expect(whole.viewers == ProbePopulation(size: 10, seed: 7, ramp: .seconds(20), spread: MediaTime(seconds: 5)).viewers)
+        #expect(Set(whole.viewers.map(\.id)).count == 10)
+        #expect(whole.viewers.map(\.id) != ProbePopulation(size: 10, seed: 8).viewers.map(\.id))
+        // Start offsets are evenly spread over the ramp, in the order of the viewers' places.
+        #expect(whole.viewers.map(\.startOffset) == (0..<10).map { Duration.seconds(2) * $0 })
+        #expect(whole.viewers.allSatisfy { $0.scriptShift >= .zero && $0.scriptShift < MediaTime(seconds: 5) })
+        #expect(Set(whole.viewers.map(\.scriptShift)).count > 1)
+        // Three shards: viewers 0, 3, 6, 9 / 1, 4, 7 / 2, 5, 8, each the very viewer of the whole population.
+        var union: [ProbePopulation.Viewer] = []
+        for index in 0..<3 {
+            var shard = whole
+            shard.shard = ProbePopulation.Shard(index: index, count: 3)
+            #expect(shard.viewers.map(\.index) == Array(stride(from: index, to: 10, by: 3)))
+            #expect(shard.shardSize == shard.viewers.count)
+            union += shard.viewers
+        }
+        #expect(union.sorted { $0.index < $1.index } == whole.viewers)
+        // More shards than viewers: the last ones run none.
+        var sparse = ProbePopulation(size: 2, seed: 1)
+        sparse.shard = ProbePopulation.Shard(index: 3, count: 4)
+        #expect(sparse.viewers.isEmpty && sparse.shardSize == 0)
+    }
+
+    @Test("--shard reads I/N with I from 0 to N-1", arguments: [
+        ("0/1", true), ("2/3", true), ("3/3", false), ("-1/2", false), ("1/0", false), ("1", false), ("a/b", false), ("1/2/3", false),
+    ])
+    func shardText(text: String, valid: Bool) {
+        #expect((ProbePopulation.Shard(parsing: text) != nil) == valid)
+    }
+
+    @Test("Ten viewers of the lab's on-demand stream, started over a ramp: each plays, each is counted once")
+    @MainActor
+    func tenViewers() async throws {
+        let clock = ScaledClock(speed: 10)
+        let lab = LabServer(clock: clock)
+        let port = try await lab.start()
+        let transport = AsyncHTTPClientTransport(clock: clock, connectionsPerHost: 10)
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/vod/master.m3u8"))
+        let population = ProbePopulation(size: 10, seed: 3, ramp: .seconds(5))
+        let probe = Probe(configuration: .init(population: population, duration: .seconds(10)) { viewer in
+            var session = ViewerSession.Configuration(
+                items: [.init(url: url, metadata: ItemMetadata(title: "vod", subtitle: "", source: url.absoluteString))],
+                command: "probe")
+            session.viewerID = viewer.id
+            session.tick = .seconds(1)
+            return session
+        }, clock: clock, transport: transport)
+        let aggregate = await probe.run()
+        try? await transport.shutdown()
+        await lab.stop()
+        #expect(aggregate.planned == 10 && aggregate.started == 10 && aggregate.ended == 10)
+        #expect(aggregate.failed == 0)
+        #expect(aggregate.startup.count == 10)
+        let median = try #require(aggregate.startup.percentile(50))
+        #expect(median > .zero && median < .seconds(5))
+        #expect(aggregate.requests >= 30 && aggregate.failedRequests == 0 && aggregate.bytes > 0)
+    }
+}
