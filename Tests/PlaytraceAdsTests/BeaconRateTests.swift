@@ -82,4 +82,19 @@ struct BeaconRateTests {
         #expect(BeaconAudit.subtracting([0.0005...10], from: [0...10.5]).isEmpty)
         #expect(BeaconAudit.subtracting([-5...50], from: [0...10]).isEmpty)
     }
+
+    @Test("Played spans on dates: a playback that began exactly on an ad boundary begins there, not a rounding error before")
+    func datesKeepBoundaries() {
+        // Joined at media 12 s, the segment's date 1,767,226,796 s: the date at the playhead 7.63 s later carries
+        // the rounding of a double of 1.7e9 seconds.
+        let start = 1_767_226_796.0
+        var played = MediaTimeRangeSet()
+        played.insert(MediaTimeRange(start: MediaTime(seconds: 12), end: MediaTime(seconds: 19.63060079513611)))
+        let snapshot = EngineSnapshot(playhead: MediaTime(seconds: 19.63060079513611),
+                                      streamDate: StreamDate(secondsSince1970: start + (19.63060079513611 - 12)),
+                                      playedRanges: played)
+        let intervals = BeaconAudit.playedIntervals(of: snapshot, on: .programDateTime)
+        #expect(intervals.count == 1)
+        #expect(intervals.first?.lowerBound == AdTime(milliseconds: start * 1_000))
+    }
 }

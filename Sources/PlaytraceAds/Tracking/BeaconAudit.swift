@@ -83,7 +83,9 @@ public enum BeaconAudit {
         case .mediaTime: offset = .zero
         case .programDateTime:
             guard let date = snapshot.streamDate else { return [] }
-            offset = AdTime(date) - AdTime(snapshot.playhead)
+            // Rounded to the microsecond: a date of 1.7e9 s carries a rounding error of some 0.2 µs, enough to put
+            // a playback that began exactly on an ad's boundary a hair before it, inside the ad before.
+            offset = AdTime(milliseconds: ((AdTime(date) - AdTime(snapshot.playhead)).milliseconds * 1_000).rounded() / 1_000)
         }
         return snapshot.playedRanges.ranges.map { (AdTime($0.start) + offset)...(AdTime($0.end) + offset) }
     }
