@@ -161,6 +161,7 @@ let package = Package(
                 "PlaytraceHeadless", "PlaytraceMPV", "PlaytraceTelemetry", "PlaytraceBackends", "PlaytraceAds",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strictness
         ),

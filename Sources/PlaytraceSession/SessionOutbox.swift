@@ -1,5 +1,5 @@
 import Foundation
-import PlaytraceAds
+public import PlaytraceAds
 import PlaytraceBackends
 import PlaytraceCore
 public import PlaytraceNetwork
@@ -21,8 +21,9 @@ public final class SessionOutbox: Sendable {
     ///   - transport: what the HTTP batches go through (those of earlier runs' backends too).
     ///   - beaconAttempts: the attempts at each beacon URL (`--beacon-attempts`).
     ///   - beaconTransport: what beacons go through (`--beacon-header`, the user agent); `transport` by default.
+    ///   - beaconConcurrency: the beacon requests under way at once (a probe's many viewers open more than one's).
     public init(path: String?, couriers: [any OutboxCourier], transport: any HTTPTransport, beaconAttempts: Int = 8,
-         beaconTransport: (any HTTPTransport)? = nil) throws {
+                beaconTransport: (any HTTPTransport)? = nil, beaconConcurrency: BeaconCourier.Concurrency = .viewer) throws {
         self.path = path
         var all = couriers
         var names = Set(couriers.map(\.name))
@@ -36,8 +37,9 @@ public final class SessionOutbox: Sendable {
         }
         let reports = BeaconReportRoute()
         beaconReports = reports
-        all.append(BeaconCourier(transport: beaconTransport ?? transport, maximumAttempts: beaconAttempts) { attempt in
-            reports.receiver.withLock { $0 }?(attempt)
+        all.append(BeaconCourier(transport: beaconTransport ?? transport, maximumAttempts: beaconAttempts,
+                                 concurrency: beaconConcurrency) { attempt in
+            reports.receiver(for: attempt.key)?(attempt)
         })
         do {
             // Delivery is real network traffic: its backoffs and drains run on real time, even when the session's
@@ -50,7 +52,13 @@ public final class SessionOutbox: Sendable {
 
     /// Sends the beacon courier's reports to `receive` (the ad session's).
     func routeBeaconReports(to receive: @escaping @Sendable (BeaconAttempt) -> Void) {
-        beaconReports.receiver.withLock { $0 = receive }
+        beaconReports.routes.withLock { $0.only = receive }
+    }
+
+    /// Sends the reports of beacons whose keys begin with `prefix` (one ad session's, among the many that share this
+    /// outbox) to `receive`; nil stops them.
+    func routeBeaconReports(withPrefix prefix: String, to receive: (@Sendable (BeaconAttempt) -> Void)?) {
+        beaconReports.routes.withLock { $0.byPrefix[prefix] = receive }
     }
 
     /// The outbox's own lines for the summary, once the run's drains are done: what earlier runs left that this run
@@ -78,7 +86,28 @@ public final class SessionOutbox: Sendable {
     }
 }
 
-/// Who receives the beacon courier's reports, set once the ad session exists (the courier is made before it).
+/// Who receives the beacon courier's reports, set once the ad session exists (the courier is made before it): the
+/// run's one ad session, or each of many by the prefix of its beacons' keys (`beacon:<session>:`).
 private final class BeaconReportRoute: Sendable {
-    let receiver = Locked<(@Sendable (BeaconAttempt) -> Void)?>(nil)
+    struct Routes {
+        var only: (@Sendable (BeaconAttempt) -> Void)?
+        var byPrefix: [String: @Sendable (BeaconAttempt) -> Void] = [:]
+    }
+
+    let routes = Locked(Routes())
+
+    /// The receiver of the report of a beacon with this key: the session whose prefix it begins with (each `:` of the
+    /// key ends a candidate, so that a session id may hold one), else the only one.
+    func receiver(for key: String) -> (@Sendable (BeaconAttempt) -> Void)? {
+        routes.withLock { routes in
+            guard !routes.byPrefix.isEmpty else { return routes.only }
+            var index = key.startIndex
+            while let colon = key[index...].firstIndex(of: ":") {
+                let next = key.index(after: colon)
+                if let receive = routes.byPrefix[String(key[..<next])] { return receive }
+                index = next
+            }
+            return routes.only
+        }
+    }
 }

@@ -45,6 +45,9 @@ public final class ViewerSession {
         /// The headless engine's settings (its tick, buffers, ABR); the session adds its ad tracking's asset list
         /// reader.
         public var headless = HeadlessEngine.Configuration()
+        /// How much of its timeline and requests the session keeps for its summary (its transport's limits are its
+        /// own, given with it).
+        public var recordLimits = SessionRecordLimits.session
         /// How often the session looks at its player: samples it for the timeline, checks the limits and the
         /// interruption, updates the live view (every 250 ms; a probe of thousands of viewers looks less often).
         public var tick: Duration = .milliseconds(250)
@@ -107,7 +110,7 @@ public final class ViewerSession {
         self.clock = clock
         self.transport = transport
         self.output = output
-        recorder = SessionRecorder(stopwatch: transport.stopwatch)
+        recorder = SessionRecorder(stopwatch: transport.stopwatch, limits: configuration.recordLimits)
     }
 
     /// How much wall-clock time a session with a media-time limit may take beyond it: `limit` plus this much (at

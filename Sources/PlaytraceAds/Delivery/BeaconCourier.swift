@@ -24,9 +24,34 @@ public struct BeaconCourier: OutboxCourier {
     /// The Outbox destination of beacons.
     public static let destination = "ad-beacons"
     public var name: String { Self.destination }
-    /// Each beacon URL on its own: a vendor that fails or does not answer delays its own beacons only. At most six
-    /// requests at once to one host (as browsers open), 32 in all.
-    public var ordering: OutboxOrdering { .independent(maximumPerHost: 6, maximumInFlight: 32) }
+    /// Each beacon URL on its own: a vendor that fails or does not answer delays its own beacons only. At most
+    /// ``Concurrency/maximumPerHost`` requests at once to one host, ``Concurrency/maximumInFlight`` in all.
+    public var ordering: OutboxOrdering {
+        .independent(maximumPerHost: concurrency.maximumPerHost, maximumInFlight: concurrency.maximumInFlight)
+    }
+
+    /// How many beacon requests are under way at once.
+    public struct Concurrency: Sendable, Hashable {
+        public var maximumPerHost: Int
+        public var maximumInFlight: Int
+
+        public init(maximumPerHost: Int, maximumInFlight: Int) {
+            self.maximumPerHost = max(1, maximumPerHost)
+            self.maximumInFlight = max(1, maximumInFlight)
+        }
+
+        /// One viewer's: six to a host, as browsers open, 32 in all.
+        public static let viewer = Concurrency(maximumPerHost: 6, maximumInFlight: 32)
+
+        /// What `viewers` viewers sharing one outbox open together (a probe's): a viewer's limits times their number,
+        /// up to 1,024 requests at once.
+        public static func viewers(_ count: Int) -> Concurrency {
+            let viewers = max(1, count)
+            return Concurrency(maximumPerHost: min(6 * viewers, 1_024), maximumInFlight: min(32 * viewers, 1_024))
+        }
+    }
+
+    private let concurrency: Concurrency
 
     private let transport: any HTTPTransport
     private let timeout: Duration
@@ -38,10 +63,12 @@ public struct BeaconCourier: OutboxCourier {
     ///   - transport: the HTTP client.
     ///   - timeout: the deadline of each request.
     ///   - maximumAttempts: the retry budget of each URL, first attempt included.
+    ///   - concurrency: the requests under way at once.
     ///   - report: told of each attempt's outcome (on the Outbox's task).
     public init(transport: any HTTPTransport, timeout: Duration = .seconds(5), maximumAttempts: Int = 8,
-                report: @escaping @Sendable (BeaconAttempt) -> Void = { _ in }) {
+                concurrency: Concurrency = .viewer, report: @escaping @Sendable (BeaconAttempt) -> Void = { _ in }) {
         self.transport = transport
+        self.concurrency = concurrency
         self.timeout = timeout
         self.maximumAttempts = max(1, maximumAttempts)
         self.report = report

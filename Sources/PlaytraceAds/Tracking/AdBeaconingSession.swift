@@ -112,6 +112,11 @@ public final class AdBeaconingSession {
     @ObservationIgnored let wallClock: WallClock
     /// The ad session's identifier in delivery keys: ``SessionInfo/id`` once set up, a random one before.
     @ObservationIgnored var identity = "local-\(RandomUUID.lowercasedString())"
+    /// What the outbox keys of this session's beacons begin with (``BeaconAttempt/key``): a courier shared by many
+    /// sessions routes each report by it. It changes once, when the session is set up with its server's id.
+    public var beaconKeyPrefix: String { BeaconFiring.keyPrefix(session: identity) }
+    /// Beacons fired whose delivery is not settled yet (delivered, or failed for good).
+    public var unsettledBeaconCount: Int { book.records.lazy.filter { $0.state == nil }.count }
     /// Beacons an earlier run handed over (``resume(_:)``).
     @ObservationIgnored var restoration = BeaconRestoration()
     @ObservationIgnored var metadataTask: Task<Void, Never>?

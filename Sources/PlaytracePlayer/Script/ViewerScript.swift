@@ -48,6 +48,17 @@ public struct ViewerScript: Sendable, Hashable {
 
     public init(steps: [Step]) { self.steps = steps }
 
+    /// The same actions, those on the primary's timeline `seconds` later, so that many simulated viewers with one
+    /// script do not act in lockstep; an action inside an interstitial keeps its time on the interstitial's own
+    /// timeline (which the shift has already moved).
+    public func shifted(by seconds: Double) -> ViewerScript {
+        ViewerScript(steps: steps.map { step in
+            var step = step
+            if step.interstitial == nil { step.time += seconds }
+            return step
+        })
+    }
+
     /// The longest script text read (a script is typed by a person: a few hundred bytes).
     public static let maximumLength = 64 << 10
 

@@ -129,10 +129,12 @@ public struct PlaybackMetrics: Sendable, Hashable {
     public var variantSwitchCount: Int
     public var bytesReceived: Int
     public var requestCount: Int
+    /// Media time played on the primary (seeks and skips leave holes).
+    public var playedDuration: MediaTime
 
     public init(startupTime: Duration? = nil, variant: VariantInfo? = nil, estimatedThroughput: Double? = nil,
                 stallCount: Int = 0, stallDuration: Duration = .zero, variantSwitchCount: Int = 0,
-                bytesReceived: Int = 0, requestCount: Int = 0) {
+                bytesReceived: Int = 0, requestCount: Int = 0, playedDuration: MediaTime = .zero) {
         self.startupTime = startupTime
         self.variant = variant
         self.estimatedThroughput = estimatedThroughput
@@ -141,6 +143,7 @@ public struct PlaybackMetrics: Sendable, Hashable {
         self.variantSwitchCount = variantSwitchCount
         self.bytesReceived = bytesReceived
         self.requestCount = requestCount
+        self.playedDuration = playedDuration
     }
 
     /// The figures of an engine snapshot.
@@ -148,7 +151,8 @@ public struct PlaybackMetrics: Sendable, Hashable {
         self.init(startupTime: snapshot.startupTime, variant: snapshot.currentVariant,
                   estimatedThroughput: snapshot.estimatedThroughput, stallCount: snapshot.stallCount,
                   stallDuration: snapshot.stallDuration, variantSwitchCount: snapshot.variantSwitchCount,
-                  bytesReceived: snapshot.bytesReceived, requestCount: snapshot.requestCount)
+                  bytesReceived: snapshot.bytesReceived, requestCount: snapshot.requestCount,
+                  playedDuration: snapshot.playedRanges.duration)
     }
 }
 

@@ -31,6 +31,9 @@ public final class SessionAds {
         public var beaconWait: Duration = .seconds(10)
         /// The outbox file (shared with telemetry): beacons waiting at exit are kept there.
         public var outboxPath: String?
+        /// Whether many ad sessions share the run's outbox (a probe's viewers): each gets the reports of its own
+        /// beacons, and its end waits for its own beacons rather than for the outbox's.
+        public var sharesOutbox = false
 
         public init(format: AdFormat, adsParams: [String: String] = [:], metadataInterval: Duration = .seconds(4),
                     isInitRequest: Bool = true, beaconWait: Duration = .seconds(10),
@@ -48,6 +51,10 @@ public final class SessionAds {
     /// The ad session: its pods, beacons and log (the seed's surface).
     public let session: AdBeaconingSession
     private let outbox: Outbox
+    private let run: SessionOutbox
+    private let clock: any Clock<Duration>
+    /// The key prefix the outbox routes this session's reports by, when it is shared.
+    private var routedPrefix: String?
     /// The SSAI session's metadata provider (none for ``AdFormat/vast``).
     private let provider: (any AdMetadataProvider)?
     /// Reads interstitial asset lists served as VAST and tracks their ads (in every format).
@@ -69,11 +76,13 @@ public final class SessionAds {
         self.settings = settings
         speed = (clock as? ScaledClock)?.speed ?? 1
         outbox = run.outbox
+        self.run = run
+        self.clock = clock
         session = AdBeaconingSession(outbox: outbox, clock: clock)
         session.metadataUpdateInterval = settings.metadataInterval
         session.isInitRequest = settings.isInitRequest
         let session = session
-        run.routeBeaconReports { session.courierReport($0) }
+        if !settings.sharesOutbox { run.routeBeaconReports { session.courierReport($0) } }
         await outbox.start()
         switch settings.format {
         case .harmonic: provider = HarmonicAdProvider(transport: transport, clock: clock)
@@ -82,12 +91,26 @@ public final class SessionAds {
         case .vast: provider = nil
         }
         assetListReader = VASTAssetListReader(session: session, transport: transport)
+        if settings.sharesOutbox { routeReports() }
+    }
+
+    /// Routes the shared outbox's reports of this session's beacons here, by their keys' prefix as it is now.
+    private func routeReports() {
+        let prefix = session.beaconKeyPrefix
+        guard prefix != routedPrefix else { return }
+        if let routedPrefix { run.routeBeaconReports(withPrefix: routedPrefix, to: nil) }
+        let session = session
+        run.routeBeaconReports(withPrefix: prefix) { session.courierReport($0) }
+        routedPrefix = prefix
     }
 
     /// Sets the session up; returns the playlist to play (the URL itself when there is no SSAI session).
     public func start(mediaUrl: URL) async throws -> URL {
         guard let provider else { return mediaUrl }
-        guard let info = await session.start(mediaUrl: mediaUrl, provider: provider) else {
+        let info = await session.start(mediaUrl: mediaUrl, provider: provider)
+        // The session's id, now known, is in its beacons' keys.
+        if settings.sharesOutbox { routeReports() }
+        guard let info else {
             let failures = session.logMessages.filter(\.isError).map(\.message)
             throw PlainFailure("--ads \(settings.format.rawValue) \(mediaUrl.absoluteString)",
                                  "the ad session could not be set up (" + failures.joined(separator: "; ") + ")")
@@ -139,11 +162,22 @@ public final class SessionAds {
                                                             findings: [SessionVerdict.Finding]) {
         session.stop()
         await session.beaconsStored()
-        let drain = await outbox.drain(within: settings.beaconWait, only: [BeaconCourier.destination])
-        let waiting = drain.pendingByDestination[BeaconCourier.destination] ?? 0
+        let drain: OutboxDrain?
+        if settings.sharesOutbox {
+            // The outbox delivers other sessions' beacons too: this one waits for its own to settle.
+            let stopwatch = Stopwatch(clock: clock)
+            while session.unsettledBeaconCount > 0, stopwatch.elapsed < settings.beaconWait {
+                do { try await clock.sleep(for: .milliseconds(50)) } catch { break }
+            }
+            if let routedPrefix { run.routeBeaconReports(withPrefix: routedPrefix, to: nil) }
+            drain = nil
+        } else {
+            drain = await outbox.drain(within: settings.beaconWait, only: [BeaconCourier.destination])
+        }
         // The couriers' last reports reach the session on the main actor.
         for _ in 0..<10 { await Task.yield() }
         counts = count(played: snapshot)
+        let waiting = drain.map { $0.pendingByDestination[BeaconCourier.destination] ?? 0 } ?? counts.waiting
         var findings: [SessionVerdict.Finding] = []
         func add(_ kind: SessionVerdict.Shortfall, _ text: String) { findings.append(.init(kind: kind, text: text)) }
         if counts.missed > 0 { add(.missed, "\(counts.missed) of \(counts.expected) beacon(s) missed") }
@@ -165,10 +199,10 @@ public final class SessionAds {
                 + "crossing (worst \(Self.milliseconds(counts.worstLateness)))")
         }
         if waiting > 0 {
-            let whereKept = drain.fileProblem != nil ? " and lost (the outbox file is gone)"
+            let whereKept = drain?.fileProblem != nil ? " and lost (the outbox file is gone)"
                 : settings.outboxPath.map { " (kept in \($0))" } ?? " and lost (no --outbox file)"
             add(.waiting, "\(waiting) beacon URL(s) still waiting at exit" + whereKept
-                + Format.retryAfter(drain.retryAfter.filter { $0.key == BeaconCourier.destination }))
+                + Format.retryAfter(drain?.retryAfter.filter { $0.key == BeaconCourier.destination } ?? [:]))
         }
         if counts.errors > 0 { add(.vastErrors, "\(counts.errors) VAST error report(s): ads that could not play") }
         let verdict: String

@@ -18,7 +18,8 @@ final class ItemOutcomes {
             failure: failure.map { "\($0)" }, streamType: properties.streamType.rawValue, mediaType: properties.mediaType.rawValue,
             startupSeconds: firstFrame?.seconds, endPositionSeconds: properties.time.seconds, stallCount: metrics.stallCount,
             stallSeconds: metrics.stallDuration.seconds, variantSwitchCount: metrics.variantSwitchCount,
-            bytesReceived: metrics.bytesReceived, requestCount: metrics.requestCount))
+            bytesReceived: metrics.bytesReceived, requestCount: metrics.requestCount,
+            playedSeconds: metrics.playedDuration.seconds))
         outcomes.append(SessionVerdict.ItemOutcome(
             title: title, failure: failure.map { "\($0)" }, started: firstFrame != nil, ended: properties.playbackState == .ended,
             stallCount: metrics.stallCount, stallDuration: metrics.stallDuration.seconds))

@@ -11,6 +11,9 @@ package enum Format {
 
     package static func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
 
+    /// A duration in milliseconds: `12.5 ms`.
+    package static func milliseconds(_ value: Duration) -> String { String(format: "%.1f ms", value.seconds * 1_000) }
+
     /// `; influxdb asked to wait (Retry-After): due at 2026-11-27T22:59:30.000Z` for each destination whose server
     /// asked for a wait that outlasted the drain (dates in seconds since 1970); empty for none.
     package static func retryAfter(_ dueDates: [String: Double]) -> String {

@@ -1,46 +1,145 @@
 import PlaytraceCore
 
-/// What a probe's viewers did, folded as each ends: counts, and distributions kept as HdrHistograms (bounded
-/// whatever the number of viewers), with the worst few viewers' whole summaries.
+/// What a probe's viewers did, folded as each ends: counts, sums and distributions (HdrHistograms), bounded whatever
+/// the number of viewers, with the whole summaries of the worst few viewers only.
 public struct ProbeAggregate: Sendable {
     /// The viewers this process was to run, started, and ended (with a result, or failing to start).
     public var planned = 0
     public var started = 0
     public var ended = 0
-    /// Viewers whose playback failed, or that failed before playing (their set-up).
+    /// Viewers whose playback failed, set-up included (``failedToStart``).
     public var failed = 0
+    /// Viewers whose set-up failed (their SSAI session), before they played.
     public var failedToStart = 0
-    /// Startup times (from the media request to the first frame), in milliseconds.
+    /// Viewers that ended without ever showing a frame.
+    public var neverStarted = 0
+    /// Startup times: from the media request to the first frame.
     public var startup = LatencyDistribution()
-    /// Played and stalled seconds, all viewers together.
-    public var stalls = 0
+    /// Media time played, all viewers together.
+    public var playedSeconds = 0.0
+    public var stallCount = 0
     public var stallSeconds = 0.0
-    public var bytes = 0
-    public var requests = 0
-    public var failedRequests = 0
-    /// The worst viewers, worst first: their place, how bad, and their summary.
-    public var worst: [(viewer: ProbePopulation.Viewer, score: Double, summary: SessionSummary)] = []
+    public var variantSwitches = 0
+    /// Seconds played at each variant, by its peak bandwidth (bits per second), all viewers together.
+    public var variantSeconds: [Int: Double] = [:]
+    public var beacons = BeaconTotals()
+    /// Beacon delivery lateness: from the playhead's crossing to the response.
+    public var lateness = LatencyDistribution()
+    /// How many viewers fell short in each way (a viewer's verdict's kinds: `missed`, `stalled`…).
+    public var shortfalls: [String: Int] = [:]
+    /// The worst viewers, worst first (at most the probe's `worstKept`).
+    public private(set) var worst: [WorstViewer] = []
+
+    /// The beacons of every viewer, as each one's verdict counts them.
+    public struct BeaconTotals: Sendable, Codable, Equatable {
+        public var expected = 0
+        public var fired = 0
+        public var delivered = 0
+        public var failed = 0
+        public var waiting = 0
+        public var late = 0
+        public var missed = 0
+        public var duplicated = 0
+        public var unexpected = 0
+    }
+
+    /// One of the worst viewers: what made it so, and its whole session summary.
+    public struct WorstViewer: Sendable {
+        public var viewer: ProbePopulation.Viewer
+        /// Higher is worse: a failure outweighs any beacon missed, which outweighs any stall, then the startup time.
+        public var score: Double
+        /// What went wrong, in one line.
+        public var reason: String
+        public var summary: SessionSummary?
+    }
 
     public init() {}
 
-    mutating func failedToStart(_ viewer: ProbePopulation.Viewer, error: any Error) {
+    /// Viewers playing now.
+    public var active: Int { started - ended }
+
+    /// Stalled time over stalled and played time, once something played.
+    public var rebufferingRatio: Double? {
+        stallSeconds + playedSeconds > 0 ? stallSeconds / (stallSeconds + playedSeconds) : nil
+    }
+
+    /// Stalls per hour of media played.
+    public var stallsPerViewerHour: Double? { playedSeconds > 0 ? Double(stallCount) / (playedSeconds / 3_600) : nil }
+
+    mutating func failedToStart(_ viewer: ProbePopulation.Viewer, reason: String, keepingWorst limit: Int) {
         ended += 1
         failed += 1
         failedToStart += 1
+        neverStarted += 1
+        shortfalls[SessionVerdict.Shortfall.playbackFailed.rawValue, default: 0] += 1
+        keep(WorstViewer(viewer: viewer, score: Self.failureScore, reason: "failed before playing: " + reason, summary: nil),
+             limit: limit)
     }
+
+    static let failureScore = 1e12
 
     mutating func add(_ result: SessionResult, of viewer: ProbePopulation.Viewer, keepingWorst limit: Int) {
         ended += 1
-        if !result.succeeded { failed += 1 }
-        for item in result.summary.items {
-            if let startup = item.startupSeconds {
-                self.startup.record(.saturating(seconds: startup))
+        let summary = result.summary
+        let failedPlayback = result.verdict.playback == .failed
+        if failedPlayback { failed += 1 }
+        var startupSeconds: Double?
+        for item in summary.items {
+            if let seconds = item.startupSeconds {
+                startup.record(.saturating(seconds: seconds))
+                startupSeconds = startupSeconds ?? seconds
             }
-            stalls += item.stallCount
+            stallCount += item.stallCount
             stallSeconds += item.stallSeconds
+            variantSwitches += item.variantSwitchCount
+            playedSeconds += item.playedSeconds ?? 0
         }
-        bytes += result.summary.requests.bytesReceived
-        requests += result.summary.requests.total
-        failedRequests += result.summary.requests.failed
+        if startupSeconds == nil { neverStarted += 1 }
+        addVariantSeconds(summary.timeline.samples)
+        var beaconTrouble = 0
+        if let ads = summary.ads {
+            let counts = ads.counts
+            beacons.expected += counts.expected
+            beacons.fired += counts.fired
+            beacons.delivered += counts.delivered
+            beacons.failed += counts.failed
+            beacons.waiting += counts.waiting
+            beacons.late += counts.late
+            beacons.missed += counts.missed
+            beacons.duplicated += counts.duplicated
+            beacons.unexpected += counts.unexpected
+            beaconTrouble = counts.missed + counts.duplicated + counts.unexpected + counts.failed + counts.waiting
+            for beacon in ads.beacons {
+                if let milliseconds = beacon.deliveryLatenessMilliseconds {
+                    lateness.record(.saturating(milliseconds: milliseconds))
+                }
+            }
+        }
+        let kinds = Set(result.verdict.findings.map(\.kind.rawValue))
+        for kind in kinds { shortfalls[kind, default: 0] += 1 }
+        let stalled = summary.items.reduce(0.0) { $0 + $1.stallSeconds }
+        let score = (failedPlayback ? Self.failureScore : 0) + Double(beaconTrouble) * 1e8 + stalled * 1e3
+            + (startupSeconds ?? 100)
+        let reason = result.verdict.findings.isEmpty ? "no shortfall; startup "
+            + (startupSeconds.map { Format.seconds($0) } ?? "never") : result.verdict.findings.map(\.text).joined(separator: "; ")
+        keep(WorstViewer(viewer: viewer, score: score, reason: reason, summary: summary), limit: limit)
+    }
+
+    /// Seconds played at each variant, from the viewer's samples: the time from one sample to the next counts for the
+    /// variant of the first when it was playing.
+    private mutating func addVariantSeconds(_ samples: [SessionSummary.Sample]) {
+        for (sample, next) in zip(samples, samples.dropFirst()) where sample.state == "playing" && !sample.buffering {
+            guard let bandwidth = sample.bitrateBitsPerSecond, next.atSeconds > sample.atSeconds else { continue }
+            variantSeconds[bandwidth, default: 0] += next.atSeconds - sample.atSeconds
+        }
+    }
+
+    /// Keeps `candidate` if it is among the `limit` worst so far.
+    private mutating func keep(_ candidate: WorstViewer, limit: Int) {
+        guard limit > 0 else { return }
+        if worst.count == limit, let last = worst.last, last.score >= candidate.score { return }
+        let position = worst.firstIndex { $0.score < candidate.score } ?? worst.endIndex
+        worst.insert(candidate, at: position)
+        if worst.count > limit { worst.removeLast() }
     }
 }

@@ -1,5 +1,6 @@
 public import PlaytraceCore
 public import PlaytraceNetwork
+import DequeModule
 import Synchronization
 
 /// A transport that passes every request on and notes it for the session summary (``SessionSummary/Requests``),
@@ -13,9 +14,12 @@ public final class RecordingTransport: HTTPTransport {
         var requests = SessionSummary.Requests()
         var failuresListed = 0
         var successesListed = 0
+        /// The latest successes, when the limits keep those rather than the first ones.
+        var latest = Deque<SessionSummary.Request>()
     }
 
     private let log = Mutex(Log())
+    private let limits: SessionRecordLimits
 
     /// The longest URL or error text kept (a URL of any length can be requested; the record stays small).
     static let textLimit = 2_048
@@ -23,9 +27,11 @@ public final class RecordingTransport: HTTPTransport {
     /// - Parameters:
     ///   - inner: what sends the requests.
     ///   - stopwatch: the session's stopwatch, from whose start the requests are timed.
-    public init(_ inner: any HTTPTransport, stopwatch: Stopwatch) {
+    ///   - limits: how many requests are listed.
+    public init(_ inner: any HTTPTransport, stopwatch: Stopwatch, limits: SessionRecordLimits = .session) {
         self.inner = inner
         self.stopwatch = stopwatch
+        self.limits = limits
     }
 
     public func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
@@ -48,8 +54,15 @@ public final class RecordingTransport: HTTPTransport {
         }
     }
 
-    /// The requests so far.
-    var requests: SessionSummary.Requests { log.withLock { $0.requests } }
+    /// The requests so far, in the order they were made.
+    var requests: SessionSummary.Requests {
+        log.withLock { log in
+            guard !log.latest.isEmpty else { return log.requests }
+            var requests = log.requests
+            requests.listed = (requests.listed + log.latest).sorted { $0.atSeconds < $1.atSeconds }
+            return requests
+        }
+    }
 
     private func record(_ entry: SessionSummary.Request) {
         log.withLock { log in
@@ -61,8 +74,19 @@ public final class RecordingTransport: HTTPTransport {
             } else {
                 log.successesListed += 1
             }
-            if entry.isFailure ? log.failuresListed <= SessionSummary.Requests.failureLimit
-                : log.successesListed <= SessionSummary.Requests.successLimit {
+            if entry.isFailure {
+                if log.failuresListed <= limits.failedRequests {
+                    log.requests.listed.append(entry)
+                } else {
+                    log.requests.omitted += 1
+                }
+            } else if limits.keepsLatestRequests {
+                log.latest.append(entry)
+                if log.latest.count > limits.succeededRequests {
+                    log.latest.removeFirst()
+                    log.requests.omitted += 1
+                }
+            } else if log.successesListed <= limits.succeededRequests {
                 log.requests.listed.append(entry)
             } else {
                 log.requests.omitted += 1

@@ -11,9 +11,11 @@ final class SessionRecorder {
     private var lastSampleAt: Double?
     private var lastState: (item: Int, state: PlaybackState)?
     private var breakIndex: [String: Int] = [:]
+    private let limits: SessionRecordLimits
 
-    init(stopwatch: Stopwatch) {
+    init(stopwatch: Stopwatch, limits: SessionRecordLimits = .session) {
         self.stopwatch = stopwatch
+        self.limits = limits
     }
 
     private var now: Double { stopwatch.elapsed.seconds }
@@ -40,7 +42,7 @@ final class SessionRecorder {
             seekableEndSeconds: live ? snapshot.seekableRange.end.seconds : nil,
             variant: snapshot.currentVariant?.index, bitrateBitsPerSecond: snapshot.currentVariant?.bandwidth,
             interstitial: player.currentInterstitial?.event.id))
-        if timeline.samples.count >= SessionSummary.Timeline.sampleLimit {
+        if timeline.samples.count >= limits.samples {
             timeline.samples = timeline.samples.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
             timeline.sampleIntervalSeconds *= 2
         }
@@ -102,7 +104,7 @@ final class SessionRecorder {
     }
 
     private func note(_ event: SessionSummary.PlaybackEvent) {
-        let limit = SessionSummary.Timeline.eventLimit
+        let limit = limits.events
         let important = event.kind == "failure" || event.kind == "warning" || event.kind == "itemStarted"
         if timeline.events.count < limit || (important && timeline.events.count < 2 * limit) {
             timeline.events.append(event)

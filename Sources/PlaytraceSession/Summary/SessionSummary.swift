@@ -75,6 +75,8 @@ public struct SessionSummary: Codable, Sendable {
         public var variantSwitchCount: Int
         public var bytesReceived: Int
         public var requestCount: Int
+        /// Media time played (seeks and skips leave holes); absent from summaries written before it was kept.
+        public var playedSeconds: Double?
     }
 
     /// One playback's session metrics, as the telemetry's metricalc computed them (the Metrics article of

@@ -28,6 +28,9 @@ public final class SessionTelemetry: Sendable {
         public var outboxPath: String?
         /// At the end, the longest spent delivering what waits (`--drain-timeout`).
         public var drainTimeout: Duration = .seconds(10)
+        /// Whether the session metrics are kept for the summary's `qoe` and lines: a probe of thousands of viewers
+        /// takes each viewer's figures from its items instead.
+        public var keepsSessionMetrics = true
 
         public init() {}
     }
@@ -83,7 +86,7 @@ public final class SessionTelemetry: Sendable {
         outboxPath = settings.outboxPath
         drainTimeout = settings.drainTimeout
         outbox = run.outbox
-        var backends: [any Backend & Sendable] = [summary]
+        var backends: [any Backend & Sendable] = settings.keepsSessionMetrics ? [summary] : []
         if let configuration = settings.influx {
             backends.append(InfluxDBBackend(configuration: configuration, outbox: outbox))
         }

@@ -1,0 +1,54 @@
+import Foundation
+import PlaytraceCore
+import PlaytraceHLS
+import PlaytraceNetwork
+
+/// What `probe` checks before it ramps: that the process may open a connection per viewer, and that the URL answers
+/// with a playlist. Either failing is one line and exit status 2, before a single viewer starts.
+enum ProbePreflight {
+    /// A check that failed: said as it is.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The file descriptors `viewers` viewers need: two connections each at most (media, and beacons or metadata),
+    /// and some for the process itself.
+    static func descriptorsNeeded(viewers: Int) -> Int { viewers * 2 + 64 }
+
+    /// Raises the soft limit of open files up to the hard one if need be; fails, naming the number needed, when even
+    /// that is too few.
+    static func checkDescriptors(viewers: Int) throws(Failure) {
+        let needed = descriptorsNeeded(viewers: viewers)
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        if limit.rlim_cur >= rlim_t(needed) { return }
+        if limit.rlim_max >= rlim_t(needed) || limit.rlim_max == rlim_t.max {
+            var raised = limit
+            raised.rlim_cur = rlim_t(needed)
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { return }
+        }
+        throw Failure(description: "\(viewers) viewer(s) need about \(needed) file descriptors; this process may open "
+            + "\(limit.rlim_cur) (and at most \(limit.rlim_max)): raise the limit (ulimit -n \(needed)) or run fewer "
+            + "viewers per process (--shard)")
+    }
+
+    /// Asks the stream's URL once: without ads, it must answer with an HLS playlist; with ads (an SSAI session URL,
+    /// which each viewer sets up its own session from), it must answer at all.
+    static func checkStream(_ url: URL, ads: Bool, transport: any HTTPTransport) async throws(Failure) {
+        let shown = PlainText.safe(URLRedaction.redacting(url.absoluteString))
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(HTTPRequest(url: url, timeout: .seconds(10), maximumBodySize: 16 << 20))
+        } catch {
+            throw Failure(description: "\(shown) does not answer: \(PlainText.safe(error.description))")
+        }
+        if ads { return }
+        guard (200..<300).contains(response.status) else {
+            throw Failure(description: "\(shown) is not a stream: HTTP \(response.status)")
+        }
+        let text = response.body.starts(with: [0xEF, 0xBB, 0xBF]) ? response.body.dropFirst(3) : response.body[...]
+        guard text.starts(with: Array("#EXTM3U".utf8)) else {
+            throw Failure(description: "\(shown) is not a stream: its answer is not an HLS playlist (no #EXTM3U)")
+        }
+    }
+}
