@@ -17,7 +17,9 @@ struct ProbeCommandTests {
 
     @Test("Six viewers of the lab's Harmonic live stream, each with its own ad session: every beacon called for fires once")
     func harmonicLive() async throws {
-        let lab = LabServer(clock: ContinuousClock(), configuration: LabConfiguration(variants: LabConfiguration.loadLadder))
+        // A break of two 4 s segments every four: whenever a viewer joins, its 14 s cross ad events.
+        let lab = LabServer(clock: ContinuousClock(), configuration: LabConfiguration(
+            variants: LabConfiguration.loadLadder, liveAdBreakInterval: 4, liveAdBreakLength: 2))
         let port = try await lab.start()
         let path = CLITests.temporaryPath("probe-harmonic") + ".json"
         defer { try? FileManager.default.removeItem(atPath: path) }

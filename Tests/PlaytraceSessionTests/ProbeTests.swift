@@ -45,18 +45,18 @@ struct ProbeTests {
     @Test("Ten viewers of the lab's on-demand stream, started over a ramp: each plays, each is counted once")
     @MainActor
     func tenViewers() async throws {
-        let clock = ScaledClock(speed: 10)
+        let clock = ScaledClock(speed: 4)
         let lab = LabServer(clock: clock)
         let port = try await lab.start()
         let transport = AsyncHTTPClientTransport(clock: clock, connectionsPerHost: 10)
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/vod/master.m3u8"))
-        let population = ProbePopulation(size: 10, seed: 3, ramp: .seconds(5))
+        let population = ProbePopulation(size: 10, seed: 3, ramp: .seconds(4))
         let requests = ProbeRequestCounter()
         let outbox = try SessionOutbox(path: nil, couriers: [], transport: transport)
-        var configuration = Probe.Configuration(url: url, population: population, duration: .seconds(10), outbox: outbox,
+        var configuration = Probe.Configuration(url: url, population: population, duration: .seconds(12), outbox: outbox,
                                                 requests: requests)
         configuration.sessionTick = .seconds(1)
-        // What is counted is checked here, not how fast: a loaded machine may stall a viewer of a 10x clock.
+        // What is counted is checked here, not how fast: a loaded machine may stall a viewer of a 4x clock.
         configuration.bounds.startupP99 = .seconds(600)
         configuration.accepted = [.stalled]
         let probe = Probe(configuration: configuration, clock: clock, transport: transport)
