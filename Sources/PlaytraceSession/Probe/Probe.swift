@@ -10,7 +10,7 @@ public import PlaytracePlayer
 /// is kept beyond that, but for the worst few.
 ///
 /// The viewers share what a process can share: one HTTP client, one outbox (telemetry batches and every viewer's
-/// beacons), one telemetry pipeline, and the clock the caller gives (a ``CoalescedClock``: one timer for all).
+/// beacons), one telemetry pipeline, and the clock the caller gives (PlaytraceCore's `CoalescedClock`: one timer for all).
 @MainActor
 public final class Probe {
     /// What a probe runs.
