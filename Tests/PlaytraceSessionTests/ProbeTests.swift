@@ -58,7 +58,7 @@ struct ProbeTests {
         configuration.sessionTick = .seconds(1)
         // What is counted is checked here, not how fast: a loaded machine may stall a viewer of a 4x clock.
         configuration.bounds.startupP99 = .seconds(600)
-        configuration.accepted = [.stalled]
+        configuration.accepted = [ProbeVerdict.Shortfall(.stalled)]
         let probe = Probe(configuration: configuration, clock: clock, transport: transport)
         let result = await probe.run()
         let aggregate = result.aggregate

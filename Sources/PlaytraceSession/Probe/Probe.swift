@@ -122,8 +122,7 @@ public final class Probe {
         let (outboxLines, findings) = await configuration.outbox.finish()
         lines += outboxLines
         for finding in findings {
-            verdict.findings.append(.init(kind: ProbeVerdict.Shortfall(rawValue: finding.kind.rawValue) ?? .outbox,
-                                          text: finding.text))
+            verdict.findings.append(.init(kind: ProbeVerdict.Shortfall(finding.kind), text: finding.text))
         }
         return ProbeResult(aggregate: aggregate, requests: configuration.requests.snapshot, verdict: verdict,
                            elapsed: elapsed, deliveryLines: lines)

@@ -2,27 +2,32 @@
 /// beacons once and on time, started quickly — and why not. The exit status follows it.
 public struct ProbeVerdict: Sendable {
     /// A way a probe falls short: one of a viewer's (``SessionVerdict/Shortfall``, named by how many viewers had
-    /// it), or a percentile over its bound. Each fails the probe unless `--accept` names it.
-    public enum Shortfall: String, CaseIterable, Sendable {
-        case playbackFailed = "playback-failed"
-        case stalled
-        case missed
-        case earlierRun = "earlier-run"
-        case adMetadata = "ad-metadata"
-        case unexpected
-        case duplicated
-        case failed
-        case waiting
-        case late
-        case outbox
-        case vastErrors = "vast-errors"
-        case telemetry
+    /// it, under the same name), or a percentile over its bound (``startup``, ``lateness``). Each fails the probe
+    /// unless `--accept` names it.
+    public struct Shortfall: RawRepresentable, Hashable, Sendable, CaseIterable {
+        public let rawValue: String
+
+        /// A name of ``allCases``; nil for any other.
+        public init?(rawValue: String) {
+            guard Self.allCases.contains(where: { $0.rawValue == rawValue }) else { return nil }
+            self.rawValue = rawValue
+        }
+
+        private init(name: String) { rawValue = name }
+
+        /// Viewers that fell short so.
+        public init(_ viewer: SessionVerdict.Shortfall) { rawValue = viewer.rawValue }
+
         /// The startup time's 99th percentile over its bound (``Bounds/startupP99``).
-        case startup
+        public static let startup = Shortfall(name: "startup")
         /// The beacon delivery lateness' 99th percentile over its bound (``Bounds/latenessP99``).
-        case lateness
-        case summaryFile = "summary-file"
-        case reportFile = "report-file"
+        public static let lateness = Shortfall(name: "lateness")
+        public static let telemetry = Shortfall(.telemetry)
+        public static let summaryFile = Shortfall(.summaryFile)
+
+        public static var allCases: [Shortfall] {
+            SessionVerdict.Shortfall.allCases.map(Shortfall.init) + [.startup, .lateness]
+        }
     }
 
     /// The bounds the percentiles are held to.
@@ -66,13 +71,13 @@ public struct ProbeVerdict: Sendable {
     public static func judge(_ aggregate: ProbeAggregate, bounds: Bounds, accepted: Set<Shortfall>) -> ProbeVerdict {
         var verdict = ProbeVerdict(accepted: accepted)
         let ended = max(aggregate.ended, 1)
-        for kind in Shortfall.allCases {
+        for kind in SessionVerdict.Shortfall.allCases {
             guard let viewers = aggregate.shortfalls[kind.rawValue], viewers > 0 else { continue }
             var text = "\(viewers) of \(ended) viewer(s) \(Self.phrase(kind))"
             if kind == .playbackFailed, aggregate.failedToStart > 0 {
                 text += " (\(aggregate.failedToStart) before playing: their set-up failed)"
             }
-            verdict.findings.append(Finding(kind: kind, text: text))
+            verdict.findings.append(Finding(kind: Shortfall(kind), text: text))
         }
         if let p99 = aggregate.startup.percentile(99), p99 > bounds.startupP99 {
             verdict.findings.append(Finding(kind: .startup, text: "startup p99 \(Format.milliseconds(p99)) over "
@@ -85,7 +90,7 @@ public struct ProbeVerdict: Sendable {
         return verdict
     }
 
-    private static func phrase(_ kind: Shortfall) -> String {
+    private static func phrase(_ kind: SessionVerdict.Shortfall) -> String {
         switch kind {
         case .playbackFailed: "failed"
         case .stalled: "stalled"
@@ -100,7 +105,7 @@ public struct ProbeVerdict: Sendable {
         case .outbox: "lost the outbox file"
         case .vastErrors: "reported VAST errors"
         case .telemetry: "had telemetry refused or lost"
-        case .startup, .lateness, .summaryFile, .reportFile: "fell short (\(kind.rawValue))"
+        case .summaryFile, .reportFile: "could not write a file"
         }
     }
 

@@ -108,13 +108,7 @@ struct ProbeCommand: AsyncParsableCommand {
         guard latenessP99 > 0, latenessP99 <= 3_600_000 else {
             throw ValidationError("--lateness-p99 must be between 0 and 3600000 milliseconds")
         }
-        if let script {
-            do {
-                _ = try ViewerScript(parsing: script)
-            } catch {
-                throw ValidationError(PlainText.safe("--script: \(error)"))
-            }
-        }
+        try SessionOptions.check(script: script)
         if let summaryJSON { try WritablePath.check(summaryJSON, option: "--summary-json", appending: false) }
     }
 

@@ -37,15 +37,19 @@ struct SessionOptions: ParsableArguments {
     var accept: [SessionVerdict.Shortfall] = []
 
     func validate() throws {
-        if let script {
-            do {
-                _ = try ViewerScript(parsing: script)
-            } catch {
-                throw ValidationError(PlainText.safe("--script: \(error)"))
-            }
-        }
+        try Self.check(script: script)
         if let summaryJSON { try WritablePath.check(summaryJSON, option: "--summary-json", appending: false) }
         if let report { try WritablePath.check(report, option: "--report", appending: false) }
+    }
+
+    /// Refuses a `--script` that does not parse, naming its mistake.
+    static func check(script: String?) throws {
+        guard let script else { return }
+        do {
+            _ = try ViewerScript(parsing: script)
+        } catch {
+            throw ValidationError(PlainText.safe("--script: \(error)"))
+        }
     }
 
     /// The script, parsed (validated already).
