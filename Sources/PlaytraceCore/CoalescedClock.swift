@@ -130,12 +130,9 @@ public final class CoalescedClock: Clock, Sendable {
         while true {
             let now = base.now
             let current = Int64(max((origin.duration(to: now) / granularity).rounded(.down), 0))
+            // A sleeper keeps its clock, so a clock that went has none left: its thread ends.
             let (due, next, stopped) = shared.state.withLock { state -> ([CheckedContinuation<Void, any Error>], Int64?, Bool) in
-                if state.isStopped {
-                    let all = state.sleepers.values.map(\.continuation)
-                    state.sleepers = [:]
-                    return (all, nil, true)
-                }
+                if state.isStopped { return ([], nil, true) }
                 var due: [CheckedContinuation<Void, any Error>] = []
                 while let tick = state.ticks.min, tick <= current {
                     state.ticks.removeMin()

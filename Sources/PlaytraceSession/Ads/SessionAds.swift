@@ -50,7 +50,7 @@ public final class SessionAds {
     public let settings: Settings
     /// The ad session: its pods, beacons and log (the seed's surface).
     public let session: AdBeaconingSession
-    private let outbox: Outbox
+    /// The run's outbox (``SessionOutbox/outbox`` is the Outbox itself).
     private let run: SessionOutbox
     private let clock: any Clock<Duration>
     /// The key prefix the outbox routes this session's reports by, when it is shared.
@@ -75,15 +75,14 @@ public final class SessionAds {
     public init(settings: Settings, clock: any Clock<Duration>, transport: any HTTPTransport, outbox run: SessionOutbox) async {
         self.settings = settings
         speed = (clock as? ScaledClock)?.speed ?? 1
-        outbox = run.outbox
         self.run = run
         self.clock = clock
-        session = AdBeaconingSession(outbox: outbox, clock: clock)
+        session = AdBeaconingSession(outbox: run.outbox, clock: clock)
         session.metadataUpdateInterval = settings.metadataInterval
         session.isInitRequest = settings.isInitRequest
         let session = session
         if !settings.sharesOutbox { run.routeBeaconReports { session.courierReport($0) } }
-        await outbox.start()
+        await run.outbox.start()
         switch settings.format {
         case .harmonic: provider = HarmonicAdProvider(transport: transport, clock: clock)
         case .mediaTailor: provider = MediaTailorAdProvider(transport: transport, adsParams: settings.adsParams, clock: clock)
@@ -172,7 +171,7 @@ public final class SessionAds {
             if let routedPrefix { run.routeBeaconReports(withPrefix: routedPrefix, to: nil) }
             drain = nil
         } else {
-            drain = await outbox.drain(within: settings.beaconWait, only: [BeaconCourier.destination])
+            drain = await run.outbox.drain(within: settings.beaconWait, only: [BeaconCourier.destination])
         }
         // The couriers' last reports reach the session on the main actor.
         for _ in 0..<10 { await Task.yield() }
@@ -196,7 +195,7 @@ public final class SessionAds {
         if counts.failed > 0 { add(.failed, "\(counts.failed) beacon(s) failed for good (each listed with its URLs under Ads)") }
         if counts.late > 0 {
             add(.late, "\(counts.late) beacon(s) delivered more than \(Format.seconds(Self.lateness.seconds)) after their "
-                + "crossing (worst \(Self.milliseconds(counts.worstLateness)))")
+                + "crossing (worst \(Format.milliseconds(counts.worstLateness)))")
         }
         if waiting > 0 {
             let whereKept = drain?.fileProblem != nil ? " and lost (the outbox file is gone)"
@@ -279,7 +278,7 @@ public final class SessionAds {
         // Lateness only of beacons that were sent: nothing sent has no worst.
         if !session.beacons.isEmpty {
             line += ", \(counts.late) late (delivered > \(Format.seconds(Self.lateness.seconds)) after the crossing); worst "
-                + "delivery \(Self.milliseconds(counts.worstLateness)), worst firing \(Self.milliseconds(counts.worstFiringLateness))"
+                + "delivery \(Format.milliseconds(counts.worstLateness)), worst firing \(Format.milliseconds(counts.worstFiringLateness))"
         }
         if counts.refusedURLs > 0 { line += "; \(counts.refusedURLs) URL(s) not requested (scheme refused)" }
         if counts.urlsOverLimit > 0 {
@@ -292,10 +291,6 @@ public final class SessionAds {
 
     /// A duration of the session's clock in real time.
     func realTime(_ duration: Duration) -> Duration { duration / speed }
-
-    private static func milliseconds(_ duration: Duration) -> String {
-        String(format: "%.1f ms", duration.seconds * 1000)
-    }
 
     /// Each break, ad and event with its state, as ``AdPodList`` lays them out: the terminal counterpart of the
     /// seed's pod list.

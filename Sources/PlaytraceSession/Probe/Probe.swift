@@ -159,7 +159,7 @@ public final class Probe {
         do {
             sessionConfiguration = try await session(for: viewer, recording: recording)
         } catch {
-            aggregate.failedToStart(viewer, reason: PlainText.describe(error), keepingWorst: configuration.worstKept)
+            aggregate.addFailedSetUp(viewer, reason: PlainText.describe(error), keepingWorst: configuration.worstKept)
             return
         }
         let session = ViewerSession(configuration: sessionConfiguration, clock: clock, transport: recording)

@@ -66,7 +66,7 @@ public struct ProbeAggregate: Sendable {
     /// Stalls per hour of media played.
     public var stallsPerViewerHour: Double? { playedSeconds > 0 ? Double(stallCount) / (playedSeconds / 3_600) : nil }
 
-    mutating func failedToStart(_ viewer: ProbePopulation.Viewer, reason: String, keepingWorst limit: Int) {
+    mutating func addFailedSetUp(_ viewer: ProbePopulation.Viewer, reason: String, keepingWorst limit: Int) {
         ended += 1
         failed += 1
         failedToStart += 1
