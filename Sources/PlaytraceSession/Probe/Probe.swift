@@ -49,8 +49,10 @@ public final class Probe {
         public var worstKept = 10
         /// Asked every 250 ms: when it says yes, the ramp stops and every viewer ends as its normal end does.
         public var isInterrupted: @Sendable () -> Bool = { false }
-        /// Given the aggregate as known now, every second (a live view, metrics).
+        /// Given the aggregate as known now, every second (a live view), and once more when the probe has ended.
         public var progress: (@MainActor (ProbeProgress) -> Void)?
+        /// Brought up to date every second and once more at the end (`--metrics-port`).
+        public var metrics: ProbeMetrics?
 
         public init(url: URL, population: ProbePopulation, duration: Duration, outbox: SessionOutbox,
                     requests: ProbeRequestCounter) {
@@ -107,7 +109,6 @@ public final class Probe {
         }
         endAll()
         for viewer in viewers { await viewer.value }
-        reportProgress(&lastProgress, force: true)
         let elapsed = stopwatch.elapsed
         var verdict = ProbeVerdict.judge(aggregate, bounds: configuration.bounds, accepted: configuration.accepted)
         verdict.interrupted = configuration.isInterrupted()
@@ -124,17 +125,23 @@ public final class Probe {
         for finding in findings {
             verdict.findings.append(.init(kind: ProbeVerdict.Shortfall(finding.kind), text: finding.text))
         }
-        return ProbeResult(aggregate: aggregate, requests: configuration.requests.snapshot, verdict: verdict,
-                           elapsed: elapsed, deliveryLines: lines)
+        // The last progress, once delivery has ended: its figures are the result's.
+        let result = ProbeResult(aggregate: aggregate, requests: configuration.requests.snapshot, verdict: verdict,
+                                 elapsed: elapsed, deliveryLines: lines)
+        reportProgress(&lastProgress, final: result)
+        return result
     }
 
-    private func reportProgress(_ last: inout Duration, force: Bool = false) {
-        guard let progress = configuration.progress else { return }
+    private func reportProgress(_ last: inout Duration, final: ProbeResult? = nil) {
+        guard configuration.progress != nil || configuration.metrics != nil else { return }
         let now = stopwatch.elapsed
-        guard force || now - last >= .seconds(1) else { return }
+        guard final != nil || now - last >= .seconds(1) else { return }
         last = now
-        progress(ProbeProgress(aggregate: aggregate, requests: configuration.requests.snapshot, elapsed: now,
-                               ramp: configuration.population.ramp, duration: configuration.duration, isEnding: ending))
+        let progress = ProbeProgress(aggregate: aggregate, requests: final?.requests ?? configuration.requests.snapshot,
+                                     elapsed: final?.elapsed ?? now, ramp: configuration.population.ramp,
+                                     duration: configuration.duration, isEnding: ending, isEnded: final != nil)
+        configuration.metrics?.update(progress)
+        configuration.progress?(progress)
     }
 
     private func shouldEnd() -> Bool {
@@ -167,7 +174,8 @@ public final class Probe {
         if ending { session.stop("the probe's end") }
         let result = await session.run()
         active[viewer.index] = nil
-        aggregate.add(result, of: viewer, keepingWorst: configuration.worstKept)
+        let added = aggregate.add(result, of: viewer, keepingWorst: configuration.worstKept)
+        configuration.metrics?.record(added)
     }
 
     /// A viewer's session: its ad session set up (the playlist it gives), its item, its shifted script.
@@ -228,4 +236,6 @@ public struct ProbeProgress: Sendable {
     public var duration: Duration
     /// Whether the viewers are being ended.
     public var isEnding: Bool
+    /// Whether the probe has ended, its delivery too: the figures are final.
+    public var isEnded = false
 }

@@ -78,7 +78,16 @@ public struct ProbeAggregate: Sendable {
 
     static let failureScore = 1e12
 
-    mutating func add(_ result: SessionResult, of viewer: ProbePopulation.Viewer, keepingWorst limit: Int) {
+    /// The durations one viewer added to the distributions (for metrics that keep their own histograms).
+    public struct AddedLatencies: Sendable {
+        public var startup: [Duration] = []
+        public var lateness: [Duration] = []
+    }
+
+    /// Folds one viewer's result in; returns the durations it added to ``startup`` and ``lateness``.
+    @discardableResult
+    mutating func add(_ result: SessionResult, of viewer: ProbePopulation.Viewer, keepingWorst limit: Int) -> AddedLatencies {
+        var added = AddedLatencies()
         ended += 1
         let summary = result.summary
         let failedPlayback = result.verdict.playback == .failed
@@ -86,6 +95,7 @@ public struct ProbeAggregate: Sendable {
         var startupSeconds: Double?
         for item in summary.items {
             if let seconds = item.startupSeconds {
+                added.startup.append(.saturating(seconds: seconds))
                 startup.record(.saturating(seconds: seconds))
                 startupSeconds = startupSeconds ?? seconds
             }
@@ -111,6 +121,7 @@ public struct ProbeAggregate: Sendable {
             beaconTrouble = counts.missed + counts.duplicated + counts.unexpected + counts.failed + counts.waiting
             for beacon in ads.beacons {
                 if let milliseconds = beacon.deliveryLatenessMilliseconds {
+                    added.lateness.append(.saturating(milliseconds: milliseconds))
                     lateness.record(.saturating(milliseconds: milliseconds))
                 }
             }
@@ -123,6 +134,7 @@ public struct ProbeAggregate: Sendable {
         let reason = result.verdict.findings.isEmpty ? "no shortfall; startup "
             + (startupSeconds.map { Format.seconds($0) } ?? "never") : result.verdict.findings.map(\.text).joined(separator: "; ")
         keep(WorstViewer(viewer: viewer, score: score, reason: reason, summary: summary), limit: limit)
+        return added
     }
 
     /// Seconds played at each variant, from the viewer's samples: the time from one sample to the next counts for the

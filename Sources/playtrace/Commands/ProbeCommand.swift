@@ -83,6 +83,20 @@ struct ProbeCommand: AsyncParsableCommand {
         discussion: ProbeVerdict.Shortfall.allCases.map(\.rawValue).joined(separator: " | ")))
     var accept: [ProbeVerdict.Shortfall] = []
 
+    @Option(name: .customLong("metrics-port"), help: ArgumentHelp(
+        "Serve the probe's metrics for Prometheus at http://HOST:PORT/metrics (0 picks a free port).",
+        discussion: "Counters and histograms of the aggregate, every series labelled shard=\"I\"; docs/PROBE.md has the "
+            + "scrape configuration and the PromQL that sums the shards."))
+    var metricsPort: Int?
+
+    @Option(name: .customLong("metrics-host"), help: "The address --metrics-port listens on.")
+    var metricsHost = "0.0.0.0"
+
+    @Option(name: .customLong("metrics-linger"), help: ArgumentHelp(
+        "After the end, keep serving the metrics until a scrape has read the final figures, at most this many seconds.",
+        discussion: "Set it above the scrape interval; 0 ends at once."))
+    var metricsLinger: Double = 30
+
     /// `--shard`, read (validated already).
     var shardValue: ProbePopulation.Shard { ProbePopulation.Shard(parsing: shard) ?? .whole }
 
@@ -108,6 +122,12 @@ struct ProbeCommand: AsyncParsableCommand {
         guard latenessP99 > 0, latenessP99 <= 3_600_000 else {
             throw ValidationError("--lateness-p99 must be between 0 and 3600000 milliseconds")
         }
+        if let metricsPort, !(0...65_535).contains(metricsPort) {
+            throw ValidationError("--metrics-port must be between 0 and 65535")
+        }
+        guard metricsLinger >= 0, metricsLinger <= 86_400 else {
+            throw ValidationError("--metrics-linger must be between 0 and 86400 seconds")
+        }
         try SessionOptions.check(script: script)
         if let summaryJSON { try WritablePath.check(summaryJSON, option: "--summary-json", appending: false) }
     }
@@ -130,6 +150,17 @@ struct ProbeCommand: AsyncParsableCommand {
             try ProbePreflight.checkDescriptors(viewers: population.shardSize)
         } catch {
             throw Self.preflightFailed(error)
+        }
+        let metrics = metricsPort.map { _ in ProbeMetrics(shard: population.shard) }
+        let endpoint = metrics.map(MetricsEndpoint.init(metrics:))
+        if let endpoint, let metricsPort {
+            do {
+                let port = try await endpoint.start(host: metricsHost, port: metricsPort)
+                output.message("probe: metrics at http://\(PlainText.safe(metricsHost)):\(port)/metrics")
+            } catch {
+                StandardStreams.writeError("Error: \(error)\n")
+                throw ExitCode(2)
+            }
         }
         let connections = max(8, population.shardSize * 2)
         let result = try await AsyncHTTPClientTransport.scoped(clock: clock, connectionsPerHost: connections) { client in
@@ -167,10 +198,11 @@ struct ProbeCommand: AsyncParsableCommand {
                                                        latenessP99: .saturating(milliseconds: latenessP99))
             configuration.accepted = Set(accept)
             configuration.isInterrupted = { interruption.signal != nil }
+            configuration.metrics = metrics
             // A status line every 5 s of the probe (the progress comes every second).
             var lastStatus: Duration?
             configuration.progress = { progress in
-                guard lastStatus.map({ progress.elapsed - $0 >= .seconds(5) }) ?? true else { return }
+                guard !progress.isEnded, lastStatus.map({ progress.elapsed - $0 >= .seconds(5) }) ?? true else { return }
                 lastStatus = progress.elapsed
                 output.message(ProbeStatus.line(progress))
             }
@@ -195,6 +227,16 @@ struct ProbeCommand: AsyncParsableCommand {
             }
         }
         output.message(verdict.line(result.aggregate))
+        if let endpoint {
+            endpoint.markFinal()
+            if metricsLinger > 0 {
+                let limit = String(format: "%g s", metricsLinger)
+                output.message("probe: serving the final metrics until they are scraped (at most \(limit))")
+                let scraped = await endpoint.waitForFinalScrape(atMost: .saturating(seconds: metricsLinger), clock: ContinuousClock())
+                output.message(scraped ? "probe: the final metrics were scraped" : "probe: no scrape read the final metrics within \(limit)")
+            }
+            await endpoint.stop()
+        }
         if let status = interruption.exitStatus { throw ExitCode(status) }
         if !verdict.succeeded { throw ExitCode.failure }
     }
