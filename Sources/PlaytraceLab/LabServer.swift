@@ -47,6 +47,8 @@ public final class LabServer: Sendable {
     /// advances would otherwise keep forever (and graceful shutdown would wait for them).
     private let stopping = Broadcaster<Void>()
     private let state = Locked<(task: Task<Void, any Error>?, group: ServiceGroup?, port: Int?)>((nil, nil, nil))
+    /// The address the lab listens on, as its absolute URLs (beacons, sessions) name it.
+    private let listeningHost = Locked("127.0.0.1")
 
     /// Creates a lab whose live windows, delays and throttling run on `clock`.
     public init(clock: any Clock<Duration>, configuration: LabConfiguration = LabConfiguration(),
@@ -89,11 +91,24 @@ public final class LabServer: Sendable {
     /// The port the lab listens on, once started.
     public var port: Int? { state.withLock { $0.port } }
 
-    /// The lab's base URL, once started.
-    public var baseURL: URL? { port.flatMap { URL(string: "http://127.0.0.1:\($0)") } }
+    /// The lab's base URL, once started: the address it listens on (loopback when it listens on every address).
+    public var baseURL: URL? {
+        let host = listeningHost.withLock { $0 }
+        return port.flatMap { URL(string: "http://\(host):\($0)") }
+    }
+
+    /// `host` as a URL names it: loopback for every address, an IPv6 address in brackets.
+    private static func urlHost(_ host: String) -> String {
+        switch host {
+        case "0.0.0.0", "": "127.0.0.1"
+        case "::": "[::1]"
+        default: host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        }
+    }
 
     /// Starts serving on `host`:`port` (0 picks a free port) and returns the port.
     public func start(host: String = "127.0.0.1", port: Int = 0) async throws -> Int {
+        listeningHost.withLock { $0 = Self.urlHost(host) }
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = makeApplication(host: host, port: port) { bound in
             portContinuation.yield(bound)
@@ -122,6 +137,7 @@ public final class LabServer: Sendable {
     /// `onStart` receives the bound port.
     public func serveUntilSignalled(host: String = "127.0.0.1", port: Int,
                                     onStart: @escaping @Sendable (Int) -> Void) async throws {
+        listeningHost.withLock { $0 = Self.urlHost(host) }
         let app = makeApplication(host: host, port: port) { bound in
             self.state.withLock { $0.port = bound }
             onStart(bound)

@@ -8,6 +8,23 @@ import Testing
 /// Harmonic's three set-up steps against the lab's SSAI stream, over loopback.
 @Suite("Harmonic session set-up", .serialized)
 struct HarmonicSessionSetupTests {
+    @Test("A lab listening on another address names that address in its session and beacon URLs")
+    func labOnAnotherAddress() async throws {
+        // 127.0.0.2 is loopback too on Linux; a lab in a network namespace listens on its host's address alike.
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start(host: "127.0.0.2")
+        let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
+        let result = await HarmonicSessionSetup(transport: transport)
+            .start(mediaUrl: URL(string: "http://127.0.0.2:\(port)/ssai/harmonic/vod/master.m3u8")!)
+        let metadataURL = try #require(result.info?.adTrackingMetadataUrl)
+        #expect(metadataURL.host == "127.0.0.2")
+        let metadata = String(decoding: try await transport.send(HTTPRequest(url: metadataURL, timeout: .seconds(5))).body,
+                              as: UTF8.self)
+        #expect(metadata.contains("http://127.0.0.2:\(port)/beacons/") && !metadata.contains("127.0.0.1"))
+        try await transport.shutdown()
+        await lab.stop()
+    }
+
     @Test("initSession GET first; on its failure the POST; with init off, the playlist; URLs resolved against the answer's URL")
     func threeSteps() async throws {
         let lab = LabServer(clock: ContinuousClock())

@@ -105,27 +105,4 @@ struct ProbeCommandTests {
         #expect((document["verdict"] as? [String: Any])?["interrupted"] as? Bool == true)
         #expect(text.contains("Probe summary") && text.contains("verdict: "))
     }
-
-    @Test("Two shards of one population run its viewers once each: their counts add up to the population")
-    func shards() async throws {
-        let lab = LabServer(clock: ContinuousClock(), configuration: LabConfiguration(variants: LabConfiguration.loadLadder))
-        let port = try await lab.start()
-        var started = 0
-        var ids: [String] = []
-        for shard in ["0/2", "1/2"] {
-            let path = CLITests.temporaryPath("probe-shard") + ".json"
-            defer { try? FileManager.default.removeItem(atPath: path) }
-            let run = try await CLITests.run(["probe", "http://127.0.0.1:\(port)/vod/master.m3u8", "--viewers", "5",
-                                              "--duration", "3", "--seed", "9", "--shard", shard, "--summary-json", path])
-            #expect(run.status == 0, "\(run.output)\n\(run.error)")
-            let document = try await Self.summary(at: path)
-            let population = try #require(document["population"] as? [String: Any])
-            #expect(population["size"] as? Int == 5 && population["shardCount"] as? Int == 2)
-            started += (document["viewers"] as? [String: Any])?["started"] as? Int ?? 0
-            ids += (document["worst"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
-        }
-        await lab.stop()
-        #expect(started == 5)
-        #expect(Set(ids).count == 5, "five different viewers, none run twice")
-    }
 }
