@@ -73,6 +73,9 @@ public final class ViewerSession {
         public var checkpoint: (@MainActor (SessionSummary) -> Void)?
         /// The viewer's identity in telemetry (its `sessionId`); a random one when nil.
         public var viewerID: String?
+        /// Told each item's startup (from its media request to its first frame, as the summary has it) as soon as
+        /// its first frame shows: the probe's live figures.
+        public var onFirstFrame: (@MainActor @Sendable (Duration) -> Void)?
         /// Whether the session finishes the telemetry and outbox it was given when it ends (delivering what is left
         /// and saying so): `false` when many sessions share them (the probe), whose owner finishes them once.
         public var finishesDelivery = true
@@ -137,7 +140,8 @@ public final class ViewerSession {
             var adapters = [
                 SessionItemTracker.adapter(configuration: .init(name: entry.metadata.title, url: entry.url.absoluteString,
                                                          index: index, output: output, outcomes: outcomes,
-                                                         recorder: recorder, stopwatch: transport.stopwatch)) {
+                                                         recorder: recorder, stopwatch: transport.stopwatch,
+                                                         onFirstFrame: configuration.onFirstFrame)) {
                     (metadata: ItemMetadata) in "\(metadata.title): \(metadata.subtitle)"
                 },
             ]

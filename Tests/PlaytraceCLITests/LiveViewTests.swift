@@ -1,4 +1,5 @@
 import Foundation
+import PlaytraceLab
 import PlaytraceTestSupport
 import Testing
 
@@ -51,6 +52,32 @@ struct LiveViewTests {
         let history = try await terminal.screen(history: true)
         #expect(!history.contains(" · buffer +") && !history.contains("▶ Lab VOD (1/2)"), "\(history)")
         #expect(history.contains("playing  00:00:"), "the status lines, printed: \(history)")
+        await terminal.close()
+    }
+
+    @Test("probe in a terminal: one panel redrawn in place (the run's bar, viewers, startup, requests), then the summary")
+    func probeInATerminal() async throws {
+        let lab = LabServer(clock: ContinuousClock(), configuration: LabConfiguration(variants: LabConfiguration.loadLadder))
+        let port = try await lab.start()
+        let terminal = try await TmuxSession(Self.shellQuoted(CLITests.executable.path)
+            + " probe http://127.0.0.1:\(port)/live/master.m3u8 --viewers 6 --ramp 2 --duration 8")
+        defer { Task { await terminal.close() } }
+        let screens = try await terminal.watch(timeout: .seconds(60)) { screen in
+            screen.contains("6 showed a frame") && screen.contains("together ") || screen.contains("EXITED ")
+        }
+        let last = try #require(screens.last)
+        #expect(!last.contains("EXITED "), "the probe ended before its panel showed every viewer playing")
+        try Data(last.utf8).write(to: HeadlessBrowser.artifactsDirectory.appendingPathComponent("probe-panel.txt"))
+        #expect(last.contains("probe [▓") && last.contains("█"), "the run's bar: \(last)")
+        #expect(last.contains("viewers   6 active · 6/6 started"), "\(last)")
+        #expect(last.contains("startup   p50 ") && last.contains("requests  ") && last.contains(" segment"), "\(last)")
+        #expect(last.components(separatedBy: "viewers   ").count == 2, "drawn in place, once: \(last)")
+        let ended = try await terminal.watch(timeout: .seconds(60)) { $0.contains("EXITED ") }
+        await lab.stop()
+        #expect(ended.last?.contains("EXITED 0") == true, "\(ended.last ?? "")")
+        let history = try await terminal.screen(history: true)
+        #expect(history.contains("Probe summary") && history.contains("verdict: OK"), "\(history)")
+        #expect(!history.contains("showed a frame"), "no panel left behind: \(history)")
         await terminal.close()
     }
 }

@@ -140,6 +140,40 @@ struct ReportTests {
         #expect(page.consoleMessages.isEmpty, "\(path): \(page.consoleMessages)")
     }
 
+    @Test("probe --report: the aggregate and each worst viewer's own session report; report of its summary makes the same file")
+    func probeReport() async throws {
+        let lab = LabServer(clock: ContinuousClock(), configuration: LabConfiguration(
+            variants: LabConfiguration.loadLadder, liveAdBreakInterval: 4, liveAdBreakLength: 2))
+        let port = try await lab.start()
+        // Two media segments answer 404: the viewer skips them, and the requests say so.
+        lab.faults.add(LabFault(pathContains: ".ts", kind: .status(404), remaining: 2))
+        let summary = CLITests.temporaryPath("probe-report") + ".json", report = CLITests.temporaryPath("probe-report") + ".html"
+        let again = CLITests.temporaryPath("probe-report-again") + ".html"
+        defer { for file in [summary, report, again] { try? FileManager.default.removeItem(atPath: file) } }
+        let run = try await CLITests.run(["probe", "http://127.0.0.1:\(port)/ssai/harmonic/live/master.m3u8", "--ads", "harmonic",
+                                          "--viewers", "3", "--ramp", "1", "--duration", "10", "--summary-json", summary,
+                                          "--report", report, "--accept", "stalled"])
+        await lab.stop()
+        #expect(run.output.contains("report: \(report)"), "\(run.output)\n\(run.error)")
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        for section in ["viewers", "startup", "playback", "requests", "beacons", "worst"] {
+            #expect(html.contains("<section id=\"\(section)\">"), "the \(section) section")
+        }
+        #expect(html.contains("<td>404 2, 2xx ") || html.contains(", 404 2"), "the failed segments, by outcome")
+        #expect(Self.occurrences(of: "<details class=\"viewer\">", in: html) == 3, "each viewer, folded")
+        for index in 0..<3 {
+            #expect(html.contains("id=\"viewer-\(index)-timeline\"") && html.contains("id=\"viewer-\(index)-ads\""),
+                    "viewer \(index)'s own session report")
+        }
+        #expect(Self.occurrences(of: "<polyline class=\"playhead\"", in: html) == 3)
+        let remade = try await CLITests.run(["report", summary, "-o", again])
+        #expect(remade.status == 0 && (try? String(contentsOfFile: again, encoding: .utf8)) == html, "\(remade.error)")
+        let page = try await HeadlessBrowser.render(report)
+        #expect(page.consoleMessages.isEmpty, "\(page.consoleMessages)")
+        #expect(page.dom.contains("The worst viewers"))
+        try await HeadlessBrowser.screenshot(report, to: HeadlessBrowser.artifactsDirectory.appendingPathComponent("report-probe.png").path)
+    }
+
     @Test("report refuses what is not a summary in one line naming the file, and writes nothing")
     func refusals() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("report-bad-\(UUID().uuidString)")

@@ -16,6 +16,8 @@ final class SessionItemTracker: PlayerItemTracker {
         var recorder: SessionRecorder?
         /// The session's clock, on which the first frame is timed as the telemetry times StartTime.
         let stopwatch: Stopwatch
+        /// Told the item's startup as soon as its first frame shows.
+        var onFirstFrame: (@MainActor @Sendable (Duration) -> Void)?
     }
 
     private let output: any SessionOutput
@@ -32,6 +34,7 @@ final class SessionItemTracker: PlayerItemTracker {
     /// event's arrival), so that the summary's two figures are one.
     private var firstFrame: Duration?
     private let stopwatch: Stopwatch
+    private let onFirstFrame: (@MainActor @Sendable (Duration) -> Void)?
     /// When the item was requested (it became current and its trackers were enabled), on the session's clock.
     private var requestedAt: Duration = .zero
     /// When each interstitial under way began, on the session's time.
@@ -45,6 +48,7 @@ final class SessionItemTracker: PlayerItemTracker {
         index = configuration.index
         recorder = configuration.recorder
         stopwatch = configuration.stopwatch
+        onFirstFrame = configuration.onFirstFrame
         output.message("[tracker \(title)] init")
     }
 
@@ -75,7 +79,9 @@ final class SessionItemTracker: PlayerItemTracker {
             if case .firstFrame = event.kind, firstFrame == nil {
                 // Whole milliseconds, as StartTime is counted.
                 let parts = (stopwatch.elapsed - requestedAt).components
-                firstFrame = .milliseconds(parts.seconds * 1_000 + parts.attoseconds / 1_000_000_000_000_000)
+                let startup = Duration.milliseconds(parts.seconds * 1_000 + parts.attoseconds / 1_000_000_000_000_000)
+                firstFrame = startup
+                onFirstFrame?(startup)
             }
             var text = if case .firstFrame = event.kind, let firstFrame {
                 "first frame after \(Format.seconds(firstFrame)) (from the media request)"

@@ -174,8 +174,13 @@ public final class Probe {
         if ending { session.stop("the probe's end") }
         let result = await session.run()
         active[viewer.index] = nil
-        let added = aggregate.add(result, of: viewer, keepingWorst: configuration.worstKept)
-        configuration.metrics?.record(added)
+        let lateness = aggregate.add(result, of: viewer, keepingWorst: configuration.worstKept)
+        configuration.metrics?.record(lateness: lateness)
+    }
+
+    private func viewerShowedFirstFrame(_ startup: Duration) {
+        aggregate.addStartup(startup)
+        configuration.metrics?.record(startup: startup)
     }
 
     /// A viewer's session: its ad session set up (the playlist it gives), its item, its shifted script.
@@ -208,6 +213,7 @@ public final class Probe {
         session.telemetry = configuration.telemetry
         session.ads = ads
         session.outbox = configuration.outbox
+        session.onFirstFrame = { [weak self] startup in self?.viewerShowedFirstFrame(startup) }
         if let script = configuration.script {
             session.script = ViewerScriptRunner(script: script.shifted(by: viewer.scriptShift.seconds), clock: clock)
         }

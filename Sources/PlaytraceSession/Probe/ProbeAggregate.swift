@@ -13,7 +13,7 @@ public struct ProbeAggregate: Sendable {
     public var failedToStart = 0
     /// Viewers that ended without ever showing a frame.
     public var neverStarted = 0
-    /// Startup times: from the media request to the first frame.
+    /// Startup times: from the media request to the first frame, counted as each first frame shows.
     public var startup = LatencyDistribution()
     /// Media time played, all viewers together.
     public var playedSeconds = 0.0
@@ -50,6 +50,8 @@ public struct ProbeAggregate: Sendable {
         public var score: Double
         /// What went wrong, in one line.
         public var reason: String
+        /// Whether it fell short at all (a viewer with no shortfall is among the worst only when all did well).
+        public var fellShort: Bool
         public var summary: SessionSummary?
     }
 
@@ -72,33 +74,30 @@ public struct ProbeAggregate: Sendable {
         failedToStart += 1
         neverStarted += 1
         shortfalls[SessionVerdict.Shortfall.playbackFailed.rawValue, default: 0] += 1
-        keep(WorstViewer(viewer: viewer, score: Self.failureScore, reason: "failed before playing: " + reason, summary: nil),
+        keep(WorstViewer(viewer: viewer, score: Self.failureScore, reason: "failed before playing: " + reason,
+                         fellShort: true, summary: nil),
              limit: limit)
     }
 
     static let failureScore = 1e12
 
-    /// The durations one viewer added to the distributions (for metrics that keep their own histograms).
-    public struct AddedLatencies: Sendable {
-        public var startup: [Duration] = []
-        public var lateness: [Duration] = []
+    /// Counts a viewer's startup as its first frame shows (before the viewer ends: the live figures have it).
+    mutating func addStartup(_ value: Duration) {
+        startup.record(value)
     }
 
-    /// Folds one viewer's result in; returns the durations it added to ``startup`` and ``lateness``.
+    /// Folds one viewer's result in (its startup was counted as it happened, by ``addStartup(_:)``); returns the
+    /// beacon delivery latenesses it added to ``lateness``, for metrics that keep their own histograms.
     @discardableResult
-    mutating func add(_ result: SessionResult, of viewer: ProbePopulation.Viewer, keepingWorst limit: Int) -> AddedLatencies {
-        var added = AddedLatencies()
+    mutating func add(_ result: SessionResult, of viewer: ProbePopulation.Viewer, keepingWorst limit: Int) -> [Duration] {
+        var added: [Duration] = []
         ended += 1
         let summary = result.summary
         let failedPlayback = result.verdict.playback == .failed
         if failedPlayback { failed += 1 }
         var startupSeconds: Double?
         for item in summary.items {
-            if let seconds = item.startupSeconds {
-                added.startup.append(.saturating(seconds: seconds))
-                startup.record(.saturating(seconds: seconds))
-                startupSeconds = startupSeconds ?? seconds
-            }
+            if let seconds = item.startupSeconds { startupSeconds = startupSeconds ?? seconds }
             stallCount += item.stallCount
             stallSeconds += item.stallSeconds
             variantSwitches += item.variantSwitchCount
@@ -121,7 +120,7 @@ public struct ProbeAggregate: Sendable {
             beaconTrouble = counts.missed + counts.duplicated + counts.unexpected + counts.failed + counts.waiting
             for beacon in ads.beacons {
                 if let milliseconds = beacon.deliveryLatenessMilliseconds {
-                    added.lateness.append(.saturating(milliseconds: milliseconds))
+                    added.append(.saturating(milliseconds: milliseconds))
                     lateness.record(.saturating(milliseconds: milliseconds))
                 }
             }
@@ -133,7 +132,8 @@ public struct ProbeAggregate: Sendable {
             + (startupSeconds ?? 100)
         let reason = result.verdict.findings.isEmpty ? "no shortfall; startup "
             + (startupSeconds.map { Format.seconds($0) } ?? "never") : result.verdict.findings.map(\.text).joined(separator: "; ")
-        keep(WorstViewer(viewer: viewer, score: score, reason: reason, summary: summary), limit: limit)
+        keep(WorstViewer(viewer: viewer, score: score, reason: reason,
+                         fellShort: failedPlayback || !result.verdict.findings.isEmpty, summary: summary), limit: limit)
         return added
     }
 

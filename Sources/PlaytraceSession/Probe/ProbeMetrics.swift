@@ -7,12 +7,14 @@ import Synchronization
 /// `sum without (shard, instance) (…)` of N shards is one probe's figure.
 ///
 /// The counters follow the aggregate: ``update(_:)`` (every second, and once at the end) advances each by what the
-/// aggregate gained since, so their totals are the summary's. The histograms take each viewer's startup and beacon
-/// lateness as it is folded in (``record(_:)``). Viewers' playback figures count when each viewer ends, as the
-/// aggregate's do; requests count as they finish.
+/// aggregate gained since, so their totals are the summary's. The histograms take what the aggregate's distributions
+/// take: each startup as its first frame shows (``record(startup:)``), each viewer's beacon lateness as it ends
+/// (``record(lateness:)``). Viewers' playback figures count when each viewer ends, as the aggregate's do; requests
+/// count as they finish.
 ///
 /// ```swift
 /// let metrics = ProbeMetrics(shard: ProbePopulation.Shard(index: 0, count: 1))
+/// metrics.record(startup: .milliseconds(120))
 /// metrics.update(progress)
 /// let text = String(decoding: metrics.exposition(), as: UTF8.self) // Prometheus' text format
 /// ```
@@ -41,10 +43,12 @@ public final class ProbeMetrics: Sendable {
             labels: [("shard", self.shard)], buckets: Self.latenessBuckets)
     }
 
-    /// Counts one viewer's startup and beacon lateness (as ``ProbeAggregate`` folded them in).
-    public func record(_ added: ProbeAggregate.AddedLatencies) {
-        for value in added.startup { startup.record(value) }
-        for value in added.lateness { lateness.record(value) }
+    /// Counts a viewer's startup, as its first frame shows.
+    public func record(startup value: Duration) { startup.record(value) }
+
+    /// Counts the delivery lateness of a viewer's beacons (as ``ProbeAggregate`` folded them in at its end).
+    public func record(lateness values: [Duration]) {
+        for value in values { lateness.record(value) }
     }
 
     /// Brings the counters and gauges to the probe as known now.

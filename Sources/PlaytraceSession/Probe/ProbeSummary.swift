@@ -151,6 +151,16 @@ extension ProbeSummary {
         }
     }
 
+    /// A probe summary file read back (for `playtrace report`): ``SummaryFileError`` when it is no JSON or of another
+    /// schema version, a `DecodingError` naming the field when a field is not what it should be.
+    public static func decode(_ data: Data) throws -> ProbeSummary {
+        let head = try SummaryHead.read(data)
+        guard head.schemaVersion == currentSchemaVersion else {
+            throw SummaryFileError.schemaVersion(found: head.schemaVersion)
+        }
+        return try JSONDecoder().decode(ProbeSummary.self, from: data)
+    }
+
     /// The JSON text: keys sorted, indented.
     public func encoded() throws -> Data {
         let encoder = JSONEncoder()

@@ -24,6 +24,7 @@ public struct ProbeVerdict: Sendable {
         public static let lateness = Shortfall(name: "lateness")
         public static let telemetry = Shortfall(.telemetry)
         public static let summaryFile = Shortfall(.summaryFile)
+        public static let reportFile = Shortfall(.reportFile)
 
         public static var allCases: [Shortfall] {
             SessionVerdict.Shortfall.allCases.map(Shortfall.init) + [.startup, .lateness]

@@ -23,29 +23,39 @@ public struct HTMLReport {
 
     /// The whole document.
     public var document: String {
-        var body = header() + verdict()
-        body += section("Timeline", id: "timeline", TimelineChart(summary).svg())
-        body += section("Items", id: "items", items())
-        if !summary.qoe.isEmpty { body += section("QoE metrics", id: "qoe", qoe()) }
-        if let ads = summary.ads { body += section("Ads", id: "ads", AdsSection(ads).html()) }
-        body += section("Requests", id: "requests", requests())
-        body += footer()
-        return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-            <title>\(HTMLText.escape(title))</title>
-            <style>\(Self.style)</style>
-            </head>
-            <body>
-            \(body)
-            </body>
-            </html>
+        Self.page(title: title, body: header() + sections() + footer())
+    }
 
-            """
+    /// The verdict and the sections (timeline, items, QoE, ads, requests), their ids prefixed with `idPrefix`: a
+    /// probe's report shows each of its worst viewers so.
+    func sections(idPrefix: String = "") -> String {
+        var body = verdict()
+        body += section("Timeline", id: idPrefix + "timeline", TimelineChart(summary).svg())
+        body += section("Items", id: idPrefix + "items", items())
+        if !summary.qoe.isEmpty { body += section("QoE metrics", id: idPrefix + "qoe", qoe()) }
+        if let ads = summary.ads { body += section("Ads", id: idPrefix + "ads", AdsSection(ads).html()) }
+        body += section("Requests", id: idPrefix + "requests", requests())
+        return body
+    }
+
+    /// A self-contained page: no network, no script, the report's style.
+    static func page(title: String, body: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+        <title>\(HTMLText.escape(title))</title>
+        <style>\(style)</style>
+        </head>
+        <body>
+        \(body)
+        </body>
+        </html>
+
+        """
     }
 
     /// How many failed beacons the verdict lists by name.
@@ -62,7 +72,11 @@ public struct HTMLReport {
         return first + (summary.items.count > 1 ? " and \(summary.items.count - 1) more" : "")
     }
 
-    private func section(_ title: String, id: String, _ content: String) -> String {
+    func section(_ title: String, id: String, _ content: String) -> String {
+        Self.section(title, id: id, content)
+    }
+
+    static func section(_ title: String, id: String, _ content: String) -> String {
         "<section id=\"\(id)\"><h2>\(HTMLText.escape(title))</h2>\n\(content)\n</section>\n"
     }
 
@@ -169,9 +183,13 @@ public struct HTMLReport {
             + "requests; past them the report says how many it left out.</p></footer>\n"
     }
 
-    func cell(_ text: String, class name: String? = nil) -> String { HTMLText.element("td", text, class: name) }
+    func cell(_ text: String, class name: String? = nil) -> String { Self.cell(text, class: name) }
 
-    func table(_ headings: [String], _ rows: String) -> String {
+    static func cell(_ text: String, class name: String? = nil) -> String { HTMLText.element("td", text, class: name) }
+
+    func table(_ headings: [String], _ rows: String) -> String { Self.table(headings, rows) }
+
+    static func table(_ headings: [String], _ rows: String) -> String {
         "<div class=\"scroll\"><table><thead><tr>" + headings.map { HTMLText.element("th", $0) }.joined()
             + "</tr></thead><tbody>\n" + rows + "</tbody></table></div>"
     }
@@ -201,5 +219,7 @@ public struct HTMLReport {
         .legend span{display:inline-block;margin-right:14px;font-size:12px}
         .swatch{display:inline-block;width:10px;height:10px;border-radius:5px;margin-right:4px;vertical-align:middle}
         footer{margin-top:2em;color:var(--muted);font-size:12px}
+        details.viewer{border:1px solid var(--line);border-radius:6px;padding:6px 10px;margin:8px 0}
+        details.viewer>summary{font-weight:600}
         """
 }

@@ -117,19 +117,29 @@ extension SessionSummary {
 
     /// Reads a summary, refusing one of another schema version by name.
     public static func decode(_ data: Data) throws -> SessionSummary {
-        struct Version: Decodable { var schemaVersion: Int? }
-        let version: Int?
+        let head = try SummaryHead.read(data)
+        guard head.schemaVersion == currentSchemaVersion else {
+            throw SummaryFileError.schemaVersion(found: head.schemaVersion)
+        }
+        return try JSONDecoder().decode(SessionSummary.self, from: data)
+    }
+}
+
+/// What a summary file says of itself before it is read whole: its schema version and the command that wrote it
+/// (`probe` for a ``ProbeSummary``, `play` or `demo` for a ``SessionSummary``).
+public struct SummaryHead: Decodable, Sendable {
+    public var schemaVersion: Int?
+    public var command: String?
+
+    /// The head of `data`; ``SummaryFileError/notJSON`` when it is no JSON object.
+    public static func read(_ data: Data) throws -> SummaryHead {
         do {
-            version = try JSONDecoder().decode(Version.self, from: data).schemaVersion
+            return try JSONDecoder().decode(SummaryHead.self, from: data)
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
             throw SummaryFileError.notJSON
         } catch DecodingError.typeMismatch {
             throw SummaryFileError.schemaVersion(found: nil)
         }
-        guard version == currentSchemaVersion else {
-            throw SummaryFileError.schemaVersion(found: version)
-        }
-        return try JSONDecoder().decode(SessionSummary.self, from: data)
     }
 }
 

@@ -79,6 +79,11 @@ struct ProbeCommand: AsyncParsableCommand {
     var summaryJSON: String?
 
     @Option(help: ArgumentHelp(
+        "Write the probe's report to this HTML file: the aggregate, and the worst viewers each with its session's report.",
+        discussion: "One self-contained file; playtrace report draws the same from a --summary-json file."))
+    var report: String?
+
+    @Option(help: ArgumentHelp(
         "A shortfall that does not fail the probe (repeatable): the verdict still names it.",
         discussion: ProbeVerdict.Shortfall.allCases.map(\.rawValue).joined(separator: " | ")))
     var accept: [ProbeVerdict.Shortfall] = []
@@ -96,6 +101,9 @@ struct ProbeCommand: AsyncParsableCommand {
         "After the end, keep serving the metrics until a scrape has read the final figures, at most this many seconds.",
         discussion: "Set it above the scrape interval; 0 ends at once."))
     var metricsLinger: Double = 30
+
+    @Flag(help: "Status lines every 5 s even on a terminal, instead of the live panel.")
+    var plain = false
 
     /// `--shard`, read (validated already).
     var shardValue: ProbePopulation.Shard { ProbePopulation.Shard(parsing: shard) ?? .whole }
@@ -130,6 +138,7 @@ struct ProbeCommand: AsyncParsableCommand {
         }
         try SessionOptions.check(script: script)
         if let summaryJSON { try WritablePath.check(summaryJSON, option: "--summary-json", appending: false) }
+        if let report { try WritablePath.check(report, option: "--report", appending: false) }
     }
 
     @MainActor
@@ -144,7 +153,7 @@ struct ProbeCommand: AsyncParsableCommand {
         defer { interruption.stop() }
         // The viewers' sleeps share one timer: thousands of engines ticking cost one wake-up per 10 ms.
         let clock = CoalescedClock(granularity: .milliseconds(10))
-        let output = ConsoleOutput(plain: true)
+        let output = ConsoleOutput(plain: plain)
         interruption.announce { output.notice($0) }
         do {
             try ProbePreflight.checkDescriptors(viewers: population.shardSize)
@@ -199,10 +208,12 @@ struct ProbeCommand: AsyncParsableCommand {
             configuration.accepted = Set(accept)
             configuration.isInterrupted = { interruption.signal != nil }
             configuration.metrics = metrics
-            // A status line every 5 s of the probe (the progress comes every second).
+            // On a terminal the panel, every second; elsewhere a status line every 5 s.
             var lastStatus: Duration?
             configuration.progress = { progress in
-                guard !progress.isEnded, lastStatus.map({ progress.elapsed - $0 >= .seconds(5) }) ?? true else { return }
+                guard !progress.isEnded else { return output.endStatus() }
+                if output.isTerminal { return output.panel(ProbePanel.lines(progress)) }
+                guard lastStatus.map({ progress.elapsed - $0 >= .seconds(5) }) ?? true else { return }
                 lastStatus = progress.elapsed
                 output.message(ProbeStatus.line(progress))
             }
@@ -224,6 +235,15 @@ struct ProbeCommand: AsyncParsableCommand {
             } catch {
                 output.message(PlainFailure("--summary-json \(summaryJSONPath)", error: error).description)
                 verdict.findings.append(ProbeVerdict.Finding(kind: .summaryFile, text: "--summary-json could not be written"))
+            }
+        }
+        if let reportPath = report {
+            do {
+                try AtomicFile.write(ProbeReport(summary).document, to: reportPath)
+                output.message("report: \(PlainText.safe(reportPath))")
+            } catch {
+                output.message(PlainFailure("--report \(reportPath)", error: error).description)
+                verdict.findings.append(ProbeVerdict.Finding(kind: .reportFile, text: "--report could not be written"))
             }
         }
         output.message(verdict.line(result.aggregate))

@@ -6,15 +6,16 @@ import PlaytraceSession
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Make a session's HTML report from its --summary-json file.",
+        abstract: "Make a session's or a probe's HTML report from its --summary-json file.",
         discussion: """
             The report is the one play --report and the demo write: a timeline of the session (playhead, buffer, bit \
             rate, stalls, seeks, pauses, ad breaks and interstitials, each beacon at its crossing coloured by its \
             state), the QoE metrics with their definitions, the ad pods with every tracking event, and the requests, \
-            failures first. One self-contained file: no network, no script.
+            failures first. One self-contained file: no network, no script. A probe's summary gives the probe's report \
+            (probe --report): the aggregate, and its worst viewers each with its session's report.
             """)
 
-    @Argument(help: "The session summary (play or demo --summary-json).")
+    @Argument(help: "The session or probe summary (play, demo or probe --summary-json).")
     var summary: String
 
     @Option(name: [.short, .customLong("output")],
@@ -44,19 +45,23 @@ struct Report: ParsableCommand {
         } catch {
             throw PlainFailure(summary, error: error)
         }
-        let record: SessionSummary
+        let document: String
         do {
-            record = try SessionSummary.decode(Data(bytes))
+            let data = Data(bytes)
+            // A probe's summary draws the probe's report; any other, a session's.
+            document = try SummaryHead.read(data).command == "probe"
+                ? ProbeReport(try ProbeSummary.decode(data)).document
+                : HTMLReport(try SessionSummary.decode(data)).document
         } catch let error as SummaryFileError {
             throw PlainFailure(summary, error.description)
         } catch let error as DecodingError {
-            throw PlainFailure(summary, "not a session summary: " + Self.describe(error))
+            throw PlainFailure(summary, "not a session or probe summary: " + Self.describe(error))
         } catch {
             throw PlainFailure(summary, "not JSON: " + PlainText.describe(error))
         }
         let output = outputPath
         do {
-            try AtomicFile.write(HTMLReport(record).document, to: output)
+            try AtomicFile.write(document, to: output)
         } catch {
             throw PlainFailure("--output \(output)", error: error)
         }
