@@ -105,4 +105,86 @@ struct ProbeCommandTests {
         #expect((document["verdict"] as? [String: Any])?["interrupted"] as? Bool == true)
         #expect(text.contains("Probe summary") && text.contains("verdict: "))
     }
+
+    @Test("A second signal quits at once, writing what is known: the summary (incomplete) and the report")
+    func secondSignalQuitsAtOnce() async throws {
+        let lab = LabServer(clock: ContinuousClock(), configuration: LabConfiguration(variants: LabConfiguration.loadLadder))
+        let port = try await lab.start()
+        let path = CLITests.temporaryPath("probe-quit") + ".json", report = CLITests.temporaryPath("probe-quit") + ".html"
+        defer { for file in [path, report] { try? FileManager.default.removeItem(atPath: file) } }
+        let process = Process()
+        process.executableURL = CLITests.executable
+        process.arguments = ["probe", "http://127.0.0.1:\(port)/live/master.m3u8", "--viewers", "20", "--ramp", "20",
+                             "--duration", "60", "--summary-json", path, "--report", report]
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        // Once some viewers play and the probe has said what it knows at least once (every second).
+        for _ in 0..<400 where lab.requests.all.filter({ $0.path.hasSuffix(".ts") }).count < 4 {
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        try await Task.sleep(for: .milliseconds(1_200))
+        // A signal of another kind right after the first is a second one, however close.
+        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, SIGTERM)
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        await lab.stop()
+        // The two arrive together: whichever the process saw second is the one it quits by (SIGINT 130, SIGTERM 143).
+        #expect([130, 143].contains(process.terminationStatus), "\(text)")
+        #expect(text.contains("quit at once: what was known is in \(path) and \(report)"), "\(text)")
+        let document = try await Self.summary(at: path)
+        #expect(document["complete"] as? Bool == false)
+        #expect((document["verdict"] as? [String: Any])?["interrupted"] as? Bool == true)
+        let started = try #require((document["viewers"] as? [String: Any])?["started"] as? Int)
+        #expect(started >= 1 && started < 20, "\(started) viewers had started")
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(html.contains("Incomplete: the probe was interrupted"))
+    }
+
+    @Test("An origin that dies mid-run: its viewers fail over, then fail, each counted; the summary and report are written")
+    func originDies() async throws {
+        let ready = CLITests.temporaryPath("probe-origin") + ".ready.json"
+        let path = CLITests.temporaryPath("probe-origin") + ".json", report = CLITests.temporaryPath("probe-origin") + ".html"
+        defer { for file in [ready, path, report] { try? FileManager.default.removeItem(atPath: file) } }
+        // The origin in a process of its own, to be killed.
+        let origin = Process()
+        origin.executableURL = CLITests.executable
+        origin.arguments = ["lab", "--port", "0", "--ladder", "load", "--ready-file", ready]
+        origin.standardOutput = FileHandle.nullDevice
+        origin.standardError = FileHandle.nullDevice
+        try origin.run()
+        for _ in 0..<400 where !FileManager.default.fileExists(atPath: ready) { try await Task.sleep(for: .milliseconds(25)) }
+        let address = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ready)))
+            as? [String: Any])
+        let base = try #require(address["url"] as? String)
+        let probe = Process()
+        probe.executableURL = CLITests.executable
+        probe.arguments = ["probe", base + "/live/master.m3u8", "--viewers", "5", "--ramp", "1", "--duration", "60",
+                           "--summary-json", path, "--report", report]
+        let output = Pipe(), errors = Pipe()
+        probe.standardOutput = output
+        probe.standardError = errors
+        try probe.run()
+        try await Task.sleep(for: .seconds(4))
+        origin.terminate()
+        origin.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        probe.waitUntilExit()
+        #expect(probe.terminationStatus == 1, "\(text)\n\(errorText)")
+        #expect(text.contains("verdict: FAILED — 5 of 5 viewer(s) failed"), "\(text)")
+        #expect(!errorText.contains("warning"), "each viewer's warnings are counted, not logged: \(errorText.prefix(2_000))")
+        let document = try await Self.summary(at: path)
+        let viewers = try #require(document["viewers"] as? [String: Any])
+        #expect(viewers["failed"] as? Int == 5 && viewers["ended"] as? Int == 5 && viewers["failedToStart"] as? Int == 0)
+        let elapsed = try #require((document["population"] as? [String: Any])?["elapsedSeconds"] as? Double)
+        #expect(elapsed < 50, "the probe ended when its last viewer failed, not at its duration: \(elapsed) s")
+        let playlists = try #require((document["requests"] as? [String: [String: Any]])?["playlist"]?["outcomes"] as? [String: Int])
+        #expect((playlists["connect"] ?? 0) > 0, "the refused connections, by outcome: \(playlists)")
+        let worst = try #require(document["worst"] as? [[String: Any]])
+        #expect(worst.count == 5 && worst.allSatisfy { ($0["reason"] as? String)?.contains("cannot connect") == true })
+        #expect(try String(contentsOfFile: report, encoding: .utf8).contains("badge bad\">FAILED"))
+    }
 }

@@ -108,6 +108,11 @@ public final class Probe {
             reportProgress(&lastProgress)
         }
         endAll()
+        // The viewers end as their normal end does (beacons delivered within their bound): the progress goes on.
+        while aggregate.active > 0 {
+            do { try await clock.sleep(for: .milliseconds(250)) } catch { break }
+            reportProgress(&lastProgress)
+        }
         for viewer in viewers { await viewer.value }
         let elapsed = stopwatch.elapsed
         var verdict = ProbeVerdict.judge(aggregate, bounds: configuration.bounds, accepted: configuration.accepted)
@@ -230,6 +235,16 @@ public struct ProbeResult: Sendable {
     public var elapsed: Duration
     /// What the shared telemetry and outbox said at the end (batches delivered, waiting, lost).
     public var deliveryLines: [String] = []
+}
+
+extension ProbeProgress {
+    /// What is known now as a result, judged as the end would judge it and marked interrupted: what a second Ctrl-C
+    /// writes before quitting at once.
+    public func interimResult(bounds: ProbeVerdict.Bounds, accepted: Set<ProbeVerdict.Shortfall>) -> ProbeResult {
+        var verdict = ProbeVerdict.judge(aggregate, bounds: bounds, accepted: accepted)
+        verdict.interrupted = true
+        return ProbeResult(aggregate: aggregate, requests: requests, verdict: verdict, elapsed: elapsed)
+    }
 }
 
 /// The probe as known at a moment: for a live view and for metrics.

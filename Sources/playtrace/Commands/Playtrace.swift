@@ -46,8 +46,9 @@ struct CommonOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log more (debug level) to standard error.")
     var verbose = false
 
-    func bootstrapLogging() {
-        let level: Logger.Level = verbose ? .debug : .warning
+    /// Log lines on standard error from `quietest` up (`--verbose`: from debug up).
+    func bootstrapLogging(from quietest: Logger.Level = .warning) {
+        let level: Logger.Level = verbose ? .debug : quietest
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler(label: label, stream: PlainTextErrorStream())
             handler.logLevel = level

@@ -27,8 +27,10 @@ struct ProbeCommand: AsyncParsableCommand {
             named. The exit status follows it; a URL that does not answer with a playlist exits 2 before the ramp.
 
             Ctrl-C, SIGTERM or SIGHUP stops the ramp and ends every viewer as its normal end does (beacons and \
-            telemetry flushed within their bounds), writes the summary, and exits 130 or 143; a second signal quits \
-            at once.
+            telemetry flushed within their bounds), writes the summary and report, and exits 130 or 143; a second \
+            signal quits at once, writing what is known (the summary and report, marked incomplete).
+
+            Log lines are errors only: each viewer's warnings are counted in the aggregate (--verbose shows them).
             """)
 
     @OptionGroup var common: CommonOptions
@@ -143,7 +145,9 @@ struct ProbeCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        common.bootstrapLogging()
+        // Errors only: each viewer's warnings (a retried request, a variant taking over) are counted in the aggregate,
+        // and thousands of viewers would bury the terminal under them. --verbose shows them all.
+        common.bootstrapLogging(from: .error)
         guard let given = URL(string: url) else { throw ValidationError(PlainText.safe("\(url) is not a URL")) }
         let (target, authorization) = URLRedaction.splitCredentials(given)
         let population = ProbePopulation(size: viewers, seed: seed, ramp: .saturating(milliseconds: ramp * 1_000),
@@ -208,10 +212,19 @@ struct ProbeCommand: AsyncParsableCommand {
             configuration.accepted = Set(accept)
             configuration.isInterrupted = { interruption.signal != nil }
             configuration.metrics = metrics
-            // On a terminal the panel, every second; elsewhere a status line every 5 s.
+            // On a terminal the panel, every second; elsewhere a status line every 5 s. What is known, for a second
+            // signal to write before quitting at once.
             var lastStatus: Duration?
+            let (bounds, accepted) = (configuration.bounds, configuration.accepted)
             configuration.progress = { progress in
                 guard !progress.isEnded else { return output.endStatus() }
+                if summaryJSON != nil || report != nil {
+                    let known = ProbeSummary(progress.interimResult(bounds: bounds, accepted: accepted), url: target,
+                                             population: population, duration: .saturating(milliseconds: duration * 1_000),
+                                             startedAt: startedAt, complete: false)
+                    interruption.lastWords { Self.writeKnown(known, summaryJSON: summaryJSON, report: report) }
+                }
+                if output.isTerminal { return output.panel(ProbePanel.lines(progress)) }
                 if output.isTerminal { return output.panel(ProbePanel.lines(progress)) }
                 guard lastStatus.map({ progress.elapsed - $0 >= .seconds(5) }) ?? true else { return }
                 lastStatus = progress.elapsed
@@ -263,6 +276,31 @@ struct ProbeCommand: AsyncParsableCommand {
 }
 
 extension ProbeCommand {
+    /// Writes what is known of the probe (a second signal quits at once): the summary and the report, each whole or
+    /// not at all; one line on standard error says where.
+    static func writeKnown(_ known: ProbeSummary, summaryJSON: String?, report: String?) {
+        var written: [String] = []
+        if let summaryJSON {
+            do {
+                try AtomicFile.write(known.encoded(), to: summaryJSON)
+                written.append(summaryJSON)
+            } catch {
+                StandardStreams.writeError(PlainFailure("--summary-json \(summaryJSON)", error: error).description + "\n")
+            }
+        }
+        if let report {
+            do {
+                try AtomicFile.write(ProbeReport(known).document, to: report)
+                written.append(report)
+            } catch {
+                StandardStreams.writeError(PlainFailure("--report \(report)", error: error).description + "\n")
+            }
+        }
+        if !written.isEmpty {
+            StandardStreams.writeError(PlainText.safe("quit at once: what was known is in " + written.joined(separator: " and ")) + "\n")
+        }
+    }
+
     /// Says why the probe cannot start, on one line, and exits 2.
     static func preflightFailed(_ failure: ProbePreflight.Failure) -> ExitCode {
         StandardStreams.writeError("Error: " + failure.description + "\n")
