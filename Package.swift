@@ -150,6 +150,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strictness
         ),
@@ -283,7 +284,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PlaytraceLabTests",
-            dependencies: ["PlaytraceLab", "PlaytraceNetwork", "PlaytraceCore"],
+            dependencies: ["PlaytraceLab", "PlaytraceNetwork", "PlaytraceCore", .product(name: "Clocks", package: "swift-clocks")],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -25,21 +25,26 @@ extension LabServer {
     func variantResource(_ kind: LabStreams.Kind, variant: Int, file: String, path: String) -> LabContent? {
         guard configuration.variants.indices.contains(variant) else { return nil }
         if file == "index.m3u8" {
-            let text = switch kind {
-            case .vod: streams.vodMedia(variant: variant)
-            case .interstitials: LabInterstitials(configuration: configuration).media(variant: variant, base: base)
-            case .vastInterstitials: LabInterstitials(configuration: configuration, usesVAST: true).media(variant: variant, base: base)
-            case .fmp4: streams.byteRangeMedia(variant: variant)
-            case .live, .dvr: streams.liveMedia(kind, variant: variant, elapsed: stopwatch.elapsedSeconds)
+            switch kind {
+            case .vod: return Self.playlist(streams.vodMedia(variant: variant))
+            case .interstitials: return Self.playlist(LabInterstitials(configuration: configuration).media(variant: variant, base: base))
+            case .vastInterstitials:
+                return Self.playlist(LabInterstitials(configuration: configuration, usesVAST: true).media(variant: variant, base: base))
+            case .fmp4: return Self.playlist(streams.byteRangeMedia(variant: variant))
+            case .live, .dvr:
+                // One rendering per variant per update, whatever the number of viewers.
+                let elapsed = stopwatch.elapsedSeconds
+                return cache.content(for: .livePlaylist(kind, variant: variant, latest: streams.liveLatest(elapsed: elapsed))) {
+                    Self.playlist(streams.liveMedia(kind, variant: variant, elapsed: elapsed))
+                }
             }
-            return Self.playlist(text)
         }
         if kind == .fmp4 {
             switch file {
-            case "init.mp4": return (SegmentPayload.bytes(path: path, size: LabStreams.initializationSectionSize), "video/mp4")
-            case "key.bin": return (SegmentPayload.bytes(path: "", size: LabStreams.keySize), "application/octet-stream")
+            case "init.mp4": return (synthetic(path: path, size: LabStreams.initializationSectionSize), "video/mp4")
+            case "key.bin": return (synthetic(path: "", size: LabStreams.keySize), "application/octet-stream")
             case "media.mp4":
-                return (SegmentPayload.bytes(path: path, size: streams.segmentSize(variant: variant) * configuration.vodSegmentCount),
+                return (synthetic(path: path, size: streams.segmentSize(variant: variant) * configuration.vodSegmentCount),
                         "video/mp4")
             default: return nil
             }
@@ -48,11 +53,19 @@ extension LabServer {
         if kind == .live || kind == .dvr, let loop = configuration.liveLoopSegments,
            let (looped, type) = labMedia("content/\(variant)/seg\(number % loop).ts") {
             let ticks = UInt64(number / loop) * UInt64(loop * configuration.segmentDuration) * 90_000
-            return (ByteBuffer(bytes: TransportStreamRetimer.retimed(Array(looped.readableBytesView), by: ticks)), type)
+            return cache.content(for: .loopedSegment(variant: variant, number: number)) {
+                (ByteBuffer(bytes: TransportStreamRetimer.retimed(Array(looped.readableBytesView), by: ticks)), type)
+            }
         }
         if kind != .live, kind != .dvr, let real = labMedia("content/\(variant)/\(file)") { return real }
-        return (SegmentPayload.bytes(path: path, size: configuration.variants[variant].bandwidth * configuration.segmentDuration / 8),
+        return (synthetic(path: path, size: configuration.variants[variant].bandwidth * configuration.segmentDuration / 8),
                 "video/mp2t")
+    }
+
+    /// Synthetic segment bytes for `path`, made once (``SegmentPayload``).
+    func synthetic(path: String, size: Int) -> ByteBuffer {
+        cache.content(for: .synthetic(path: path, size: size)) { (SegmentPayload.bytes(path: path, size: size), "") }?.0
+            ?? SegmentPayload.bytes(path: path, size: size)
     }
 
     /// An audio or subtitles rendition of the on-demand stream (`type` is `audio` or `subtitles`): its playlist
@@ -65,7 +78,7 @@ extension LabServer {
         guard file.hasSuffix(isAudio ? ".ts" : ".vtt") else { return nil }
         if let real = labMedia("\(type)/\(file)") { return real }
         let size = isAudio ? 128_000 * configuration.segmentDuration / 8 : 512
-        return (SegmentPayload.bytes(path: path, size: size), isAudio ? "video/mp2t" : "text/vtt")
+        return (synthetic(path: path, size: size), isAudio ? "video/mp2t" : "text/vtt")
     }
 
     /// A live media playlist of any window length (1 to 1,000,000 segments), as plain as one can be, or a segment
@@ -78,7 +91,7 @@ extension LabServer {
         guard let number = segmentNumber(file), number >= 0,
               number <= LabStreams.longLiveLatest(count: count, elapsed: stopwatch.elapsedSeconds,
                                                   segmentDuration: configuration.segmentDuration) else { return nil }
-        return (SegmentPayload.bytes(path: path, size: configuration.variants[0].bandwidth * configuration.segmentDuration / 8),
+        return (synthetic(path: path, size: configuration.variants[0].bandwidth * configuration.segmentDuration / 8),
                 "video/mp2t")
     }
 
@@ -88,12 +101,17 @@ extension LabServer {
         guard streams.adMedia(asset: asset) != nil, segmentNumber(file) != nil else { return nil }
         if let real = labMedia("ad/\(file)") { return real }
         let bandwidth = configuration.variants[configuration.variants.count / 2].bandwidth
-        return (SegmentPayload.bytes(path: path, size: bandwidth * configuration.segmentDuration / 8), "video/mp2t")
+        return (synthetic(path: path, size: bandwidth * configuration.segmentDuration / 8), "video/mp2t")
     }
 
     /// A Harmonic session's metadata, as of now.
     func harmonicMetadata(_ stream: LabSSAI.Stream) -> LabContent {
-        Self.json(text: LabSSAI(configuration: configuration).harmonic(stream, elapsed: stopwatch.elapsedSeconds, base: base))
+        let ssai = LabSSAI(configuration: configuration)
+        let elapsed = stopwatch.elapsedSeconds
+        // Every session's metadata is the same document for a window: made once per update.
+        return cache.content(for: .harmonicMetadata(stream, latest: ssai.liveWindow(elapsed: elapsed).latest)) {
+            Self.json(text: ssai.harmonic(stream, elapsed: elapsed, base: base))
+        } ?? Self.json(text: ssai.harmonic(stream, elapsed: elapsed, base: base))
     }
 
     /// A MediaTailor session's tracking data, as of now.
@@ -132,6 +150,10 @@ extension LabServer {
         guard let directory = configuration.mediaDirectory, !parts.isEmpty,
               !parts.contains(where: { $0 == ".." || $0 == "." || $0.hasPrefix(".") }) else { return nil }
         let url = URL(fileURLWithPath: directory).appendingPathComponent(parts.joined(separator: "/"))
+        return cache.content(for: .file(path: url.path)) { Self.readMediaFile(url) }
+    }
+
+    private static func readMediaFile(_ url: URL) -> LabContent? {
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         let type: String = switch url.pathExtension {
         case "m3u8": "application/vnd.apple.mpegurl"

@@ -28,7 +28,14 @@ extension LabServer {
     func makeRouter() -> Router<LabRequestContext> {
         let router = Router(context: LabRequestContext.self)
         // The lab's own API: what it received, the faults it injects, its steering manifest.
-        router.get("/lab/requests") { _, _ in Self.json(self.requests.document) }
+        // Every request counted (`totals`), and the latest ones one by one (`?last=N`: only N of them).
+        router.get("/lab/requests") { request, _ -> Response in
+            guard let text = request.uri.queryParameters["last"] else { return Self.json(self.requests.document) }
+            guard let last = Int(text), last >= 0 else {
+                return Response(status: .badRequest, body: .init(byteBuffer: ByteBuffer(string: "last must be a whole number\n")))
+            }
+            return Self.json(self.requests.document(last: last))
+        }
         router.get("/lab/faults") { _, _ in Self.json(self.faults.active.map(FaultDescription.init)) }
         router.post("/lab/faults") { request, context in try await self.addFault(request, context: context) }
         router.delete("/lab/faults") { _, _ -> Response in

@@ -38,6 +38,8 @@ public final class LabServer: Sendable {
     }
 
     let streams: LabStreams
+    /// What the lab makes once and serves to every viewer (playlists per update, segment bytes, media files).
+    let cache = LabCache()
     let stopwatch: Stopwatch
     let logger: Logger
     private let parked = Atomic<Int>(0)

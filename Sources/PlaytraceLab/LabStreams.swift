@@ -182,10 +182,15 @@ struct LabStreams: Sendable {
     }
 
     /// The live or DVR media playlist at `elapsed` seconds of lab time.
+    /// The newest segment of the live and DVR streams at `elapsed` seconds: their playlists change with it alone.
+    func liveLatest(elapsed: Double) -> Int {
+        max(0, Int((elapsed / Double(configuration.segmentDuration)).rounded(.down)) + configuration.liveHistorySegments - 1)
+    }
+
     func liveMedia(_ kind: Kind, variant: Int, elapsed: Double) -> String {
         let duration = Double(configuration.segmentDuration)
         let window = kind == .dvr ? configuration.dvrWindowSegments : configuration.liveWindowSegments
-        let latest = max(0, Int((elapsed / duration).rounded(.down)) + configuration.liveHistorySegments - 1)
+        let latest = liveLatest(elapsed: elapsed)
         let first = max(0, latest - window + 1)
         var playlist = MediaPlaylist(version: 6, targetDuration: configuration.segmentDuration, mediaSequence: first,
                                      hasIndependentSegments: true)

@@ -1,3 +1,4 @@
+import DequeModule
 import PlaytraceCore
 
 /// One request the lab served. In JSON (`GET /lab/requests`) its arrival is `receivedAtSeconds`.
@@ -25,7 +26,7 @@ public struct LabRequest: Sendable, Hashable, Codable {
     /// The request's custom headers (names beginning with `X-`, lowercased), when it had any.
     public var customHeaders: [String: String]?
 
-    init(method: String, path: String, query: String?, status: Int, bytes: Int, receivedAt: Duration, faults: [String],
+    public init(method: String, path: String, query: String?, status: Int, bytes: Int, receivedAt: Duration, faults: [String],
          range: String? = nil, idempotencyKey: String?, client: (userAgent: String?, custom: [String: String]?) = (nil, nil)) {
         userAgent = client.userAgent
         customHeaders = client.custom
@@ -86,20 +87,69 @@ public struct LabLogDocument<Entry: Codable & Sendable>: Codable, Sendable {
     public var limit: Int
     /// How many entries were dropped since the log was last cleared.
     public var dropped: Int
+    /// Every request since the log was last cleared, counted by kind (the request log's; absent from others).
+    public var totals: LabRequestTotals?
     public var entries: [Entry]
 
-    public init(limit: Int, dropped: Int, entries: [Entry]) {
+    public init(limit: Int, dropped: Int, entries: [Entry], totals: LabRequestTotals? = nil) {
         schemaVersion = Self.currentSchemaVersion
         self.limit = limit
         self.dropped = dropped
         self.entries = entries
+        self.totals = totals
     }
 }
 
-/// What the lab keeps of what it received, oldest first, bounded (the oldest are dropped past the limit).
+/// The lab's requests counted, whatever its log keeps: at a probe's rate the log holds the last seconds, these every
+/// request. By kind of resource, each with its statuses and bytes.
+public struct LabRequestTotals: Codable, Sendable, Equatable {
+    /// One kind's counts.
+    public struct Counts: Codable, Sendable, Equatable {
+        public var requests = 0
+        public var bytes = 0
+        /// By status (`"200"`, `"404"`; `"0"` for a dropped connection).
+        public var statuses: [String: Int] = [:]
+    }
+
+    public var requests = 0
+    public var bytes = 0
+    /// By kind: `playlist`, `segment`, `session` (SSAI set-ups), `metadata` (ad metadata, VAST), `beacon`, `sink`
+    /// (telemetry), `lab` (its own API), `other`.
+    public var byKind: [String: Counts] = [:]
+
+    public init() {}
+
+    mutating func add(_ request: LabRequest) {
+        requests += 1
+        bytes += request.bytes
+        let kind = Self.kind(of: request)
+        byKind[kind, default: Counts()].requests += 1
+        byKind[kind, default: Counts()].bytes += request.bytes
+        byKind[kind, default: Counts()].statuses[String(request.status), default: 0] += 1
+    }
+
+    /// A request's kind, by its path (and an SSAI set-up by its method or query).
+    static func kind(of request: LabRequest) -> String {
+        let path = request.path
+        if path.hasPrefix("/beacons/") { return "beacon" }
+        if path.hasPrefix("/sink/") { return "sink" }
+        if path.hasPrefix("/lab/") { return "lab" }
+        if path.hasPrefix("/ssai/") {
+            if request.method == "POST" || request.query?.contains("initSession=true") == true { return "session" }
+            if path.hasSuffix("/metadata") || path.contains("/tracking/") { return "metadata" }
+        }
+        if path.hasPrefix("/vast/") { return "metadata" }
+        if path.hasSuffix(".m3u8") || path.hasSuffix(".mpd") { return "playlist" }
+        if [".ts", ".mp4", ".m4s", ".aac", ".vtt", ".bin"].contains(where: path.hasSuffix) { return "segment" }
+        return "other"
+    }
+}
+
+/// What the lab keeps of what it received, oldest first, bounded (the oldest are dropped past the limit, each in
+/// constant time).
 public final class BoundedLog<Entry: Sendable>: Sendable {
     private struct Contents {
-        var entries: [Entry] = []
+        var entries = Deque<Entry>()
         var dropped = 0
     }
 
@@ -115,15 +165,15 @@ public final class BoundedLog<Entry: Sendable>: Sendable {
         contents.withLock { contents in
             contents.entries.append(entry)
             if contents.entries.count > limit {
-                let excess = contents.entries.count - limit
-                contents.entries.removeFirst(excess)
-                contents.dropped += excess
+                contents.entries.removeFirst()
+                contents.dropped += 1
             }
         }
     }
 
     /// Every entry.
-    public var all: [Entry] { contents.withLock { $0.entries } }
+    public var all: [Entry] { contents.withLock { Array($0.entries) } }
+
 
     /// How many entries were dropped past the limit since the log was made or last cleared.
     public var dropped: Int { contents.withLock { $0.dropped } }
@@ -133,19 +183,57 @@ public final class BoundedLog<Entry: Sendable>: Sendable {
 }
 
 public extension BoundedLog where Entry: Codable {
-    /// The log as its endpoint serves it.
-    var document: LabLogDocument<Entry> {
-        contents.withLock { LabLogDocument(limit: limit, dropped: $0.dropped, entries: $0.entries) }
+    /// The log as its endpoint serves it: every entry kept, or the latest `last` of them.
+    func document(last: Int? = nil) -> LabLogDocument<Entry> {
+        contents.withLock { contents in
+            let entries = last.map { Array(contents.entries.suffix(max(0, $0))) } ?? Array(contents.entries)
+            return LabLogDocument(limit: limit, dropped: contents.dropped, entries: entries)
+        }
     }
+
+    /// The log as its endpoint serves it.
+    var document: LabLogDocument<Entry> { document() }
 }
 
-/// The requests the lab served.
-public typealias RequestLog = BoundedLog<LabRequest>
+/// The requests the lab served: the latest 100,000 one by one, and every one counted (``totals``).
+public final class RequestLog: Sendable {
+    private let log: BoundedLog<LabRequest>
+    private let counted = Locked(LabRequestTotals())
 
-public extension BoundedLog where Entry == LabRequest {
-    /// A log that keeps the last 100,000 requests.
-    convenience init() { self.init(limit: 100_000) }
+    /// A log that keeps the last `limit` requests (100,000 by default) and counts them all.
+    public init(limit: Int = 100_000) { log = BoundedLog(limit: limit) }
+
+    public var limit: Int { log.limit }
+
+    public func append(_ request: LabRequest) {
+        counted.withLock { $0.add(request) }
+        log.append(request)
+    }
+
+    /// Every request kept, oldest first.
+    public var all: [LabRequest] { log.all }
+
+    /// How many were dropped past the limit.
+    public var dropped: Int { log.dropped }
+
+    /// Every request since the log was made or cleared, counted.
+    public var totals: LabRequestTotals { counted.withLock { $0 } }
+
+    /// Forgets every request, and the counts.
+    public func clear() {
+        counted.withLock { $0 = LabRequestTotals() }
+        log.clear()
+    }
 
     /// The logged requests whose path contains `text`.
-    func matching(_ text: String) -> [LabRequest] { all.filter { $0.path.contains(text) } }
+    public func matching(_ text: String) -> [LabRequest] { all.filter { $0.path.contains(text) } }
+
+    /// The log as `GET /lab/requests` serves it (`?last=N`: the latest N entries only), with the totals.
+    public func document(last: Int? = nil) -> LabLogDocument<LabRequest> {
+        var document = log.document(last: last)
+        document.totals = totals
+        return document
+    }
+
+    public var document: LabLogDocument<LabRequest> { document() }
 }
