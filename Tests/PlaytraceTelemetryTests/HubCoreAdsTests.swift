@@ -46,4 +46,37 @@ struct HubCoreAdsTests {
                                       "AdBreakFinish"])
         #expect(h.backend.last(.adFinish)?[.countAds] == .int(3))
     }
+
+    @Test("Many viewers on one instrument (separatesSessions): one viewer's ad break stops its own content time only, and its ad events carry its own position")
+    func viewersApart() async throws {
+        let h = TelemetryHarness(hub: HubCoreAds(pingInterval: .zero, separatesSessions: true))
+        let viewerA = h.tracker
+        let viewerB = h.instrument.addTracker(PlainTracker())
+        let adsA = h.instrument.addTracker(PlainTracker(ads: true))
+        h.instrument.registerGetter(.position, tracker: viewerA) { .int(10_000) }
+        h.instrument.registerGetter(.position, tracker: viewerB) { .int(77_000) }
+        func emit(_ action: Action, _ tracker: TrackerID, session: String) {
+            var attributes = AttributeList()
+            attributes[.sessionId] = .string(session)
+            h.instrument.emit(action, tracker: tracker, attributes: attributes)
+        }
+        for (tracker, session) in [(viewerA, "a"), (viewerB, "b")] {
+            emit(.mediaRequest, tracker, session: session)
+            emit(.start, tracker, session: session)
+        }
+        await h.advance(.seconds(10))
+        emit(.adBreakBegin, adsA, session: "a")
+        emit(.adBegin, adsA, session: "a")
+        await h.advance(.seconds(15))
+        emit(.adFinish, adsA, session: "a")
+        emit(.adBreakFinish, adsA, session: "a")
+        await h.advance(.seconds(5))
+        emit(.end, viewerA, session: "a")
+        emit(.end, viewerB, session: "b")
+        let ends = h.backend.events.filter { $0.action == .end }
+        #expect(ends.count == 2)
+        #expect(ends.first { $0[.sessionId] == "a" }?[.accumPlayTime] == .int(15_000), "viewer a: its 15 s ad is not content")
+        #expect(ends.first { $0[.sessionId] == "b" }?[.accumPlayTime] == .int(30_000), "viewer b played on through a's ad")
+        #expect(h.backend.last(.adFinish)?[.position] == .int(10_000), "a's ad carries a's position, not b's")
+    }
 }

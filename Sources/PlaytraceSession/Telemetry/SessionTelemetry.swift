@@ -31,6 +31,9 @@ public final class SessionTelemetry: Sendable {
         /// Whether the session metrics are kept for the summary's `qoe` and lines: a probe of thousands of viewers
         /// takes each viewer's figures from its items instead.
         public var keepsSessionMetrics = true
+        /// Whether many viewers share the instrument (the probe): its hub keeps each viewer's ad state apart, by the
+        /// `sessionId` of its trackers' events.
+        public var isSharedByViewers = false
 
         public init() {}
     }
@@ -115,7 +118,8 @@ public final class SessionTelemetry: Sendable {
         }
         if settings.console { backends.append(ConsoleBackend { line in output.message("[telemetry] " + line) }) }
         // HubCoreAds: the content's rules, plus the ad rules (ad time is not content time) for the ad tracking's events.
-        instrument = Instrument(hub: HubCoreAds(), metricalc: MetricalcCore(), backends: backends, clock: clock)
+        instrument = Instrument(hub: HubCoreAds(separatesSessions: settings.isSharedByViewers), metricalc: MetricalcCore(),
+                                backends: backends, clock: clock)
         instrument.ready()
         // Batches leave while the session plays, as each is closed.
         await outbox.start()

@@ -281,6 +281,9 @@ public final class Instrument: Sendable {
     /// The identifiers of the trackers, for hubs of this module.
     var trackerIDs: [TrackerID] { store.trackers.ids }
 
+    /// How many trackers are registered, for hubs of this module.
+    var trackerCount: Int { store.trackers.count }
+
     /// Whether a tracker reports ads.
     func isAdsTracker(_ tracker: TrackerID) -> Bool { store.trackers[tracker]?.tracker.isAdsTracker ?? false }
 }

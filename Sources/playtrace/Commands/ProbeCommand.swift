@@ -187,6 +187,7 @@ struct ProbeCommand: AsyncParsableCommand {
             let telemetrySettings = {
                 var settings = telemetryOptions.settings
                 settings.keepsSessionMetrics = false
+                settings.isSharedByViewers = true
                 return settings
             }()
             let telemetryTransport = requests.counting(base, as: .telemetry)
