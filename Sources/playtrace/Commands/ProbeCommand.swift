@@ -175,7 +175,7 @@ struct ProbeCommand: AsyncParsableCommand {
                 throw ExitCode(2)
             }
         }
-        let connections = max(8, population.shardSize * 2)
+        let connections = ProbePreflight.connectionsPerHost(viewers: population.shardSize)
         let result = try await AsyncHTTPClientTransport.scoped(clock: clock, connectionsPerHost: connections) { client in
             let base: any HTTPTransport = authorization.map { OriginCredentialTransport(client, url: target, authorization: $0) } ?? client
             do {

@@ -1,4 +1,5 @@
 import Foundation
+import PlaytraceAds
 import PlaytraceCore
 import PlaytraceHLS
 import PlaytraceNetwork
@@ -11,9 +12,15 @@ enum ProbePreflight {
         let description: String
     }
 
-    /// The file descriptors `viewers` viewers need: two connections each at most (media, and beacons or metadata),
-    /// and some for the process itself.
-    static func descriptorsNeeded(viewers: Int) -> Int { viewers * 2 + 64 }
+    /// The connections to one host `viewers` viewers may hold at once: two each (a media request beside a metadata
+    /// poll), and the beacons under way (``BeaconCourier/Concurrency/viewers(_:)``), which a break's crossing sends
+    /// all at once: sharing the viewers' two would make each beacon wait for a media request to end.
+    static func connectionsPerHost(viewers: Int) -> Int {
+        max(8, viewers * 2 + BeaconCourier.Concurrency.viewers(viewers).maximumPerHost)
+    }
+
+    /// The file descriptors `viewers` viewers need: their connections, and some for the process itself.
+    static func descriptorsNeeded(viewers: Int) -> Int { connectionsPerHost(viewers: viewers) + 64 }
 
     /// Raises the soft limit of open files up to the hard one if need be; fails, naming the number needed, when even
     /// that is too few.
