@@ -62,6 +62,20 @@ struct ProbeCommandTests {
         #expect(segments.isEmpty && !run.output.contains("viewers"))
     }
 
+    @Test("A metrics port that cannot be listened on: one line naming it, exit 2, no viewer started")
+    func metricsPortInUse() async throws {
+        let lab = LabServer(clock: ContinuousClock())
+        let port = try await lab.start()
+        let run = try await CLITests.run(["probe", "http://127.0.0.1:\(port)/vod/master.m3u8", "--viewers", "2",
+                                          "--metrics-port", String(port), "--metrics-host", "127.0.0.1"])
+        let segments = lab.requests.all.filter { $0.path.hasSuffix(".ts") }
+        await lab.stop()
+        #expect(run.status == 2, "\(run.output)\n\(run.error)")
+        #expect(run.error == "Error: --metrics-port: cannot listen on 127.0.0.1:\(port) (in use, or not an address of this machine)\n",
+                "\(run.error)")
+        #expect(segments.isEmpty)
+    }
+
     @Test("Too few file descriptors for the viewers asked for: said up front, with the number needed")
     func descriptors() async throws {
         let run = try await CommandRunner.run(executable: URL(fileURLWithPath: "/bin/sh"), [
