@@ -171,7 +171,7 @@ struct ProbeCommand: AsyncParsableCommand {
                 let port = try await endpoint.start(host: metricsHost, port: metricsPort)
                 output.message("probe: metrics at http://\(PlainText.safe(metricsHost)):\(port)/metrics")
             } catch {
-                StandardStreams.writeError("Error: \(error)\n")
+                StandardStreams.writeError(PlainText.safe("Error: \(error)") + "\n")
                 throw ExitCode(2)
             }
         }
@@ -243,23 +243,12 @@ struct ProbeCommand: AsyncParsableCommand {
                                    complete: interruption.signal == nil)
         var verdict = result.verdict
         for line in summary.lines { output.message(line) }
-        if let summaryJSONPath = summaryJSON {
-            do {
-                try AtomicFile.write(summary.encoded(), to: summaryJSONPath)
-            } catch {
-                output.message(PlainFailure("--summary-json \(summaryJSONPath)", error: error).description)
-                verdict.findings.append(ProbeVerdict.Finding(kind: .summaryFile, text: "--summary-json could not be written"))
-            }
+        let files = Self.write(summary, summaryJSON: summaryJSON, report: report)
+        for failure in files.failures {
+            output.message(failure.line)
+            verdict.findings.append(ProbeVerdict.Finding(kind: failure.kind, text: "\(failure.option) could not be written"))
         }
-        if let reportPath = report {
-            do {
-                try AtomicFile.write(ProbeReport(summary).document, to: reportPath)
-                output.message("report: \(PlainText.safe(reportPath))")
-            } catch {
-                output.message(PlainFailure("--report \(reportPath)", error: error).description)
-                verdict.findings.append(ProbeVerdict.Finding(kind: .reportFile, text: "--report could not be written"))
-            }
-        }
+        if let reportPath = report, files.written.contains(reportPath) { output.message("report: \(PlainText.safe(reportPath))") }
         output.message(verdict.line(result.aggregate))
         if let endpoint {
             endpoint.markFinal()
@@ -280,26 +269,41 @@ extension ProbeCommand {
     /// Writes what is known of the probe (a second signal quits at once): the summary and the report, each whole or
     /// not at all; one line on standard error says where.
     static func writeKnown(_ known: ProbeSummary, summaryJSON: String?, report: String?) {
+        let files = write(known, summaryJSON: summaryJSON, report: report)
+        for failure in files.failures { StandardStreams.writeError(failure.line + "\n") }
+        if !files.written.isEmpty {
+            StandardStreams.writeError(PlainText.safe("quit at once: what was known is in " + files.written.joined(separator: " and ")) + "\n")
+        }
+    }
+
+    /// A file the probe could not write: its option, the verdict's kind for it, and the line that says why.
+    struct FileFailure {
+        let option: String
+        let kind: ProbeVerdict.Shortfall
+        let line: String
+    }
+
+    /// Writes the summary (`--summary-json`) and the report (`--report`) that were asked for, each whole or not at
+    /// all; returns the paths written and what failed.
+    static func write(_ summary: ProbeSummary, summaryJSON: String?,
+                      report: String?) -> (written: [String], failures: [FileFailure]) {
         var written: [String] = []
-        if let summaryJSON {
+        var failures: [FileFailure] = []
+        let files: [(option: String, kind: ProbeVerdict.Shortfall, path: String?, content: () throws -> Data)] = [
+            ("--summary-json", .summaryFile, summaryJSON, { try summary.encoded() }),
+            ("--report", .reportFile, report, { Data(ProbeReport(summary).document.utf8) }),
+        ]
+        for file in files {
+            guard let path = file.path else { continue }
             do {
-                try AtomicFile.write(known.encoded(), to: summaryJSON)
-                written.append(summaryJSON)
+                try AtomicFile.write(try file.content(), to: path)
+                written.append(path)
             } catch {
-                StandardStreams.writeError(PlainFailure("--summary-json \(summaryJSON)", error: error).description + "\n")
+                failures.append(FileFailure(option: file.option, kind: file.kind,
+                                            line: PlainFailure("\(file.option) \(path)", error: error).description))
             }
         }
-        if let report {
-            do {
-                try AtomicFile.write(ProbeReport(known).document, to: report)
-                written.append(report)
-            } catch {
-                StandardStreams.writeError(PlainFailure("--report \(report)", error: error).description + "\n")
-            }
-        }
-        if !written.isEmpty {
-            StandardStreams.writeError(PlainText.safe("quit at once: what was known is in " + written.joined(separator: " and ")) + "\n")
-        }
+        return (written, failures)
     }
 
     /// Says why the probe cannot start, on one line, and exits 2.
