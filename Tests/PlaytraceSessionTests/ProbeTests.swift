@@ -42,6 +42,22 @@ struct ProbeTests {
         #expect((ProbePopulation.Shard(parsing: text) != nil) == valid)
     }
 
+    @Test("Requests are counted by kind and outcome; a request its viewer gave up is not a failure")
+    func requestOutcomes() async throws {
+        let counter = ProbeRequestCounter()
+        let transport = counter.counting(ScriptedTransport(), as: nil)
+        for path in ["/a/master.m3u8", "/a/seg1.ts", "/missing/seg2.ts", "/slow/seg3.ts", "/gone/seg4.ts"] {
+            let url = try #require(URL(string: "http://example.com" + path))
+            _ = try? await transport.send(HTTPRequest(url: url))
+        }
+        let snapshot = counter.snapshot
+        #expect(snapshot[.playlist] == ProbeRequestCounter.Counts(requests: 1, bytes: 3, outcomes: ["2xx": 1]))
+        let segments = try #require(snapshot[.segment])
+        #expect(segments.requests == 4 && segments.bytes == 3)
+        #expect(segments.outcomes == ["2xx": 1, "404": 1, "timeout": 1, "cancelled": 1])
+        #expect(segments.failed == 2)
+    }
+
     @Test("Ten viewers of the lab's on-demand stream, started over a ramp: each plays, each is counted once")
     @MainActor
     func tenViewers() async throws {
@@ -71,8 +87,23 @@ struct ProbeTests {
         #expect(median > .zero && median < .seconds(5))
         let playlists = try #require(result.requests[.playlist]), segments = try #require(result.requests[.segment])
         #expect(playlists.requests >= 20 && playlists.outcomes == ["2xx": playlists.requests])
-        #expect(segments.requests >= 10 && segments.failed == 0 && segments.bytes > 0)
+        // No origin error; on a loaded machine a request of the 4x clock may time out, one in flight at the end is
+        // given up.
+        #expect((segments.outcomes["2xx"] ?? 0) >= 10 && segments.bytes > 0, "\(segments.outcomes)")
+        #expect(Set(segments.outcomes.keys).isSubset(of: ["2xx", "timeout", "cancelled"]), "\(segments.outcomes)")
         #expect(result.verdict.succeeded, "\(result.verdict.findings)")
         #expect(aggregate.playedSeconds > 10 * 2)
+    }
+}
+
+/// Answers by the path: `/missing` 404, `/slow` a timeout, `/gone` a cancellation, anything else 200 with three bytes.
+private struct ScriptedTransport: HTTPTransport {
+    func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
+        let path = request.url.path
+        if path.hasPrefix("/slow") { throw .timeout }
+        if path.hasPrefix("/gone") { throw .cancelled }
+        let status = path.hasPrefix("/missing") ? 404 : 200
+        return HTTPResponse(status: status, headers: [], body: status == 200 ? [1, 2, 3] : [], url: request.url,
+                            timing: RequestTiming(timeToFirstByte: .zero, duration: .zero))
     }
 }

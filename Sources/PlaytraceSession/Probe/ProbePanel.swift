@@ -30,7 +30,7 @@ public enum ProbePanel {
         for kind in ProbeRequestCounter.Kind.allCases {
             guard let counts = progress.requests[kind], counts.requests > 0 else { continue }
             requests.append("\(counts.requests) \(kind.rawValue)")
-            for (outcome, count) in counts.outcomes where outcome != "2xx" && outcome != "3xx" {
+            for (outcome, count) in counts.outcomes where ProbeRequestCounter.Counts.isFailure(outcome) {
                 failures[outcome, default: 0] += count
             }
         }

@@ -27,8 +27,14 @@ public final class ProbeRequestCounter: Sendable {
         /// (`timeout`, `connect`, `connectionClosed`…).
         public var outcomes: [String: Int] = [:]
 
-        /// Requests with an HTTP error status or no response.
-        public var failed: Int { outcomes.filter { $0.key != "2xx" && $0.key != "3xx" }.values.reduce(0, +) }
+        /// Requests with an HTTP error status or no response. A request its viewer gave up (`cancelled`: the viewer
+        /// left, seeked or switched) is not the origin's failure and is not counted.
+        public var failed: Int { outcomes.filter { Self.isFailure($0.key) }.values.reduce(0, +) }
+
+        /// Whether an outcome is a failure: an HTTP error status or a transport failure, not a cancellation.
+        public static func isFailure(_ outcome: String) -> Bool {
+            outcome != "2xx" && outcome != "3xx" && outcome != "cancelled"
+        }
     }
 
     private let counts = Mutex<[Kind: Counts]>([:])
