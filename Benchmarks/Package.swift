@@ -161,6 +161,13 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "OutboxBurst",
+            dependencies: [
+                .product(name: "PlaytraceNetwork", package: "Playtrace"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "PlayerCost",
             dependencies: [
                 .product(name: "PlaytraceAds", package: "Playtrace"),

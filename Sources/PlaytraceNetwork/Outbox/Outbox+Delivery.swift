@@ -181,9 +181,15 @@ extension Outbox {
     /// A destination's messages due at `moment` after the row `after`, the rows set aside on the way logged; `nil`
     /// when the store failed (logged).
     func duePage(_ destination: String, at moment: StreamDate, after: Int64 = 0) -> OutboxStore.DuePage? {
+        logged(destination) {
+            try store.due(destination: destination, at: moment.secondsSince1970, limit: configuration.batchSize, after: after)
+        }
+    }
+
+    func logged(_ destination: String, _ read: () throws -> OutboxStore.DuePage) -> OutboxStore.DuePage? {
         let page: OutboxStore.DuePage
         do {
-            page = try store.due(destination: destination, at: moment.secondsSince1970, limit: configuration.batchSize, after: after)
+            page = try read()
         } catch {
             logger.error("outbox delivery failed", metadata: ["destination": "\(destination)", "error": "\(error)"])
             return nil

@@ -25,9 +25,18 @@ extension Outbox {
         ])
     }
 
+    /// The store's bounds, as of now.
+    nonisolated var bounds: OutboxStore.Bounds {
+        OutboxStore.Bounds(oldest: oldestKept, maximumBytes: configuration.maximumBytes)
+    }
+
+    /// Enforces the bounds now (a flush, a drain); inserts enforce them in their own transaction.
     nonisolated func enforceBounds() throws {
-        let dropped = try store.enforceBounds(oldest: oldestKept,
-                                              maximumBytes: configuration.maximumBytes)
+        noteDropped(try store.enforce(bounds))
+    }
+
+    /// Says that the bounds dropped messages, if they did.
+    nonisolated func noteDropped(_ dropped: Int) {
         if dropped > 0 {
             logger.warning("outbox bounds reached: oldest messages dropped", metadata: ["dropped": "\(dropped)"])
         }

@@ -38,33 +38,44 @@ extension Outbox {
         }
     }
 
-    /// Starts attempts at the due messages of a destination whose messages are independent, oldest first, while its
+    /// Starts attempts at the due messages of a destination whose messages are independent, earliest due first, while its
     /// limits allow: at most `maximumInFlight` at once, `maximumPerHost` to one host. A message whose host is at its
     /// limit is passed over for later ones (other hosts'); it starts when an attempt of its host ends.
     func startDeliveries(_ destination: String, courier: any OutboxCourier, maximumPerHost: Int,
                                  maximumInFlight: Int) {
         let lookedAt = wallClock.now
-        defer { scheduleNextLook(destination, lookedAt: lookedAt) }
+        // With every place taken, the end of an attempt looks again: when the next message falls due is read only
+        // once a look leaves places free (one query fewer per beacon in a burst).
+        var placesFilled = false
+        defer { if !placesFilled { scheduleNextLook(destination, lookedAt: lookedAt) } }
         if holds.heldUntil(destination, after: wallClock.now) != nil { return }
         checkFile()
-        var after: Int64 = 0
-        while independent.count(of: destination) < maximumInFlight {
-            guard let page = duePage(destination, at: lookedAt, after: after) else { return }
-            for message in page.messages {
-                guard independent.count(of: destination) < maximumInFlight else { break }
-                guard let id = message.id, !passes.inFlight.contains(id) else { continue }
+        let places = maximumInFlight - independent.count(of: destination)
+        placesFilled = places <= 0
+        guard places > 0 else { return }
+        // The messages are claimed as they are read, in one transaction: those whose host is at its limit are passed
+        // over for later ones (other hosts'), and start when an attempt of their host ends.
+        var admitted: [String: Int] = [:]
+        let moment = now
+        guard let page = logged(destination, {
+            try store.claimDue(destination: destination, at: lookedAt.secondsSince1970, limit: places,
+                               until: moment + configuration.claimDuration.seconds) { message in
+                guard let id = message.id, !passes.inFlight.contains(id) else { return false }
                 let lane = destination + " " + Self.host(of: message)
-                guard independent.count(inLane: lane) < maximumPerHost else { continue }
-                guard let claimed = claim(id, of: destination) else { return }
-                guard claimed else { continue }
-                passes.inFlight.insert(id)
-                independent.started(id, destination: destination, lane: lane, task: Task {
-                    let outcome = await courier.deliver(message)
-                    self.finished(outcome, of: message, id: id, lane: lane, courier: courier, abandoned: Task.isCancelled)
-                })
+                guard independent.count(inLane: lane) + admitted[lane, default: 0] < maximumPerHost else { return false }
+                admitted[lane, default: 0] += 1
+                return true
             }
-            if page.isLast { return }
-            after = page.lastRow
+        }) else { return }
+        placesFilled = page.messages.count == places
+        for message in page.messages {
+            guard let id = message.id else { continue }
+            let lane = destination + " " + Self.host(of: message)
+            passes.inFlight.insert(id)
+            independent.started(id, destination: destination, lane: lane, task: Task {
+                let outcome = await courier.deliver(message)
+                self.finished(outcome, of: message, id: id, lane: lane, courier: courier, abandoned: Task.isCancelled)
+            })
         }
     }
 

@@ -18,8 +18,9 @@ extension Outbox {
         checkFile()
         let inserted: Bool
         do {
-            inserted = try await store.insertInBackground(message, rememberedSince: oldestKept)
-            if inserted { try enforceBounds() }
+            let insertion = try await store.insertInBackground(message, rememberedSince: oldestKept, bounds: bounds)
+            inserted = insertion.inserted
+            noteDropped(insertion.dropped)
         } catch {
             noteWriteFailure(error)
             throw error
@@ -127,12 +128,11 @@ extension Outbox {
         guard !messages.isEmpty else { return }
         checkFile()
         do {
-            let inserted = try await store.insertAllInBackground(messages, rememberedSince: oldestKept)
-            if inserted.contains(true) { try enforceBounds() }
+            noteDropped(try await store.insertAllInBackground(messages, rememberedSince: oldestKept, bounds: bounds).dropped)
         } catch {
             for message in messages {
                 do {
-                    if try await store.insertInBackground(message, rememberedSince: oldestKept) { try enforceBounds() }
+                    noteDropped(try await store.insertInBackground(message, rememberedSince: oldestKept, bounds: bounds).dropped)
                 } catch {
                     lose(message, error)
                 }

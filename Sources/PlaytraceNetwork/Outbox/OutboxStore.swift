@@ -26,6 +26,14 @@ struct OutboxStore: Sendable {
         }
     }
 
+    /// Runs queries that only read. Not GRDB's `read`: that one guards each read with `PRAGMA query_only` on and
+    /// off, and SQLite expires every prepared statement of the connection whenever a flag pragma is set, so that
+    /// every cached statement was compiled anew after each read (a dozen compilations per beacon delivered, most of
+    /// the outbox's cost in a burst). The store's own reads are SELECTs, on the store's one serial connection.
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try database.unsafeRead(body)
+    }
+
     /// The tables an outbox file has; a database with other tables is someone else's and is not written to.
     private static let ownTables: Set<String> = ["message", "counter", "settled", "grdb_migrations"]
 
@@ -153,6 +161,15 @@ struct OutboxStore: Sendable {
             // Zeroing freed pages costs writes on every delivery: only while the old rows are rewritten.
             try db.execute(sql: "PRAGMA secure_delete = OFF")
         }
+        // Messages that go each on their own (ad beacons) are read by due date through indexes that leave out the
+        // claimed ones and the claims apart: a burst of beacons with a thousand in flight reads only what it starts.
+        migrator.registerMigration("v7") { db in
+            try db.execute(sql: """
+                CREATE INDEX messageUnclaimedDue ON message (destination, nextAttemptAt, id)
+                    WHERE claimedBy IS NULL AND quarantined = 0;
+                CREATE INDEX messageClaims ON message (destination, claimedBy, claimedUntil) WHERE claimedBy IS NOT NULL;
+                """)
+        }
         try migrator.migrate(database)
         if path != nil {
             // What a migration changed leaves the write-ahead log for the file itself.
@@ -169,22 +186,36 @@ struct OutboxStore: Sendable {
         return try database.write { db in try Self.insert(message, metadata: metadata, rememberedSince: rememberedSince, in: db) }
     }
 
-    /// Inserts a message without blocking the caller's thread: SQLite runs on the store's own serial queue.
-    func insertInBackground(_ message: OutboxMessage, rememberedSince: Double) async throws -> Bool {
+    /// The bounds of the store: messages created before `oldest` (seconds since 1970), and the oldest ones while the
+    /// payloads pass `maximumBytes`, are dropped.
+    struct Bounds: Sendable {
+        var oldest: Double
+        var maximumBytes: Int
+    }
+
+    /// Inserts a message without blocking the caller's thread: SQLite runs on the store's own serial queue. When it
+    /// was inserted, the bounds are enforced in the same transaction. Returns whether it was inserted (as
+    /// ``insert(_:rememberedSince:)`` tells) and how many messages the bounds dropped.
+    func insertInBackground(_ message: OutboxMessage, rememberedSince: Double,
+                            bounds: Bounds) async throws -> (inserted: Bool, dropped: Int) {
         let metadata = try Self.metadataText(message)
         return try await database.write { db in
-            try Self.insert(message, metadata: metadata, rememberedSince: rememberedSince, in: db)
+            let inserted = try Self.insert(message, metadata: metadata, rememberedSince: rememberedSince, in: db)
+            return (inserted, inserted ? try Self.enforce(bounds, in: db) : 0)
         }
     }
 
-    /// Inserts messages in one transaction, without blocking the caller's thread; for each, whether it was inserted
-    /// (as ``insert(_:rememberedSince:)`` tells). One commit for many messages: a burst is stored as fast as it comes.
-    func insertAllInBackground(_ messages: [OutboxMessage], rememberedSince: Double) async throws -> [Bool] {
+    /// Inserts messages in one transaction, without blocking the caller's thread, the bounds enforced in it; for each,
+    /// whether it was inserted (as ``insert(_:rememberedSince:)`` tells), and how many messages the bounds dropped.
+    /// One commit for many messages: a burst is stored as fast as it comes.
+    func insertAllInBackground(_ messages: [OutboxMessage], rememberedSince: Double,
+                               bounds: Bounds) async throws -> (inserted: [Bool], dropped: Int) {
         let metadata = try messages.map(Self.metadataText)
         return try await database.write { db in
-            try zip(messages, metadata).map { message, metadata in
+            let inserted = try zip(messages, metadata).map { message, metadata in
                 try Self.insert(message, metadata: metadata, rememberedSince: rememberedSince, in: db)
             }
+            return (inserted, inserted.contains(true) ? try Self.enforce(bounds, in: db) : 0)
         }
     }
 
@@ -223,6 +254,12 @@ struct OutboxStore: Sendable {
         var isLast = true
     }
 
+    /// A place in the messages due by date: after the message due at `date` whose row is `row`.
+    private struct DueCursor {
+        var date: Double
+        var row: Int64
+    }
+
     /// Messages for `destination` due at `now` and not claimed by a live store, oldest first (this store's own live
     /// claims are the attempts its caller has under way). Rows that cannot
     /// be read back are set aside (``Quarantined``) and returned apart, so that one bad row never blocks the others.
@@ -239,27 +276,83 @@ struct OutboxStore: Sendable {
                 ORDER BY id LIMIT ?
                 """), arguments: [destination, now, after, owner.id, now, limit * 2])
             var page = DuePage(lastRow: after, isLast: rows.count < limit * 2)
-            for row in rows {
-                guard page.messages.count < limit else {
-                    page.isLast = false
-                    break
+            if try !collect(rows, into: &page, limit: limit, now: now, in: db) { page.isLast = false }
+            return page
+        }
+    }
+
+    /// Claims until `until` the messages for `destination` due at `now` that `admit` takes, at most `limit`, earliest
+    /// due first, in one transaction: for a destination whose messages go each on its own. The claims that can be
+    /// taken over (another store's whose process died or whose claim lapsed, this store's own lapsed ones) come first,
+    /// then unclaimed messages by due date. Every part is read through an index of its own (`messageClaims`,
+    /// `messageUnclaimedDue`), so that a look costs what it starts, not the thousands of messages in flight or
+    /// waiting for a retry beside it; a message `admit` passes over (its host at its limit) stays unclaimed.
+    func claimDue(destination: String, at now: Double, limit: Int, until: Double,
+                  admit: (OutboxMessage) -> Bool) throws -> DuePage {
+        try database.write { db in
+            var page = DuePage()
+            let claim = try db.cachedStatement(sql: "UPDATE message SET claimedUntil = ?, claimedBy = ? WHERE id = ?")
+            func taken(_ rows: [Row], _ page: inout DuePage) throws {
+                var candidates = DuePage()
+                _ = try collect(rows, into: &candidates, limit: rows.count, now: now, in: db)
+                page.quarantined += candidates.quarantined
+                for message in candidates.messages where page.messages.count < limit && admit(message) {
+                    try claim.execute(arguments: [until, owner.id, message.id])
+                    page.messages.append(message)
                 }
-                page.lastRow = (try? row.decode(Int64.self, forColumn: "id")) ?? page.lastRow
-                // Another live process is sending it.
-                if let other = try? row.decode(String?.self, forColumn: "claimedBy"), other != owner.id,
-                   let until = try? row.decode(Double?.self, forColumn: "claimedUntil"), until >= now,
-                   ClaimOwner.isAlive(other) { continue }
-                do {
-                    page.messages.append(try Self.message(row))
-                } catch {
-                    let id: Int64 = try row.decode(forColumn: "id")
-                    let reason = "unreadable row: \(error)"
-                    try db.cachedStatement(sql: "UPDATE message SET quarantined = 1, lastError = ? WHERE id = ?").execute(arguments: [reason, id])
-                    page.quarantined.append(Quarantined(id: id, reason: reason))
-                }
+            }
+            try taken(Row.fetchAll(db.cachedStatement(sql: """
+                SELECT * FROM message WHERE destination = ?1 AND claimedBy IS NOT NULL AND claimedBy < ?2
+                  AND quarantined = 0 AND nextAttemptAt <= ?3
+                UNION ALL
+                SELECT * FROM message WHERE destination = ?1 AND claimedBy IS NOT NULL AND claimedBy > ?2
+                  AND quarantined = 0 AND nextAttemptAt <= ?3
+                UNION ALL
+                SELECT * FROM message WHERE destination = ?1 AND claimedBy IS NOT NULL AND claimedBy = ?2
+                  AND claimedUntil < ?3 AND quarantined = 0 AND nextAttemptAt <= ?3
+                """), arguments: [destination, owner.id, now]), &page)
+            // Unclaimed messages a page at a time (as many as there are places left, or a batch past messages
+            // `admit` passed over), until the places are filled or none is left.
+            var cursor = DueCursor(date: -Double.greatestFiniteMagnitude, row: 0)
+            var pageSize = limit
+            while page.messages.count < limit {
+                let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                    SELECT * FROM message
+                    WHERE destination = ? AND claimedBy IS NULL AND quarantined = 0 AND nextAttemptAt <= ?
+                      AND (nextAttemptAt, id) > (?, ?)
+                    ORDER BY nextAttemptAt, id LIMIT ?
+                    """), arguments: [destination, now, cursor.date, cursor.row, pageSize])
+                try taken(rows, &page)
+                guard rows.count == pageSize, let last = rows.last,
+                      let date = try? last.decode(Double.self, forColumn: "nextAttemptAt"),
+                      let row = try? last.decode(Int64.self, forColumn: "id") else { break }
+                cursor = DueCursor(date: date, row: row)
+                pageSize = max(pageSize, 64)
             }
             return page
         }
+    }
+
+    /// Adds the messages of `rows` to `page`, up to `limit`: a row another live store claims is passed over, one that
+    /// cannot be read back is set aside. Returns `false` when the limit stopped it before the last row.
+    private func collect(_ rows: [Row], into page: inout DuePage, limit: Int, now: Double, in db: Database) throws -> Bool {
+        for row in rows {
+            guard page.messages.count < limit else { return false }
+            page.lastRow = (try? row.decode(Int64.self, forColumn: "id")) ?? page.lastRow
+            // Another live process is sending it.
+            if let other = try? row.decode(String?.self, forColumn: "claimedBy"), other != owner.id,
+               let until = try? row.decode(Double?.self, forColumn: "claimedUntil"), until >= now,
+               ClaimOwner.isAlive(other) { continue }
+            do {
+                page.messages.append(try Self.message(row))
+            } catch {
+                let id: Int64 = try row.decode(forColumn: "id")
+                let reason = "unreadable row: \(error)"
+                try db.cachedStatement(sql: "UPDATE message SET quarantined = 1, lastError = ? WHERE id = ?").execute(arguments: [reason, id])
+                page.quarantined.append(Quarantined(id: id, reason: reason))
+            }
+        }
+        return true
     }
 
     /// Claims a message for one delivery attempt until `until`; `false` when a live process holds it. The claim
@@ -297,7 +390,7 @@ struct OutboxStore: Sendable {
 
     /// How many messages of `destination` fall due by `horizon` and are not held by another live process's claim.
     func deliverableCount(destination: String, dueBy horizon: Double, now: Double) throws -> Int {
-        try database.read { db in
+        try read { db in
             var count = try Int.fetchOne(db.cachedStatement(sql: """
                 SELECT COUNT(*) FROM message
                 WHERE destination = ? AND quarantined = 0 AND nextAttemptAt <= ? AND (claimedUntil IS NULL OR claimedUntil < ?)
@@ -323,7 +416,7 @@ struct OutboxStore: Sendable {
         guard !destinations.isEmpty else { return nil }
         let placeholders = Array(repeating: "?", count: destinations.count).joined(separator: ",")
         let later = now == nil ? "" : " AND nextAttemptAt > ?"
-        return try database.read { db in
+        return try read { db in
             try Double.fetchOne(db.cachedStatement(sql: """
                 SELECT MIN(nextAttemptAt) FROM message WHERE quarantined = 0 AND destination IN (\(placeholders))\(later)
                 """), arguments: StatementArguments(destinations as [any DatabaseValueConvertible] + (now.map { [$0] } ?? [])))
@@ -333,7 +426,7 @@ struct OutboxStore: Sendable {
     /// The earliest date after `horizon` before which a server asked (Retry-After) not to be sent a message of
     /// `destination` again, if any message waits so.
     func nextNotBefore(destination: String, after horizon: Double) throws -> Double? {
-        try database.read { db in
+        try read { db in
             try Double.fetchOne(db.cachedStatement(sql: """
                 SELECT MIN(notBefore) FROM message WHERE quarantined = 0 AND destination = ? AND notBefore > ?
                 """), arguments: [destination, horizon])
@@ -384,27 +477,29 @@ struct OutboxStore: Sendable {
         }
     }
 
-    /// Drops messages older than `oldest`, then the oldest ones while the payloads exceed `maximumBytes`; returns
+    /// Drops messages older than `bounds.oldest`, then the oldest ones while the payloads exceed its bytes; returns
     /// how many were dropped.
-    func enforceBounds(oldest: Double, maximumBytes: Int) throws -> Int {
-        try database.write { db in
-            try db.cachedStatement(sql: "DELETE FROM settled WHERE settledAt < ?").execute(arguments: [oldest])
-            try db.cachedStatement(sql: "DELETE FROM message WHERE createdAt < ?").execute(arguments: [oldest])
-            var dropped = db.changesCount
-            var total = try Int.fetchOne(db.cachedStatement(sql: "SELECT value FROM counter WHERE name = 'pendingBytes'"))
-                ?? Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(LENGTH(payload)), 0) FROM message")) ?? 0
-            while total > maximumBytes {
-                guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, LENGTH(payload) AS size FROM message ORDER BY id LIMIT 1"))
-                else { break }
-                let id: Int64 = try row.decode(forColumn: "id")
-                let size: Int = try row.decode(Int?.self, forColumn: "size") ?? 0
-                try db.cachedStatement(sql: "DELETE FROM message WHERE id = ?").execute(arguments: [id])
-                total -= size
-                dropped += 1
-            }
-            if dropped > 0 { try Self.increment("dropped", by: dropped, in: db) }
-            return dropped
+    func enforce(_ bounds: Bounds) throws -> Int {
+        try database.write { db in try Self.enforce(bounds, in: db) }
+    }
+
+    private static func enforce(_ bounds: Bounds, in db: Database) throws -> Int {
+        try db.cachedStatement(sql: "DELETE FROM settled WHERE settledAt < ?").execute(arguments: [bounds.oldest])
+        try db.cachedStatement(sql: "DELETE FROM message WHERE createdAt < ?").execute(arguments: [bounds.oldest])
+        var dropped = db.changesCount
+        var total = try Int.fetchOne(db.cachedStatement(sql: "SELECT value FROM counter WHERE name = 'pendingBytes'"))
+            ?? Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(LENGTH(payload)), 0) FROM message")) ?? 0
+        while total > bounds.maximumBytes {
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, LENGTH(payload) AS size FROM message ORDER BY id LIMIT 1"))
+            else { break }
+            let id: Int64 = try row.decode(forColumn: "id")
+            let size: Int = try row.decode(Int?.self, forColumn: "size") ?? 0
+            try db.cachedStatement(sql: "DELETE FROM message WHERE id = ?").execute(arguments: [id])
+            total -= size
+            dropped += 1
         }
+        if dropped > 0 { try increment("dropped", by: dropped, in: db) }
+        return dropped
     }
 
     /// What became of the messages whose key starts with `prefix`: stored ones, and remembered settled ones.
@@ -412,7 +507,7 @@ struct OutboxStore: Sendable {
         // Keys compare as bytes: every key with the prefix sorts between it and the prefix followed by the highest
         // code point, so both lookups use the key indexes.
         let upper = prefix + "\u{10FFFF}"
-        return try database.read { db in
+        return try read { db in
             var states: [String: OutboxKeyState] = [:]
             let settled = try Row.fetchAll(db.cachedStatement(sql: "SELECT key, outcome FROM settled WHERE key >= ? AND key < ?"),
                                            arguments: [prefix, upper])
@@ -431,7 +526,7 @@ struct OutboxStore: Sendable {
     }
 
     func statistics() throws -> OutboxStatistics {
-        try database.read { db in
+        try read { db in
             var statistics = OutboxStatistics()
             for row in try Row.fetchAll(db, sql: "SELECT name, value FROM counter") {
                 guard let name = try? row.decode(String.self, forColumn: "name"),
