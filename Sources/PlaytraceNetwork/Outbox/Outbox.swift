@@ -62,6 +62,10 @@ public actor Outbox {
     var settling = SettleWaiters()
     /// How many times the background loop woke (for tests: an idle or blocked outbox must not spin).
     package var loopWakes: Int { schedule.wakes }
+    /// The SQL statements the store ran and the messages it read back so far (for tests: what a message costs).
+    package nonisolated var storeActivity: (statements: Int, decoded: Int) {
+        (store.activity.statements.load(ordering: .relaxed), store.activity.decoded.load(ordering: .relaxed))
+    }
 
     /// Opens an outbox.
     /// - Parameters:

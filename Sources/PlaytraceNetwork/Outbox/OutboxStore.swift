@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The outbox's SQLite store (through GRDB): messages and counters, in one file that survives restarts and
 /// `kill -9` (every change is a committed transaction).
@@ -9,12 +10,20 @@ struct OutboxStore: Sendable {
     private let owner = ClaimOwner()
     /// Notices the file being deleted, replaced or truncated under the store (`nil` in memory).
     let watch: OutboxFileWatch?
+    /// What the store did: SQL statements run and messages read back (a test bounds them per message delivered).
+    let activity = Activity()
+
+    /// Counts of the store's work.
+    final class Activity: Sendable {
+        let statements = Atomic<Int>(0)
+        let decoded = Atomic<Int>(0)
+    }
 
     /// Opens (or creates) the store at `path`; `nil` keeps it in memory (for tests that do not restart).
     /// - Throws: ``OutboxError/unreadableStore(path:reason:)`` when SQLite cannot open or prepare it.
     init(path: String?) throws(OutboxError) {
         do {
-            database = try Self.open(path: path)
+            database = try Self.open(path: path, activity: activity)
             watch = path.flatMap(OutboxFileWatch.init(path:))
         } catch let error as OutboxError {
             throw error
@@ -54,9 +63,12 @@ struct OutboxStore: Sendable {
         }
     }
 
-    private static func open(path: String?) throws -> DatabaseQueue {
+    private static func open(path: String?, activity: Activity) throws -> DatabaseQueue {
         let database: DatabaseQueue
         var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            db.trace(options: .statement) { _ in activity.statements.add(1, ordering: .relaxed) }
+        }
         configuration.busyMode = .timeout(5)
         // With the write-ahead log (set below), NORMAL syncs the log only at checkpoints: a committed message
         // survives the process being killed (it is in the file's log); a power cut may lose the last commits.
@@ -344,6 +356,7 @@ struct OutboxStore: Sendable {
                let until = try? row.decode(Double?.self, forColumn: "claimedUntil"), until >= now,
                ClaimOwner.isAlive(other) { continue }
             do {
+                activity.decoded.add(1, ordering: .relaxed)
                 page.messages.append(try Self.message(row))
             } catch {
                 let id: Int64 = try row.decode(forColumn: "id")
