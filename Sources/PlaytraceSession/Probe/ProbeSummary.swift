@@ -6,7 +6,8 @@ import PlaytraceCore
 /// session summaries. `schemas/probe-summary.schema.json` describes each field.
 ///
 /// Numbers carry their unit in their key; percentiles are of the viewers (startup) or of the beacons (lateness), from
-/// HdrHistograms with three significant digits.
+/// HdrHistograms with three significant digits. The model and its decoding stand alone (a summary file is read by
+/// `playtrace report`, and fuzzed); it is made from a probe's result in `ProbeSummary+Result.swift`.
 public struct ProbeSummary: Codable, Sendable {
     public static let currentSchemaVersion = 1
 
@@ -25,7 +26,7 @@ public struct ProbeSummary: Codable, Sendable {
     public var playback: Playback
     public var variants: [VariantShare]
     /// By kind: `playlist`, `segment`, `metadata`, `beacon`, `telemetry`.
-    public var requests: [String: ProbeRequestCounter.Counts]
+    public var requests: [String: ProbeRequestCounts]
     public var beacons: Beacons
     public var verdict: Verdict
     /// The worst viewers, worst first.
@@ -62,15 +63,6 @@ public struct ProbeSummary: Codable, Sendable {
         public var p90Milliseconds: Double?
         public var p99Milliseconds: Double?
         public var maxMilliseconds: Double?
-
-        init(_ distribution: LatencyDistribution) {
-            count = distribution.count
-            func milliseconds(_ value: Duration?) -> Double? { value.map { $0.seconds * 1_000 } }
-            p50Milliseconds = milliseconds(distribution.percentile(50))
-            p90Milliseconds = milliseconds(distribution.percentile(90))
-            p99Milliseconds = milliseconds(distribution.percentile(99))
-            maxMilliseconds = milliseconds(distribution.max)
-        }
     }
 
     public struct Playback: Codable, Sendable {
@@ -91,7 +83,7 @@ public struct ProbeSummary: Codable, Sendable {
     }
 
     public struct Beacons: Codable, Sendable {
-        public var totals: ProbeAggregate.BeaconTotals
+        public var totals: ProbeBeaconTotals
         /// From the playhead's crossing to the response, of every beacon delivered.
         public var lateness: Distribution
     }
@@ -114,43 +106,6 @@ public struct ProbeSummary: Codable, Sendable {
 }
 
 extension ProbeSummary {
-    /// The summary of a probe's result.
-    public init(_ result: ProbeResult, url: URL, population: ProbePopulation, duration: Duration, startedAt: String,
-                complete: Bool) {
-        let aggregate = result.aggregate
-        self.url = URLRedaction.redacting(url.absoluteString)
-        self.startedAt = startedAt
-        endedAt = ISO8601.now()
-        self.complete = complete
-        succeeded = result.verdict.succeeded
-        self.population = Population(size: population.size, seed: population.seed, shardIndex: population.shard.index,
-                                     shardCount: population.shard.count, rampSeconds: population.ramp.seconds,
-                                     durationSeconds: duration.seconds, spreadSeconds: population.spread.seconds,
-                                     elapsedSeconds: result.elapsed.seconds)
-        viewers = Viewers(planned: aggregate.planned, started: aggregate.started, ended: aggregate.ended,
-                          failed: aggregate.failed, failedToStart: aggregate.failedToStart,
-                          neverStarted: aggregate.neverStarted, shortfalls: aggregate.shortfalls)
-        startup = Distribution(aggregate.startup)
-        playback = Playback(playedSeconds: aggregate.playedSeconds, stallCount: aggregate.stallCount,
-                            stallSeconds: aggregate.stallSeconds, stallsPerViewerHour: aggregate.stallsPerViewerHour,
-                            rebufferingRatio: aggregate.rebufferingRatio, variantSwitches: aggregate.variantSwitches)
-        let known = aggregate.variantSeconds.values.reduce(0, +)
-        variants = aggregate.variantSeconds.sorted { $0.key < $1.key }.map { bandwidth, seconds in
-            VariantShare(bandwidthBitsPerSecond: bandwidth, playedSeconds: seconds, share: known > 0 ? seconds / known : 0)
-        }
-        requests = Dictionary(uniqueKeysWithValues: result.requests.map { ($0.key.rawValue, $0.value) })
-        beacons = Beacons(totals: aggregate.beacons, lateness: Distribution(aggregate.lateness))
-        let verdict = result.verdict
-        self.verdict = Verdict(
-            succeeded: verdict.succeeded, interrupted: verdict.interrupted, line: verdict.line(aggregate),
-            reasons: verdict.failing.map { SessionSummary.Finding(kind: $0.kind.rawValue, text: $0.text) },
-            accepted: verdict.findings.filter { verdict.accepted.contains($0.kind) }
-                .map { SessionSummary.Finding(kind: $0.kind.rawValue, text: $0.text) })
-        worst = aggregate.worst.map {
-            WorstViewer(index: $0.viewer.index, id: $0.viewer.id, reason: $0.reason, summary: $0.summary)
-        }
-    }
-
     /// A probe summary file read back (for `playtrace report`): ``SummaryFileError`` when it is no JSON or of another
     /// schema version, a `DecodingError` naming the field when a field is not what it should be.
     public static func decode(_ data: Data) throws -> ProbeSummary {

@@ -116,7 +116,7 @@ public struct ProbeReport {
 
     private func requests() -> String {
         var rows = ""
-        for kind in ProbeRequestCounter.Kind.allCases {
+        for kind in ProbeRequestKind.allCases {
             guard let counts = summary.requests[kind.rawValue], counts.requests > 0 else { continue }
             let outcomes = counts.outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             rows += "<tr>" + HTMLReport.cell(kind.rawValue) + HTMLReport.cell(String(counts.requests))
