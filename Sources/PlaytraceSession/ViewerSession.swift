@@ -252,6 +252,14 @@ public final class ViewerSession {
             }
         }
         output.endStatus()
+        return await finish(player: player, items: items, entries: entries, limitNotReached: limitNotReached)
+    }
+
+    /// The end of ``run()``: the engines stopped, telemetry, ads and the outbox finished within their bounds, the
+    /// verdict and the summary. A function of its own, so that what it holds is not in the frame a viewer keeps for
+    /// its whole life (a probe holds thousands).
+    private func finish(player: Player, items: [PlayerItem], entries: [Item],
+                        limitNotReached: String?) async -> SessionResult {
         // The engine's own state now (the Player's copy is refreshed periodically): what was played up to the end.
         let lastSnapshot = await player.engines.first?.snapshot() ?? player.engineSnapshot
         let trackedItem = zip(entries, items).first { $0.0.tracksAds }?.1
