@@ -161,6 +161,7 @@ public final class ViewerSession {
         headless.assetListReader = ads?.assetListReader
         var playerConfiguration = Player.Configuration()
         playerConfiguration.advancesAfterFailure = true
+        playerConfiguration.metricsHistoryLimit = configuration.recordLimits.playerMetricsHistory
         let player = Player(items: items, configuration: playerConfiguration, clock: clock,
                             engine: configuration.engine.factory(clock: clock, transport: configuration.mediaTransport ?? transport,
                                                                  headless: headless))

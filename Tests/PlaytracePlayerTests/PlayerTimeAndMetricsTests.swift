@@ -121,4 +121,21 @@ struct PlayerTimeAndMetricsTests {
         updates.stop()
         await harness.shutdown()
     }
+
+    @Test("The metrics history keeps its limit's latest samples, their increments still against the sample before")
+    func metricsHistoryLimit() async throws {
+        let log = TrackerLog()
+        var configuration = Player.Configuration()
+        configuration.metricsHistoryLimit = 2
+        let harness = try await PlayerHarness(player: configuration) { h in [h.item("A", log: log)] }
+        let player = harness.player!
+        player.play()
+        await harness.advance(by: .seconds(6))
+        let history = player.metrics()
+        #expect(history.count == 2)
+        let latest = try #require(history.last)
+        #expect(latest.total.bytesReceived > 0 && latest.time - history[0].time == .seconds(1))
+        #expect(latest.increment.bytesReceived == latest.total.bytesReceived - history[0].total.bytesReceived)
+        await harness.shutdown()
+    }
 }
