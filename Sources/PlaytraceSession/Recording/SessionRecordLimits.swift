@@ -13,7 +13,7 @@ public struct SessionRecordLimits: Sendable, Hashable {
     public var succeededRequests: Int
     /// Whether the successful requests listed are the latest ones (a ring) rather than the first ones.
     public var keepsLatestRequests: Bool
-    /// The Player's quality-of-service samples kept for its current item (``Player/metrics()``, one a second):
+    /// The Player's quality-of-service samples kept for its current item (`Player.metrics()`, one a second):
     /// the summary does not read them (its timeline is the recorder's), an app showing the session might.
     public var playerMetricsHistory: Int
 
