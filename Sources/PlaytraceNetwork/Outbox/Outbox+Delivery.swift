@@ -178,14 +178,15 @@ extension Outbox {
         }
     }
 
-    /// A destination's messages due at `moment` after the row `after`, the rows set aside on the way logged; `nil`
-    /// when the store failed (logged).
-    func duePage(_ destination: String, at moment: StreamDate, after: Int64 = 0) -> OutboxStore.DuePage? {
+    /// A destination's messages due at `moment`, the rows set aside on the way logged; `nil` when the store failed
+    /// (logged).
+    func duePage(_ destination: String, at moment: StreamDate) -> OutboxStore.DuePage? {
         logged(destination) {
-            try store.due(destination: destination, at: moment.secondsSince1970, limit: configuration.batchSize, after: after)
+            try store.due(destination: destination, at: moment.secondsSince1970, limit: configuration.batchSize)
         }
     }
 
+    /// The page `read` makes, with the rows it set aside logged; `nil` when the store failed (logged).
     func logged(_ destination: String, _ read: () throws -> OutboxStore.DuePage) -> OutboxStore.DuePage? {
         let page: OutboxStore.DuePage
         do {

@@ -56,6 +56,7 @@ extension Outbox {
         // The messages are claimed as they are read, in one transaction: those whose host is at its limit are passed
         // over for later ones (other hosts'), and start when an attempt of their host ends.
         var admitted: [String: Int] = [:]
+        var lanes: [Int64: String] = [:]
         let moment = now
         guard let page = logged(destination, {
             try store.claimDue(destination: destination, at: lookedAt.secondsSince1970, limit: places,
@@ -64,13 +65,13 @@ extension Outbox {
                 let lane = destination + " " + Self.host(of: message)
                 guard independent.count(inLane: lane) + admitted[lane, default: 0] < maximumPerHost else { return false }
                 admitted[lane, default: 0] += 1
+                lanes[id] = lane
                 return true
             }
         }) else { return }
         placesFilled = page.messages.count == places
         for message in page.messages {
-            guard let id = message.id else { continue }
-            let lane = destination + " " + Self.host(of: message)
+            guard let id = message.id, let lane = lanes[id] else { continue }
             passes.inFlight.insert(id)
             independent.started(id, destination: destination, lane: lane, task: Task {
                 let outcome = await courier.deliver(message)

@@ -256,14 +256,10 @@ struct OutboxStore: Sendable {
         var reason: String
     }
 
-    /// One look at a destination's due messages (``due(destination:at:limit:after:)``).
+    /// One look at a destination's due messages (``due(destination:at:limit:)``, ``claimDue(destination:at:limit:until:admit:)``).
     struct DuePage: Sendable {
         var messages: [OutboxMessage] = []
         var quarantined: [Quarantined] = []
-        /// The last row looked at: the next page starts after it.
-        var lastRow: Int64 = 0
-        /// Whether no due row is left after ``lastRow``.
-        var isLast = true
     }
 
     /// A place in the messages due by date: after the message due at `date` whose row is `row`.
@@ -275,20 +271,18 @@ struct OutboxStore: Sendable {
     /// Messages for `destination` due at `now` and not claimed by a live store, oldest first (this store's own live
     /// claims are the attempts its caller has under way). Rows that cannot
     /// be read back are set aside (``Quarantined``) and returned apart, so that one bad row never blocks the others.
-    /// `after` skips the rows up to that id (the next page of a pass that could not start every message it found).
-    func due(destination: String, at now: Double, limit: Int,
-             after: Int64 = 0) throws -> DuePage {
+    func due(destination: String, at now: Double, limit: Int) throws -> DuePage {
         try database.write { db in
             // This store's own live claims are attempts its caller has under way: left out here, so that a
             // destination with a thousand beacons in flight does not read them all again at every attempt's end.
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT * FROM message
-                WHERE destination = ? AND quarantined = 0 AND nextAttemptAt <= ? AND id > ?
+                WHERE destination = ? AND quarantined = 0 AND nextAttemptAt <= ?
                   AND (claimedBy IS NULL OR claimedBy != ? OR claimedUntil IS NULL OR claimedUntil < ?)
                 ORDER BY id LIMIT ?
-                """), arguments: [destination, now, after, owner.id, now, limit * 2])
-            var page = DuePage(lastRow: after, isLast: rows.count < limit * 2)
-            if try !collect(rows, into: &page, limit: limit, now: now, in: db) { page.isLast = false }
+                """), arguments: [destination, now, owner.id, now, limit * 2])
+            var page = DuePage()
+            try collect(rows, into: &page, limit: limit, now: now, in: db)
             return page
         }
     }
@@ -306,7 +300,7 @@ struct OutboxStore: Sendable {
             let claim = try db.cachedStatement(sql: "UPDATE message SET claimedUntil = ?, claimedBy = ? WHERE id = ?")
             func taken(_ rows: [Row], _ page: inout DuePage) throws {
                 var candidates = DuePage()
-                _ = try collect(rows, into: &candidates, limit: rows.count, now: now, in: db)
+                try collect(rows, into: &candidates, limit: rows.count, now: now, in: db)
                 page.quarantined += candidates.quarantined
                 for message in candidates.messages where page.messages.count < limit && admit(message) {
                     try claim.execute(arguments: [until, owner.id, message.id])
@@ -346,11 +340,10 @@ struct OutboxStore: Sendable {
     }
 
     /// Adds the messages of `rows` to `page`, up to `limit`: a row another live store claims is passed over, one that
-    /// cannot be read back is set aside. Returns `false` when the limit stopped it before the last row.
-    private func collect(_ rows: [Row], into page: inout DuePage, limit: Int, now: Double, in db: Database) throws -> Bool {
+    /// cannot be read back is set aside.
+    private func collect(_ rows: [Row], into page: inout DuePage, limit: Int, now: Double, in db: Database) throws {
         for row in rows {
-            guard page.messages.count < limit else { return false }
-            page.lastRow = (try? row.decode(Int64.self, forColumn: "id")) ?? page.lastRow
+            guard page.messages.count < limit else { return }
             // Another live process is sending it.
             if let other = try? row.decode(String?.self, forColumn: "claimedBy"), other != owner.id,
                let until = try? row.decode(Double?.self, forColumn: "claimedUntil"), until >= now,
@@ -365,7 +358,6 @@ struct OutboxStore: Sendable {
                 page.quarantined.append(Quarantined(id: id, reason: reason))
             }
         }
-        return true
     }
 
     /// Claims a message for one delivery attempt until `until`; `false` when a live process holds it. The claim
