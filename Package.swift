@@ -202,7 +202,8 @@ let package = Package(
         ),
         .testTarget(
             name: "PlaytraceSessionTests",
-            dependencies: ["PlaytraceSession", "PlaytraceLab", "PlaytraceNetwork", "PlaytracePlayer", "PlaytraceCore"],
+            dependencies: ["PlaytraceSession", "PlaytraceLab", "PlaytraceNetwork", "PlaytracePlayer", "PlaytraceCore",
+                           .product(name: "Clocks", package: "swift-clocks")],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -1,77 +1,116 @@
 import Foundation
 import PlaytraceCore
+import PlaytraceNetwork
 import PlaytracePlayer
 
 extension HeadlessEngine {
     /// Fills the forward buffer segment by segment, choosing the variant of each from the throughput estimate.
+    /// What to do next is decided synchronously and out of line, so that the frames this task keeps for as long as
+    /// it runs hold only what crosses a wait.
     func downloadLoop(generation expected: Int, downloadGeneration expectedDownload: Int) async {
         func current() -> Bool {
             !Task.isCancelled && generation == expected && downloadGeneration == expectedDownload
         }
         while current(), phase == .ready || phase == .ended {
-            guard buffer.ahead(of: playhead) < configuration.forwardBufferDuration, let sequence = buffer.nextSequence else {
+            switch nextDownload() {
+            case .wait:
                 if !(await idle()) { return }
+            case .again:
                 continue
-            }
-            if let first = timeline.first, sequence < first.sequence {
-                // The live window slid past the download position: catch up with it.
-                buffer.nextSequence = first.sequence
-                if buffer.isEmpty, playhead < first.start { playhead = first.start }
-                continue
-            }
-            guard let segment = timeline.segment(sequence: sequence) else {
-                if timeline.isFinished {
-                    buffer.isComplete = true
+            case .finished:
+                return
+            case .segment(let segment):
+                do {
+                    guard try await download(segment, isCurrent: current) else { return }
+                } catch let error as EngineError {
+                    guard current() else { return }
+                    fail(error)
+                    return
+                } catch {
                     return
                 }
-                if !(await idle()) { return }
-                continue
-            }
-            do {
-                let failed = variantsThatFailed(sequence: sequence)
-                guard let variantIndex = try await chooseVariant(excluding: failed), current() else { return }
-                guard let location = timeline.location(sequence: sequence, variant: variantIndex) else {
-                    do {
-                        try await refreshVariant(variantIndex, policy: retryPolicy(for: variantIndex))
-                    } catch let error as EngineError {
-                        guard current() else { return }
-                        guard failOverPlaylist(from: variantIndex, error: error) != nil else { throw error }
-                        continue
-                    }
-                    if timeline.location(sequence: sequence, variant: variantIndex) == nil, !(await idle()) { return }
-                    continue
-                }
-                if segment.isGap {
-                    segmentFailures.insertGap(segment.range)
-                } else {
-                    do {
-                        let policy = retryPolicy(for: variantIndex, sequence: sequence)
-                        try await fetchDependencies(of: location, variant: variantIndex, policy: policy)
-                        guard current() else { return }
-                        let response = try await fetch(location.resource, kind: .segment, variant: variantIndex,
-                                                       policy: policy)
-                        guard current() else { return }
-                        throughput.add(bytes: response.body.count, duration: response.timing.duration)
-                        selector.observe(estimate: throughput.estimate, current: variantIndex,
-                                         variants: candidateVariants())
-                        segmentFailures.segmentLoaded()
-                    } catch let error as EngineError {
-                        guard current() else { return }
-                        if noteSegmentFailure(error, segment: segment, variant: variantIndex) { continue }
-                        try skipAsGap(segment, variant: variantIndex, error: error)
-                        continue
-                    }
-                }
-                segmentFailures.segmentBuffered()
-                append(segment, variant: variantIndex)
-            } catch let error as EngineError {
-                guard current() else { return }
-                fail(error)
-                return
-            } catch {
-                return
             }
         }
+    }
+
+    /// What the download loop does next.
+    private enum DownloadStep {
+        /// Nothing to download now (the buffer is full, or a live playlist does not have the next segment yet).
+        case wait
+        /// The download position moved: decide again at once.
+        case again
+        /// Every segment is buffered.
+        case finished
+        case segment(TimelineSegment)
+    }
+
+    @inline(never)
+    private func nextDownload() -> DownloadStep {
+        guard buffer.ahead(of: playhead) < configuration.forwardBufferDuration, let sequence = buffer.nextSequence else {
+            return .wait
+        }
+        if let first = timeline.first, sequence < first.sequence {
+            // The live window slid past the download position: catch up with it.
+            buffer.nextSequence = first.sequence
+            if buffer.isEmpty, playhead < first.start { playhead = first.start }
+            return .again
+        }
+        guard let segment = timeline.segment(sequence: sequence) else {
+            if timeline.isFinished {
+                buffer.isComplete = true
+                return .finished
+            }
+            return .wait
+        }
+        return .segment(segment)
+    }
+
+    /// Downloads a segment and buffers it: its variant chosen (its playlist loaded when it is not yet), its
+    /// dependencies first; a failure fails over, retries or skips it as a gap. False when the loop must end (a new
+    /// load, seek or switch took over).
+    private func download(_ segment: TimelineSegment, isCurrent current: () -> Bool) async throws -> Bool {
+        let sequence = segment.sequence
+        let failed = variantsThatFailed(sequence: sequence)
+        guard let variantIndex = try await chooseVariant(excluding: failed), current() else { return false }
+        guard let location = timeline.location(sequence: sequence, variant: variantIndex) else {
+            do {
+                try await refreshVariant(variantIndex, policy: retryPolicy(for: variantIndex))
+            } catch let error as EngineError {
+                guard current() else { return false }
+                guard failOverPlaylist(from: variantIndex, error: error) != nil else { throw error }
+                return true
+            }
+            if timeline.location(sequence: sequence, variant: variantIndex) == nil, !(await idle()) { return false }
+            return true
+        }
+        if segment.isGap {
+            segmentFailures.insertGap(segment.range)
+        } else {
+            do {
+                let policy = retryPolicy(for: variantIndex, sequence: sequence)
+                try await fetchDependencies(of: location, variant: variantIndex, policy: policy)
+                guard current() else { return false }
+                let response = try await fetch(location.resource, kind: .segment, variant: variantIndex, policy: policy)
+                guard current() else { return false }
+                segmentLoaded(response, variant: variantIndex)
+            } catch let error as EngineError {
+                guard current() else { return false }
+                if noteSegmentFailure(error, segment: segment, variant: variantIndex) { return true }
+                try skipAsGap(segment, variant: variantIndex, error: error)
+                return true
+            }
+        }
+        segmentFailures.segmentBuffered()
+        append(segment, variant: variantIndex)
+        return true
+    }
+
+    /// A segment arrived: the throughput estimate and the variant selector learn from it.
+    @inline(never)
+    private func segmentLoaded(_ response: HTTPResponse, variant: Int) {
+        throughput.add(bytes: response.body.count, duration: response.timing.duration)
+        selector.observe(estimate: throughput.estimate, current: variant, variants: candidateVariants())
+        segmentFailures.segmentLoaded()
     }
 
     /// Fetches the initialization section and the key a segment needs, when they differ from the last ones
@@ -97,6 +136,7 @@ extension HeadlessEngine {
         }
     }
 
+    @inline(never)
     func append(_ segment: TimelineSegment, variant: Int) {
         buffer.append(segment, variant: variant, switchReason: pendingSwitchReason,
                       isLast: timeline.isFinished && segment.sequence == timeline.last?.sequence)

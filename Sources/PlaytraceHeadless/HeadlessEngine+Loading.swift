@@ -18,7 +18,11 @@ extension HeadlessEngine {
         tasks.load = Task { await self.performLoad(source, generation: expected) }
     }
 
+    /// Loads an item's playlists, then starts its loops. Only the fetches are awaited here; what is done with each
+    /// playlist is synchronous and out of line, so that this task's frames stay small while it waits.
     private func performLoad(_ source: EngineSource, generation expected: Int) async {
+        // A finished task keeps its stack until its handle goes: the handle is dropped when the load ends.
+        defer { if generation == expected { tasks.load = nil } }
         do {
             let (playlist, url, outcome) = try await fetchPlaylist(source.url, kind: .multivariantPlaylist, variant: nil)
             guard generation == expected else { return }
@@ -26,23 +30,10 @@ extension HeadlessEngine {
             let mediaURL: URL
             switch playlist {
             case .multivariant(let multivariant):
-                importedVariables = outcome.variables
-                let steered = multivariant.contentSteering != nil
-                variants = multivariant.variants.enumerated().compactMap { index, variant in
-                    guard let variantURL = URL(string: variant.uri, relativeTo: url)?.absoluteURL else { return nil }
-                    return VariantInfo(index: index, bandwidth: variant.bandwidth, averageBandwidth: variant.averageBandwidth,
-                                       width: variant.resolution?.width, height: variant.resolution?.height,
-                                       codecs: variant.codecs, url: variantURL.absoluteString,
-                                       pathwayID: steered ? variant.stream.pathwayID ?? "." : nil)
-                }
+                adoptVariants(of: multivariant, url: url, variables: outcome.variables)
                 await startSteering(multivariant.contentSteering, playlistURL: url)
                 guard generation == expected else { return }
-                mediaSelection = MediaSelection(multivariant.renditions, baseURL: url)
-                guard !variants.isEmpty else {
-                    throw EngineError(kind: .playlist, message: "the multivariant playlist has no variant", isFatal: true,
-                                      url: url.absoluteString)
-                }
-                var initial = selector.choose(current: nil, variants: candidateVariants(), estimate: nil, bufferedAhead: 0) ?? 0
+                var initial = try chooseInitialVariant(renditions: multivariant.renditions, url: url)
                 var loaded: (MediaPlaylist, URL)?
                 while loaded == nil {
                     do {
@@ -63,28 +54,59 @@ extension HeadlessEngine {
                 mediaURL = url
                 downloadVariant = 0
             }
-            pendingSwitchReason = .initial
-            timeline.merge(media, variant: downloadVariant ?? 0, baseURL: mediaURL)
-            noteAdBreaks(of: media)
-            noteInterstitials(of: media, baseURL: mediaURL)
-            guard !timeline.segments.isEmpty else {
-                throw EngineError(kind: .playlist, message: "the media playlist has no segment", isFatal: true,
-                                  url: mediaURL.absoluteString)
-            }
-            streamType = timeline.isFinished ? .onDemand
-                : (timeline.range.duration >= configuration.minimumDVRWindow ? .dvr : .live)
-            reposition(at: startPosition(source, media))
-            phase = .ready
-            emit(.loaded(streamType: streamType, duration: streamType == .onDemand ? timeline.range.end : nil,
-                         variants: variants))
-            updateStatus()
-            startLoops()
+            try startPlayback(of: media, url: mediaURL, source: source)
         } catch let error as EngineError {
             guard generation == expected else { return }
             fail(error)
         } catch {
             // Cancelled by a new load or a stop.
         }
+    }
+
+    /// Takes the variants of a multivariant playlist.
+    @inline(never)
+    private func adoptVariants(of multivariant: MultivariantPlaylist, url: URL, variables: [String: String]) {
+        importedVariables = variables
+        let steered = multivariant.contentSteering != nil
+        variants = multivariant.variants.enumerated().compactMap { index, variant in
+            guard let variantURL = URL(string: variant.uri, relativeTo: url)?.absoluteURL else { return nil }
+            return VariantInfo(index: index, bandwidth: variant.bandwidth, averageBandwidth: variant.averageBandwidth,
+                               width: variant.resolution?.width, height: variant.resolution?.height,
+                               codecs: variant.codecs, url: variantURL.absoluteString,
+                               pathwayID: steered ? variant.stream.pathwayID ?? "." : nil)
+        }
+    }
+
+    /// Takes the renditions of a multivariant playlist and chooses the variant that starts.
+    @inline(never)
+    private func chooseInitialVariant(renditions: [Rendition], url: URL) throws -> Int {
+        mediaSelection = MediaSelection(renditions, baseURL: url)
+        guard !variants.isEmpty else {
+            throw EngineError(kind: .playlist, message: "the multivariant playlist has no variant", isFatal: true,
+                              url: url.absoluteString)
+        }
+        return selector.choose(current: nil, variants: candidateVariants(), estimate: nil, bufferedAhead: 0) ?? 0
+    }
+
+    /// Builds the timeline from the first media playlist, places the playhead and starts the loops.
+    @inline(never)
+    private func startPlayback(of media: MediaPlaylist, url mediaURL: URL, source: EngineSource) throws {
+        pendingSwitchReason = .initial
+        timeline.merge(media, variant: downloadVariant ?? 0, baseURL: mediaURL)
+        noteAdBreaks(of: media)
+        noteInterstitials(of: media, baseURL: mediaURL)
+        guard !timeline.segments.isEmpty else {
+            throw EngineError(kind: .playlist, message: "the media playlist has no segment", isFatal: true,
+                              url: mediaURL.absoluteString)
+        }
+        streamType = timeline.isFinished ? .onDemand
+            : (timeline.range.duration >= configuration.minimumDVRWindow ? .dvr : .live)
+        reposition(at: startPosition(source, media))
+        phase = .ready
+        emit(.loaded(streamType: streamType, duration: streamType == .onDemand ? timeline.range.end : nil,
+                     variants: variants))
+        updateStatus()
+        startLoops()
     }
 
     private func startPosition(_ source: EngineSource, _ media: MediaPlaylist) -> MediaTime {
@@ -142,6 +164,12 @@ extension HeadlessEngine {
     @discardableResult
     func refreshVariant(_ index: Int, policy: RetryPolicy = .standard) async throws -> Bool {
         let (media, url) = try await fetchMediaPlaylist(variant: index, policy: policy)
+        return merge(media, variant: index, url: url)
+    }
+
+    /// Merges a refreshed media playlist into the timeline; whether it brought something new.
+    @inline(never)
+    private func merge(_ media: MediaPlaylist, variant index: Int, url: URL) -> Bool {
         let changed = timeline.merge(media, variant: index, baseURL: url)
         noteAdBreaks(of: media)
         noteInterstitials(of: media, baseURL: url)
@@ -153,33 +181,20 @@ extension HeadlessEngine {
     /// refresh may come just before it.
     static let stuckPlaylistTargetDurations = 3.5
 
+    /// Refreshes the live playlist of the variant being downloaded, every target duration (half of it after a
+    /// refresh that brought nothing new), until the stream ends or the item changes.
     private func refreshLoop(generation expected: Int) async {
-        var changedLastTime = true
-        var lastChange = stopwatch.elapsed
+        var progress = RefreshProgress(lastChange: stopwatch.elapsed)
         while !Task.isCancelled, generation == expected {
             let target = max(timeline.targetDuration.seconds, 1)
             do {
-                try await stopwatch.sleep(for: .seconds(changedLastTime ? target : target / 2))
+                try await stopwatch.sleep(for: .seconds(progress.changedLastTime ? target : target / 2))
             } catch { return }
             guard generation == expected, let index = downloadVariant else { return }
             do {
-                changedLastTime = try await refreshVariant(index, policy: retryPolicy(for: index))
-                guard generation == expected else { return }
-                emit(.playlistRefreshed(window: timeline.range, mediaSequence: timeline.first?.sequence ?? 0))
-                if timeline.isFinished { return }
-                if changedLastTime {
-                    lastChange = stopwatch.elapsed
-                } else if stopwatch.elapsed - lastChange >= .seconds(target * Self.stuckPlaylistTargetDurations) {
-                    // The stream stopped: another variant takes over if its playlist moves; otherwise the item fails
-                    // rather than waiting for ever.
-                    let unchanged = (stopwatch.elapsed - lastChange).seconds
-                    let error = EngineError(
-                        kind: .playlist,
-                        message: "the live playlist has not changed for \(String(format: "%.1f", unchanged)) s (more than "
-                            + "\(Self.stuckPlaylistTargetDurations) target durations): the stream stopped",
-                        isFatal: true, url: variant(at: index)?.url)
-                    guard failOverPlaylist(from: index, error: error) != nil else { return fail(error) }
-                }
+                let changed = try await refreshVariant(index, policy: retryPolicy(for: index))
+                guard generation == expected, playlistRefreshed(changed: changed, variant: index, progress: &progress)
+                else { return }
             } catch let error as EngineError {
                 guard generation == expected else { return }
                 // Another variant takes over; its playlist is loaded at once by the download loop.
@@ -187,17 +202,58 @@ extension HeadlessEngine {
                     fail(error)
                     return
                 }
-                changedLastTime = false
+                progress.changedLastTime = false
             } catch {
                 return
             }
         }
     }
 
+    /// What the refresh loop knows of the live playlist's progress.
+    private struct RefreshProgress {
+        var changedLastTime = true
+        var lastChange: Duration
+    }
+
+    /// Notes a refresh; false when the loop ends (the stream ended, or stopped with no variant to take over).
+    @inline(never)
+    private func playlistRefreshed(changed: Bool, variant index: Int, progress: inout RefreshProgress) -> Bool {
+        progress.changedLastTime = changed
+        emit(.playlistRefreshed(window: timeline.range, mediaSequence: timeline.first?.sequence ?? 0))
+        if timeline.isFinished { return false }
+        let target = max(timeline.targetDuration.seconds, 1)
+        if changed {
+            progress.lastChange = stopwatch.elapsed
+        } else if stopwatch.elapsed - progress.lastChange >= .seconds(target * Self.stuckPlaylistTargetDurations) {
+            // The stream stopped: another variant takes over if its playlist moves; otherwise the item fails
+            // rather than waiting for ever.
+            let unchanged = (stopwatch.elapsed - progress.lastChange).seconds
+            let error = EngineError(
+                kind: .playlist,
+                message: "the live playlist has not changed for \(String(format: "%.1f", unchanged)) s (more than "
+                    + "\(Self.stuckPlaylistTargetDurations) target durations): the stream stopped",
+                isFatal: true, url: variant(at: index)?.url)
+            guard failOverPlaylist(from: index, error: error) != nil else {
+                fail(error)
+                return false
+            }
+        }
+        return true
+    }
+
     func fetchPlaylist(_ url: URL, kind: RequestRecord.Kind, variant: Int?, policy: RetryPolicy = .standard) async throws
         -> (Playlist, URL, PlaylistParser.Outcome)
     {
         let response = try await fetch(url, kind: kind, variant: variant, policy: policy)
+        return try parsePlaylist(response, kind: kind)
+    }
+
+    /// Parses a fetched playlist: synchronous, and kept out of line so that the parser's locals stay on the thread's
+    /// stack instead of the async frames that the engine's loops hold for as long as they run.
+    @inline(never)
+    private func parsePlaylist(_ response: HTTPResponse, kind: RequestRecord.Kind) throws
+        -> (Playlist, URL, PlaylistParser.Outcome)
+    {
         let parser = PlaylistParser(options: PlaylistParser.Options(
             importedVariables: kind == .mediaPlaylist ? importedVariables : nil,
             queryParameters: Self.queryParameters(of: response.url),

@@ -100,55 +100,85 @@ extension HeadlessEngine {
             let started = stopwatch.elapsed
             let result = await send(HTTPRequest(url: url, headers: headers, timeout: deadline))
             transfers.inFlight -= 1
-            let error: EngineError
-            // A status that asking again does not heal; and whether a retry is worth it when another variant could
-            // take over.
-            var isPermanent = false
-            var isWorthRetrying = true
-            switch result {
-            case .success(let response):
-                transfers.bytesReceived += response.body.count
-                emit(.request(RequestRecord(
-                    kind: kind, url: url.absoluteString, status: response.status, bytes: response.body.count,
-                    timeToFirstByte: response.timing.timeToFirstByte, duration: response.timing.duration,
-                    attempt: attempt, error: response.isSuccess ? nil : "HTTP \(response.status)", variantIndex: variant)))
-                if response.isSuccess { return response }
-                error = EngineError(kind: .httpStatus, message: "HTTP \(response.status) for the \(kind)",
-                                    isFatal: false, httpStatus: response.status, url: url.absoluteString)
-                isPermanent = (400..<500).contains(response.status) && ![408, 429].contains(response.status)
-                isWorthRetrying = !isPermanent
-            case .failure(.cancelled):
-                throw CancellationError()
-            case .failure(let failure):
-                emit(.request(RequestRecord(
-                    kind: kind, url: url.absoluteString, status: nil, bytes: 0, timeToFirstByte: nil,
-                    duration: stopwatch.elapsed - started, attempt: attempt, error: failure.description,
-                    variantIndex: variant)))
-                error = EngineError(kind: .network, message: failure.description, isFatal: false, url: url.absoluteString)
-                isWorthRetrying = failure != .timeout
+            let attemptResult = AttemptResult(url: url, kind: kind, variant: variant, attempt: attempt, started: started)
+            switch try settle(result, of: attemptResult, policy: policy) {
+            case .response(let response): return response
+            case .retry(let delay): try await stopwatch.sleep(for: delay)
             }
-            try Task.checkCancellation()
-            let retries = switch policy {
-            case _ where isPermanent: 0
-            case .standard: configuration.maximumRetries
-            case .failFast: isWorthRetrying ? min(1, configuration.maximumRetries) : 0
-            }
-            guard attempt <= retries else {
-                var fatal = error
-                fatal.isFatal = true
-                if attempt > 1 { fatal.message += " (after \(attempt) attempts)" }
-                throw fatal
-            }
-            lastError = error
-            if attempt == 1 {
-                var warning = error
-                warning.message += "; retrying"
-                emit(.error(warning))
-                logger.warning("request failed, retrying", metadata: ["url": "\(url)"])
-            } else {
-                logger.debug("request failed again, retrying", metadata: ["url": "\(url)", "attempt": "\(attempt)"])
-            }
-            try await stopwatch.sleep(for: configuration.retryDelay * (1 << min(attempt - 1, 16)))
         }
+    }
+
+    /// One attempt at a request, as ``settle(_:of:policy:)`` reports it.
+    private struct AttemptResult {
+        var url: URL
+        var kind: RequestRecord.Kind
+        var variant: Int?
+        var attempt: Int
+        var started: Duration
+    }
+
+    private enum Settlement {
+        case response(HTTPResponse)
+        case retry(after: Duration)
+    }
+
+    /// What an attempt's result means: the response, a retry after a delay, or the error thrown to the caller. It
+    /// reports the attempt (a ``RequestRecord``, and the first retried failure as a non-fatal error). Synchronous and
+    /// out of line, so that its locals stay off the async frames that every request holds while it waits.
+    @inline(never)
+    private func settle(_ result: Result<HTTPResponse, HTTPTransportError>, of request: AttemptResult,
+                        policy: RetryPolicy) throws -> Settlement
+    {
+        let (url, kind, attempt) = (request.url, request.kind, request.attempt)
+        let error: EngineError
+        // A status that asking again does not heal; and whether a retry is worth it when another variant could
+        // take over.
+        var isPermanent = false
+        var isWorthRetrying = true
+        switch result {
+        case .success(let response):
+            transfers.bytesReceived += response.body.count
+            emit(.request(RequestRecord(
+                kind: kind, url: url.absoluteString, status: response.status, bytes: response.body.count,
+                timeToFirstByte: response.timing.timeToFirstByte, duration: response.timing.duration,
+                attempt: attempt, error: response.isSuccess ? nil : "HTTP \(response.status)",
+                variantIndex: request.variant)))
+            if response.isSuccess { return .response(response) }
+            error = EngineError(kind: .httpStatus, message: "HTTP \(response.status) for the \(kind)",
+                                isFatal: false, httpStatus: response.status, url: url.absoluteString)
+            isPermanent = (400..<500).contains(response.status) && ![408, 429].contains(response.status)
+            isWorthRetrying = !isPermanent
+        case .failure(.cancelled):
+            throw CancellationError()
+        case .failure(let failure):
+            emit(.request(RequestRecord(
+                kind: kind, url: url.absoluteString, status: nil, bytes: 0, timeToFirstByte: nil,
+                duration: stopwatch.elapsed - request.started, attempt: attempt, error: failure.description,
+                variantIndex: request.variant)))
+            error = EngineError(kind: .network, message: failure.description, isFatal: false, url: url.absoluteString)
+            isWorthRetrying = failure != .timeout
+        }
+        try Task.checkCancellation()
+        let retries = switch policy {
+        case _ where isPermanent: 0
+        case .standard: configuration.maximumRetries
+        case .failFast: isWorthRetrying ? min(1, configuration.maximumRetries) : 0
+        }
+        guard attempt <= retries else {
+            var fatal = error
+            fatal.isFatal = true
+            if attempt > 1 { fatal.message += " (after \(attempt) attempts)" }
+            throw fatal
+        }
+        lastError = error
+        if attempt == 1 {
+            var warning = error
+            warning.message += "; retrying"
+            emit(.error(warning))
+            logger.warning("request failed, retrying", metadata: ["url": "\(url)"])
+        } else {
+            logger.debug("request failed again, retrying", metadata: ["url": "\(url)", "attempt": "\(attempt)"])
+        }
+        return .retry(after: configuration.retryDelay * (1 << min(attempt - 1, 16)))
     }
 }

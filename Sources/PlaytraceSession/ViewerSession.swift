@@ -130,11 +130,51 @@ public final class ViewerSession {
     /// the script's stop; then ends telemetry and ad tracking (delivering what is left within their bounds) and
     /// returns the summary with its verdict. The summary's lines and the verdict's are said through the output.
     public func run() async -> SessionResult {
-        let clock = self.clock
+        // Only the sleep between ticks is awaited here: the set-up and each tick are synchronous and out of line, so
+        // that the frame a viewer keeps for its whole life stays small (a probe holds thousands of them).
+        let (player, items, adTelemetry) = startPlayer()
+        defer { withExtendedLifetime(adTelemetry) {} }
+        var state = TickState(tick: configuration.tick, showsPanel: output.showsPanel,
+                              narrates: !(output is DiscardedOutput), clock: clock)
+        while true {
+            noteCurrentItem(of: player, items: items, state: &state)
+            do { try await clock.sleep(for: state.interval) } catch { break }
+            guard tick(player, items: items, state: &state) else { break }
+        }
+        output.endStatus()
+        return await finish(player: player, items: items, entries: configuration.items,
+                            limitNotReached: state.limitNotReached)
+    }
+
+    /// What ``run()`` keeps from one tick to the next.
+    private struct TickState {
+        let interval: Duration
+        /// The panel at every tick; the status line every 5 s.
+        let statusEvery: Int
+        /// The checkpoint every second.
+        let checkpointEvery: Int
+        let narrates: Bool
+        let stopwatch: Stopwatch
+        var ticks = 0
+        var lastItem: PlayerItem?
+        var lastIndex = 0
+        var startOfLast: MediaTime?
+        var limitNotReached: String?
+
+        init(tick: Duration, showsPanel: Bool, narrates: Bool, clock: any Clock<Duration>) {
+            interval = max(tick, .milliseconds(1))
+            statusEvery = showsPanel ? 1 : max(1, Int((Duration.seconds(5) / interval).rounded()))
+            checkpointEvery = max(1, Int((Duration.seconds(1) / interval).rounded()))
+            self.narrates = narrates
+            stopwatch = Stopwatch(clock: clock)
+        }
+    }
+
+    /// The items with their trackers, and the player that plays them, playing.
+    @inline(never)
+    private func startPlayer() -> (Player, [PlayerItem], AdTelemetryBridge?) {
         let entries = configuration.items
-        let limit = configuration.durationLimit
         let script = configuration.script
-        let transport = self.transport
         let viewer = configuration.viewerID ?? UUID().uuidString.lowercased()
         let items = entries.enumerated().map { index, entry in
             var adapters = [
@@ -156,7 +196,6 @@ public final class ViewerSession {
             ads.session.adPlaybackObserver = { bridge.handle($0) }
             adTelemetry = bridge
         }
-        defer { withExtendedLifetime(adTelemetry) {} }
         var headless = configuration.headless
         headless.assetListReader = ads?.assetListReader
         var playerConfiguration = Player.Configuration()
@@ -172,88 +211,88 @@ public final class ViewerSession {
         }
         player.play()
         checkpoint(at: .zero)
-        let interval = max(configuration.tick, .milliseconds(1))
-        // The panel at every tick; the status line every 5 s; the checkpoint every second.
-        let statusEvery = output.showsPanel ? 1 : max(1, Int((Duration.seconds(5) / interval).rounded()))
-        let checkpointEvery = max(1, Int((Duration.seconds(1) / interval).rounded()))
-        let narrates = !(output is DiscardedOutput)
-        var ticks = 0
-        var lastItem: PlayerItem?
-        var lastIndex = 0
-        var startOfLast: MediaTime?
-        let stopwatch = Stopwatch(clock: clock)
-        var limitNotReached: String?
-        while true {
-            if let item = player.currentItem, item !== lastItem, let index = items.firstIndex(where: { $0 === item }) {
-                lastItem = item
-                lastIndex = index
-                output.message("▶ \(entries[index].metadata.title) — \(entries[index].metadata.subtitle)")
-                recorder.itemStarted(index, title: entries[index].metadata.title)
-            }
-            do { try await clock.sleep(for: interval) } catch { break }
-            if configuration.isInterrupted() {
-                output.endStatus()
-                output.message("interrupted at \(player.time.timecode)")
-                break
-            }
-            // The item now current, found once per tick.
-            let currentIndex = player.currentItem.flatMap { item in items.firstIndex { $0 === item } }
-            if let item = lastItem {
-                let index = lastIndex
-                let signals = player.engineSnapshot.adBreaks
-                if narrates {
-                    for line in breaks.lines(item: String(describing: ObjectIdentifier(item)), breaks: signals, at: player.time) {
-                        output.message(line)
-                    }
-                }
-                if signals != lastSignals {
-                    lastSignals = signals
-                    recorder.noteBreaks(BreakAnnouncer.group(signals), item: index)
-                }
-                recorder.sample(player, item: index)
-            }
-            if let stopReason {
-                output.endStatus()
-                output.message("stopped: \(stopReason) at \(player.time.timecode)")
-                break
-            }
-            if script?.stopRequested == true {
-                output.endStatus()
-                output.message("stopped by the script at \(player.time.timecode)")
-                break
-            }
-            if let ads, player.currentInterstitial == nil, let index = currentIndex, entries[index].tracksAds {
-                let snapshot = player.engineSnapshot
-                if let date = snapshot.streamDate { ads.dateOffset = date.secondsSince1970 - snapshot.playhead.seconds }
-            }
-            ticks += 1
-            if ticks % statusEvery == 0 {
-                if output.showsPanel, let index = currentIndex {
-                    output.panel(live.lines(player, title: entries[index].metadata.title, item: index, of: items.count, ads: ads,
-                                            warnings: warnings))
-                } else {
-                    output.status(statusLine(player))
+        return (player, items, adTelemetry)
+    }
+
+    /// Says and records an item that became current.
+    @inline(never)
+    private func noteCurrentItem(of player: Player, items: [PlayerItem], state: inout TickState) {
+        guard let item = player.currentItem, item !== state.lastItem,
+              let index = items.firstIndex(where: { $0 === item }) else { return }
+        let entry = configuration.items[index]
+        state.lastItem = item
+        state.lastIndex = index
+        output.message("▶ \(entry.metadata.title) — \(entry.metadata.subtitle)")
+        recorder.itemStarted(index, title: entry.metadata.title)
+    }
+
+    /// One tick of the session: the breaks said, the player sampled, the status shown; false when the session ends.
+    @inline(never)
+    private func tick(_ player: Player, items: [PlayerItem], state: inout TickState) -> Bool {
+        let entries = configuration.items
+        if configuration.isInterrupted() {
+            output.endStatus()
+            output.message("interrupted at \(player.time.timecode)")
+            return false
+        }
+        // The item now current, found once per tick.
+        let currentIndex = player.currentItem.flatMap { item in items.firstIndex { $0 === item } }
+        if let item = state.lastItem {
+            let index = state.lastIndex
+            let signals = player.engineSnapshot.adBreaks
+            if state.narrates {
+                for line in breaks.lines(item: String(describing: ObjectIdentifier(item)), breaks: signals, at: player.time) {
+                    output.message(line)
                 }
             }
-            if ticks % checkpointEvery == 0 { checkpoint(at: player.time) }
-            if player.error != nil, player.currentItem === items.last { break }
-            // The end of the playlist: no current item any more (or the last one, ended, when it stays current).
-            if player.playbackState == .ended, player.currentItem == nil || player.currentItem === items.last { break }
-            if let limit, player.currentItem === items.last, player.playbackState == .playing {
-                if startOfLast == nil, !player.isBuffering { startOfLast = player.time }
-                if let start = startOfLast, player.time - start >= MediaTime(limit) { break }
+            if signals != lastSignals {
+                lastSignals = signals
+                recorder.noteBreaks(BreakAnnouncer.group(signals), item: index)
             }
-            if let limit, stopwatch.elapsed >= limit + Self.wallClockAllowance(for: limit) {
-                let played = startOfLast.map { (player.time - $0).seconds } ?? 0
-                limitNotReached = "--duration \(Format.seconds(limit)) not reached: \(Format.seconds(played)) of media played in "
-                    + "\(Format.seconds(stopwatch.elapsed)) (the stream stalled)"
-                output.endStatus()
-                output.message("stopped: " + (limitNotReached ?? ""))
-                break
+            recorder.sample(player, item: index)
+        }
+        if let stopReason {
+            output.endStatus()
+            output.message("stopped: \(stopReason) at \(player.time.timecode)")
+            return false
+        }
+        if configuration.script?.stopRequested == true {
+            output.endStatus()
+            output.message("stopped by the script at \(player.time.timecode)")
+            return false
+        }
+        if let ads, player.currentInterstitial == nil, let index = currentIndex, entries[index].tracksAds {
+            let snapshot = player.engineSnapshot
+            if let date = snapshot.streamDate { ads.dateOffset = date.secondsSince1970 - snapshot.playhead.seconds }
+        }
+        state.ticks += 1
+        if state.ticks % state.statusEvery == 0 {
+            if output.showsPanel, let index = currentIndex {
+                output.panel(live.lines(player, title: entries[index].metadata.title, item: index, of: items.count, ads: ads,
+                                        warnings: warnings))
+            } else {
+                output.status(statusLine(player))
             }
         }
-        output.endStatus()
-        return await finish(player: player, items: items, entries: entries, limitNotReached: limitNotReached)
+        if state.ticks % state.checkpointEvery == 0 { checkpoint(at: player.time) }
+        if player.error != nil, player.currentItem === items.last { return false }
+        // The end of the playlist: no current item any more (or the last one, ended, when it stays current).
+        if player.playbackState == .ended, player.currentItem == nil || player.currentItem === items.last { return false }
+        let limit = configuration.durationLimit
+        if let limit, player.currentItem === items.last, player.playbackState == .playing {
+            if state.startOfLast == nil, !player.isBuffering { state.startOfLast = player.time }
+            if let start = state.startOfLast, player.time - start >= MediaTime(limit) { return false }
+        }
+        if let limit, state.stopwatch.elapsed >= limit + Self.wallClockAllowance(for: limit) {
+            let played = state.startOfLast.map { (player.time - $0).seconds } ?? 0
+            let notReached = "--duration \(Format.seconds(limit)) not reached: \(Format.seconds(played)) of media played in "
+                + "\(Format.seconds(state.stopwatch.elapsed)) (the stream stalled)"
+            state.limitNotReached = notReached
+            output.endStatus()
+            output.message("stopped: " + notReached)
+            return false
+        }
+        return true
     }
 
     /// The end of ``run()``: the engines stopped, telemetry, ads and the outbox finished within their bounds, the

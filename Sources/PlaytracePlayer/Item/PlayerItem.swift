@@ -43,7 +43,11 @@ public final class PlayerItem: Identifiable {
     @ObservationIgnored let trackers: [TrackerBox]
     @ObservationIgnored private let loadAsset: @MainActor (PlayerItem, Stopwatch) async -> LoadedAsset
     @ObservationIgnored private var loadTask: Task<LoadedAsset, Never>?
+    /// The asset once loaded: kept as a value, since a finished task keeps its memory for as long as its handle does.
+    @ObservationIgnored private var loaded: LoadedAsset?
     @ObservationIgnored private var updatesTask: Task<Void, Never>?
+    /// Which ``follow(_:)`` the updates task is, so that only the current one drops its handle when it ends.
+    @ObservationIgnored private var updatesGeneration = 0
     /// The metadata as the loader gave it, for trackers.
     @ObservationIgnored private(set) var assetMetadata: (any AssetMetadata)?
     /// Called when the metadata changes (the player follows its current item's).
@@ -122,24 +126,32 @@ public final class PlayerItem: Identifiable {
         PlayerItem(loader: FixedAssetLoader(fixed: .unavailable(error, metadata: metadata)), trackerAdapters: trackerAdapters)
     }
 
-    /// Starts loading the asset, once; every caller gets the same result.
-    func load(stopwatch: Stopwatch) -> Task<LoadedAsset, Never> {
-        if let loadTask { return loadTask }
+    /// Starts loading the asset, once; ``loadedAsset()`` gives every caller the same result.
+    func load(stopwatch: Stopwatch) {
+        guard loadTask == nil, loaded == nil else { return }
         loadState = .loading
-        let task = Task { @MainActor [loadAsset] in
+        loadTask = Task { @MainActor [loadAsset] in
             let loaded = await loadAsset(self, stopwatch)
             self.loadState = loaded.isPlayable ? .loaded : .failed
             if case .unavailable(let error) = loaded.resource { self.error = error }
+            self.loaded = loaded
+            self.loadTask = nil
             return loaded
         }
-        loadTask = task
-        return task
+    }
+
+    /// The asset, once ``load(stopwatch:)`` has loaded it; nil when no load was started (or a failed one was
+    /// forgotten since).
+    func loadedAsset() async -> LoadedAsset? {
+        if let loaded { return loaded }
+        return await loadTask?.value
     }
 
     /// Forgets a failed load so that the next one runs the loader again.
     func resetFailedLoad() {
         guard loadState == .failed else { return }
         loadTask = nil
+        loaded = nil
         updatesTask?.cancel()
         updatesTask = nil
         loadState = .pending
@@ -154,11 +166,15 @@ public final class PlayerItem: Identifiable {
 
     private func follow<Metadata: AssetMetadata>(_ updates: AsyncStream<Metadata>) {
         updatesTask?.cancel()
+        updatesGeneration += 1
+        let generation = updatesGeneration
         updatesTask = Task { @MainActor [weak self] in
             for await metadata in updates {
                 guard let self else { return }
                 self.apply(metadata)
             }
+            // The updates ended (a loader without any ends them at once): the handle goes, and the task's memory.
+            if let self, self.updatesGeneration == generation { self.updatesTask = nil }
         }
     }
 }

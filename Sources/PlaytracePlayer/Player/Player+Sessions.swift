@@ -78,10 +78,9 @@ extension Player {
         let limits = variantLimits
         session.send { await $0.setVolume(volume, isMuted: isMuted) }
         if limits != .none { session.send { await $0.setVariantLimits(limits) } }
-        let load = item.load(stopwatch: stopwatch)
-        Task { @MainActor [weak self, weak session] in
-            let asset = await load.value
-            guard let self, let session, !session.isClosed else { return }
+        item.load(stopwatch: stopwatch)
+        Task { @MainActor [weak self, weak session, item] in
+            guard let asset = await item.loadedAsset(), let self, let session, !session.isClosed else { return }
             self.assetDidLoad(asset, in: session)
         }
         return session
@@ -123,6 +122,13 @@ extension Player {
             return
         }
         await session.refreshSnapshot(stopwatch: stopwatch)
+        handleRefreshed(event, in: session)
+    }
+
+    /// The rest of ``handle(_:in:)`` once the snapshot is current: synchronous, and kept out of line so that its
+    /// locals stay on the thread's stack instead of the frame that the event loop of every session holds.
+    @inline(never)
+    private func handleRefreshed(_ event: EngineEvent, in session: ItemSession) {
         guard !session.isClosed else { return }
         applyMediaSelection(in: session)
         let isCurrent = session === self.session

@@ -166,19 +166,30 @@ public final class Probe {
 
     /// One viewer, from its set-up to its end, folded into the aggregate.
     private func play(_ viewer: ProbePopulation.Viewer) async {
-        let recording = RecordingTransport(transport, stopwatch: Stopwatch(clock: clock), limits: configuration.recordLimits)
-        let sessionConfiguration: ViewerSession.Configuration
-        do {
-            sessionConfiguration = try await session(for: viewer, recording: recording)
-        } catch {
-            aggregate.addFailedSetUp(viewer, reason: PlainText.describe(error), keepingWorst: configuration.worstKept)
-            return
-        }
-        let session = ViewerSession(configuration: sessionConfiguration, clock: clock, transport: recording)
+        guard let session = await prepare(viewer) else { return }
         active[viewer.index] = session
         if ending { session.stop("the probe's end") }
         let result = await session.run()
         active[viewer.index] = nil
+        fold(result, of: viewer)
+    }
+
+    /// A viewer's session, once its ad session is set up; nil when that failed (counted). Out of line: what it
+    /// holds while it waits is not in the frame that the viewer keeps while it plays.
+    @inline(never)
+    private func prepare(_ viewer: ProbePopulation.Viewer) async -> ViewerSession? {
+        let recording = RecordingTransport(transport, stopwatch: Stopwatch(clock: clock), limits: configuration.recordLimits)
+        do {
+            let sessionConfiguration = try await session(for: viewer, recording: recording)
+            return ViewerSession(configuration: sessionConfiguration, clock: clock, transport: recording)
+        } catch {
+            aggregate.addFailedSetUp(viewer, reason: PlainText.describe(error), keepingWorst: configuration.worstKept)
+            return nil
+        }
+    }
+
+    @inline(never)
+    private func fold(_ result: SessionResult, of viewer: ProbePopulation.Viewer) {
         let lateness = aggregate.add(result, of: viewer, keepingWorst: configuration.worstKept)
         configuration.metrics?.record(lateness: lateness)
     }

@@ -33,9 +33,9 @@ public struct SessionRecordLimits: Sendable, Hashable {
     /// the Player's hour of quality-of-service samples.
     public static let session = SessionRecordLimits()
 
-    /// A probe viewer's, a few kilobytes whatever its length: 120 samples, 50 events, the first 20 failed and the
+    /// A probe viewer's, some 15 KB whatever its length: 60 samples (9 KB), 50 events, the first 20 failed and the
     /// latest 20 successful requests — enough to tell what happened to one of the worst viewers; the Player's latest
     /// quality-of-service sample only (an hour of them is half a megabyte a viewer).
-    public static let probeViewer = SessionRecordLimits(samples: 120, events: 50, failedRequests: 20, succeededRequests: 20,
+    public static let probeViewer = SessionRecordLimits(samples: 60, events: 50, failedRequests: 20, succeededRequests: 20,
                                                          keepsLatestRequests: true, playerMetricsHistory: 1)
 }

@@ -16,6 +16,8 @@ final class SessionRecorder {
     init(stopwatch: Stopwatch, limits: SessionRecordLimits = .session) {
         self.stopwatch = stopwatch
         self.limits = limits
+        // A small limit (a probe viewer's) is reserved whole, so that the samples never take more than it.
+        timeline.samples.reserveCapacity(min(limits.samples, 128))
     }
 
     private var now: Double { stopwatch.elapsed.seconds }
@@ -43,7 +45,13 @@ final class SessionRecorder {
             variant: snapshot.currentVariant?.index, bitrateBitsPerSecond: snapshot.currentVariant?.bandwidth,
             interstitial: player.currentInterstitial?.event.id))
         if timeline.samples.count >= limits.samples {
-            timeline.samples = timeline.samples.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+            // Halved in place: the array keeps the capacity reserved for the limit, and never grows past it.
+            var kept = 0
+            for index in stride(from: 0, to: timeline.samples.count, by: 2) {
+                timeline.samples[kept] = timeline.samples[index]
+                kept += 1
+            }
+            timeline.samples.removeLast(timeline.samples.count - kept)
             timeline.sampleIntervalSeconds *= 2
         }
     }
