@@ -120,23 +120,28 @@ public struct BeaconScheduler: Sendable {
 
     // MARK: - Crossings
 
+    /// Fires the events of a break that `interval` crossed. The break's and its ads' times are read first: a copy of
+    /// the break or an ad held while one of its events changes would make every report copy their arrays.
     private mutating func fire(in pod: inout AdPod, during interval: PlayedInterval, cause: BeaconFiring.Cause,
                                into firings: inout [BeaconFiring]) {
+        let podSpan = (start: pod.startTime, end: pod.endTime)
         for index in pod.trackingEvents.indices {
-            consider(&pod.trackingEvents[index], containerStart: pod.startTime, containerEnd: pod.endTime,
-                     ad: nil, pod: pod, during: interval, cause: cause, into: &firings)
+            consider(&pod.trackingEvents[index], container: podSpan, adStart: nil, podStart: podSpan.start,
+                     during: interval, cause: cause, into: &firings)
         }
         for adIndex in pod.ads.indices where pod.ads[adIndex].startTime <= interval.to && pod.ads[adIndex].endTime >= interval.from {
-            let ad = pod.ads[adIndex]
+            let adSpan = (start: pod.ads[adIndex].startTime, end: pod.ads[adIndex].endTime)
             for index in pod.ads[adIndex].trackingEvents.indices {
-                consider(&pod.ads[adIndex].trackingEvents[index], containerStart: ad.startTime, containerEnd: ad.endTime,
-                         ad: ad, pod: pod, during: interval, cause: cause, into: &firings)
+                consider(&pod.ads[adIndex].trackingEvents[index], container: adSpan, adStart: adSpan.start,
+                         podStart: podSpan.start, during: interval, cause: cause, into: &firings)
             }
         }
     }
 
-    private func consider(_ event: inout TrackingEvent, containerStart: AdTime, containerEnd: AdTime, ad: Ad?, pod: AdPod,
-                          during interval: PlayedInterval, cause: BeaconFiring.Cause, into firings: inout [BeaconFiring]) {
+    private func consider(_ event: inout TrackingEvent, container: (start: AdTime, end: AdTime), adStart: AdTime?,
+                          podStart: AdTime, during interval: PlayedInterval, cause: BeaconFiring.Cause,
+                          into firings: inout [BeaconFiring]) {
+        let (containerStart, containerEnd) = container
         guard event.reportingState == .idle, event.event.kind == .automatic else { return }
         let time = event.startTime
         let crossing: Duration
@@ -154,8 +159,8 @@ public struct BeaconScheduler: Sendable {
         let moment = max(time, interval.from)
         firings.append(BeaconFiring(key: event.id, occurrence: 0, event: event.event, mediaTime: time, crossing: crossing,
                                     cause: actualCause, urls: event.signalingUrls,
-                                    adPlayhead: ad.map { max(.zero, moment - $0.startTime) }, adStart: ad?.startTime,
-                                    podStart: pod.startTime, urlsOverLimit: event.urlsOverLimit))
+                                    adPlayhead: adStart.map { max(.zero, moment - $0) }, adStart: adStart,
+                                    podStart: podStart, urlsOverLimit: event.urlsOverLimit))
     }
 
     // MARK: - Player-initiated events
@@ -211,10 +216,11 @@ public struct BeaconScheduler: Sendable {
     }
 
     private mutating func record(_ interval: PlayedInterval) {
-        // A continuation of the last interval (no stall or pause between: the instants follow) extends it.
+        // A continuation of the last interval (no stall or pause between: the instants follow, within what a busy main
+        // actor shifts them by) extends it.
         if var last = history.last, last.to == interval.from, last.rate == interval.rate, last.scope == interval.scope,
-           interval.instant(at: last.to) - last.end < .milliseconds(2),
-           last.end - interval.instant(at: last.to) < .milliseconds(2) {
+           interval.instant(at: last.to) - last.end < PlayedSpans.continuity,
+           last.end - interval.instant(at: last.to) < PlayedSpans.continuity {
             last.to = interval.to
             last.end = interval.end
             history[history.count - 1] = last
