@@ -32,6 +32,13 @@ public struct BeaconScheduler: Sendable {
     /// from 2 for viewers who watch at 2×).
     public static let maximumBeaconingRate = 2.5
 
+    /// How far apart, on the session's stopwatch, two played intervals may meet for the second to continue the first.
+    /// An interval's instant is when its report was handled, less the lag the engine said: a busy main actor (a
+    /// probe's thousand viewers) handles reports some milliseconds apart from the engine's ticks, and an interval per
+    /// report would fill the history (measured: 4 reports a second each a span of their own at 300 probe viewers). A
+    /// pause shorter than this is not worth an interval.
+    static let continuity = Duration.milliseconds(250)
+
     /// The rates at which automatic events fire: above 0 and up to ``maximumBeaconingRate`` by default. A rate of 0
     /// never fires, whatever the range says.
     public var playbackRates: ClosedRange<Double> = 0...BeaconScheduler.maximumBeaconingRate
@@ -219,8 +226,8 @@ public struct BeaconScheduler: Sendable {
         // A continuation of the last interval (no stall or pause between: the instants follow, within what a busy main
         // actor shifts them by) extends it.
         if var last = history.last, last.to == interval.from, last.rate == interval.rate, last.scope == interval.scope,
-           interval.instant(at: last.to) - last.end < PlayedSpans.continuity,
-           last.end - interval.instant(at: last.to) < PlayedSpans.continuity {
+           interval.instant(at: last.to) - last.end < Self.continuity,
+           last.end - interval.instant(at: last.to) < Self.continuity {
             last.to = interval.to
             last.end = interval.end
             history[history.count - 1] = last

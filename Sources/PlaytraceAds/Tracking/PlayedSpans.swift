@@ -15,11 +15,9 @@ struct PlayedSpans: Sendable {
     private(set) var spans: [Span] = []
     /// The most spans kept.
     let limit = 4_096
-    /// How far apart two reports' instants may be for the second to continue the first. A report's instant is when
-    /// it was handled, less the lag the engine said: a busy main actor (a probe's thousand viewers) handles reports
-    /// some milliseconds apart from the engine's ticks, and a span per report would fill the limit (measured: 4
-    /// reports a second each a span at 300 probe viewers). A pause shorter than this is not worth a span.
-    static let continuity = Duration.milliseconds(250)
+    /// How far apart two reports' instants may be for the second to continue the first: the scheduler's own
+    /// (``BeaconScheduler/continuity``), for the same reason.
+    static let continuity = BeaconScheduler.continuity
 
     /// Takes a report whose end the playhead reached at `instant`: a report that continues the last span (same place
     /// — the primary or one interstitial — same rate, a position and date that follow, no pause between) extends it.
