@@ -78,7 +78,14 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             return try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
                 group.addTask { try await self.exchange(request) }
                 group.addTask {
-                    try await Task.sleep(until: deadline, clock: .continuous)
+                    // A coalesced clock is real time with one shared timer: a sleep on it is an entry in a heap,
+                    // gone as soon as it is cancelled. A sleep on the continuous clock arms a timer of its own that
+                    // stays armed until its deadline, cancelled or not: one per request for tens of seconds.
+                    if let coalesced = self.clock as? CoalescedClock {
+                        try await coalesced.sleep(until: deadline)
+                    } else {
+                        try await Task.sleep(until: deadline, clock: .continuous)
+                    }
                     throw HTTPTransportError.timeout
                 }
                 defer { group.cancelAll() }

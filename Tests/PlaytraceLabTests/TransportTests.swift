@@ -8,10 +8,11 @@ import Testing
 /// These tests use the real clock: deadlines are wall-clock by nature (they bound real sockets).
 @Suite("HTTP transport", .serialized)
 struct TransportTests {
-    static func withLab(_ body: (LabServer, URL, AsyncHTTPClientTransport) async throws -> Void) async throws {
+    static func withLab(clock: any Clock<Duration> = ContinuousClock(),
+                        _ body: (LabServer, URL, AsyncHTTPClientTransport) async throws -> Void) async throws {
         let lab = LabServer(clock: ContinuousClock())
         let port = try await lab.start()
-        let transport = AsyncHTTPClientTransport()
+        let transport = AsyncHTTPClientTransport(clock: clock)
         do {
             try await body(lab, URL(string: "http://127.0.0.1:\(port)")!, transport)
         } catch {
@@ -45,6 +46,33 @@ struct TransportTests {
                 try await transport.send(HTTPRequest(url: base.appendingPathComponent("vod/0/seg0.ts"), timeout: .seconds(1)))
             }
             #expect(clock.now - started < .seconds(10))
+        }
+    }
+
+    @Test func aCoalescedClockKeepsTheRealDeadline() async throws {
+        // The probe's transport sleeps its deadlines on the shared timer: a trickling body is cut all the same, and a
+        // request that answers leaves no sleeper behind.
+        let coalesced = CoalescedClock(granularity: .milliseconds(10))
+        try await Self.withLab(clock: coalesced) { lab, base, transport in
+            lab.faults.add(LabFault(pathContains: "/vod/0/seg0.ts", kind: .throttle(bytesPerSecond: 200)))
+            let clock = ContinuousClock()
+            let started = clock.now
+            await #expect(throws: HTTPTransportError.timeout) {
+                try await transport.send(HTTPRequest(url: base.appendingPathComponent("vod/0/seg0.ts"), timeout: .seconds(1)))
+            }
+            let elapsed = clock.now - started
+            #expect(elapsed >= .seconds(1) && elapsed < .seconds(10))
+            // The deadline was the shared timer's (nothing else sleeps on this clock).
+            let wakeUps = coalesced.wakeUps
+            #expect(wakeUps >= 1)
+            for _ in 0..<20 {
+                let response = try await transport.send(HTTPRequest(url: base.appendingPathComponent("vod/master.m3u8"),
+                                                                    timeout: .milliseconds(300)))
+                #expect(response.isSuccess)
+            }
+            // Twenty deadlines 300 ms out, all cancelled by their answers: the shared timer does not wake for them.
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(coalesced.wakeUps - wakeUps <= 1)
         }
     }
 
