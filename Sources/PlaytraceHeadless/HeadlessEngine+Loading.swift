@@ -193,7 +193,8 @@ extension HeadlessEngine {
             guard generation == expected, let index = downloadVariant else { return }
             do {
                 let changed = try await refreshVariant(index, policy: retryPolicy(for: index))
-                guard generation == expected, playlistRefreshed(changed: changed, variant: index, progress: &progress)
+                guard generation == expected,
+                      playlistRefreshed(changed: changed, variant: index, targetSeconds: target, progress: &progress)
                 else { return }
             } catch let error as EngineError {
                 guard generation == expected else { return }
@@ -217,11 +218,11 @@ extension HeadlessEngine {
 
     /// Notes a refresh; false when the loop ends (the stream ended, or stopped with no variant to take over).
     @inline(never)
-    private func playlistRefreshed(changed: Bool, variant index: Int, progress: inout RefreshProgress) -> Bool {
+    private func playlistRefreshed(changed: Bool, variant index: Int, targetSeconds target: Double,
+                                   progress: inout RefreshProgress) -> Bool {
         progress.changedLastTime = changed
         emit(.playlistRefreshed(window: timeline.range, mediaSequence: timeline.first?.sequence ?? 0))
         if timeline.isFinished { return false }
-        let target = max(timeline.targetDuration.seconds, 1)
         if changed {
             progress.lastChange = stopwatch.elapsed
         } else if stopwatch.elapsed - progress.lastChange >= .seconds(target * Self.stuckPlaylistTargetDurations) {
