@@ -264,6 +264,7 @@ public final class ViewerSession {
         if let ads, player.currentInterstitial == nil, let index = currentIndex, entries[index].tracksAds {
             let snapshot = player.engineSnapshot
             if let date = snapshot.streamDate { ads.dateOffset = date.secondsSince1970 - snapshot.playhead.seconds }
+            ads.retirePassedBreaks(snapshot)
         }
         state.ticks += 1
         if state.ticks % state.statusEvery == 0 {

@@ -17,9 +17,11 @@ struct ProbeCommandTests {
 
     @Test("Six viewers of the lab's Harmonic live stream, each with its own ad session: every beacon called for fires once")
     func harmonicLive() async throws {
-        // A break of two 4 s segments every four: whenever a viewer joins, its 14 s cross ad events.
+        // A break of two 2 s segments every four, in a window of four: whenever a viewer joins, its 14 s cross ad
+        // events, and a break it played leaves the window (the viewer retires it: folded into its counts).
         let lab = LabServer(clock: ContinuousClock(), configuration: LabConfiguration(
-            variants: LabConfiguration.loadLadder, liveAdBreakInterval: 4, liveAdBreakLength: 2))
+            variants: LabConfiguration.loadLadder, segmentDuration: 2, liveWindowSegments: 4, liveAdBreakInterval: 4,
+            liveAdBreakLength: 2))
         let port = try await lab.start()
         let path = CLITests.temporaryPath("probe-harmonic") + ".json"
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -43,7 +45,14 @@ struct ProbeCommandTests {
         #expect(hits == beacons["delivered"], "the lab's sink saw each beacon once")
         let startup = try #require(document["startup"] as? [String: Any])
         #expect(startup["count"] as? Int == 6)
-        #expect(((document["worst"] as? [[String: Any]])?.count ?? 0) == 6, "the worst viewers, up to ten")
+        let worst = try #require(document["worst"] as? [[String: Any]])
+        #expect(worst.count == 6, "the worst viewers, up to ten")
+        // Every viewer retired the breaks it played once they left the window; their beacons are in the totals and
+        // their latenesses in the distribution (one a URL delivered), not in the viewer's list.
+        let retired = worst.map { (($0["summary"] as? [String: Any])?["ads"] as? [String: Any])?["podsRetired"] as? Int ?? 0 }
+        #expect(retired.allSatisfy { $0 > 0 }, "\(retired)")
+        let lateness = try #require((document["beacons"] as? [String: Any])?["lateness"] as? [String: Any])
+        #expect(lateness["count"] as? Int == hits)
     }
 
     @Test("A URL that does not answer, answers 404, or is no playlist: one line naming it, exit 2, no viewer started",

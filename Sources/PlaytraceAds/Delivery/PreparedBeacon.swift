@@ -11,7 +11,8 @@ struct PreparedBeacon {
 
     /// Fills the firing's URLs with `values` and sorts them by ``BeaconURLPolicy``: only http(s) URLs are ever
     /// requested; `about:blank` is nothing to send; anything else is refused (said, and not a failure of the event).
-    init(_ firing: BeaconFiring, deliveryKey: String, values: BeaconMacroValues, sentAt: Duration) {
+    /// `remembersKey`: whether the outbox remembers each URL's key after delivery (``OutboxMessage/remembersKey``).
+    init(_ firing: BeaconFiring, deliveryKey: String, values: BeaconMacroValues, sentAt: Duration, remembersKey: Bool = true) {
         record = BeaconRecord(firing: firing, sentAt: sentAt, urls: [])
         for (index, template) in firing.urls.enumerated() {
             let url = BeaconMacros.fill(template, with: values)
@@ -19,7 +20,7 @@ struct PreparedBeacon {
             switch BeaconURLPolicy.verdict(for: url) {
             case .request:
                 let message = OutboxMessage(key: "\(deliveryKey)/\(index)", destination: BeaconCourier.destination,
-                                            payload: [], metadata: ["url": url], remembersKey: true)
+                                            payload: [], metadata: ["url": url], remembersKey: remembersKey)
                 messages.append(BeaconStoreQueue.Beacon(deliveryKey: deliveryKey, index: index, sentAt: sentAt, message: message))
             case .skip:
                 state.outcome = .skipped

@@ -125,6 +125,13 @@ public struct BeaconScheduler: Sendable {
         return firePlayerInitiated(type, podIndex: podIndex, adIndex: adIndex, playhead: playhead, instant: instant, pods: &pods)
     }
 
+    /// Forgets what it keeps of the breaks `podIDs` (their scopes, their player-initiated reports): the breaks left
+    /// the session (``AdBeaconingSession/retireBreaks(endingBefore:)``).
+    public mutating func forget(pods podIDs: Set<String>) {
+        for id in podIDs { podScopes[id] = nil }
+        occurrences = occurrences.filter { !podIDs.contains($0.key.podID) }
+    }
+
     // MARK: - Crossings
 
     /// Fires the events of a break that `interval` crossed. The break's and its ads' times are read first: a copy of

@@ -13,6 +13,13 @@ extension AdBeaconingSession {
     ///     .subtracting(session.beacons.map(\.firing.key))
     /// ```
     public func expectedEvents(played snapshot: EngineSnapshot?) -> Set<TrackingEventKey> {
+        expectedEvents(played: snapshot, in: adPods, scopes: interstitialOfPod)
+    }
+
+    /// The automatic events of `pods` that the media played called for; `scopes` names the interstitial of each
+    /// break that belongs to one.
+    func expectedEvents(played snapshot: EngineSnapshot?, in pods: [AdPod],
+                        scopes: [String: String]) -> Set<TrackingEventKey> {
         let played = snapshot.map { BeaconAudit.playedIntervals(of: $0, on: timeline) } ?? []
         let interstitials = snapshot.map { BeaconAudit.playedInterstitialIntervals(of: $0, on: timeline) } ?? [:]
         // By scope: an interstitial's ID, or nil for the primary.
@@ -36,8 +43,8 @@ extension AdBeaconingSession {
             let ranges = BeaconAudit.subtracting(beaconed[scope] ?? [], from: ranges)
             if let scope { interstitialFast[scope] = ranges } else { primaryFast = ranges }
         }
-        return BeaconAudit.expectedEvents(in: adPods, played: played, interstitials: interstitials,
-                                          scopes: interstitialOfPod, fastForwarded: primaryFast,
+        return BeaconAudit.expectedEvents(in: pods, played: played, interstitials: interstitials,
+                                          scopes: scopes, fastForwarded: primaryFast,
                                           fastForwardedInterstitials: interstitialFast)
     }
 }

@@ -8,8 +8,11 @@ extension AdBeaconingSession {
     static let verificationNotSupported = 2
 
     /// Adds breaks that no metadata provider lists: merged by ID with those added before (fired states kept), kept
-    /// until the session ends, and never dropped by a metadata response.
+    /// until the session ends or retires them (``retireBreaks(endingBefore:)``), and never dropped by a metadata
+    /// response.
     public func addPods(_ pods: [AdPod]) {
+        // A retired break stays out (its events would fire twice).
+        let pods = pods.filter { retiredPodEnds[$0.id] == nil }
         var merger = AdPodMerger()
         let previous = adPods.filter { pod in pods.contains { $0.id == pod.id } }
         let merged = merger.merge(pods, into: previous, playhead: nil)

@@ -54,6 +54,10 @@ public final class AdBeaconingSession {
     }
     /// `[LIMITADTRACKING]`.
     public var limitAdTracking = false
+    /// Whether the outbox remembers each beacon's key once delivered (on by default), so that a run of the session
+    /// started again after the app was killed does not fire it twice (``resume(_:)``). A session never resumed (a
+    /// probe's simulated viewer) turns it off: the keys would be kept for the outbox's maximum age for nothing.
+    public var remembersDeliveredBeacons = true
     /// `[CLIENTUA]`: the app's player and this library, as `player/version plugin/version`; `nil` sends `-1`.
     public var clientUA: String?
     /// Every beacon fired so far, in order, with its delivery, found by delivery key.
@@ -87,9 +91,15 @@ public final class AdBeaconingSession {
     public var logLimit: Int { messageLog.limit }
 
     @ObservationIgnored private var merger = AdPodMerger()
-    @ObservationIgnored private(set) var scheduler = BeaconScheduler()
+    @ObservationIgnored var scheduler = BeaconScheduler()
     /// The breaks added with ``addPods(_:)`` (no metadata provider lists them), by ID.
     @ObservationIgnored var addedPodIDs: Set<String> = []
+    /// The breaks retired (``retireBreaks(endingBefore:)``), each with its end, by ID: metadata that lists one again
+    /// does not bring it back (its events would fire twice). Forgotten once older than the played history.
+    @ObservationIgnored var retiredPodEnds: [String: AdTime] = [:]
+    /// How many breaks were retired (``retireBreaks(endingBefore:)``), with how many beacons.
+    public internal(set) var retiredBreakCount = 0
+    public internal(set) var retiredBeaconCount = 0
     /// The VAST ads' macro values and error URLs, the chains resolved, the error reports fired.
     @ObservationIgnored var vast = VASTLedger(chainLimit: 500)
     /// The VAST responses resolved (``record(_:)``), the latest of each break, oldest first; at most
@@ -170,7 +180,7 @@ public final class AdBeaconingSession {
         lastProblems = Set(problems)
         // Breaks added by the app (VAST, in-manifest signalling) are not the metadata's to drop.
         let added = adPods.filter { addedPodIDs.contains($0.id) }
-        adPods = (merger.merge(metadata.pods.filter { !addedPodIDs.contains($0.id) },
+        adPods = (merger.merge(metadata.pods.filter { !addedPodIDs.contains($0.id) && retiredPodEnds[$0.id] == nil },
                                into: adPods.filter { !addedPodIDs.contains($0.id) }, playhead: lastPosition) + added)
             .sorted { $0.startTime < $1.startTime }
         classifyPods()
@@ -320,7 +330,7 @@ public final class AdBeaconingSession {
         for firing in firings {
             let deliveryKey = firing.deliveryKey(session: identity, reportedAt: wallClock.now)
             let prepared = PreparedBeacon(firing, deliveryKey: deliveryKey, values: macroValues(for: firing),
-                                          sentAt: stopwatch.elapsed)
+                                          sentAt: stopwatch.elapsed, remembersKey: remembersDeliveredBeacons)
             for note in prepared.notes { log(note.message, isError: note.isError) }
             messages += prepared.messages
             book.add(prepared.record, deliveryKey: deliveryKey)

@@ -28,6 +28,8 @@ extension SessionAds {
             metadataRequests: session.metadataAttempts, metadataFailures: session.metadataFailures,
             latestError: session.latestError.map(PlainText.safe), counts: countsSummary,
             pods: session.adPods.map(pod), beacons: beacons, beaconsOmitted: omitted,
+            podsRetired: session.retiredBreakCount > 0 ? session.retiredBreakCount : nil,
+            beaconsRetired: retiredBeaconURLs > 0 ? retiredBeaconURLs : nil,
             vastChains: session.vastChains.isEmpty ? nil : session.vastChains.map(Self.chain),
             vastChainsOmitted: session.vastChainsDropped > 0 ? session.vastChainsDropped : nil)
     }
@@ -46,8 +48,8 @@ extension SessionAds {
             delivered: counts.delivered, failed: counts.failed, waiting: counts.waiting, late: counts.late,
             missed: counts.missed, unexpected: counts.unexpected, duplicated: counts.duplicated, restored: counts.restored,
             vastErrorReports: counts.errors, refusedURLs: counts.refusedURLs, urlsOverLimit: counts.urlsOverLimit,
-            worstDeliveryLatenessMilliseconds: session.beacons.isEmpty ? nil : counts.worstLateness.seconds * 1000,
-            worstFiringLatenessMilliseconds: session.beacons.isEmpty ? nil : counts.worstFiringLateness.seconds * 1000)
+            worstDeliveryLatenessMilliseconds: hasBeacons ? counts.worstLateness.seconds * 1000 : nil,
+            worstFiringLatenessMilliseconds: hasBeacons ? counts.worstFiringLateness.seconds * 1000 : nil)
     }
 
     /// A stream date on the ad timeline (ISO 8601), when the timeline is one of dates.

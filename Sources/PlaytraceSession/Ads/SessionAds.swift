@@ -32,8 +32,13 @@ public final class SessionAds {
         /// The outbox file (shared with telemetry): beacons waiting at exit are kept there.
         public var outboxPath: String?
         /// Whether many ad sessions share the run's outbox (a probe's viewers): each gets the reports of its own
-        /// beacons, and its end waits for its own beacons rather than for the outbox's.
+        /// beacons, and its end waits for its own beacons rather than for the outbox's. Such sessions are never
+        /// resumed, so the outbox does not remember their delivered beacons' keys.
         public var sharesOutbox = false
+        /// Whether breaks that a live stream's seekable window left behind, their beacons settled, are folded into
+        /// the counts and dropped with their beacons (``SessionAds/retirePassedBreaks(_:)``): a probe's viewers, whose
+        /// memory must not grow with each break. The summary then lists only the breaks still in the window.
+        public var retiresPassedBreaks = false
 
         public init(format: AdFormat, adsParams: [String: String] = [:], metadataInterval: Duration = .seconds(4),
                     isInitRequest: Bool = true, beaconWait: Duration = .seconds(10),
@@ -80,6 +85,7 @@ public final class SessionAds {
         session = AdBeaconingSession(outbox: run.outbox, clock: clock)
         session.metadataUpdateInterval = settings.metadataInterval
         session.isInitRequest = settings.isInitRequest
+        session.remembersDeliveredBeacons = !settings.sharesOutbox
         let session = session
         if !settings.sharesOutbox { run.routeBeaconReports { session.courierReport($0) } }
         await run.outbox.start()
@@ -149,9 +155,36 @@ public final class SessionAds {
         /// URLs not requested: refused by policy (their scheme), and past the limit per event.
         var refusedURLs = 0
         var urlsOverLimit = 0
+
+        /// Adds the figures of other breaks (their beacons and events are distinct from these).
+        mutating func add(_ other: Counts) {
+            expected += other.expected
+            fired += other.fired
+            playerInitiated += other.playerInitiated
+            delivered += other.delivered
+            failed += other.failed
+            waiting += other.waiting
+            late += other.late
+            missed += other.missed
+            unexpected += other.unexpected
+            duplicated += other.duplicated
+            restored += other.restored
+            firedByEarlierRun += other.firedByEarlierRun
+            firedCalledFor += other.firedCalledFor
+            errors += other.errors
+            worstLateness = max(worstLateness, other.worstLateness)
+            worstFiringLateness = max(worstFiringLateness, other.worstFiringLateness)
+            refusedURLs += other.refusedURLs
+            urlsOverLimit += other.urlsOverLimit
+        }
     }
 
     private(set) var counts = Counts()
+    /// The figures of the breaks retired so far (``retirePassedBreaks(_:)``).
+    private var retiredCounts = Counts()
+    /// Told the delivery latenesses (real time, one per URL delivered) of the beacons of each break retired, as it is
+    /// retired: a probe's distribution has them, which the summary's beacon list no longer does.
+    public var onRetiredBeacons: (@MainActor ([Duration]) -> Void)?
 
     /// Stops the metadata, waits (at most ``Settings/beaconWait``) for the queued beacons, and returns the summary
     /// lines, the verdict's ad part and what fell short (beacons missed, not called for, fired twice, failed for good
@@ -176,6 +209,7 @@ public final class SessionAds {
         // The couriers' last reports reach the session on the main actor.
         for _ in 0..<10 { await Task.yield() }
         counts = count(played: snapshot)
+        counts.add(retiredCounts)
         let waiting = drain.map { $0.pendingByDestination[BeaconCourier.destination] ?? 0 } ?? counts.waiting
         var findings: [SessionVerdict.Finding] = []
         func add(_ kind: SessionVerdict.Shortfall, _ text: String) { findings.append(.init(kind: kind, text: text)) }
@@ -220,12 +254,19 @@ public final class SessionAds {
         return (podList() + [countsLine()], verdict, findings)
     }
 
+    /// The figures of the breaks still listed and of the beacons still recorded.
     private func count(played snapshot: EngineSnapshot?) -> Counts {
+        var counts = count(session.beacons, of: session.adPods, expected: session.expectedEvents(played: snapshot))
+        counts.restored = session.restoredBeaconCount
+        return counts
+    }
+
+    /// The figures of `records`, fired for `pods`, measured against the events `expected` of them.
+    private func count(_ records: [BeaconRecord], of pods: [AdPod], expected: Set<TrackingEventKey>) -> Counts {
         var counts = Counts()
-        let expected = session.expectedEvents(played: snapshot)
         counts.expected = expected.count
         var firedAutomatic: Set<TrackingEventKey> = []
-        for record in session.beacons {
+        for record in records {
             if record.firing.event.kind == .automatic {
                 counts.fired += 1
                 if !firedAutomatic.insert(record.firing.key).inserted { counts.duplicated += 1 }
@@ -247,14 +288,48 @@ public final class SessionAds {
             }
             counts.worstFiringLateness = max(counts.worstFiringLateness, realTime(record.lateness))
         }
-        counts.restored = session.restoredBeaconCount
-        let restored = Set(session.adPods.flatMap(\.allTrackingEvents).filter { $0.reportingState != .idle }.map(\.id))
+        let restored = Set(pods.flatMap(\.allTrackingEvents).filter { $0.reportingState != .idle }.map(\.id))
             .subtracting(firedAutomatic)
         counts.missed = expected.subtracting(firedAutomatic).subtracting(restored).count
         counts.firedByEarlierRun = expected.intersection(restored).count
         counts.firedCalledFor = expected.intersection(firedAutomatic).count
         counts.unexpected = firedAutomatic.subtracting(expected).count
         return counts
+    }
+
+    /// Folds into the counts, and drops, the breaks the live window of `snapshot` (the tracked item's engine) left
+    /// behind, their beacons settled (``Settings/retiresPassedBreaks``); their delivery latenesses go to
+    /// ``onRetiredBeacons``. Nothing on demand: every break there can be played again.
+    func retirePassedBreaks(_ snapshot: EngineSnapshot) {
+        guard settings.retiresPassedBreaks, let first = session.adPods.first, let bound = windowStart(snapshot),
+              first.endTime < bound else { return }
+        let retired = session.retireBreaks(endingBefore: bound)
+        guard !retired.isEmpty else { return }
+        let beacons = retired.flatMap(\.beacons)
+        retiredCounts.add(count(beacons, of: retired.map(\.pod), expected: session.expectedEvents(played: snapshot, in: retired)))
+        retiredBeaconURLs += beacons.reduce(0) { $0 + $1.urls.count }
+        // One lateness per URL delivered, as the summary's beacon entries have them.
+        onRetiredBeacons?(beacons.flatMap { record in
+            record.urls.compactMap { url in
+                if case .delivered(let at) = url.outcome { realTime(at - record.firing.crossing) } else { nil }
+            }
+        })
+    }
+
+    /// Beacon URLs of the breaks retired: the summary's entries they would have been.
+    private(set) var retiredBeaconURLs = 0
+
+    /// Where a live stream's seekable window starts on the ad timeline, a second early (what no seek reaches);
+    /// `nil` on demand or when the dates are not known.
+    private func windowStart(_ snapshot: EngineSnapshot) -> AdTime? {
+        guard snapshot.streamType == .live || snapshot.streamType == .dvr else { return nil }
+        let start = AdTime(snapshot.seekableRange.start) - 1_000
+        switch session.timeline {
+        case .mediaTime: return start
+        case .programDateTime:
+            guard let date = snapshot.streamDate else { return nil }
+            return AdTime(date) - AdTime(snapshot.playhead) + start
+        }
     }
 
     /// The breaks the stream signals whose time the playback played some of; a break signalled twice (a date range
@@ -276,7 +351,7 @@ public final class SessionAds {
         line += ", \(counts.delivered) delivered, \(counts.failed) failed"
         if counts.waiting > 0 { line += ", \(counts.waiting) waiting" }
         // Lateness only of beacons that were sent: nothing sent has no worst.
-        if !session.beacons.isEmpty {
+        if hasBeacons {
             line += ", \(counts.late) late (delivered > \(Format.seconds(Self.lateness.seconds)) after the crossing); worst "
                 + "delivery \(Format.milliseconds(counts.worstLateness)), worst firing \(Format.milliseconds(counts.worstFiringLateness))"
         }
@@ -289,6 +364,9 @@ public final class SessionAds {
         return line
     }
 
+    /// Whether any beacon was fired, retired ones included.
+    var hasBeacons: Bool { !session.beacons.isEmpty || session.retiredBeaconCount > 0 }
+
     /// A duration of the session's clock in real time.
     func realTime(_ duration: Duration) -> Duration { duration / speed }
 
@@ -298,7 +376,10 @@ public final class SessionAds {
         let info = session.sessionInfo
         var lines = ["Ads (\(settings.format.rawValue)" + (info.map { ", session \($0.id) by \($0.obtainedBy)" } ?? "")
             + ", \(session.metadataAttempts) metadata request(s), \(session.metadataFailures) failed)"]
-        if session.adPods.isEmpty { lines.append("  no ad break listed") }
+        if session.retiredBreakCount > 0 {
+            lines.append("  \(session.retiredBreakCount) earlier break(s) left the stream's window: in the counts, not listed")
+        }
+        if session.adPods.isEmpty { lines.append("  no \(session.retiredBreakCount > 0 ? "other " : "")ad break listed") }
         let list = AdPodList(pods: session.adPods, fates: session.fates, time: time)
         // Names are padded to the longest one listed, never cut.
         let nameWidth = max(list.eventNameWidth, 15)

@@ -197,6 +197,12 @@ public final class Probe {
         configuration.metrics?.record(lateness: lateness)
     }
 
+    /// The delivery latenesses of a viewer's beacons whose break it retired (folded as it went, not in its summary).
+    private func recordLateness(_ lateness: [Duration]) {
+        for value in lateness { aggregate.lateness.record(value) }
+        configuration.metrics?.record(lateness: lateness)
+    }
+
     private func viewerShowedFirstFrame(_ startup: Duration) {
         aggregate.addStartup(startup)
         configuration.metrics?.record(startup: startup)
@@ -211,9 +217,11 @@ public final class Probe {
         var ads: SessionAds?
         if var settings = configuration.ads {
             settings.sharesOutbox = true
+            settings.retiresPassedBreaks = true
             let setup = await SessionAds(settings: settings, clock: clock,
                                          transport: counter.counting(configuration.adTransport(recording), as: .metadata),
                                          outbox: configuration.outbox)
+            setup.onRetiredBeacons = { [weak self] lateness in self?.recordLateness(lateness) }
             playlist = try await setup.start(mediaUrl: configuration.url)
             ads = setup
         }

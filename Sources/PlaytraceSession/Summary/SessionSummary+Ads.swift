@@ -17,6 +17,10 @@ extension SessionSummary {
         /// The beacons fired, in order, one entry per URL (at most ``beaconLimit``; `beaconsOmitted` counts the rest).
         public var beacons: [Beacon]
         public var beaconsOmitted: Int = 0
+        /// Breaks the live window left behind that were folded into the counts and not listed (a probe's viewers),
+        /// and the beacon URLs they fired, not listed either; absent when none.
+        public var podsRetired: Int?
+        public var beaconsRetired: Int?
         /// The VAST responses resolved for interstitials (the latest of each break): absent when there were none.
         public var vastChains: [VASTChain]?
         /// VAST resolutions past the session's limit, not listed.
