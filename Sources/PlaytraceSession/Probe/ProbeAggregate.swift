@@ -23,7 +23,8 @@ public struct ProbeAggregate: Sendable {
     /// Seconds played at each variant, by its peak bandwidth (bits per second), all viewers together.
     public var variantSeconds: [Int: Double] = [:]
     public var beacons = BeaconTotals()
-    /// Beacon delivery lateness: from the playhead's crossing to the response.
+    /// Beacon delivery lateness: from the playhead's crossing to the response (as each viewer ends, and as a viewer
+    /// retires a break the live window left behind).
     public var lateness = LatencyDistribution()
     /// How many viewers fell short in each way (a viewer's verdict's kinds: `missed`, `stalled`…).
     public var shortfalls: [String: Int] = [:]
