@@ -36,7 +36,7 @@ public final class SessionAds {
         /// resumed, so the outbox does not remember their delivered beacons' keys.
         public var sharesOutbox = false
         /// Whether breaks that a live stream's seekable window left behind, their beacons settled, are folded into
-        /// the counts and dropped with their beacons (``SessionAds/retirePassedBreaks(_:)``): a probe's viewers, whose
+        /// the counts and dropped with their beacons (at each tick of the session): a probe's viewers, whose
         /// memory must not grow with each break. The summary then lists only the breaks still in the window.
         public var retiresPassedBreaks = false
 
