@@ -84,7 +84,9 @@ struct ProbeTests {
         #expect(aggregate.failed == 0)
         #expect(aggregate.startup.count == 10)
         let median = try #require(aggregate.startup.percentile(50))
-        #expect(median > .zero && median < .seconds(5))
+        // Within the viewer's run (12 s of the 4x clock): a loaded machine (the suite's other stages beside) slows
+        // the 4x clock's startups to seconds of it.
+        #expect(median > .zero && median < .seconds(12), "startup p50 \(median)")
         let playlists = try #require(result.requests[.playlist]), segments = try #require(result.requests[.segment])
         #expect(playlists.requests >= 20 && playlists.outcomes == ["2xx": playlists.requests])
         // No origin error; on a loaded machine a request of the 4x clock may time out, one in flight at the end is
