@@ -13,9 +13,9 @@ struct OutboxDeliveryTests {
 
     @Test("A backend down for a while, then up: nothing is lost, nothing is delivered twice")
     func downThenUp() async throws {
-        let first = LabServer(clock: ContinuousClock())
-        let port = try await first.start()
-        await first.stop()   // the port is free again: connections are refused
+        // A port below the kernel's ephemeral range: no other test's server, bound to port 0, can take it while this
+        // backend is down.
+        let port = try await Self.freePortOutsideEphemeralRange()
         let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
         let outbox = try Outbox(path: nil, couriers: [HTTPCourier(name: "sink", transport: transport, timeout: .seconds(5))])
         for index in 0..<5 { try await outbox.persist(message(index, port: port)) }
@@ -33,6 +33,25 @@ struct OutboxDeliveryTests {
         #expect(keys.sorted() == (0..<5).map { "batch-\($0)" })
         try await transport.shutdown()
         await lab.stop()
+    }
+
+    /// A port under the kernel's ephemeral range that nothing listens on now: the lab starts there and stops.
+    private static func freePortOutsideEphemeralRange() async throws -> Int {
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        let low = range.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.flatMap { Int($0) } ?? 32768
+        var lastError: (any Error)?
+        for _ in 0..<20 {
+            let candidate = Int.random(in: 10_000..<max(10_001, low))
+            let probe = LabServer(clock: ContinuousClock())
+            do {
+                let port = try await probe.start(port: candidate)
+                await probe.stop()   // the port is free again: connections are refused
+                return port
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError ?? CancellationError()
     }
 
     @Test("A 400 for one batch: that batch is dropped and counted, the others are delivered")
