@@ -33,50 +33,72 @@ struct JSONReader {
 
     func path(of key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
+    /// The value under `key`, classified (`nil` when absent).
+    private func value(_ key: String) -> Value? {
+        object[key].map(Value.init)
+    }
+
     func has(_ key: String) -> Bool {
-        guard let value = object[key] else { return false }
-        return !(value is NSNull)
+        switch value(key) {
+        case nil, .null?: false
+        default: true
+        }
     }
 
     /// A number (or `nil` when absent or null); a value of another type is a problem.
     func number(_ key: String, problems: inout [AdMetadataProblem]) -> Double? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        if let number = value as? NSNumber, !Self.isBoolean(number) {
-            let double = number.doubleValue
+        switch value(key) {
+        case nil, .null?:
+            return nil
+        case .number(let double)?:
             if double.isFinite, abs(double) <= Self.largestNumber { return double }
-            problems.append(AdMetadataProblem(path: path(of: key), message: "\(number) is out of range"))
+            problems.append(AdMetadataProblem(path: path(of: key), message: "\(double) is out of range"))
+            return nil
+        case let other?:
+            problems.append(AdMetadataProblem(path: path(of: key), message: "\(other.kind) where a number was expected"))
             return nil
         }
-        problems.append(AdMetadataProblem(path: path(of: key), message: "\(Self.kind(of: value)) where a number was expected"))
-        return nil
     }
 
     /// A string; a number is taken in its decimal form (identifiers are both in real data).
     func identifier(_ key: String, problems: inout [AdMetadataProblem]) -> String? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        if let string = value as? String { return string }
-        if let number = value as? NSNumber, !Self.isBoolean(number) {
-            let double = number.doubleValue
+        switch value(key) {
+        case nil, .null?:
+            return nil
+        case .string(let string)?:
+            return string
+        case .number(let double)?:
             if double.isFinite, double == double.rounded(), abs(double) < 1e15 { return String(Int64(double)) }
             return "\(double)"
+        case let other?:
+            problems.append(AdMetadataProblem(path: path(of: key), message: "\(other.kind) where an identifier was expected"))
+            return nil
         }
-        problems.append(AdMetadataProblem(path: path(of: key), message: "\(Self.kind(of: value)) where an identifier was expected"))
-        return nil
     }
 
     func string(_ key: String, problems: inout [AdMetadataProblem]) -> String? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        if let string = value as? String { return string }
-        problems.append(AdMetadataProblem(path: path(of: key), message: "\(Self.kind(of: value)) where a string was expected"))
-        return nil
+        switch value(key) {
+        case nil, .null?:
+            return nil
+        case .string(let string)?:
+            return string
+        case let other?:
+            problems.append(AdMetadataProblem(path: path(of: key), message: "\(other.kind) where a string was expected"))
+            return nil
+        }
     }
 
     /// The first `limit` elements of an array (`nil` when absent or null); another type, or more elements than
     /// `limit`, is a problem.
     private func array(_ key: String, limit: Int, problems: inout [AdMetadataProblem]) -> ArraySlice<Any>? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        guard let array = value as? [Any] else {
-            problems.append(AdMetadataProblem(path: path(of: key), message: "\(Self.kind(of: value)) where an array was expected"))
+        let array: [Any]
+        switch value(key) {
+        case nil, .null?:
+            return nil
+        case .array(let elements)?:
+            array = elements
+        case let other?:
+            problems.append(AdMetadataProblem(path: path(of: key), message: "\(other.kind) where an array was expected"))
             return nil
         }
         if array.count > limit {
@@ -92,10 +114,11 @@ struct JSONReader {
         readers.reserveCapacity(array.count)
         for (index, element) in array.enumerated() {
             let elementPath = "\(path(of: key))[\(index)]"
-            if let object = element as? [String: Any] {
+            switch Value(element) {
+            case .object(let object):
                 readers.append(JSONReader(object: object, path: elementPath))
-            } else {
-                problems.append(AdMetadataProblem(path: elementPath, message: "\(Self.kind(of: element)) where an object was expected"))
+            case let other:
+                problems.append(AdMetadataProblem(path: elementPath, message: "\(other.kind) where an object was expected"))
             }
         }
         return readers
@@ -106,8 +129,8 @@ struct JSONReader {
         guard let array = array(key, limit: limit, problems: &problems) else { return nil }
         var strings: [String] = []
         for (index, element) in array.enumerated() {
-            guard let string = element as? String else {
-                problems.append(AdMetadataProblem(path: "\(path(of: key))[\(index)]", message: "\(Self.kind(of: element)) where a URL string was expected"))
+            guard case .string(let string) = Value(element) else {
+                problems.append(AdMetadataProblem(path: "\(path(of: key))[\(index)]", message: "\(Value(element).kind) where a URL string was expected"))
                 continue
             }
             guard string.utf8.count <= maximumLength else {
@@ -120,24 +143,55 @@ struct JSONReader {
     }
 
     /// The number of elements of an array (0 when absent or not an array).
-    func count(_ key: String) -> Int { (object[key] as? [Any])?.count ?? 0 }
+    func count(_ key: String) -> Int {
+        guard case .array(let elements)? = value(key) else { return 0 }
+        return elements.count
+    }
 
     /// How many elements of an array lie past `limit` (and are not read).
     func countOver(_ key: String, limit: Int) -> Int { max(0, count(key) - limit) }
 
-    private static func isBoolean(_ number: NSNumber) -> Bool {
-        // JSONSerialization gives booleans as NSNumber too; their type encoding is "c" (a C char).
-        String(cString: number.objCType) == "c"
-    }
+    /// A value of `JSONSerialization`'s tree, by its JSON type.
+    ///
+    /// The Swift types (strings, arrays, dictionaries) are tested before the classes (`NSNull`, `NSNumber`): on
+    /// Linux, testing a Swift array or dictionary against a class bridges the whole tree beneath it to Foundation
+    /// objects first, which made every test of an element cost time in proportion to the body.
+    private enum Value {
+        case string(String)
+        case array([Any])
+        case object([String: Any])
+        case number(Double)
+        case boolean
+        case null
+        case other
 
-    static func kind(of value: Any) -> String {
-        switch value {
-        case is String: "a string"
-        case let number as NSNumber: isBoolean(number) ? "a boolean" : "a number"
-        case is [Any]: "an array"
-        case is [String: Any]: "an object"
-        case is NSNull: "null"
-        default: "a value"
+        init(_ value: Any) {
+            if let string = value as? String {
+                self = .string(string)
+            } else if let array = value as? [Any] {
+                self = .array(array)
+            } else if let object = value as? [String: Any] {
+                self = .object(object)
+            } else if value is NSNull {
+                self = .null
+            } else if let number = value as? NSNumber {
+                // JSONSerialization gives booleans as NSNumber too; their type encoding is "c" (a C char).
+                self = String(cString: number.objCType) == "c" ? .boolean : .number(number.doubleValue)
+            } else {
+                self = .other
+            }
+        }
+
+        var kind: String {
+            switch self {
+            case .string: "a string"
+            case .array: "an array"
+            case .object: "an object"
+            case .number: "a number"
+            case .boolean: "a boolean"
+            case .null: "null"
+            case .other: "a value"
+            }
         }
     }
 }
