@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "PlaytraceCore", targets: ["PlaytraceCore"]),
         .library(name: "PlaytraceNetwork", targets: ["PlaytraceNetwork"]),
         .library(name: "PlaytraceHLS", targets: ["PlaytraceHLS"]),
+        .library(name: "PlaytraceDASH", targets: ["PlaytraceDASH"]),
         .library(name: "PlaytracePlayer", targets: ["PlaytracePlayer"]),
         .library(name: "PlaytraceHLSPlayback", targets: ["PlaytraceHLSPlayback"]),
         .library(name: "PlaytraceHeadless", targets: ["PlaytraceHeadless"]),
@@ -77,6 +78,12 @@ let package = Package(
         ),
         .target(
             name: "PlaytraceHLS",
+            dependencies: ["PlaytraceCore"],
+            swiftSettings: strictness
+        ),
+        // MPEG-DASH presentations read as HLS playlists are: the MPD, its timelines as runs, its URL templates.
+        .target(
+            name: "PlaytraceDASH",
             dependencies: ["PlaytraceCore"],
             swiftSettings: strictness
         ),
@@ -209,6 +216,11 @@ let package = Package(
         .testTarget(
             name: "PlaytraceCoreTests",
             dependencies: ["PlaytraceCore", .product(name: "Clocks", package: "swift-clocks")],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "PlaytraceDASHTests",
+            dependencies: ["PlaytraceDASH", "PlaytraceCore"],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -58,7 +58,7 @@ public struct VASTParser: Sendable {
         }
         // A document type declaration could declare entities that expand without bound, or read local files: VAST
         // has none, so a document with one is refused before parsing.
-        if Self.declaresDocumentType(data) {
+        if XMLDocumentCheck.declaresDocumentType(data) {
             throw VASTParseError(.xmlParsing, "the document has a document type declaration (<!DOCTYPE or <!ENTITY): refused")
         }
         let reader = VASTReader(limits: limits)
@@ -78,29 +78,6 @@ public struct VASTParser: Sendable {
             throw VASTParseError(.versionNotSupported, "VAST version \(version) is not supported")
         }
         return VASTDocument(version: version, ads: reader.ads, errorURLs: reader.rootErrors, problems: reader.problems)
-    }
-}
-
-extension VASTParser {
-    /// Whether the bytes hold `<!DOCTYPE` or `<!ENTITY` (any case): one linear pass.
-    static func declaresDocumentType(_ data: Data) -> Bool {
-        let markers: [[UInt8]] = [Array("<!DOCTYPE".utf8), Array("<!ENTITY".utf8)]
-        let bytes = [UInt8](data)   // (bounded by the parser's limit on a document's size)
-        var index = 0
-        while index + 1 < bytes.count {
-            if bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "!") {
-                for marker in markers where index + marker.count <= bytes.count {
-                    var matches = true
-                    for offset in 2..<marker.count where bytes[index + offset] & 0xDF != marker[offset] {
-                        matches = false
-                        break
-                    }
-                    if matches { return true }
-                }
-            }
-            index += 1
-        }
-        return false
     }
 }
 

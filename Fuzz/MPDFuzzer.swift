@@ -1,0 +1,63 @@
+// libFuzzer target for PlaytraceDASH's MPD parser (built by scripts/fuzz): any bytes must parse or give an
+// MPDParseError, never crash or hang. What parses is then checked: within the parser's limits, every segment
+// timeline resolves to runs whose segments, found by index and by time, agree and move forward, and every URL
+// template fills to a bounded URL. The same bytes, as text, are read as an xs:duration.
+import Foundation
+import PlaytraceDASH
+
+// Invariant (what makes this file's pointer use sound): libFuzzer lends `size` bytes at `data` for the call; they are copied at once.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzMPD(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = Data(UnsafeBufferPointer(start: data, count: size))
+    _ = try? XSDuration.parse(String(decoding: bytes.prefix(300), as: UTF8.self))
+    let parser = MPDParser()
+    guard let presentation = try? parser.parse(bytes) else { return 0 }
+    precondition(presentation.periods.count <= parser.limits.maximumPeriods, "more periods than the limit")
+    precondition(presentation.problems.count <= parser.limits.maximumProblems + 1, "more problems than the limit")
+    for period in presentation.periods.prefix(8) {
+        var levels = [period.segmentInformation]
+        for set in period.adaptationSets.prefix(8) {
+            levels.append(set.segmentInformation)
+            levels += set.representations.prefix(8).map(\.segmentInformation)
+        }
+        for information in levels {
+            if let template = information.template {
+                for text in [template.media, template.initialization, template.index].compactMap({ $0 }) {
+                    let url = SegmentURLTemplate(text).url(representationID: "r", number: Int64.max, bandwidth: Int64.min,
+                                                           time: -1, subNumber: 0)
+                    precondition(url.utf8.count <= text.utf8.count * (SegmentURLTemplate.maximumWidth + 24) + 64,
+                                 "a URL out of proportion to its template")
+                }
+                if let entries = template.timeline { check(SegmentTimeline(entries: entries, end: 1 << 40)) }
+                if let entries = template.timeline { check(SegmentTimeline(entries: entries)) }
+            }
+            if let entries = information.list?.timeline { check(SegmentTimeline(entries: entries)) }
+        }
+    }
+    return 0
+}
+
+private func check(_ timeline: SegmentTimeline) {
+    var previous: SegmentTimeline.Run?
+    for run in timeline.runs {
+        precondition(run.duration > 0, "a run without duration")
+        precondition((run.count ?? 1) > 0, "an empty run")
+        if let previous {
+            precondition(run.firstIndex == previous.firstIndex + (previous.count ?? 0), "runs not contiguous by index")
+        }
+        previous = run
+    }
+    let count = timeline.segmentCount ?? 1_000
+    var last: SegmentTimeline.Segment?
+    for index in [0, 1, count / 2, count - 2, count - 1, count] where index >= 0 {
+        guard let segment = timeline.segment(at: index) else {
+            precondition(index >= count || timeline.runs.isEmpty, "no segment at \(index) of \(count)")
+            continue
+        }
+        precondition(segment.index == index && segment.duration > 0, "a segment out of place")
+        if let last, last.index < segment.index { precondition(last.start < segment.start, "segments not moving forward") }
+        let found = timeline.segment(containing: segment.start)
+        precondition(found?.index == index, "the segment at \(segment.start) is not the one at index \(index)")
+        last = segment
+    }
+}
