@@ -129,8 +129,9 @@ struct JSONReader {
         guard let array = array(key, limit: limit, problems: &problems) else { return nil }
         var strings: [String] = []
         for (index, element) in array.enumerated() {
-            guard case .string(let string) = Value(element) else {
-                problems.append(AdMetadataProblem(path: "\(path(of: key))[\(index)]", message: "\(Value(element).kind) where a URL string was expected"))
+            let value = Value(element)
+            guard case .string(let string) = value else {
+                problems.append(AdMetadataProblem(path: "\(path(of: key))[\(index)]", message: "\(value.kind) where a URL string was expected"))
                 continue
             }
             guard string.utf8.count <= maximumLength else {

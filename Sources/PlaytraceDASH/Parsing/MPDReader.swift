@@ -97,17 +97,19 @@ final class MPDReader: NSObject, XMLParserDelegate {
             readPresentation(values)
             return
         }
+        // An element left out (over a limit, or where it does not belong) is not built: its children, finding nothing
+        // to attach to, are not read either.
         switch (parent, name) {
         case ("MPD", "Period"):
-            guard admits("periods", count: &counts.periods, limit: limits.maximumPeriods) else { return skip() }
+            guard admits("periods", count: &counts.periods, limit: limits.maximumPeriods) else { return }
             period = readPeriod(values, line: line)
         case ("Period", "AdaptationSet"):
-            guard period != nil else { return skip() }
+            guard period != nil else { return }
             adaptationSet = readAdaptationSet(values, line: line)
         case ("AdaptationSet", "Representation"):
-            guard adaptationSet != nil else { return skip() }
+            guard adaptationSet != nil else { return }
             guard admits("representations", count: &counts.representations, limit: limits.maximumRepresentations)
-            else { return skip() }
+            else { return }
             representation = readRepresentation(values, line: line)
         case ("MPD", "BaseURL"), ("Period", "BaseURL"), ("AdaptationSet", "BaseURL"), ("Representation", "BaseURL"):
             baseURL = BaseURL(url: "", serviceLocation: values.string("serviceLocation"),
@@ -152,7 +154,7 @@ final class MPDReader: NSObject, XMLParserDelegate {
             guard admits("timeline entries", count: &counts.timelineEntries, limit: limits.maximumTimelineEntries) else { return }
             list?.segmentURLs.append(URLRange(url: values.string("media"), range: values.byteRange("mediaRange")))
         case ("Period", "EventStream"):
-            guard period != nil, let scheme = values.required("schemeIdUri") else { return skip() }
+            guard period != nil, let scheme = values.required("schemeIdUri") else { return }
             var stream = EventStream(schemeIdURI: scheme)
             stream.value = values.string("value")
             stream.timescale = values.positive("timescale") ?? 1
@@ -160,8 +162,8 @@ final class MPDReader: NSObject, XMLParserDelegate {
             stream.line = line
             eventStream = stream
         case ("EventStream", "Event"):
-            guard eventStream != nil else { return skip() }
-            guard admits("events", count: &counts.events, limit: limits.maximumEvents) else { return skip() }
+            guard eventStream != nil else { return }
+            guard admits("events", count: &counts.events, limit: limits.maximumEvents) else { return }
             var newEvent = EventStream.Event()
             newEvent.presentationTime = values.count("presentationTime") ?? 0
             newEvent.duration = values.count("duration")
@@ -230,7 +232,7 @@ final class MPDReader: NSObject, XMLParserDelegate {
                 adaptationSet?.labels.append(label)
             }
         case "SegmentTemplate":
-            if let template { attach(template: template, to: parent) }
+            if let template { setInformation(parent) { $0.template = template } }
             template = nil
         case "SegmentBase":
             if let base { setInformation(parent) { $0.base = base } }
@@ -383,10 +385,6 @@ final class MPDReader: NSObject, XMLParserDelegate {
 
     // MARK: - Attaching
 
-    private func attach(template: SegmentTemplate, to parent: String?) {
-        setInformation(parent) { $0.template = template }
-    }
-
     private func setInformation(_ parent: String?, _ change: (inout SegmentInformation) -> Void) {
         switch parent {
         case "Period": if period != nil { change(&period!.segmentInformation) }
@@ -449,10 +447,6 @@ final class MPDReader: NSObject, XMLParserDelegate {
         defer { text = nil }
         return text
     }
-
-    /// An element left out (over a limit, or where it does not belong): its children are not read either, since
-    /// what they would attach to is not being built.
-    private func skip() {}
 
     // MARK: - Names
 
