@@ -15,7 +15,9 @@ struct CoalescedClockTests {
             try await clock.sleep(for: wait)
             let slept = start.duration(to: clock.now)
             #expect(slept >= wait)
-            #expect(slept < wait + .seconds(5))
+            // Loose: under the whole suite's load, a 1 ms sleep once took 5.1 s to be resumed by the pool. A sleeper
+            // the timer lost would wait for ever.
+            #expect(slept < wait + .seconds(30))
         }
         // A deadline already past returns at once, without a wake-up.
         let before = clock.wakeUps
