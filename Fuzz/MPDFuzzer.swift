@@ -1,8 +1,12 @@
 // libFuzzer target for PlaytraceDASH's MPD parser (built by scripts/fuzz): any bytes must parse or give an
 // MPDParseError, never crash or hang. What parses is then checked: within the parser's limits, every segment
 // timeline resolves to runs whose segments, found by index and by time, agree and move forward, and every URL
-// template fills to a bounded URL. The same bytes, as text, are read as an xs:duration.
+// template fills to a bounded URL. Then the presentation is resolved (periods placed, attributes inherited, base
+// URLs resolved): periods move forward, each representation's first, middle and last segments are found by index
+// and by time and lie in their period, and a live window at a fixed clock is a range of existing segments. The same
+// bytes, as text, are read as an xs:duration.
 import Foundation
+import PlaytraceCore
 import PlaytraceDASH
 
 // Invariant (what makes this file's pointer use sound): libFuzzer lends `size` bytes at `data` for the call; they are copied at once.
@@ -34,7 +38,39 @@ public func fuzzMPD(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             if let entries = information.list?.timeline { check(SegmentTimeline(entries: entries)) }
         }
     }
+    resolve(presentation)
     return 0
+}
+
+private func resolve(_ presentation: MediaPresentation) {
+    let resolved = ResolvedPresentation(presentation, url: URL(string: "https://origin.example/a/manifest.mpd")!)
+    let now = StreamDate(secondsSince1970: 1_800_000_000)
+    let window = AvailabilityWindow(resolved, at: now, availabilityTimeOffset: 1)
+    for period in resolved.periods.prefix(8) {
+        if let end = period.end { precondition(end > period.start, "a period of no length kept") }
+        for set in period.adaptationSets.prefix(8) {
+            for representation in set.representations.prefix(8) {
+                precondition(representation.baseURLs.count <= 16, "base URLs past their bound")
+                let segments = representation.segments
+                let count = segments.count ?? 1_000
+                for index in [0, count / 2, count - 1] where index >= 0 {
+                    guard let segment = segments.segment(at: index) else { continue }
+                    precondition(segment.start >= period.start - .seconds(1 << 40) && segment.duration >= .zero, "a segment out of place")
+                    if let end = period.end { precondition(segment.end <= end, "a segment past its period's end") }
+                    _ = segment.urls(at: representation.baseURLs)
+                    if segment.duration > .zero, let found = segments.index(containing: segment.start) {
+                        precondition(found <= index, "the segment at a time after the one that starts there")
+                    }
+                }
+                if let range = window.available(in: segments) {
+                    precondition(segments.segment(at: range.lowerBound) != nil && segments.segment(at: range.upperBound) != nil,
+                                 "an available range of segments that do not exist")
+                }
+                _ = segments.segments(overlapping: period.start ..< period.start + .seconds(10), limit: 16)
+                _ = segments.initialization?.urls(at: representation.baseURLs)
+            }
+        }
+    }
 }
 
 private func check(_ timeline: SegmentTimeline) {

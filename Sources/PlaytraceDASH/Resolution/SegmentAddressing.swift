@@ -1,0 +1,136 @@
+/// How a representation's segments are addressed, once inherited: each attribute of its `SegmentTemplate`,
+/// `SegmentList` or `SegmentBase` from the nearest level that writes it (Representation, then AdaptationSet, then
+/// Period), the `SegmentTimeline` as a whole child (Shaka's `inheritAttribute`; ExoPlayer's parent defaults).
+///
+/// The kind is the nearest level's: a representation with its own `SegmentList` under a period's `SegmentTemplate`
+/// is addressed by its list.
+public struct SegmentAddressing: Sendable, Hashable {
+    /// Where the segments' times come from.
+    public enum Timing: Sendable, Hashable {
+        /// `@duration` ticks each ("simple addressing"); segment k starts at k × duration after the period's start.
+        case duration(Int64)
+        /// Explicit times; segment times minus `@presentationTimeOffset` place them in the period.
+        case timeline(SegmentTimeline)
+        /// One segment spanning the period (a list of one URL, a template naming one file).
+        case whole
+    }
+
+    /// How segments are named.
+    public enum Scheme: Sendable, Hashable {
+        /// `SegmentTemplate@media`, filled per segment.
+        case template(SegmentURLTemplate, Timing)
+        /// `SegmentList/SegmentURL`s, one per segment.
+        case list([URLRange], Timing)
+        /// One segment: the base URL itself (`SegmentBase`, or no segment information at all), with the byte range
+        /// of its `sidx` when written.
+        case single(indexRange: ByteRange?, media: URLRange?)
+    }
+
+    public var scheme: Scheme
+    public var timescale: Timescale
+    /// `@presentationTimeOffset` in ticks (0 when absent).
+    public var presentationTimeOffset: Int64
+    /// `@startNumber` (1 when absent).
+    public var startNumber: Int64
+    /// `@endNumber`, the last segment's number, when written.
+    public var endNumber: Int64?
+    /// The initialization segment: a template filled with the representation's id and bandwidth, or a URL and range.
+    public var initialization: Initialization?
+    /// `@availabilityTimeOffset` of the segment information, seconds (0 when absent).
+    public var availabilityTimeOffset: Double
+
+    /// Where an initialization segment is.
+    public enum Initialization: Sendable, Hashable {
+        case template(SegmentURLTemplate)
+        case url(URLRange)
+    }
+
+    /// The addressing of a representation under an adaptation set under a period; `nil`, with a problem, when its
+    /// segments cannot be named (a template whose `$Number$` or `$Time$` has neither `@duration` nor a timeline).
+    /// - Parameters:
+    ///   - levels: the segment information of the representation, its adaptation set and its period, in that order.
+    ///   - periodDuration: the period's length when known: where a timeline's last `r < 0` stops, and past which no
+    ///     segment is listed.
+    static func inherited(_ levels: [SegmentInformation], periodDuration: Duration?, line: Int,
+                          problems: inout [MPDProblem]) -> SegmentAddressing? {
+        guard let nearest = levels.first(where: { !$0.isEmpty }) else {
+            return SegmentAddressing(scheme: .single(indexRange: nil, media: nil), timescale: Timescale(1),
+                                     presentationTimeOffset: 0, startNumber: 1, initialization: nil,
+                                     availabilityTimeOffset: 0)
+        }
+        if nearest.template != nil {
+            let templates = levels.compactMap(\.template)
+            func first<Value>(_ path: KeyPath<SegmentTemplate, Value?>) -> Value? { templates.lazy.compactMap { $0[keyPath: path] }.first }
+            let timescale = Timescale(first(\.timescale))
+            let offset = first(\.presentationTimeOffset) ?? 0
+            let timing: Timing?
+            if let entries = first(\.timeline) {
+                timing = .timeline(timeline(entries, timescale: timescale, offset: offset, periodDuration: periodDuration,
+                                            problems: &problems))
+            } else if let duration = first(\.duration) {
+                timing = .duration(duration)
+            } else {
+                timing = nil
+            }
+            let media = first(\.media).map(SegmentURLTemplate.init)
+            var addressing = SegmentAddressing(
+                scheme: .single(indexRange: nil, media: nil), timescale: timescale,
+                presentationTimeOffset: offset, startNumber: first(\.startNumber) ?? 1,
+                endNumber: first(\.endNumber), initialization: first(\.initialization).map { .template(SegmentURLTemplate($0)) },
+                availabilityTimeOffset: first(\.availabilityTimeOffset) ?? 0)
+            switch (media, timing) {
+            case (let media?, let timing?):
+                addressing.scheme = .template(media, timing)
+            case (let media?, nil) where !media.usesNumber && !media.usesTime:
+                // One segment, named by the template (Shaka refuses it; a player that can play it does).
+                problems.append(MPDProblem(line: line, "a SegmentTemplate without @duration or SegmentTimeline: its @media is one segment"))
+                addressing.scheme = .template(media, .whole)
+            case (nil, _):
+                problems.append(MPDProblem(line: line, "a SegmentTemplate without @media: the representation is left out"))
+                return nil
+            default:
+                problems.append(MPDProblem(line: line, "a SegmentTemplate numbering segments without @duration or SegmentTimeline: the representation is left out"))
+                return nil
+            }
+            return addressing
+        }
+        if nearest.list != nil {
+            let lists = levels.compactMap(\.list)
+            func first<Value>(_ path: KeyPath<SegmentList, Value?>) -> Value? { lists.lazy.compactMap { $0[keyPath: path] }.first }
+            let urls = lists.first { !$0.segmentURLs.isEmpty }?.segmentURLs ?? []
+            let timescale = Timescale(first(\.timescale))
+            let offset = first(\.presentationTimeOffset) ?? 0
+            let timing: Timing
+            if let entries = first(\.timeline) {
+                timing = .timeline(timeline(entries, timescale: timescale, offset: offset, periodDuration: periodDuration,
+                                            problems: &problems))
+            } else if let duration = first(\.duration) {
+                timing = .duration(duration)
+            } else {
+                if urls.count > 1 {
+                    problems.append(MPDProblem(line: line, "a SegmentList of \(urls.count) segments without @duration or SegmentTimeline: only its first is played"))
+                }
+                timing = .whole
+            }
+            return SegmentAddressing(
+                scheme: .list(urls, timing), timescale: timescale, presentationTimeOffset: offset, startNumber: first(\.startNumber) ?? 1,
+                initialization: first(\.initialization).map { .url($0) }, availabilityTimeOffset: 0)
+        }
+        let bases = levels.compactMap(\.base)
+        func first<Value>(_ path: KeyPath<SegmentBase, Value?>) -> Value? { bases.lazy.compactMap { $0[keyPath: path] }.first }
+        return SegmentAddressing(
+            scheme: .single(indexRange: first(\.indexRange), media: nil), timescale: Timescale(first(\.timescale)),
+            presentationTimeOffset: first(\.presentationTimeOffset) ?? 0, startNumber: 1,
+            initialization: first(\.initialization).map { .url($0) },
+            availabilityTimeOffset: first(\.availabilityTimeOffset) ?? 0)
+    }
+
+    /// A timeline resolved up to the period's end (on the media timeline: the offset plus the period's length).
+    private static func timeline(_ entries: [SegmentTimeline.Entry], timescale: Timescale, offset: Int64,
+                                 periodDuration: Duration?, problems: inout [MPDProblem]) -> SegmentTimeline {
+        let end = periodDuration.map { SegmentTimeline.saturatingSum(offset, timescale.ticksRoundingUp(in: $0)) }
+        let timeline = SegmentTimeline(entries: entries, end: end)
+        problems += timeline.problems
+        return timeline
+    }
+}
