@@ -178,7 +178,7 @@ let package = Package(
         .executableTarget(
             name: "playtrace",
             dependencies: [
-                "PlaytraceCore", "PlaytraceNetwork", "PlaytraceHLS", "PlaytracePlayer",
+                "PlaytraceCore", "PlaytraceNetwork", "PlaytraceHLS", "PlaytraceDASH", "PlaytracePlayer",
                 "PlaytraceHeadless", "PlaytraceMPV", "PlaytraceTelemetry", "PlaytraceBackends",
                 "PlaytraceAds", "PlaytraceLab", "PlaytraceSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -2,19 +2,20 @@ import ArgumentParser
 import Foundation
 import PlaytraceAds
 import PlaytraceCore
+import PlaytraceDASH
 import PlaytraceHLS
 import PlaytraceNetwork
 
 struct Inspect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Parse a playlist and print what it holds: variants, segments, dates, date ranges, SCTE-35, ad breaks, interstitials, problems. Also reads VAST (its whole wrapper chain), Harmonic ad metadata and MediaTailor tracking JSON (detected by content).",
+        abstract: "Parse a playlist and print what it holds: variants, segments, dates, date ranges, SCTE-35, ad breaks, interstitials, problems. Also reads MPEG-DASH MPDs, VAST (its whole wrapper chain), Harmonic ad metadata and MediaTailor tracking JSON (detected by content).",
         discussion: discussionText)
 
     @OptionGroup var common: CommonOptions
 
     @Argument(help: """
-        A playlist, a VAST response, Harmonic ad metadata, MediaTailor tracking JSON or an HLS asset list: a URL \
+        A playlist, an MPEG-DASH MPD, a VAST response, Harmonic ad metadata, MediaTailor tracking JSON or an HLS asset list: a URL \
         (http or https), a file path, or - for standard input.
         """)
     var location: String
@@ -31,6 +32,8 @@ struct Inspect: AsyncParsableCommand {
     static let discussionText = """
         Exits 0 when the playlist is usable, even with problems (each listed with its line); 1 when it is not \
         (it cannot be read, or nothing playable is left); with --strict, 1 when anything at all is wrong. \
+        An MPD: the same (usable when a period has a representation whose segments can be named); a live MPD's \
+        available segments are computed at this machine's clock. \
         Ad metadata JSON: exits 0 when it decodes (its problems listed with their JSON paths), 1 when it does not; \
         with --strict, 1 when it has any problem. VAST: its wrappers are followed (five levels); exits 0 when it \
         parses, 1 when it does not (what it cannot read of a document that parses, such as a time out of its form or \
@@ -48,6 +51,10 @@ struct Inspect: AsyncParsableCommand {
             throw PlainFailure(location, error: error)
         }
         if VASTAssetListReader.isXML(bytes) {
+            if MPDDetection.isMPD(bytes) {
+                try inspectMPD(Data(bytes), url: baseURL)
+                return
+            }
             try await inspectVAST(Data(bytes), base: baseURL)
             return
         }
@@ -69,6 +76,24 @@ struct Inspect: AsyncParsableCommand {
         // The playlist and its report are left to the process's exit rather than freed one object at a time:
         // for 100,000 segments, freeing them costs about as much as printing them.
         ProcessExit.keep((bytes, outcome, report))
+        if let reason = report.unusable {
+            StandardStreams.writeError(PlainText.safe("playtrace inspect: \(location): \(reason)") + "\n")
+            throw ExitCode.failure
+        }
+        if strict, !report.problems.isEmpty { throw ExitCode.failure }
+    }
+
+    /// An MPEG-DASH MPD: its periods, representations, segments and events, resolved against its URL.
+    private func inspectMPD(_ bytes: Data, url: URL) throws {
+        let presentation: MediaPresentation
+        do {
+            presentation = try MPDParser().parse(bytes)
+        } catch {
+            throw PlainFailure(location, error.description)
+        }
+        let report = MPDReport(ResolvedPresentation(presentation, url: url), source: location, size: bytes.count,
+                               now: StreamDate(Date()))
+        try printReport(json: report, lines: report.lines)
         if let reason = report.unusable {
             StandardStreams.writeError(PlainText.safe("playtrace inspect: \(location): \(reason)") + "\n")
             throw ExitCode.failure
