@@ -23,4 +23,51 @@ public enum XMLDocumentCheck {
         }
         return false
     }
+
+    /// The bytes with each processing instruction that has no data (`<?name?>`) blanked out, its bytes made spaces
+    /// (lines and columns unchanged). Foundation's `XMLParser` on Linux dereferences the missing data of such an
+    /// instruction and crashes the process whenever it has a delegate; players ignore processing instructions.
+    /// One linear pass; the data is returned as is when there is none.
+    public static func blankingEmptyProcessingInstructions(_ data: Data) -> Data {
+        var bytes = [UInt8](data)
+        var changed = false
+        var index = 0
+        while index + 1 < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") else {
+                index += 1
+                continue
+            }
+            var end = index + 2
+            while end < bytes.count, !Self.isSpace(bytes[end]), bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "<") {
+                end += 1
+            }
+            if end + 1 < bytes.count, bytes[end] == UInt8(ascii: "?"), bytes[end + 1] == UInt8(ascii: ">") {
+                for position in index...(end + 1) { bytes[position] = 0x20 }
+                changed = true
+                index = end + 2
+            } else {
+                index = end
+            }
+        }
+        return changed ? Data(bytes) : data
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
+    /// Why a parse did not read a well-formed document, or `nil` when it did. Foundation's `XMLParser` on Linux
+    /// returns `true` from `parse()` for a document cut short or with content after its root (libxml2's error 5),
+    /// and reports an undeclared namespace prefix (errors 200–299) as an error although the document reads whole:
+    /// the first is a failure (a truncated download must not read as a shorter document), the second is not.
+    public static func wellFormednessFailure(succeeded: Bool, error: (any Error)?) -> String? {
+        guard let error = error.map({ $0 as NSError }) else { return succeeded ? nil : "malformed XML" }
+        if (200..<300).contains(error.code) { return succeeded ? nil : "malformed XML (error \(error.code))" }
+        return switch error.code {
+        case 5: "the document ends before its elements close, or goes on after its root element"
+        case 4: "the document is empty"
+        case 26: "an undeclared entity"
+        case 41, 73, 76: "an element is not closed as it was opened"
+        case 42: "an attribute written twice"
+        default: "libxml2 error \(error.code)"
+        }
+    }
 }

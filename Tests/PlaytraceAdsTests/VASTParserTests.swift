@@ -122,6 +122,13 @@ struct VASTParserTests {
         #expect(throws: VASTParseError.self) { try VASTParser().parse(Data(external.utf8)) }
     }
 
+    @Test("A processing instruction without data is passed over (Foundation's XMLParser crashes on one); a cut document is refused")
+    func processingInstructionsAndTruncation() throws {
+        let document = try VASTParser().parse(Data(#"<?xml version="1.0"?><?p?><VAST version="4.0"><?q?><Ad id="a"><InLine/></Ad></VAST>"#.utf8))
+        #expect(document.ads.map(\.id) == ["a"])
+        #expect(throws: VASTParseError.self) { try VASTParser().parse(Data(#"<VAST version="4.0"><Ad id="a"><InLine>"#.utf8)) }
+    }
+
     @Test("Bounds: too many ads, too deep, too large are refused; a long text is cut")
     func bounds() throws {
         var limits = VASTParser.Limits()

@@ -130,9 +130,23 @@ struct MPDParserTests {
 
     @Test("Refused: not XML, not an MPD, a DTD, not UTF-8, too large, too deep",
           arguments: ["not xml at all <", "<VAST version=\"4.0\"/>",
-                      "<!DOCTYPE MPD [<!ENTITY a \"aaaa\">]><MPD>&a;</MPD>"])
+                      "<!DOCTYPE MPD [<!ENTITY a \"aaaa\">]><MPD>&a;</MPD>",
+                      // Cut short (a truncated download), or going on after its root: not read as a shorter MPD.
+                      "<MPD type=\"static\"><Period id=\"a\">", "<MPD type=\"static\"/><MPD/>"])
     func refused(_ text: String) {
         #expect(throws: MPDParseError.self) { try MPDParser().parse(Data(text.utf8)) }
+    }
+
+    @Test("A processing instruction without data, which crashes Foundation's XMLParser on Linux, is passed over")
+    func emptyProcessingInstruction() throws {
+        let mpd = try MPDParser().parse(Data("""
+            <?xml version="1.0"?><?p?>
+            <MPD type="static" mediaPresentationDuration="PT4S"><?xml-stylesheet?><Period id="a"/><?q?></MPD>
+            """.utf8))
+        #expect(mpd.periods.map(\.id) == ["a"] && mpd.periods.first?.line == 2)
+        // An undeclared namespace prefix is libxml2's error too, but the document reads whole.
+        let prefixed = try MPDParser().parse(Data(#"<MPD type="static"><Period id="b"><scte35:Signal/></Period></MPD>"#.utf8))
+        #expect(prefixed.periods.map(\.id) == ["b"])
     }
 
     @Test("Bounds: size, depth, and kinds past their limits left out once listed")

@@ -62,14 +62,14 @@ public struct VASTParser: Sendable {
             throw VASTParseError(.xmlParsing, "the document has a document type declaration (<!DOCTYPE or <!ENTITY): refused")
         }
         let reader = VASTReader(limits: limits)
-        let parser = XMLParser(data: data)
+        // An instruction without data (`<?name?>`) would crash Foundation's parser: it is blanked out first.
+        let parser = XMLParser(data: XMLDocumentCheck.blankingEmptyProcessingInstructions(data))
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
         parser.delegate = reader
         let succeeded = parser.parse()
         if let refusal = reader.refusal { throw refusal }
-        guard succeeded else {
-            let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "malformed XML"
+        if let reason = XMLDocumentCheck.wellFormednessFailure(succeeded: succeeded, error: parser.parserError) {
             throw VASTParseError(.xmlParsing, "not well-formed XML (line \(parser.lineNumber)): \(reason)")
         }
         guard let version = reader.version else { throw VASTParseError(.schemaValidation, "the root element is not <VAST>") }

@@ -70,14 +70,14 @@ public struct MPDParser: Sendable {
             throw MPDParseError("the document has a document type declaration (<!DOCTYPE or <!ENTITY): refused")
         }
         let reader = MPDReader(limits: limits)
-        let parser = XMLParser(data: data)
+        // An instruction without data (`<?name?>`) would crash Foundation's parser: it is blanked out first.
+        let parser = XMLParser(data: XMLDocumentCheck.blankingEmptyProcessingInstructions(data))
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
         parser.delegate = reader
         let succeeded = parser.parse()
         if let refusal = reader.refusal { throw refusal }
-        guard succeeded else {
-            let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "malformed XML"
+        if let reason = XMLDocumentCheck.wellFormednessFailure(succeeded: succeeded, error: parser.parserError) {
             throw MPDParseError(line: parser.lineNumber, "not well-formed XML: \(reason)")
         }
         guard reader.sawRoot else { throw MPDParseError("the document has no MPD element") }
