@@ -69,9 +69,15 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "XMLParserFloor",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "ParseTimer",
             dependencies: [
                 .product(name: "PlaytraceHLS", package: "Playtrace"),
+                .product(name: "PlaytraceDASH", package: "Playtrace"),
+                .product(name: "PlaytraceCore", package: "Playtrace"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

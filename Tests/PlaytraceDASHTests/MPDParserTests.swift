@@ -137,6 +137,22 @@ struct MPDParserTests {
         #expect(throws: MPDParseError.self) { try MPDParser().parse(Data(text.utf8)) }
     }
 
+    @Test("Integers: spaces around them and a sign are read, 64 bits overflowing or other text is a problem")
+    func integers() throws {
+        let mpd = try MPDParser().parse(Data("""
+            <MPD type="static"><Period id="p"><AdaptationSet><SegmentTemplate media="$Time$.m4s">
+              <SegmentTimeline><S t=" 7 " d="+2" r="-1"/><S t="9223372036854775807" d="9223372036854775808"/><S d="1x"/>
+              <S t="-9223372036854775808" d="3"/></SegmentTimeline></SegmentTemplate></AdaptationSet></Period></MPD>
+            """.utf8))
+        let entries = try #require(mpd.periods.first?.adaptationSets.first?.segmentInformation.template?.timeline)
+        #expect(entries.map(\.time) == [7, 9_223_372_036_854_775_807, nil, nil])
+        #expect(entries.map(\.duration) == [2, nil, nil, 3])
+        #expect(entries.first?.repeatCount == -1)
+        #expect(mpd.problems.contains { $0.line == 2 && $0.message.contains("@d=\"9223372036854775808\" is not an integer within 64 bits") })
+        #expect(mpd.problems.contains { $0.message.contains("@d=\"1x\"") })
+        #expect(mpd.problems.contains { $0.line == 3 && $0.message.contains("@t=\"-9223372036854775808\" is not 0 or more") })
+    }
+
     @Test("A processing instruction without data, which crashes Foundation's XMLParser on Linux, is passed over")
     func emptyProcessingInstruction() throws {
         let mpd = try MPDParser().parse(Data("""

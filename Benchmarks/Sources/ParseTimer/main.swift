@@ -1,12 +1,20 @@
-// Times PlaytraceHLS parsing one playlist file, for scripts/bench, which runs it in rounds interleaved with the
-// Python m3u8 package parsing the same file (scripts/bench-m3u8.py), so that both see the same machine load.
+// Times PlaytraceHLS parsing one playlist file, or PlaytraceDASH one MPD (a FILE ending in .mpd), for scripts/bench,
+// which runs it in rounds interleaved with the Python m3u8 package (scripts/bench-m3u8.py) or mpegdash package
+// (scripts/bench-mpegdash.py) parsing the same file, so that both see the same machine load.
 //
 //   ParseTimer FILE [SECONDS]   prints "MB/s runs items": the median over the runs of one round, the number of
-//                               runs, and the segments (or variants) parsed. A playlist that does not parse is an
+//                               runs, and the segments (or variants) parsed; for an MPD, its representations plus
+//                               its S elements. A playlist that does not parse is an
 //                               error (exit 1): a parser that starts failing must not look faster.
+//   ParseTimer FILE.mpd SECONDS --refresh
+//                               the same, for what a live MPD's refresh costs a player: parse, resolve (periods,
+//                               inheritance, base URLs) and find each representation's available segments at the
+//                               MPD's publish time; items = the segments available.
 //   ParseTimer FILE --count N   parses the file exactly N times and prints "bytes items", for instruction counts
 //                               (scripts/check-floors runs it under callgrind: N = 3 minus N = 1 is two parses).
 import Foundation
+import PlaytraceCore
+import PlaytraceDASH
 import PlaytraceHLS
 
 let arguments = CommandLine.arguments
@@ -19,12 +27,59 @@ let seconds = arguments.count > 2 ? Double(arguments[2]) ?? 1 : 1
 let bytes = Array(data)
 let clock = ContinuousClock()
 
+let isMPD = arguments[1].hasSuffix(".mpd")
+let refresh = arguments.count > 3 && arguments[3] == "--refresh"
+
 func parse() -> Int {
+    if isMPD { return refresh ? refreshMPD() : parseMPD() }
     do {
         switch try PlaylistParser().parse(bytes: bytes) {
         case .media(let playlist): return playlist.segments.count
         case .multivariant(let playlist): return playlist.variants.count
         }
+    } catch {
+        FileHandle.standardError.write(Data("ParseTimer: \(arguments[1]): \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+/// The MPD as written (what mpegdash gives: no inheritance, no segment lists).
+func parseMPD() -> Int {
+    do {
+        let presentation = try MPDParser().parse(data)
+        var items = 0
+        for period in presentation.periods {
+            items += period.segmentInformation.template?.timeline?.count ?? 0
+            for set in period.adaptationSets {
+                items += set.representations.count + (set.segmentInformation.template?.timeline?.count ?? 0)
+                for representation in set.representations {
+                    items += representation.segmentInformation.template?.timeline?.count ?? 0
+                }
+            }
+        }
+        return items
+    } catch {
+        FileHandle.standardError.write(Data("ParseTimer: \(arguments[1]): \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+/// A live refresh: parse, resolve, and find each representation's available segments.
+func refreshMPD() -> Int {
+    do {
+        let written = try MPDParser().parse(data)
+        let presentation = ResolvedPresentation(written, url: URL(string: "https://origin.example/live/manifest.mpd")!)
+        let now = written.publishTime ?? StreamDate(secondsSince1970: 0)
+        let window = AvailabilityWindow(presentation, at: now)
+        var available: Int64 = 0
+        for period in presentation.periods {
+            for set in period.adaptationSets {
+                for representation in set.representations {
+                    if let range = window.available(in: representation.segments) { available += range.upperBound - range.lowerBound + 1 }
+                }
+            }
+        }
+        return Int(available)
     } catch {
         FileHandle.standardError.write(Data("ParseTimer: \(arguments[1]): \(error)\n".utf8))
         exit(1)

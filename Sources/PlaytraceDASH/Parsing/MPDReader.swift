@@ -34,6 +34,7 @@ final class MPDReader: NSObject, XMLParserDelegate {
     private var counts = (periods: 0, representations: 0, timelineEntries: 0, events: 0)
     private var problemsOverLimit = 0
     private var reportedLimits: Set<String> = []
+    private var templateProblemsByText: [String: [String]] = [:]
 
     init(limits: MPDParser.Limits) {
         self.limits = limits
@@ -48,7 +49,7 @@ final class MPDReader: NSObject, XMLParserDelegate {
 
     // MARK: - Problems and limits
 
-    private func problem(_ message: String, line: Int? = nil) {
+    func problem(_ message: String, line: Int? = nil) {
         guard presentation.problems.count < limits.maximumProblems else {
             problemsOverLimit += 1
             return
@@ -89,12 +90,19 @@ final class MPDReader: NSObject, XMLParserDelegate {
         let parent = stack.last?.name
         let line = parser.lineNumber
         stack.append((name, line))
-        let values = AttributeValues(attributes, line: line, report: { [unowned self] in self.problem($0, line: line) })
+        let values = AttributeValues(attributes, line: line, reader: self)
 
         guard let parent else {
             guard name == "MPD" else { return refuse("the root element is <\(elementName.prefix(64))>, not <MPD>", parser) }
             sawRoot = true
             readPresentation(values)
+            return
+        }
+        // The element of which there are most, first: a timeline's S.
+        if name == "S", parent == "SegmentTimeline" {
+            guard timeline != nil else { return }
+            guard admits("timeline entries", count: &counts.timelineEntries, limit: limits.maximumTimelineEntries) else { return }
+            timeline?.append(readTimelineEntry(attributes, values: values, line: line))
             return
         }
         // An element left out (over a limit, or where it does not belong) is not built: its children, finding nothing
@@ -142,11 +150,6 @@ final class MPDReader: NSObject, XMLParserDelegate {
             list = segmentList
         case ("SegmentTemplate", "SegmentTimeline"), ("SegmentList", "SegmentTimeline"):
             timeline = []
-        case ("SegmentTimeline", "S"):
-            guard timeline != nil else { return }
-            guard admits("timeline entries", count: &counts.timelineEntries, limit: limits.maximumTimelineEntries) else { return }
-            timeline?.append(SegmentTimeline.Entry(time: values.count("t"), duration: values.positive("d"),
-                                                   repeatCount: values.integer("r") ?? 0, line: line))
         case ("SegmentBase", "Initialization"), ("SegmentList", "Initialization"):
             let initialization = URLRange(url: values.string("sourceURL"), range: values.byteRange("range"))
             if base != nil, parent == "SegmentBase" { base?.initialization = initialization } else { list?.initialization = initialization }
@@ -210,8 +213,8 @@ final class MPDReader: NSObject, XMLParserDelegate {
             if let representation { adaptationSet?.representations.append(representation) }
             representation = nil
         case "BaseURL":
-            if var baseURL, let url = takeText()?.trimmingCharacters(in: .whitespacesAndNewlines), !url.isEmpty {
-                baseURL.url = url
+            if var baseURL, let url = takeText()?.trimmingXMLSpace, !url.isEmpty {
+                baseURL.url = String(url)
                 switch parent {
                 case "MPD": presentation.baseURLs.append(baseURL)
                 case "Period": period?.baseURLs.append(baseURL)
@@ -224,12 +227,12 @@ final class MPDReader: NSObject, XMLParserDelegate {
             }
             baseURL = nil
         case "Location" where parent == "MPD":
-            if let location = takeText()?.trimmingCharacters(in: .whitespacesAndNewlines), !location.isEmpty {
-                presentation.locations.append(location)
+            if let location = takeText()?.trimmingXMLSpace, !location.isEmpty {
+                presentation.locations.append(String(location))
             }
         case "Label" where parent == "AdaptationSet":
-            if let label = takeText()?.trimmingCharacters(in: .whitespacesAndNewlines), !label.isEmpty {
-                adaptationSet?.labels.append(label)
+            if let label = takeText()?.trimmingXMLSpace, !label.isEmpty {
+                adaptationSet?.labels.append(String(label))
             }
         case "SegmentTemplate":
             if let template { setInformation(parent) { $0.template = template } }
@@ -252,9 +255,9 @@ final class MPDReader: NSObject, XMLParserDelegate {
                 }
             }
         case "Event" where parent == "EventStream":
-            let body = takeText()?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let body = takeText()?.trimmingXMLSpace
             if var event {
-                if case .none = event.content, let body, !body.isEmpty { event.content = .text(body) }
+                if case .none = event.content, let body, !body.isEmpty { event.content = .text(String(body)) }
                 eventStream?.events.append(event)
             }
             event = nil
@@ -298,7 +301,7 @@ final class MPDReader: NSObject, XMLParserDelegate {
         }
         presentation.id = values.string("id")
         presentation.profiles = (values.string("profiles") ?? "").split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            .map { String($0.trimmingXMLSpace) }.filter { !$0.isEmpty }
         presentation.availabilityStartTime = values.date("availabilityStartTime")
         presentation.availabilityEndTime = values.date("availabilityEndTime")
         presentation.publishTime = values.date("publishTime")
@@ -378,9 +381,33 @@ final class MPDReader: NSObject, XMLParserDelegate {
         template.availabilityTimeOffset = values.offset("availabilityTimeOffset")
         template.line = line
         for text in [template.media, template.initialization, template.index].compactMap({ $0 }) {
-            for issue in SegmentURLTemplate(text).problems { problem(issue) }
+            for issue in templateProblems(text) { problem(issue) }
         }
         return template
+    }
+
+    /// An `S`: its attributes visited once (an MPD may hold a million; a lookup by name hashes the name), each read as
+    /// ``AttributeValues`` reads it.
+    private func readTimelineEntry(_ attributes: [String: String], values: AttributeValues, line: Int) -> SegmentTimeline.Entry {
+        var entry = SegmentTimeline.Entry(duration: nil, line: line)
+        for (name, value) in attributes {
+            switch name {
+            case "t": entry.time = values.count(name, written: value)
+            case "d": entry.duration = values.positive(name, written: value)
+            case "r": entry.repeatCount = values.integer(name, written: value) ?? 0
+            default: break
+            }
+        }
+        return entry
+    }
+
+    /// What a URL template's text holds that the standard does not define: read once per distinct text (a
+    /// multi-period MPD repeats its templates in every period).
+    private func templateProblems(_ text: String) -> [String] {
+        if let known = templateProblemsByText[text] { return known }
+        let problems = SegmentURLTemplate(text).problems
+        if templateProblemsByText.count < 1_000 { templateProblemsByText[text] = problems }
+        return problems
     }
 
     // MARK: - Attaching
@@ -452,8 +479,8 @@ final class MPDReader: NSObject, XMLParserDelegate {
 
     /// The name without its namespace prefix (`scte35:Binary` → `Binary`).
     static func localName(_ name: String) -> String {
-        guard let colon = name.lastIndex(of: ":") else { return name }
-        return String(name[name.index(after: colon)...])
+        guard let colon = name.utf8.lastIndex(of: UInt8(ascii: ":")) else { return name }
+        return String(name[name.utf8.index(after: colon)...])
     }
 
     /// An element and its attributes in one line, for `inspect`.

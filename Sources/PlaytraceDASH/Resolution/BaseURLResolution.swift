@@ -31,7 +31,7 @@ enum BaseURLResolution {
         var resolved: [ResolvedBaseURL] = []
         var seen = Set<URL>()
         for child in children {
-            let text = child.url.trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = String(child.url.trimmingXMLSpace)
             let isAbsolute = URL(string: text)?.scheme != nil
             for parent in isAbsolute ? [parents.first ?? ResolvedBaseURL(url: URL(fileURLWithPath: "/"))] : parents {
                 guard let url = (isAbsolute ? URL(string: text) : URL(string: text, relativeTo: parent.url))?.absoluteURL else {
