@@ -297,7 +297,8 @@ let package = Package(
         ),
         .testTarget(
             name: "PlaytraceLabTests",
-            dependencies: ["PlaytraceLab", "PlaytraceNetwork", "PlaytraceCore", .product(name: "Clocks", package: "swift-clocks")],
+            dependencies: ["PlaytraceLab", "PlaytraceNetwork", "PlaytraceCore", "PlaytraceDASH", "PlaytraceHLS",
+                           .product(name: "Clocks", package: "swift-clocks")],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -166,3 +166,23 @@ extension LabServer {
         return (ByteBuffer(bytes: data), type)
     }
 }
+
+extension LabServer {
+    /// A DASH segment or initialization segment: `/dash/<stream>/<representation>/<n>.m4s` or `init.mp4` (`ads` is
+    /// the on-demand presentation's ad period). Synthetic bytes of the representation's size; a live segment exists
+    /// from when it is complete.
+    func dashSegment(stream: String, representation: String, file: String, path: String) -> LabContent? {
+        let dash = self.dash
+        guard let size = dash.segmentSize(representation) else { return nil }
+        let type = representation == LabDASH.audioID ? "audio/mp4" : "video/mp4"
+        guard stream == "ads" || LabDASH.Kind(rawValue: stream) != nil else { return nil }
+        if file == "init.mp4" { return (synthetic(path: path, size: LabStreams.initializationSectionSize), type) }
+        guard file.hasSuffix(".m4s"), let number = Int(file.dropLast(4)) else { return nil }
+        if stream == "ads" {
+            guard (1...configuration.vodBreakLengthSegments).contains(number) else { return nil }
+        } else if let kind = LabDASH.Kind(rawValue: stream) {
+            guard dash.segmentExists(kind, number: number, elapsed: stopwatch.elapsedSeconds) else { return nil }
+        }
+        return (synthetic(path: path, size: size), type)
+    }
+}

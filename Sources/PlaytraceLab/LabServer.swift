@@ -38,6 +38,8 @@ public final class LabServer: Sendable {
     }
 
     let streams: LabStreams
+    /// The same content as MPEG-DASH presentations.
+    var dash: LabDASH { LabDASH(configuration: configuration, base: base) }
     /// What the lab makes once and serves to every viewer (playlists per update, segment bytes, media files).
     let cache = LabCache()
     let stopwatch: Stopwatch

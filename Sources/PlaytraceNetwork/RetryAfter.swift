@@ -17,16 +17,9 @@ public enum RetryAfter {
             guard let seconds = Int64(text) else { return .seconds(Int64.max / 2) }  // more digits than fit: "never soon"
             return .seconds(seconds)
         }
-        // Formatters made per call: a Retry-After is rare, and a shared DateFormatter is not safe across threads.
-        for pattern in ["EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEEE, dd-MMM-yy HH:mm:ss 'GMT'", "EEE MMM d HH:mm:ss yyyy"] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = pattern
-            if let date = formatter.date(from: text) {
-                let interval = date.timeIntervalSince(now)
-                return interval > 0 ? .saturating(milliseconds: interval * 1_000) : .zero
-            }
+        if let date = HTTPDate.parse(text) {
+            let interval = date.timeIntervalSince(now)
+            return interval > 0 ? .saturating(milliseconds: interval * 1_000) : .zero
         }
         return nil
     }

@@ -32,6 +32,7 @@ struct InspectEveryDocumentTests {
             documents += [("/\(stream)/master.m3u8", "multivariant"), ("/\(stream)/0/index.m3u8", "media")]
         }
         for pod in ["pre", "mid-1", "mid-2", "mid-3", "mid-4", "post"] { documents.append(("/vast/pods/\(pod).xml", "vast")) }
+        for stream in ["vod", "live", "dvr", "list"] { documents.append(("/dash/\(stream)/manifest.mpd", "mpd")) }
         for document in documents {
             let (run, object) = try await CLITests.inspectJSON([base + document.path])
             #expect(run.status == 0, "\(document.path): \(run.error)")

@@ -52,7 +52,7 @@ struct Inspect: AsyncParsableCommand {
         }
         if VASTAssetListReader.isXML(bytes) {
             if MPDDetection.isMPD(bytes) {
-                try inspectMPD(Data(bytes), url: baseURL)
+                try await inspectMPD(Data(bytes), url: baseURL)
                 return
             }
             try await inspectVAST(Data(bytes), base: baseURL)
@@ -83,22 +83,67 @@ struct Inspect: AsyncParsableCommand {
         if strict, !report.problems.isEmpty { throw ExitCode.failure }
     }
 
-    /// An MPEG-DASH MPD: its periods, representations, segments and events, resolved against its URL.
-    private func inspectMPD(_ bytes: Data, url: URL) throws {
+    /// An MPEG-DASH MPD: its periods, representations, segments and events, resolved against its URL. A live MPD's
+    /// availability is computed at the server's clock, read through its `UTCTiming` (unless `--offline`), else at
+    /// this machine's.
+    private func inspectMPD(_ bytes: Data, url: URL) async throws {
         let presentation: MediaPresentation
         do {
             presentation = try MPDParser().parse(bytes)
         } catch {
             throw PlainFailure(location, error.description)
         }
-        let report = MPDReport(ResolvedPresentation(presentation, url: url), source: location, size: bytes.count,
-                               now: StreamDate(Date()))
+        var clock = MPDReport.ClockEntry(source: "this machine's clock", offsetSeconds: 0)
+        if presentation.type == .dynamic, !presentation.utcTimings.isEmpty {
+            clock = offline ? MPDReport.ClockEntry(source: "this machine's clock (--offline: UTCTiming not read)", offsetSeconds: 0)
+                : await Self.serverClock(presentation.utcTimings)
+        }
+        let now = StreamDate(secondsSince1970: Date().timeIntervalSince1970 + clock.offsetSeconds)
+        var report = MPDReport(ResolvedPresentation(presentation, url: url), source: location, size: bytes.count, now: now)
+        if report.inspectedAt != nil { report.clock = clock }
         try printReport(json: report, lines: report.lines)
         if let reason = report.unusable {
             StandardStreams.writeError(PlainText.safe("playtrace inspect: \(location): \(reason)") + "\n")
             throw ExitCode.failure
         }
         if strict, !report.problems.isEmpty { throw ExitCode.failure }
+    }
+
+    /// The first `UTCTiming` that gives a time, in the MPD's order: its offset from this machine's clock.
+    private static func serverClock(_ timings: [UTCTiming]) async -> MPDReport.ClockEntry {
+        var failures: [String] = []
+        for timing in timings {
+            if let time = timing.directTime {
+                return MPDReport.ClockEntry(source: "UTCTiming direct",
+                                            offsetSeconds: time.secondsSince1970 - Date().timeIntervalSince1970)
+            }
+            for request in timing.requests {
+                let outcome: Result<HTTPResponse, any Error>
+                do {
+                    outcome = .success(try await AsyncHTTPClientTransport.scoped { transport in
+                        try await transport.send(HTTPRequest(method: request.method, url: request.url, timeout: .seconds(5)))
+                    })
+                } catch {
+                    outcome = .failure(error)
+                }
+                switch outcome {
+                case .success(let response) where response.isSuccess:
+                    let sent = StreamDate(secondsSince1970: Date().timeIntervalSince1970 - MPDReport.seconds(response.timing.duration))
+                    if let server = timing.serverTime(body: response.body, dateHeader: response.header("date")) {
+                        let offset = ServerClock.offset(server: server, sent: sent, received: StreamDate(Date()))
+                        return MPDReport.ClockEntry(source: "UTCTiming \(request.method) \(request.url.absoluteString)",
+                                                    offsetSeconds: MPDReport.seconds(offset))
+                    }
+                    failures.append("\(request.url.absoluteString) gave no time")
+                case .success(let response):
+                    failures.append("\(request.url.absoluteString): HTTP \(response.status)")
+                case .failure(let error):
+                    failures.append("\(request.url.absoluteString): \(error)")
+                }
+            }
+        }
+        return MPDReport.ClockEntry(source: "this machine's clock (UTCTiming failed: \(failures.joined(separator: "; ")))",
+                                    offsetSeconds: 0)
     }
 
     /// A VAST response: its chain, ads, media files, tracking and errors.

@@ -25,7 +25,13 @@ extension MPDReport {
         for timing in utcTimings {
             out.append("  UTCTiming \(timing.scheme): \(timing.value)" + (timing.usable ? "" : " (not used)"))
         }
-        if let inspectedAt { out.append("  availability below as of \(inspectedAt) (this machine's clock)") }
+        if let inspectedAt {
+            let source = clock.map { clock in
+                clock.offsetSeconds == 0 ? clock.source
+                    : "\(clock.source), \(Self.text(abs(clock.offsetSeconds))) \(clock.offsetSeconds > 0 ? "ahead of" : "behind") this machine"
+            } ?? "this machine's clock"
+            out.append("  availability below as of \(inspectedAt) (\(source))")
+        }
         for period in periods { out += period.lines(live: type == "dynamic") }
         if !problems.isEmpty {
             out.append("problems (\(problems.count); each was passed over, the rest is kept):")

@@ -15,6 +15,14 @@ struct MPDReport: Encodable {
         var usable: Bool
     }
 
+    /// The clock a live MPD's availability was computed at.
+    struct ClockEntry: Encodable {
+        /// `UTCTiming <method> <url>`, `UTCTiming direct`, or this machine's clock (and why).
+        var source: String
+        /// How far the server's clock is ahead of this machine's (0 for this machine's clock).
+        var offsetSeconds: Double
+    }
+
     struct SegmentEntry: Encodable {
         var number: Int64
         var startSeconds: Double
@@ -53,7 +61,8 @@ struct MPDReport: Encodable {
         /// Absent when the period has no end (a live period addressed by @duration).
         var segmentCount: Int64?
         var initialization: String?
-        /// The period's first and last segments; in a live presentation, the oldest and newest available now.
+        /// The period's first and last segments; in a live presentation, the oldest and newest available now (when
+        /// none is, the first and last listed).
         var firstSegment: SegmentEntry?
         var lastSegment: SegmentEntry?
         var available: AvailableEntry?
@@ -121,8 +130,9 @@ struct MPDReport: Encodable {
     var maxSegmentDurationSeconds: Double?
     var locations: [String]
     var utcTimings: [UTCTimingEntry]
-    /// The wall clock the live availability was computed at (this machine's; absent for an on-demand MPD).
+    /// The wall clock the live availability was computed at (absent for an on-demand MPD), and whose it is.
     var inspectedAt: String?
+    var clock: ClockEntry?
     var periods: [PeriodEntry]
     var problems: [String]
     /// Why nothing can be played (no period, or no representation whose segments can be named).
@@ -266,8 +276,8 @@ extension MPDReport.RepresentationEntry {
         firstSegment = entry(segments.segment(at: 0))
         lastSegment = segments.count.flatMap { $0 > 1 ? entry(segments.segment(at: $0 - 1)) : nil }
         if let (presentation, now, edge) = live {
-            // Live: the window's oldest and newest segments, not the period's first (long gone).
-            (firstSegment, lastSegment) = (nil, nil)
+            // Live: the window's oldest and newest segments, not the period's first (long gone), when any is
+            // available; else the segments as listed, for the reader to compare with the clock.
             let offset = bases.first?.availabilityTimeOffset ?? 0
             let window = AvailabilityWindow(presentation, at: now, availabilityTimeOffset: offset + addressing.availabilityTimeOffset)
             if let range = window.available(in: segments), let first = segments.segment(at: range.lowerBound),

@@ -1,0 +1,210 @@
+import Foundation
+import PlaytraceCore
+import PlaytraceHLS
+
+/// The lab's MPEG-DASH presentations, the same content as its HLS streams (the ladder's rungs as video
+/// representations, one audio representation, synthetic segments of each rung's size):
+/// - `/dash/vod/manifest.mpd`: on demand, three periods as an SSAI server writes them (content, an ad period with its
+///   own `BaseURL` and numbering, content again), addressed by `SegmentTemplate` with `$Number$` and `@duration`,
+///   the ad period's first event a SCTE-35 `splice_insert` out of the network (`urn:scte:scte35:2014:xml+bin`), as
+///   MediaTailor recognises an avail;
+/// - `/dash/live/manifest.mpd` and `/dash/dvr/manifest.mpd`: live, driven by the lab's clock, addressed by
+///   `SegmentTimeline` (one `S` with `@r`) and `$Number$`, a SCTE-35 event at each ad break in the window, updated
+///   every segment (`minimumUpdatePeriod`), the clock given by `UTCTiming` (http-iso at `/dash/time`);
+/// - `/dash/list/manifest.mpd`: on demand, one period, addressed by `SegmentList` (one `SegmentURL` per segment).
+///
+/// Time: the lab's wall clock is ``LabConfiguration/startDate`` plus the time since the lab started, and a live
+/// presentation's `availabilityStartTime` lies ``LabConfiguration/liveHistorySegments`` segments before the start, so
+/// that segment n spans [n × d, (n + 1) × d) on the MPD's timeline and the newest complete one is the HLS live
+/// playlist's last. A client that takes its own clock instead of `UTCTiming` finds nothing (the start date is not
+/// today): as with a real origin whose clock is off, the MPD says which clock to trust.
+struct LabDASH: Sendable {
+    let configuration: LabConfiguration
+    /// The lab's base URL, for `UTCTiming` (an absolute URL, as its grammar requires).
+    let base: String
+
+    /// The kinds of presentation, by path.
+    enum Kind: String, Sendable, CaseIterable {
+        case vod, live, dvr, list
+    }
+
+    static let contentType = "application/dash+xml"
+    static let audioBandwidth = 128_000
+    static let audioID = "audio"
+
+    private var duration: Int { configuration.segmentDuration }
+
+    /// A representation's id: `v<rung>` for video, `audio`.
+    static func videoID(_ rung: Int) -> String { "v\(rung)" }
+
+    /// The bandwidth of a representation id, `nil` when there is none.
+    func bandwidth(of representation: String) -> Int? {
+        if representation == Self.audioID { return Self.audioBandwidth }
+        guard representation.hasPrefix("v"), let rung = Int(representation.dropFirst()),
+              configuration.variants.indices.contains(rung) else { return nil }
+        return configuration.variants[rung].bandwidth
+    }
+
+    /// The size of one segment of a representation, in bytes.
+    func segmentSize(_ representation: String) -> Int? {
+        bandwidth(of: representation).map { $0 * duration / 8 }
+    }
+
+    // MARK: - Time
+
+    /// The lab's wall clock.
+    func now(elapsed: Double) -> StreamDate {
+        StreamDate(secondsSince1970: configuration.startDate.secondsSince1970 + elapsed)
+    }
+
+    /// `MPD@availabilityStartTime` of the live presentations.
+    var availabilityStartTime: StreamDate {
+        StreamDate(secondsSince1970: configuration.startDate.secondsSince1970
+                   - Double(configuration.liveHistorySegments * duration))
+    }
+
+    /// The number of the newest complete live segment (as the HLS live playlist's last).
+    func liveLatest(elapsed: Double) -> Int {
+        max(0, Int((elapsed / Double(duration)).rounded(.down)) + configuration.liveHistorySegments - 1)
+    }
+
+    /// Whether a segment of `kind` exists now.
+    func segmentExists(_ kind: Kind, number: Int, elapsed: Double) -> Bool {
+        switch kind {
+        case .vod: number >= 1 && number <= configuration.vodSegmentCount - configuration.vodBreakLengthSegments
+        case .list: number >= 0 && number < configuration.vodSegmentCount
+        case .live, .dvr: number >= 0 && number <= liveLatest(elapsed: elapsed)
+        }
+    }
+
+    // MARK: - Documents
+
+    func manifest(_ kind: Kind, elapsed: Double) -> String {
+        switch kind {
+        case .vod: onDemand()
+        case .list: segmentList()
+        case .live, .dvr: live(kind, elapsed: elapsed)
+        }
+    }
+
+    /// Content, an ad period, content: the ad period replaces `vodBreakLengthSegments` segments of content (the
+    /// presentation keeps the HLS stream's length), and content numbering resumes after the content before it.
+    private func onDemand() -> String {
+        let total = configuration.vodSegmentCount
+        let breakStart = configuration.vodBreakStartSegment
+        let breakLength = configuration.vodBreakLengthSegments
+        let first = breakStart * duration, ad = breakLength * duration, rest = (total - breakStart - breakLength) * duration
+        let splice = Data(SpliceInfoSectionEncoder.spliceInsert(
+            eventID: 1, isOutOfNetwork: true, ptsTime: UInt64(first) * 90_000,
+            breakDuration: UInt64(ad) * 90_000)).base64EncodedString()
+        return header("static", attributes: #"mediaPresentationDuration="PT\#(total * duration)S""#)
+            + """
+              <Period id="content-1" start="PT0S" duration="PT\(first)S">
+            \(sets(template: #"<SegmentTemplate media="$RepresentationID$/$Number$.m4s" initialization="$RepresentationID$/init.mp4" timescale="1" duration="\#(duration)" startNumber="1"/>"#))
+              </Period>
+              <Period id="content-1_1" start="PT\(first)S" duration="PT\(ad)S">
+                <BaseURL>../ads/</BaseURL>
+                <EventStream schemeIdUri="urn:scte:scte35:2014:xml+bin" timescale="90000">
+                  <Event presentationTime="0" duration="\(ad * 90_000)" id="1">
+                    <scte35:Signal><scte35:Binary>\(splice)</scte35:Binary></scte35:Signal>
+                  </Event>
+                </EventStream>
+            \(sets(template: #"<SegmentTemplate media="$RepresentationID$/$Number$.m4s" initialization="$RepresentationID$/init.mp4" timescale="90000" duration="\#(duration * 90_000)" startNumber="1"/>"#))
+              </Period>
+              <Period id="content-2" start="PT\(first + ad)S" duration="PT\(rest)S">
+            \(sets(template: #"<SegmentTemplate media="$RepresentationID$/$Number$.m4s" initialization="$RepresentationID$/init.mp4" timescale="1" duration="\#(duration)" startNumber="\#(breakStart + 1)"/>"#))
+              </Period>
+            </MPD>
+
+            """
+    }
+
+    private func segmentList() -> String {
+        let total = configuration.vodSegmentCount
+        let urls = (0..<total).map { #"      <SegmentURL media="v0/\#($0).m4s"/>"# }.joined(separator: "\n")
+        return header("static", attributes: #"mediaPresentationDuration="PT\#(total * duration)S""#)
+            + """
+              <Period id="list" start="PT0S">
+                <AdaptationSet id="1" contentType="video" mimeType="video/mp4" codecs="avc1.64001f">
+                  <Representation id="v0" bandwidth="\(configuration.variants[0].bandwidth)" width="\(configuration.variants[0].width)" height="\(configuration.variants[0].height)">
+                    <SegmentList timescale="1" duration="\(duration)">
+                      <Initialization sourceURL="v0/init.mp4"/>
+            \(urls)
+                    </SegmentList>
+                  </Representation>
+                </AdaptationSet>
+              </Period>
+            </MPD>
+
+            """
+    }
+
+    /// The window of `liveWindowSegments` (live) or `dvrWindowSegments` (DVR) up to the newest complete segment,
+    /// and a SCTE-35 event at each ad break that starts in it.
+    private func live(_ kind: Kind, elapsed: Double) -> String {
+        let window = kind == .dvr ? configuration.dvrWindowSegments : configuration.liveWindowSegments
+        let latest = liveLatest(elapsed: elapsed)
+        let first = max(0, latest - window + 1)
+        let interval = max(1, configuration.liveAdBreakInterval)
+        let length = max(1, min(configuration.liveAdBreakLength, interval - 1))
+        var events = ""
+        for number in first...latest where number % interval == interval - length {
+            let splice = Data(SpliceInfoSectionEncoder.spliceInsert(
+                eventID: UInt32(truncatingIfNeeded: number), isOutOfNetwork: true, ptsTime: UInt64(number * duration) * 90_000,
+                breakDuration: UInt64(length * duration) * 90_000)).base64EncodedString()
+            events += """
+                      <Event presentationTime="\(number * duration * 90_000)" duration="\(length * duration * 90_000)" id="\(number)">
+                        <scte35:Signal><scte35:Binary>\(splice)</scte35:Binary></scte35:Signal>
+                      </Event>
+
+                """
+        }
+        let timeline = #"<SegmentTimeline><S t="\#(first * duration)" d="\#(duration)" r="\#(latest - first)"/></SegmentTimeline>"#
+        let template = #"<SegmentTemplate media="$RepresentationID$/$Number$.m4s" initialization="$RepresentationID$/init.mp4" timescale="1" startNumber="\#(first)">\#(timeline)</SegmentTemplate>"#
+        let attributes = """
+            availabilityStartTime="\(availabilityStartTime.iso8601)" publishTime="\(now(elapsed: elapsed).iso8601)" \
+            minimumUpdatePeriod="PT\(duration)S" timeShiftBufferDepth="PT\(window * duration)S" \
+            suggestedPresentationDelay="PT\(3 * duration)S" maxSegmentDuration="PT\(duration)S"
+            """
+        return header("dynamic", attributes: attributes)
+            + """
+              <UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-iso:2014" value="\(base)/dash/time"/>
+              <Period id="live" start="PT0S">
+                <EventStream schemeIdUri="urn:scte:scte35:2014:xml+bin" timescale="90000">
+            \(events)    </EventStream>
+            \(sets(template: template))
+              </Period>
+            </MPD>
+
+            """
+    }
+
+    private func header(_ type: String, attributes: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" xmlns:scte35="http://www.scte.org/schemas/35/2016"
+             profiles="urn:mpeg:dash:profile:isoff-live:2011" type="\(type)" minBufferTime="PT\(duration)S"
+             \(attributes)>
+
+        """
+    }
+
+    /// A video set of the ladder's rungs and an audio set, both under `template`.
+    private func sets(template: String) -> String {
+        let video = configuration.variants.indices.map { rung in
+            let variant = configuration.variants[rung]
+            return #"      <Representation id="\#(Self.videoID(rung))" bandwidth="\#(variant.bandwidth)" width="\#(variant.width)" height="\#(variant.height)"/>"#
+        }.joined(separator: "\n")
+        return """
+                <AdaptationSet id="1" contentType="video" mimeType="video/mp4" codecs="avc1.64001f" segmentAlignment="true" startWithSAP="1">
+                  \(template)
+            \(video)
+                </AdaptationSet>
+                <AdaptationSet id="2" contentType="audio" mimeType="audio/mp4" codecs="mp4a.40.2" lang="en" segmentAlignment="true">
+                  <Role schemeIdUri="urn:mpeg:dash:role:2011" value="main"/>
+                  \(template)
+                  <Representation id="\(Self.audioID)" bandwidth="\(Self.audioBandwidth)" audioSamplingRate="48000"/>
+                </AdaptationSet>
+            """
+    }
+}
