@@ -6,13 +6,15 @@ import PlaytraceLab
 struct Lab: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lab",
-        abstract: "Serve the lab on loopback: HLS VOD, live and DVR streams with ad breaks, fault injection, a request log.",
+        abstract: "Serve the lab on loopback: HLS and DASH VOD, live and DVR streams with ad breaks, fault injection, a request log.",
         discussion: """
             Streams: /vod/master.m3u8, /live/master.m3u8 and /dvr/master.m3u8 (three variants, ad breaks signalled \
             by SCTE-35 date ranges, cue tags and an interstitial), /fmp4/master.m3u8 (byte ranges, a map, a key), \
             /interstitials/master.m3u8 and /vast-interstitials/master.m3u8 (interstitials of every kind, asset lists \
             as JSON or from the VAST ad server under /vast/), /steering/master.m3u8 (two content-steering pathways, \
-            steered by POST /lab/steering), /long-live/N/index.m3u8 (a live playlist of N segments). SSAI sessions: \
+            steered by POST /lab/steering), /long-live/N/index.m3u8 (a live playlist of N segments), the same content \
+            as MPEG-DASH at /dash/<vod|live|dvr|list>/manifest.mpd (an ad period, SegmentTimeline live windows whose \
+            clock /dash/time gives, a SegmentList). SSAI sessions: \
             /ssai/harmonic/<vod|live>/master.m3u8 (?initSession=true) and its /metadata, and \
             /ssai/mediatailor/v1/session/lab/origin/<vod|live>/master.m3u8 (POST) with its tracking JSON; their \
             beacons hit GET /beacons/..., read back as JSON at GET /lab/beacons. Faults: POST /lab/faults \
@@ -110,6 +112,7 @@ struct Lab: AsyncParsableCommand {
                     Playtrace lab on \(url)
                       streams:  /vod/master.m3u8  /live/master.m3u8  /dvr/master.m3u8  /fmp4/master.m3u8
                                 /interstitials/master.m3u8  /vast-interstitials/master.m3u8  /steering/master.m3u8\(realMedia)
+                      DASH:     /dash/vod/manifest.mpd  /dash/live/manifest.mpd  /dash/dvr/manifest.mpd  /dash/list/manifest.mpd
                       ads:      /ssai/harmonic/<vod|live>/master.m3u8  /ssai/mediatailor/v1/session/lab/origin/<vod|live>/master.m3u8
                                 /vast/pods/<id>.xml  /vast/chain/<n>/<id>.xml
                       beacons:  GET /lab/beacons
