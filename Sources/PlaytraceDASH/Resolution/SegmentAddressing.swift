@@ -63,15 +63,8 @@ public struct SegmentAddressing: Sendable, Hashable {
             func first<Value>(_ path: KeyPath<SegmentTemplate, Value?>) -> Value? { templates.lazy.compactMap { $0[keyPath: path] }.first }
             let timescale = Timescale(first(\.timescale))
             let offset = first(\.presentationTimeOffset) ?? 0
-            let timing: Timing?
-            if let entries = first(\.timeline) {
-                timing = .timeline(timeline(entries, timescale: timescale, offset: offset, periodDuration: periodDuration,
-                                            problems: &problems))
-            } else if let duration = first(\.duration) {
-                timing = .duration(duration)
-            } else {
-                timing = nil
-            }
+            let timing = Self.timing(first(\.timeline), duration: first(\.duration), timescale: timescale, offset: offset,
+                                     periodDuration: periodDuration, problems: &problems)
             let media = first(\.media).map(SegmentURLTemplate.init)
             var addressing = SegmentAddressing(
                 scheme: .single(indexRange: nil, media: nil), timescale: timescale,
@@ -100,20 +93,13 @@ public struct SegmentAddressing: Sendable, Hashable {
             let urls = lists.first { !$0.segmentURLs.isEmpty }?.segmentURLs ?? []
             let timescale = Timescale(first(\.timescale))
             let offset = first(\.presentationTimeOffset) ?? 0
-            let timing: Timing
-            if let entries = first(\.timeline) {
-                timing = .timeline(timeline(entries, timescale: timescale, offset: offset, periodDuration: periodDuration,
-                                            problems: &problems))
-            } else if let duration = first(\.duration) {
-                timing = .duration(duration)
-            } else {
-                if urls.count > 1 {
-                    problems.append(MPDProblem(line: line, "a SegmentList of \(urls.count) segments without @duration or SegmentTimeline: only its first is played"))
-                }
-                timing = .whole
+            let timing = Self.timing(first(\.timeline), duration: first(\.duration), timescale: timescale, offset: offset,
+                                     periodDuration: periodDuration, problems: &problems)
+            if timing == nil, urls.count > 1 {
+                problems.append(MPDProblem(line: line, "a SegmentList of \(urls.count) segments without @duration or SegmentTimeline: only its first is played"))
             }
             return SegmentAddressing(
-                scheme: .list(urls, timing), timescale: timescale, presentationTimeOffset: offset, startNumber: first(\.startNumber) ?? 1,
+                scheme: .list(urls, timing ?? .whole), timescale: timescale, presentationTimeOffset: offset, startNumber: first(\.startNumber) ?? 1,
                 initialization: first(\.initialization).map { .url($0) }, availabilityTimeOffset: 0)
         }
         let bases = levels.compactMap(\.base)
@@ -123,6 +109,16 @@ public struct SegmentAddressing: Sendable, Hashable {
             presentationTimeOffset: first(\.presentationTimeOffset) ?? 0, startNumber: 1,
             initialization: first(\.initialization).map { .url($0) },
             availabilityTimeOffset: first(\.availabilityTimeOffset) ?? 0)
+    }
+
+    /// A timeline when one is written (resolved up to the period's end), else `@duration` ticks; `nil` with neither.
+    private static func timing(_ entries: [SegmentTimeline.Entry]?, duration: Int64?, timescale: Timescale, offset: Int64,
+                               periodDuration: Duration?, problems: inout [MPDProblem]) -> Timing? {
+        if let entries {
+            return .timeline(timeline(entries, timescale: timescale, offset: offset, periodDuration: periodDuration,
+                                      problems: &problems))
+        }
+        return duration.map { .duration($0) }
     }
 
     /// A timeline resolved up to the period's end (on the media timeline: the offset plus the period's length).
