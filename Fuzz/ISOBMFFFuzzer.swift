@@ -1,0 +1,32 @@
+// libFuzzer target for PlaytraceDASH's ISO BMFF reading (built by scripts/fuzz): any bytes walk to boxes that tile
+// what was read and lie within it, nested walks of container boxes stay inside their parent, and every emsg and prft
+// either reads or is refused, never read past its box.
+import PlaytraceDASH
+
+// Invariant (what makes this file's pointer use sound): libFuzzer lends `size` bytes at `data` for the call; they are copied at once.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzISOBMFF(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    walk(bytes, range: bytes.indices, depth: 0)
+    let (messages, problems) = EventMessage.messages(inSegment: bytes)
+    precondition(messages.count + problems.count <= BoxWalk.maximumBoxes + 1, "more results than boxes")
+    for message in messages {
+        precondition(message.messageData.count <= size && message.timescale > 0, "an emsg read past its box")
+    }
+    return 0
+}
+
+private func walk(_ bytes: [UInt8], range: Range<Int>, depth: Int) {
+    let found = BoxWalk(bytes, range: range)
+    var end = range.lowerBound
+    for box in found.boxes {
+        precondition(box.offset == end && box.size >= box.headerSize && box.offset + box.size <= range.upperBound,
+                     "boxes that do not tile their parent")
+        end = box.offset + box.size
+        if depth < 4, ["moov", "trak", "moof", "traf", "mdia", "minf", "stbl"].contains(box.type) {
+            walk(bytes, range: box.payloadRange, depth: depth + 1)
+        }
+        if box.type == "prft" { _ = ProducerReferenceTime(box.payload(in: bytes)) }
+        if box.type == "emsg" { _ = try? EventMessage(box.payload(in: bytes)) }
+    }
+}
