@@ -6,7 +6,6 @@
 // Invariant (the only unsafe code of the text parsers, with HLS's `TextBlock`): each buffer here is one the standard
 // library lends for the time of a closure, and the span made of it, or the pointer read from a span, is used only
 // inside that closure. The one address computed (where `memchr` starts) is checked against the buffer's count.
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -20,13 +19,6 @@ extension Array where Element == UInt8 {
     @inlinable @inline(__always)
     package func withSpan<Result, Failure: Error>(_ body: (Span<UInt8>) throws(Failure) -> Result) throws(Failure) -> Result {
         try withUnsafeBufferPointer { buffer throws(Failure) in try body(Span(_unsafeElements: buffer)) }
-    }
-}
-
-extension Data {
-    /// Lends the data's bytes as a span (a `Data` holds bytes: its memory is `UInt8`s).
-    func withSpan<Result>(_ body: (Span<UInt8>) -> Result) -> Result {
-        withUnsafeBytes { raw in body(Span(_unsafeElements: raw.assumingMemoryBound(to: UInt8.self))) }
     }
 }
 

@@ -6,23 +6,22 @@ public enum XMLDocumentCheck {
     /// could declare entities that expand without bound, or read local files; neither VAST nor an MPD needs one.
     public static func declaresDocumentType(_ data: Data) -> Bool {
         let markers: [[UInt8]] = [Array("<!DOCTYPE".utf8), Array("<!ENTITY".utf8)]
-        return data.withSpan { bytes in
-            var index = 0
-            while index + 1 < bytes.count {
-                if bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "!") {
-                    for marker in markers where index + marker.count <= bytes.count {
-                        var matches = true
-                        for offset in 2..<marker.count where bytes[index + offset] & 0xDF != marker[offset] {
-                            matches = false
-                            break
-                        }
-                        if matches { return true }
+        let bytes = [UInt8](data)   // (bounded by the parsers' limits on a document's size)
+        var index = 0
+        while index + 1 < bytes.count {
+            if bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "!") {
+                for marker in markers where index + marker.count <= bytes.count {
+                    var matches = true
+                    for offset in 2..<marker.count where bytes[index + offset] & 0xDF != marker[offset] {
+                        matches = false
+                        break
                     }
+                    if matches { return true }
                 }
-                index += 1
             }
-            return false
+            index += 1
         }
+        return false
     }
 
     /// The bytes with each processing instruction that has no data (`<?name?>`) blanked out, its bytes made spaces
@@ -30,32 +29,27 @@ public enum XMLDocumentCheck {
     /// instruction and crashes the process whenever it has a delegate; players ignore processing instructions.
     /// One linear pass; the data is returned as is when there is none.
     public static func blankingEmptyProcessingInstructions(_ data: Data) -> Data {
-        // Found without copying; copied only when there is one to blank.
-        let blanks: [ClosedRange<Int>] = data.withSpan { bytes in
-            var found: [ClosedRange<Int>] = []
-            var index = 0
-            while index + 1 < bytes.count {
-                guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") else {
-                    index += 1
-                    continue
-                }
-                var end = index + 2
-                while end < bytes.count, !isSpace(bytes[end]), bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "<") {
-                    end += 1
-                }
-                if end + 1 < bytes.count, bytes[end] == UInt8(ascii: "?"), bytes[end + 1] == UInt8(ascii: ">") {
-                    found.append(index...(end + 1))
-                    index = end + 2
-                } else {
-                    index = end
-                }
+        var bytes = [UInt8](data)   // (bounded by the parsers' limits on a document's size)
+        var changed = false
+        var index = 0
+        while index + 1 < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") else {
+                index += 1
+                continue
             }
-            return found
+            var end = index + 2
+            while end < bytes.count, !isSpace(bytes[end]), bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "<") {
+                end += 1
+            }
+            if end + 1 < bytes.count, bytes[end] == UInt8(ascii: "?"), bytes[end + 1] == UInt8(ascii: ">") {
+                for position in index...(end + 1) { bytes[position] = 0x20 }
+                changed = true
+                index = end + 2
+            } else {
+                index = end
+            }
         }
-        guard !blanks.isEmpty else { return data }
-        var bytes = [UInt8](data)
-        for range in blanks { for position in range { bytes[position] = 0x20 } }
-        return Data(bytes)
+        return changed ? Data(bytes) : data
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }

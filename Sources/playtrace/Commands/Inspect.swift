@@ -109,41 +109,43 @@ struct Inspect: AsyncParsableCommand {
         if strict, !report.problems.isEmpty { throw ExitCode.failure }
     }
 
-    /// The first `UTCTiming` that gives a time, in the MPD's order: its offset from this machine's clock.
+    /// The first `UTCTiming` that gives a time, in the MPD's order: its offset from this machine's clock. One
+    /// client for every request.
     private static func serverClock(_ timings: [UTCTiming]) async -> MPDReport.ClockEntry {
         var failures: [String] = []
-        for timing in timings {
-            if let time = timing.directTime {
-                return MPDReport.ClockEntry(source: "UTCTiming direct",
-                                            offsetSeconds: time.secondsSince1970 - Date().timeIntervalSince1970)
-            }
-            for request in timing.requests {
-                let outcome: Result<HTTPResponse, any Error>
-                do {
-                    outcome = .success(try await AsyncHTTPClientTransport.scoped { transport in
-                        try await transport.send(HTTPRequest(method: request.method, url: request.url, timeout: .seconds(5)))
-                    })
-                } catch {
-                    outcome = .failure(error)
+        let found: MPDReport.ClockEntry? = try? await AsyncHTTPClientTransport.scoped { transport in
+            for timing in timings {
+                if let time = timing.directTime {
+                    return MPDReport.ClockEntry(source: "UTCTiming direct",
+                                                offsetSeconds: time.secondsSince1970 - Date().timeIntervalSince1970)
                 }
-                switch outcome {
-                case .success(let response) where response.isSuccess:
-                    let sent = StreamDate(secondsSince1970: Date().timeIntervalSince1970 - MPDReport.seconds(response.timing.duration))
-                    if let server = timing.serverTime(body: response.body, dateHeader: response.header("date")) {
-                        let offset = ServerClock.offset(server: server, sent: sent, received: StreamDate(Date()))
-                        return MPDReport.ClockEntry(source: "UTCTiming \(request.method) \(request.url.absoluteString)",
-                                                    offsetSeconds: MPDReport.seconds(offset))
+                for request in timing.requests {
+                    let response: HTTPResponse
+                    do {
+                        response = try await transport.send(HTTPRequest(method: request.method, url: request.url,
+                                                                        timeout: .seconds(5)))
+                    } catch {
+                        failures.append("\(request.url.absoluteString): \(error)")
+                        continue
                     }
-                    failures.append("\(request.url.absoluteString) gave no time")
-                case .success(let response):
-                    failures.append("\(request.url.absoluteString): HTTP \(response.status)")
-                case .failure(let error):
-                    failures.append("\(request.url.absoluteString): \(error)")
+                    guard response.isSuccess else {
+                        failures.append("\(request.url.absoluteString): HTTP \(response.status)")
+                        continue
+                    }
+                    let sent = StreamDate(secondsSince1970: Date().timeIntervalSince1970 - MPDReport.seconds(response.timing.duration))
+                    guard let server = timing.serverTime(body: response.body, dateHeader: response.header("date")) else {
+                        failures.append("\(request.url.absoluteString) gave no time")
+                        continue
+                    }
+                    let offset = ServerClock.offset(server: server, sent: sent, received: StreamDate(Date()))
+                    return MPDReport.ClockEntry(source: "UTCTiming \(request.method) \(request.url.absoluteString)",
+                                                offsetSeconds: MPDReport.seconds(offset))
                 }
             }
+            return nil
         }
-        return MPDReport.ClockEntry(source: "this machine's clock (UTCTiming failed: \(failures.joined(separator: "; ")))",
-                                    offsetSeconds: 0)
+        return found ?? MPDReport.ClockEntry(
+            source: "this machine's clock (UTCTiming failed: \(failures.joined(separator: "; ")))", offsetSeconds: 0)
     }
 
     /// A VAST response: its chain, ads, media files, tracking and errors.

@@ -176,9 +176,7 @@ struct MPDReport: Encodable {
         }
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-    }
+    static func seconds(_ duration: Duration) -> Double { MediaTime(duration).seconds }
 }
 
 extension MPDReport.PeriodEntry {
@@ -187,7 +185,7 @@ extension MPDReport.PeriodEntry {
         startSeconds = MPDReport.seconds(period.start)
         endSeconds = period.end.map(MPDReport.seconds)
         durationSeconds = period.duration.map(MPDReport.seconds)
-        assetIdentifier = period.assetIdentifier.map { [$0.schemeIdURI, $0.value].compactMap { $0 }.joined(separator: " ") }
+        assetIdentifier = period.assetIdentifier.map { $0.text }
         // Written on the period, or (as ISO/IEC 23009-1 5.3.2.4 places them) on its adaptation sets.
         let properties = period.supplementalProperties
             + period.adaptationSets.flatMap { $0.representations.flatMap(\.attributes.supplementalProperties) }
@@ -198,10 +196,10 @@ extension MPDReport.PeriodEntry {
             let inband = set.representations.flatMap(\.attributes.inbandEventStreams)
             return MPDReport.AdaptationSetEntry(
                 id: set.id, kind: set.kind.rawValue, lang: set.lang,
-                roles: set.roles.compactMap(\.value), accessibility: set.accessibility.map { [$0.schemeIdURI, $0.value].compactMap { $0 }.joined(separator: " ") },
+                roles: set.roles.compactMap(\.value), accessibility: set.accessibility.map { $0.text },
                 labels: set.labels,
-                contentProtection: Self.unique(protection.map { [$0.schemeIdURI, $0.value].compactMap { $0 }.joined(separator: " ") }),
-                inbandEventStreams: Self.unique(inband.map { [$0.schemeIdURI, $0.value].compactMap { $0 }.joined(separator: " ") }),
+                contentProtection: Self.unique(protection.map { $0.text }),
+                inbandEventStreams: Self.unique(inband.map { $0.text }),
                 representations: set.representations.map { MPDReport.RepresentationEntry($0, live: live) })
         }
         eventStreams = period.eventStreams.map { stream in
@@ -290,4 +288,9 @@ extension MPDReport.RepresentationEntry {
             }
         }
     }
+}
+
+extension Descriptor {
+    /// The scheme and value, as the report lists a descriptor.
+    var text: String { [schemeIdURI, value].compactMap { $0 }.joined(separator: " ") }
 }
