@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "PlaytraceDASH", targets: ["PlaytraceDASH"]),
         .library(name: "PlaytracePlayer", targets: ["PlaytracePlayer"]),
         .library(name: "PlaytraceHLSPlayback", targets: ["PlaytraceHLSPlayback"]),
+        .library(name: "PlaytraceDASHPlayback", targets: ["PlaytraceDASHPlayback"]),
         .library(name: "PlaytraceHeadless", targets: ["PlaytraceHeadless"]),
         .library(name: "PlaytraceMPV", targets: ["PlaytraceMPV"]),
         .library(name: "PlaytraceTelemetry", targets: ["PlaytraceTelemetry"]),
@@ -98,10 +99,17 @@ let package = Package(
             dependencies: ["PlaytraceCore", "PlaytraceHLS", "PlaytracePlayer"],
             swiftSettings: strictness
         ),
+        // A DASH presentation as the HLS playlists an engine plays: its ladder, its tracks across periods, its breaks.
+        .target(
+            name: "PlaytraceDASHPlayback",
+            dependencies: ["PlaytraceCore", "PlaytraceDASH", "PlaytraceHLS"],
+            swiftSettings: strictness
+        ),
         .target(
             name: "PlaytraceHeadless",
             dependencies: [
                 "PlaytraceCore", "PlaytraceNetwork", "PlaytraceHLS", "PlaytracePlayer", "PlaytraceHLSPlayback",
+                "PlaytraceDASH", "PlaytraceDASHPlayback",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -226,6 +234,11 @@ let package = Package(
         .testTarget(
             name: "PlaytraceHLSTests",
             dependencies: ["PlaytraceHLS", "PlaytraceCore", "PlaytraceTestSupport"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "PlaytraceDASHPlaybackTests",
+            dependencies: ["PlaytraceDASHPlayback", "PlaytraceDASH", "PlaytraceHLS", "PlaytraceCore"],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import Foundation
 import PlaytraceCore
+import PlaytraceDASH
 import PlaytraceHLS
 import PlaytraceNetwork
 public import PlaytracePlayer
@@ -24,13 +25,13 @@ extension HeadlessEngine {
         // A finished task keeps its stack until its handle goes: the handle is dropped when the load ends.
         defer { if generation == expected { tasks.load = nil } }
         do {
-            let (playlist, url, outcome) = try await fetchPlaylist(source.url, kind: .multivariantPlaylist, variant: nil)
+            let (playlist, url, variables) = try await fetchMainPlaylist(source.url, generation: expected)
             guard generation == expected else { return }
             let media: MediaPlaylist
             let mediaURL: URL
             switch playlist {
             case .multivariant(let multivariant):
-                adoptVariants(of: multivariant, url: url, variables: outcome.variables)
+                adoptVariants(of: multivariant, url: url, variables: variables)
                 await startSteering(multivariant.contentSteering, playlistURL: url)
                 guard generation == expected else { return }
                 var initial = try chooseInitialVariant(renditions: multivariant.renditions, url: url)
@@ -61,6 +62,18 @@ extension HeadlessEngine {
         } catch {
             // Cancelled by a new load or a stop.
         }
+    }
+
+    /// Fetches an item's main playlist: an HLS playlist, or an MPD presented as one (its clock set when live).
+    private func fetchMainPlaylist(_ url: URL, generation expected: Int) async throws
+        -> (Playlist, URL, [String: String])
+    {
+        let response = try await fetch(url, kind: .multivariantPlaylist, variant: nil)
+        guard MPDDetection.isMPD(response.body) else { return try parsePlaylist(response, kind: .multivariantPlaylist) }
+        let receivedAt = stopwatch.elapsed
+        let multivariant = try adoptPresentation(response, fetchedAt: receivedAt)
+        await synchroniseClock(mpdResponse: response, receivedAt: receivedAt)
+        return (.multivariant(multivariant), response.url, [:])
     }
 
     /// Takes the variants of a multivariant playlist.
@@ -242,9 +255,13 @@ extension HeadlessEngine {
         return true
     }
 
+    /// Fetches a playlist; a DASH track's is made from the presentation held (``dashMediaPlaylist(_:url:)``).
     func fetchPlaylist(_ url: URL, kind: RequestRecord.Kind, variant: Int?, policy: RetryPolicy = .standard) async throws
-        -> (Playlist, URL, PlaylistParser.Outcome)
+        -> (Playlist, URL, [String: String])
     {
+        if let track = dash?.playlists.track(of: url) {
+            return (.media(try await dashMediaPlaylist(track, url: url)), url, [:])
+        }
         let response = try await fetch(url, kind: kind, variant: variant, policy: policy)
         return try parsePlaylist(response, kind: kind)
     }
@@ -253,7 +270,7 @@ extension HeadlessEngine {
     /// stack instead of the async frames that the engine's loops hold for as long as they run.
     @inline(never)
     private func parsePlaylist(_ response: HTTPResponse, kind: RequestRecord.Kind) throws
-        -> (Playlist, URL, PlaylistParser.Outcome)
+        -> (Playlist, URL, [String: String])
     {
         let parser = PlaylistParser(options: PlaylistParser.Options(
             importedVariables: kind == .mediaPlaylist ? importedVariables : nil,
@@ -264,7 +281,7 @@ extension HeadlessEngine {
             for warning in outcome.warnings {
                 logger.debug("playlist warning", metadata: ["url": "\(response.url)", "warning": "\(warning)"])
             }
-            return (outcome.playlist, response.url, outcome)
+            return (outcome.playlist, response.url, outcome.variables)
         } catch {
             throw EngineError(kind: .playlist, message: error.description, isFatal: true, url: response.url.absoluteString)
         }

@@ -69,9 +69,11 @@ extension HeadlessEngine {
     func timeout(for kind: RequestRecord.Kind) -> Duration {
         let target = timeline.targetDuration.seconds
         // The steering manifest is first asked for before startup: it may not hold startup up for long.
-        guard target > 0 else { return kind == .steeringManifest ? configuration.minimumPlaylistTimeout : configuration.requestTimeout }
+        guard target > 0 else {
+            return kind == .steeringManifest || kind == .clock ? configuration.minimumPlaylistTimeout : configuration.requestTimeout
+        }
         switch kind {
-        case .mediaPlaylist, .steeringManifest:
+        case .mediaPlaylist, .steeringManifest, .manifest, .clock:
             let sized = Duration.seconds(target * configuration.playlistTimeoutTargetDurations)
             return min(configuration.requestTimeout, max(configuration.minimumPlaylistTimeout, sized))
         case .segment, .initializationSection, .key:
@@ -87,7 +89,7 @@ extension HeadlessEngine {
     /// ``RequestRecord``; the first failed attempt that is retried is one non-fatal error (not one per attempt), and
     /// the last one an error thrown to the caller (marked fatal: the caller decides whether it is, by failing over
     /// or giving up).
-    func fetch(_ url: URL, kind: RequestRecord.Kind, variant: Int?,
+    func fetch(_ url: URL, kind: RequestRecord.Kind, variant: Int?, method: String = "GET",
                headers: [(name: String, value: String)] = [], policy: RetryPolicy = .standard) async throws
         -> HTTPResponse
     {
@@ -98,7 +100,7 @@ extension HeadlessEngine {
             transfers.inFlight += 1
             transfers.requests += 1
             let started = stopwatch.elapsed
-            let result = await send(HTTPRequest(url: url, headers: headers, timeout: deadline))
+            let result = await send(HTTPRequest(method: method, url: url, headers: headers, timeout: deadline))
             transfers.inFlight -= 1
             let attemptResult = AttemptResult(url: url, kind: kind, variant: variant, attempt: attempt, started: started)
             switch try settle(result, of: attemptResult, policy: policy) {

@@ -147,6 +147,8 @@ public actor HeadlessEngine: PlaybackEngine {
     var segmentFailures = SegmentFailures()
 
     var tasks = EngineTasks()
+    /// The DASH presentation being played, when the item is one (``adoptPresentation(_:fetchedAt:)``).
+    var dash: DASHSession?
 
     /// Creates an engine.
     /// - Parameters:
@@ -282,6 +284,7 @@ public actor HeadlessEngine: PlaybackEngine {
         lastKey = nil
         health.reset()
         segmentFailures = SegmentFailures()
+        dash = nil
     }
 
     /// Stops playback on a fatal error.

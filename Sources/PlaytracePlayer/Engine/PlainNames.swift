@@ -48,6 +48,8 @@ extension RequestRecord.Kind: CustomStringConvertible {
         case .initializationSection: "initialization section"
         case .key: "key"
         case .steeringManifest: "steering manifest"
+        case .manifest: "MPD"
+        case .clock: "clock"
         case .other: "resource"
         }
     }

@@ -11,6 +11,10 @@ public struct RequestRecord: Sendable, Hashable, Codable {
         case key
         /// A content-steering manifest.
         case steeringManifest
+        /// An MPEG-DASH MPD fetched again (a live one's refresh; the first fetch is the item's main playlist).
+        case manifest
+        /// A live presentation's clock (an MPD's `UTCTiming`).
+        case clock
         case other
     }
 

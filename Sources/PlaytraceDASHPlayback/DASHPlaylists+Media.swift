@@ -1,0 +1,184 @@
+public import PlaytraceCore
+import PlaytraceDASH
+public import PlaytraceHLS
+
+extension DASHPlaylists {
+    /// A track's media playlist at `now` (the server's time; needed only by a live presentation): the segments
+    /// available then, at most ``maximumSegments``, across periods. `nil` when the track is not one of the
+    /// presentation's.
+    public mutating func mediaPlaylist(_ track: DASHTrack, at now: StreamDate?) -> MediaPlaylist? {
+        let periods = presentation.periods
+        let reference: (ResolvedPeriod) -> ResolvedRepresentation?
+        let own: (ResolvedPeriod) -> ResolvedRepresentation?
+        var location = 0
+        switch track {
+        case .rung(let rung, let at):
+            guard ladder.rungs.indices.contains(rung), at < ladder.locations else { return nil }
+            location = at
+            // Every rung is timed and numbered by the lowest: variants then share numbers and durations.
+            let ladder = self.ladder
+            reference = { ladder.representation(rung: 0, in: $0) }
+            own = { ladder.representation(rung: rung, in: $0) }
+        case .rendition(let kind, let key):
+            guard let rendition = ladder.renditions.first(where: { $0.kind == kind && $0.key == key }) else { return nil }
+            let ladder = self.ladder
+            reference = { ladder.adaptationSet(for: rendition, in: $0)?.representations.first }
+            own = reference
+        }
+        var numbering = track.isRung ? self.numbering : renditionNumbering[track.key, default: PeriodNumbering()]
+        numbering.update(periods.map { ($0.id, reference($0)?.segments.count) })
+        if track.isRung { self.numbering = numbering } else { renditionNumbering[track.key] = numbering }
+
+        let chunks = availableChunks(periods: periods, reference: reference, now: now)
+        var playlist = MediaPlaylist(targetDuration: 1, hasIndependentSegments: true)
+        var maximumDuration = 0.0
+        var expected: Int?
+        // Each segment's start on the MPD's timeline, where the events are placed.
+        var starts: [Duration] = []
+        for chunk in chunks {
+            let period = periods[chunk.period]
+            guard let referenceRepresentation = reference(period), let base = numbering.base(of: period.id) else { continue }
+            let representation = own(period)
+            var opensPeriod = true
+            for index in chunk.indices {
+                guard let timing = referenceRepresentation.segments.segment(at: index) else { break }
+                let sequence = base.addingSaturating(Int(clamping: index))
+                if let expected, sequence != expected {
+                    // Numbers must run on (HLS's model): what came before a hole is left out.
+                    note(MPDProblem(line: period.line, "period \(period.id): segment numbers do not follow the "
+                        + "previous period's; the segments before it are left out"))
+                    playlist.segments.removeAll()
+                    starts.removeAll()
+                }
+                if playlist.segments.isEmpty { playlist.mediaSequence = sequence }
+                expected = sequence.addingSaturating(1)
+                var segment = self.segment(timing: timing, index: index, own: representation, location: location,
+                                           isRung: track.isRung)
+                if opensPeriod {
+                    segment.tags.isDiscontinuity = !playlist.segments.isEmpty
+                    if let initialization = representation?.segments.initialization,
+                       let url = pick(initialization.urls(at: representation?.baseURLs ?? []), location) {
+                        segment.tags.map = MediaInitializationSection(uri: url.absoluteString,
+                                                                      byteRange: initialization.byteRange?.hls)
+                    }
+                    opensPeriod = false
+                }
+                if presentation.type == .dynamic, let start = presentation.availabilityStartTime {
+                    segment.tags.programDateTime = start + timing.start
+                }
+                maximumDuration = max(maximumDuration, segment.duration)
+                playlist.segments.append(segment)
+                starts.append(timing.start)
+            }
+        }
+        markAdBreaks(in: &playlist, starts: starts)
+        playlist.targetDuration = max(1, Int(maximumDuration.rounded(.up)))
+        if presentation.type == .static {
+            playlist.playlistType = .vod
+            playlist.hasEndList = true
+        } else if let delay = presentation.written.suggestedPresentationDelay {
+            playlist.start = StartPoint(timeOffset: MediaTime(.zero - delay))
+        }
+        playlist.renumber()
+        return playlist
+    }
+
+    /// The segments of one period a playlist lists: indexes of the period's reference representation.
+    struct Chunk {
+        var period: Int
+        var indices: ClosedRange<Int64>
+    }
+
+    /// The segments available at `now`, period by period, at most ``maximumSegments``: a live presentation's
+    /// newest, an on-demand one's first.
+    private mutating func availableChunks(periods: [ResolvedPeriod], reference: (ResolvedPeriod) -> ResolvedRepresentation?,
+                                          now: StreamDate?) -> [Chunk] {
+        var chunks: [Chunk] = []
+        var remaining = Int64(maximumSegments)
+        if presentation.type == .dynamic {
+            guard let now else { return [] }
+            for (position, period) in periods.enumerated().reversed() where remaining > 0 {
+                guard let representation = reference(period) else { continue }
+                let window = AvailabilityWindow(
+                    presentation, at: now,
+                    availabilityTimeOffset: (representation.baseURLs.first?.availabilityTimeOffset ?? 0)
+                        + representation.segments.addressing.availabilityTimeOffset)
+                guard let available = window.available(in: representation.segments) else { continue }
+                let lower = max(available.lowerBound, available.upperBound - remaining + 1)
+                chunks.insert(Chunk(period: position, indices: lower...available.upperBound), at: 0)
+                remaining -= available.upperBound - lower + 1
+            }
+            return chunks
+        }
+        for (position, period) in periods.enumerated() where remaining > 0 {
+            guard let representation = reference(period) else { continue }
+            guard let count = representation.segments.count, count > 0 else {
+                note(MPDProblem(line: period.line, "period \(period.id) has no countable segments: it is left out"))
+                continue
+            }
+            let upper = min(count, remaining) - 1
+            if upper < count - 1 {
+                note(MPDProblem(line: period.line, "the presentation has more than \(maximumSegments) segments: "
+                    + "period \(period.id) is played up to its segment \(upper)"))
+            }
+            chunks.append(Chunk(period: position, indices: 0...upper))
+            remaining -= upper + 1
+        }
+        return chunks
+    }
+
+    /// A segment of `own` at the time of the reference segment `timing`: the one with the same index when it
+    /// starts there (aligned representations), else the one covering that time; a gap when there is none.
+    private func segment(timing: SegmentReference, index: Int64, own representation: ResolvedRepresentation?, location: Int,
+                         isRung: Bool) -> Segment {
+        let duration = timing.duration.seconds
+        guard let representation else {
+            var gap = Segment(uri: "gap", duration: duration)
+            gap.tags.isGap = true
+            return gap
+        }
+        var found: SegmentReference?
+        if let aligned = representation.segments.segment(at: index),
+           aligned.start == timing.start {
+            found = aligned
+        }
+        if found == nil, let index = representation.segments.index(containing: timing.start) {
+            found = representation.segments.segment(at: index)
+        }
+        guard let media = found, let url = pick(media.urls(at: representation.baseURLs), location) else {
+            var gap = Segment(uri: "gap", duration: duration)
+            gap.tags.isGap = true
+            return gap
+        }
+        // A rendition keeps its own durations; a rung takes the reference's, which every rung shares.
+        let own = isRung ? duration : media.duration.seconds
+        return Segment(uri: url.absoluteString, duration: own, byteRange: media.byteRange?.hls)
+    }
+
+    /// The URL at `location` (wrapping when a period has fewer locations than the first).
+    private func pick<T>(_ urls: [T], _ location: Int) -> T? {
+        urls.isEmpty ? nil : urls[location % urls.count]
+    }
+}
+
+extension DASHTrack {
+    var isRung: Bool {
+        if case .rung = self { return true }
+        return false
+    }
+
+    /// The key a rendition's numbering is kept under.
+    var key: String {
+        switch self {
+        case .rung: "rungs"
+        case .rendition(let kind, let key): "\(kind.rawValue):\(key)"
+        }
+    }
+}
+
+extension PlaytraceDASH.ByteRange {
+    /// The same bytes as HLS writes them (a length and an offset).
+    var hls: PlaytraceHLS.ByteRange {
+        PlaytraceHLS.ByteRange(length: Int(clamping: count), offset: Int(clamping: first))
+    }
+}

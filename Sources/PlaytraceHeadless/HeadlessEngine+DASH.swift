@@ -1,0 +1,124 @@
+import Foundation
+import PlaytraceCore
+import PlaytraceDASH
+import PlaytraceDASHPlayback
+import PlaytraceHLS
+import PlaytraceNetwork
+import PlaytracePlayer
+
+/// MPEG-DASH: the MPD is read, presented as HLS playlists (``DASHPlaylists``) and played by the same loops, so that
+/// ABR, failover, gaps, the live window and ad breaks behave as on HLS. A variant's or rendition's "playlist" is
+/// made from the presentation the engine holds, at the server's time; the MPD itself is fetched again only when
+/// a live one says so (`minimumUpdatePeriod`), from its `Location` when it gives one.
+extension HeadlessEngine {
+    /// Reads a fetched MPD and keeps it as the presentation being played; returns its ladder as a multivariant
+    /// playlist.
+    func adoptPresentation(_ response: HTTPResponse, fetchedAt: Duration) throws(EngineError) -> MultivariantPlaylist {
+        let presentation = try Self.resolve(response)
+        let playlists = DASHPlaylists(presentation, base: response.url,
+                                      maximumSegments: presentation.type == .dynamic
+                                          ? configuration.maximumPlaylistSegments ?? 500_000 : 500_000)
+        let session = DASHSession(playlists: playlists, manifestURL: DASHSession.nextURL(of: presentation),
+                                  fetchedAt: fetchedAt)
+        dash = session
+        reportPresentationProblems(presentation.problems)
+        return playlists.multivariantPlaylist()
+    }
+
+    private static func resolve(_ response: HTTPResponse) throws(EngineError) -> ResolvedPresentation {
+        do {
+            let written = try MPDParser().parse(Data(response.body))
+            return ResolvedPresentation(written, url: response.url)
+        } catch {
+            throw EngineError(kind: .playlist, message: "the MPD cannot be read: \(error.description)", isFatal: true,
+                              url: response.url.absoluteString)
+        }
+    }
+
+    private func reportPresentationProblems(_ problems: [MPDProblem]) {
+        for problem in problems.prefix(100) {
+            logger.debug("MPD problem", metadata: ["problem": "\(problem)"])
+        }
+    }
+
+    /// Sets the server's clock of a live presentation: from its `UTCTiming` elements in order (the offset taken at
+    /// the request's midpoint), else the MPD response's `Date` header (as dash.js does), else this machine's clock,
+    /// with a warning (a live window then depends on this machine's clock being right).
+    func synchroniseClock(mpdResponse: HTTPResponse, receivedAt: Duration) async {
+        guard let session = dash, session.presentation.type == .dynamic else { return }
+        let expected = generation
+        for timing in session.presentation.written.utcTimings {
+            if let direct = timing.directTime {
+                session.clockEpoch = direct + (.zero - receivedAt)
+                session.clockSource = "UTCTiming direct"
+                return
+            }
+            for request in timing.requests {
+                let sent = stopwatch.elapsed
+                guard let response = try? await fetch(request.url, kind: .clock, variant: nil, method: request.method),
+                      generation == expected else { continue }
+                let received = stopwatch.elapsed
+                guard let server = timing.serverTime(body: response.body, dateHeader: response.header("Date")) else {
+                    continue
+                }
+                let midpoint = sent + (received - sent) / 2
+                session.clockEpoch = server + (.zero - midpoint)
+                session.clockSource = "UTCTiming \(request.url.absoluteString)"
+                return
+            }
+        }
+        guard generation == expected else { return }
+        if let date = mpdResponse.header("Date").flatMap(HTTPDate.parse) {
+            session.clockEpoch = StreamDate(date) + (.zero - receivedAt)
+            session.clockSource = "the MPD response's Date header"
+        } else {
+            session.clockEpoch = StreamDate(Date()) + (.zero - stopwatch.elapsed)
+            session.clockSource = "this machine's clock"
+        }
+        warn(EngineError(kind: .playlist, message: "the live MPD's clock could not be read from any UTCTiming; "
+                            + "its segments are timed by \(session.clockSource)", isFatal: false,
+                         url: session.presentation.url.absoluteString), "")
+    }
+
+    /// The media playlist of a DASH track, made from the presentation held, the MPD fetched again first when a
+    /// refresh is due. A refresh that fails is a warning: the presentation held plays on (its segments are still
+    /// named by the clock), and the refresh loop notices a window that stops moving.
+    func dashMediaPlaylist(_ track: DASHTrack, url: URL) async throws -> MediaPlaylist {
+        guard let session = dash else {
+            throw EngineError(kind: .playlist, message: "no DASH presentation is loaded", isFatal: true, url: url.absoluteString)
+        }
+        if session.isRefreshDue(elapsed: stopwatch.elapsed) {
+            await refreshPresentation(session)
+        }
+        let now = session.now(elapsed: stopwatch.elapsed)
+        guard let playlist = session.playlists.mediaPlaylist(track, at: now) else {
+            throw EngineError(kind: .playlist, message: "the DASH presentation has no such track", isFatal: true,
+                              url: url.absoluteString)
+        }
+        if session.playlists.problems.count > session.problemsReported {
+            reportPresentationProblems(Array(session.playlists.problems[session.problemsReported...]))
+            session.problemsReported = session.playlists.problems.count
+        }
+        return playlist
+    }
+
+    /// Fetches the live MPD again and takes it.
+    private func refreshPresentation(_ session: DASHSession) async {
+        let expected = generation
+        session.isFetching = true
+        session.fetchedAt = stopwatch.elapsed
+        defer { session.isFetching = false }
+        do {
+            let response = try await fetch(session.manifestURL, kind: .manifest, variant: nil)
+            guard generation == expected else { return }
+            let presentation = try Self.resolve(response)
+            session.playlists.update(presentation)
+            session.manifestURL = DASHSession.nextURL(of: presentation)
+        } catch let error as EngineError {
+            guard generation == expected else { return }
+            warn(error, "; the presentation already loaded plays on")
+        } catch {
+            return
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import PlaytraceCore
+import PlaytraceDASH
+import PlaytraceDASHPlayback
+import PlaytraceHLS
+import Testing
+
+@Suite("A DASH presentation as HLS playlists: the ladder, tracks across periods, numbers kept, breaks marked")
+struct DASHPlaylistsTests {
+    static let url = URL(string: "https://origin.example/show/manifest.mpd")!
+
+    static func playlists(_ text: String, url: URL = url) throws -> DASHPlaylists {
+        DASHPlaylists(ResolvedPresentation(try MPDParser().parse(Data(text.utf8)), url: url), base: url)
+    }
+
+    /// The media playlist of a track, which must exist.
+    static func made(_ playlists: inout DASHPlaylists, _ track: DASHTrack, at now: StreamDate?) throws -> MediaPlaylist {
+        let playlist = playlists.mediaPlaylist(track, at: now)
+        return try #require(playlist)
+    }
+
+    static func presentation(_ text: String) throws -> ResolvedPresentation {
+        ResolvedPresentation(try MPDParser().parse(Data(text.utf8)), url: url)
+    }
+
+    /// Content, an ad period (two rungs of its own, its own base URL, a SCTE-35 event at its start), content.
+    static let onDemand = """
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT30S">
+          <Period id="content-1" duration="PT10S">
+            <AdaptationSet contentType="video" mimeType="video/mp4">
+              <SegmentTemplate media="$RepresentationID$/$Number$.m4s" initialization="$RepresentationID$/init.mp4"
+                               duration="2" startNumber="1"/>
+              <Representation id="v0" bandwidth="500000" width="640" height="360" codecs="avc1.4d401e"/>
+              <Representation id="v1" bandwidth="1500000" width="1280" height="720" codecs="avc1.4d401f"/>
+              <Representation id="v2" bandwidth="3000000" width="1920" height="1080" codecs="avc1.640028"/>
+            </AdaptationSet>
+            <AdaptationSet contentType="audio" mimeType="audio/mp4" lang="en">
+              <Role schemeIdUri="urn:mpeg:dash:role:2011" value="main"/>
+              <SegmentTemplate media="a/$Number$.m4s" duration="2"/>
+              <Representation id="a" bandwidth="128000" codecs="mp4a.40.2"/>
+            </AdaptationSet>
+            <AdaptationSet contentType="audio" mimeType="audio/mp4" lang="fr">
+              <SegmentTemplate media="fr/$Number$.m4s" duration="2"/>
+              <Representation id="fr" bandwidth="96000" codecs="mp4a.40.2"/>
+            </AdaptationSet>
+          </Period>
+          <Period id="ad-1" duration="PT6S">
+            <BaseURL>https://ads.example/creative/</BaseURL>
+            <EventStream schemeIdUri="urn:scte:scte35:2013:xml" timescale="1">
+              <Event presentationTime="0" duration="6" id="1"/>
+            </EventStream>
+            <AdaptationSet contentType="video" mimeType="video/mp4">
+              <SegmentTemplate media="$RepresentationID$_$Number%03d$.mp4" duration="3" startNumber="0"/>
+              <Representation id="ad-low" bandwidth="400000"/>
+              <Representation id="ad-high" bandwidth="2000000"/>
+            </AdaptationSet>
+          </Period>
+          <Period id="content-2" duration="PT14S">
+            <AdaptationSet contentType="video" mimeType="video/mp4">
+              <SegmentTemplate media="$RepresentationID$/$Number$.m4s" initialization="$RepresentationID$/init.mp4"
+                               duration="2" startNumber="6"/>
+              <Representation id="v0" bandwidth="500000"/>
+              <Representation id="v1" bandwidth="1500000"/>
+              <Representation id="v2" bandwidth="3000000"/>
+            </AdaptationSet>
+          </Period>
+        </MPD>
+        """
+
+    @Test("The first period's ladder is the variants, its audio and text sets the renditions")
+    func multivariant() throws {
+        let playlists = try Self.playlists(Self.onDemand)
+        let multivariant = playlists.multivariantPlaylist()
+        #expect(multivariant.variants.map(\.stream.bandwidth) == [628_000, 1_628_000, 3_128_000])
+        #expect(multivariant.variants.map(\.stream.resolution?.height) == [360, 720, 1080])
+        #expect(multivariant.variants[0].stream.codecs == ["avc1.4d401e", "mp4a.40.2"])
+        #expect(multivariant.variants.map(\.uri) == (0...2).map { "https://origin.example/show/manifest.mpd#video=\($0)" })
+        #expect(multivariant.renditions.map(\.language) == ["en", "fr"])
+        #expect(multivariant.renditions.map(\.isDefault) == [true, false])
+        for variant in multivariant.variants {
+            #expect(playlists.track(of: URL(string: variant.uri)!) != nil)
+        }
+        let rendition = try #require(multivariant.renditions.last?.uri)
+        #expect(playlists.track(of: URL(string: rendition)!) == .rendition(.audio, key: "audio:fr:"))
+        #expect(playlists.track(of: URL(string: "https://other.example/manifest.mpd#video=0")!) == nil)
+    }
+
+    @Test("A rung plays across periods: numbers run on, each period a discontinuity with its map, timed by the lowest rung")
+    func onDemandAcrossPeriods() throws {
+        var playlists = try Self.playlists(Self.onDemand)
+        let high = try Self.made(&playlists, .rung(2, location: 0), at: nil)
+        #expect(high.isFinished)
+        #expect(high.segments.count == 5 + 2 + 7)
+        #expect(high.segments.map(\.mediaSequence) == Array(0..<14))
+        #expect(high.segments[0].uri == "https://origin.example/show/v2/1.m4s")
+        #expect(high.segments[0].tags.map?.uri == "https://origin.example/show/v2/init.mp4")
+        // The ad period has two rungs: the highest at or below 3 Mb/s is ad-high.
+        #expect(high.segments[5].uri == "https://ads.example/creative/ad-high_000.mp4")
+        #expect(high.segments[5].tags.isDiscontinuity)
+        #expect(high.segments[5].tags.map == nil)
+        #expect(high.segments[5].duration == 3)
+        #expect(high.segments[7].uri == "https://origin.example/show/v2/6.m4s")
+        #expect(high.segments[7].tags.isDiscontinuity)
+        #expect(high.segments[7].tags.map?.uri == "https://origin.example/show/v2/init.mp4")
+        #expect(high.duration == MediaTime(seconds: 30))
+        // The lowest rung in the ad period takes the lowest representation; numbers and times are the same.
+        let low = try Self.made(&playlists, .rung(0, location: 0), at: nil)
+        #expect(low.segments[5].uri == "https://ads.example/creative/ad-low_000.mp4")
+        #expect(low.segments.map(\.startTime) == high.segments.map(\.startTime))
+        // The SCTE-35 event at the ad period's start is a break of 6 s: out at its first segment, in after it.
+        #expect(high.segments[5].tags.cueOut?.duration == MediaTime(seconds: 6))
+        #expect(high.segments[7].tags.isCueIn)
+        #expect(high.adBreaks.count == 1)
+        #expect(high.adBreaks.first?.timeRange == MediaTimeRange(start: MediaTime(seconds: 10), end: MediaTime(seconds: 16)))
+        // A track that is not the presentation's has no playlist.
+        #expect(playlists.mediaPlaylist(.rung(3, location: 0), at: nil) == nil)
+    }
+
+    static func live(periods: String, publish: Int = 0) -> String {
+        """
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="dynamic" availabilityStartTime="2026-01-01T00:00:00Z"
+             minimumUpdatePeriod="PT2S" timeShiftBufferDepth="PT20S" suggestedPresentationDelay="PT6S"
+             publishTime="2026-01-01T00:00:\(String(format: "%02d", publish))Z">
+        \(periods)
+        </MPD>
+        """
+    }
+
+    static func livePeriod(_ id: String, start: Int, duration: Int? = nil) -> String {
+        """
+        <Period id="\(id)" start="PT\(start)S"\(duration.map { " duration=\"PT\($0)S\"" } ?? "")>
+          <AdaptationSet contentType="video" mimeType="video/mp4">
+            <SegmentTemplate media="\(id)/$Number$.m4s" duration="2" startNumber="1"/>
+            <Representation id="v" bandwidth="1000000"/>
+          </AdaptationSet>
+        </Period>
+        """
+    }
+
+    static func date(_ seconds: Double) -> StreamDate {
+        StreamDate(secondsSince1970: 1_767_225_600 + seconds)  // 2026-01-01T00:00:00Z
+    }
+
+    @Test("A live window: the segments available at the server's time, dated, numbered stably as periods come and go")
+    func liveWindow() throws {
+        var playlists = try Self.playlists(Self.live(periods: Self.livePeriod("p1", start: 0)))
+        let first = try Self.made(&playlists, .rung(0, location: 0), at: Self.date(101))
+        // At 101 s: segments ending in [81, 101]: those of [80, 82) to [98, 100).
+        #expect(first.segments.first?.uri == "https://origin.example/show/p1/41.m4s")
+        #expect(first.segments.last?.uri == "https://origin.example/show/p1/50.m4s")
+        #expect(first.mediaSequence == 40)
+        #expect(!first.isFinished)
+        #expect(first.segments.first?.tags.programDateTime == Self.date(80))
+        #expect(first.start?.timeOffset == MediaTime(seconds: -6))
+        // A new period starts at 110 s; the first one now ends there.
+        playlists.update(try Self.presentation(Self.live(periods: Self.livePeriod("p1", start: 0)
+            + Self.livePeriod("p2", start: 110), publish: 10)))
+        let second = try Self.made(&playlists, .rung(0, location: 0), at: Self.date(115))
+        #expect(second.segments.first?.mediaSequence == 47)
+        #expect(second.segments.first?.uri == "https://origin.example/show/p1/48.m4s")
+        let opening = try #require(second.segments.firstIndex { $0.uri.hasSuffix("p2/1.m4s") })
+        #expect(second.segments[opening].mediaSequence == 55)
+        #expect(second.segments[opening].tags.isDiscontinuity)
+        #expect(second.segments[opening].tags.programDateTime == Self.date(110))
+        // The first period leaves the MPD: the second keeps its numbers.
+        playlists.update(try Self.presentation(Self.live(periods: Self.livePeriod("p2", start: 110), publish: 20)))
+        let third = try Self.made(&playlists, .rung(0, location: 0), at: Self.date(140))
+        // At 140 s: segments ending in [120, 140], p2's fifth (ending at 120) first.
+        #expect(third.segments.first?.uri == "https://origin.example/show/p2/5.m4s")
+        #expect(third.segments.first?.mediaSequence == 59)
+        // A year of one-second segments costs the window, not the year.
+        let long = try Self.playlists(Self.live(periods: Self.livePeriod("p", start: 0)))
+        var bounded = long
+        bounded.maximumSegments = 5
+        let window = try Self.made(&bounded, .rung(0, location: 0), at: Self.date(365 * 86_400))
+        #expect(window.segments.count == 5)
+        #expect(window.segments.last?.uri == "https://origin.example/show/p/15768000.m4s")
+    }
+
+    @Test("Base URL locations are redundant variants; a rendition keeps its own segments")
+    func locationsAndRenditions() throws {
+        var playlists = try Self.playlists("""
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT4S">
+              <BaseURL>https://cdn-a.example/</BaseURL><BaseURL>https://cdn-b.example/</BaseURL>
+              <Period id="p">
+                <AdaptationSet contentType="video" mimeType="video/mp4">
+                  <SegmentTemplate media="v/$Number$.m4s" duration="2"/>
+                  <Representation id="v" bandwidth="1000000"/>
+                </AdaptationSet>
+                <AdaptationSet contentType="text" mimeType="application/mp4" lang="de" codecs="stpp">
+                  <SegmentTemplate media="t/$Number$.m4s" duration="4"/>
+                  <Representation id="t" bandwidth="1000"/>
+                </AdaptationSet>
+              </Period>
+            </MPD>
+            """)
+        let multivariant = playlists.multivariantPlaylist()
+        #expect(multivariant.variants.count == 2)
+        #expect(multivariant.variants[0].stream.bandwidth == multivariant.variants[1].stream.bandwidth)
+        let second = try Self.made(&playlists, .rung(0, location: 1), at: nil)
+        #expect(second.segments.first?.uri == "https://cdn-b.example/v/1.m4s")
+        #expect(multivariant.renditions.map(\.type) == [.subtitles])
+        let text = try #require(multivariant.renditions.first?.uri).flatMap(URL.init(string:))
+        let track = try #require(text.flatMap(playlists.track(of:)))
+        let subtitles = try Self.made(&playlists, track, at: nil)
+        #expect(subtitles.segments.map(\.uri) == ["https://cdn-a.example/t/1.m4s"])
+        #expect(subtitles.segments.first?.duration == 4)
+    }
+}
