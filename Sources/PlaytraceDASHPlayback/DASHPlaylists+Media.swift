@@ -25,52 +25,44 @@ extension DASHPlaylists {
             reference = { ladder.adaptationSet(for: rendition, in: $0)?.representations.first }
             own = reference
         }
-        var numbering = track.isRung ? self.numbering : renditionNumbering[track.key, default: PeriodNumbering()]
-        numbering.update(periods.map { ($0.id, reference($0)?.segments.count) })
-        if track.isRung { self.numbering = numbering } else { renditionNumbering[track.key] = numbering }
-
         let chunks = availableChunks(periods: periods, reference: reference, now: now)
-        var playlist = MediaPlaylist(targetDuration: 1, hasIndependentSegments: true)
-        var maximumDuration = 0.0
-        var expected: Int?
-        // Each segment's start on the MPD's timeline, where the events are placed.
-        var starts: [Duration] = []
+        // The reference segments listed, in order: what the numbers are given by.
+        var listed: [(timing: SegmentReference, period: Int, index: Int64)] = []
         for chunk in chunks {
-            let period = periods[chunk.period]
-            guard let referenceRepresentation = reference(period), let base = numbering.base(of: period.id) else { continue }
-            let representation = own(period)
-            var opensPeriod = true
+            guard let representation = reference(periods[chunk.period]) else { continue }
             for index in chunk.indices {
-                guard let timing = referenceRepresentation.segments.segment(at: index) else { break }
-                let sequence = base.addingSaturating(Int(clamping: index))
-                if let expected, sequence != expected {
-                    // Numbers must run on (HLS's model): what came before a hole is left out.
-                    note(MPDProblem(line: period.line, "period \(period.id): segment numbers do not follow the "
-                        + "previous period's; the segments before it are left out"))
-                    playlist.segments.removeAll()
-                    starts.removeAll()
-                }
-                if playlist.segments.isEmpty { playlist.mediaSequence = sequence }
-                expected = sequence.addingSaturating(1)
-                var segment = self.segment(timing: timing, index: index, own: representation, location: location,
-                                           isRung: track.isRung)
-                if opensPeriod {
-                    segment.tags.isDiscontinuity = !playlist.segments.isEmpty
-                    if let initialization = representation?.segments.initialization,
-                       let url = pick(initialization.urls(at: representation?.baseURLs ?? []), location) {
-                        segment.tags.map = MediaInitializationSection(uri: url.absoluteString,
-                                                                      byteRange: initialization.byteRange?.hls)
-                    }
-                    opensPeriod = false
-                }
-                if presentation.type == .dynamic, let start = presentation.availabilityStartTime {
-                    segment.tags.programDateTime = start + timing.start
-                }
-                maximumDuration = max(maximumDuration, segment.duration)
-                playlist.segments.append(segment)
-                starts.append(timing.start)
+                guard let timing = representation.segments.segment(at: index) else { break }
+                listed.append((timing, chunk.period, index))
             }
         }
+        var playlist = MediaPlaylist(targetDuration: 1, hasIndependentSegments: true)
+        playlist.mediaSequence = firstSequence(track, listed.map {
+            SequenceAnchor.Listed(period: periods[$0.period].id, index: $0.index, start: $0.timing.start)
+        }, periods: periods, reference: reference)
+        var maximumDuration = 0.0
+        var openedPeriod: Int?
+        for (timing, position, index) in listed {
+            let period = periods[position]
+            let representation = own(period)
+            var segment = self.segment(timing: timing, index: index, own: representation, location: location,
+                                       isRung: track.isRung)
+            if openedPeriod != position {
+                // Each period opens with a discontinuity (but the playlist's first) and its initialization segment.
+                segment.tags.isDiscontinuity = openedPeriod != nil
+                if let initialization = representation?.segments.initialization,
+                   let url = pick(initialization.urls(at: representation?.baseURLs ?? []), location) {
+                    segment.tags.map = MediaInitializationSection(uri: url.absoluteString,
+                                                                  byteRange: initialization.byteRange?.hls)
+                }
+                openedPeriod = position
+            }
+            if presentation.type == .dynamic, let start = presentation.availabilityStartTime {
+                segment.tags.programDateTime = start + timing.start
+            }
+            maximumDuration = max(maximumDuration, segment.duration)
+            playlist.segments.append(segment)
+        }
+        let starts = listed.map(\.timing.start)
         markAdBreaks(in: &playlist, starts: starts)
         playlist.targetDuration = max(1, Int(maximumDuration.rounded(.up)))
         if presentation.type == .static {
@@ -81,6 +73,21 @@ extension DASHPlaylists {
         }
         playlist.renumber()
         return playlist
+    }
+
+    /// The number of the first of `listed`, from the track's anchor (``SequenceAnchor``; a first playlist numbers
+    /// from its first segment's index in its period), and the anchor moved to the newest listed.
+    private mutating func firstSequence(_ track: DASHTrack, _ listed: [SequenceAnchor.Listed], periods: [ResolvedPeriod],
+                                        reference: (ResolvedPeriod) -> ResolvedRepresentation?) -> Int {
+        guard let first = listed.first, let last = listed.last else { return anchors[track.key]?.sequence ?? 0 }
+        let sequence = anchors[track.key].map { anchor in
+            anchor.firstSequence(of: listed) { anchor in
+                periods.first { $0.id == anchor.period }.flatMap(reference)?.segments.index(containing: anchor.start)
+            }
+        } ?? Int(clamping: first.index)
+        anchors[track.key] = SequenceAnchor(period: last.period, start: last.start,
+                                            sequence: sequence.addingSaturating(listed.count - 1))
+        return sequence
     }
 
     /// The segments of one period a playlist lists: indexes of the period's reference representation.

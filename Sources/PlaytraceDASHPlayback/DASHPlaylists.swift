@@ -33,8 +33,8 @@ public struct DASHPlaylists: Sendable {
     /// What building the media playlists found wrong, each once.
     public private(set) var problems: [MPDProblem] = []
 
-    var numbering = PeriodNumbering()
-    var renditionNumbering: [String: PeriodNumbering] = [:]
+    /// Each track's numbering (rungs share one: they are numbered by the lowest), by ``DASHTrack/key``.
+    var anchors: [String: SequenceAnchor] = [:]
 
     public init(_ presentation: ResolvedPresentation, base: URL, maximumSegments: Int = 500_000) {
         self.presentation = presentation

@@ -157,6 +157,7 @@ extension LabServer {
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         let type: String = switch url.pathExtension {
         case "m3u8": "application/vnd.apple.mpegurl"
+        case "mpd": LabDASH.contentType
         case "ts": "video/mp2t"
         case "mp4", "m4s": "video/mp4"
         case "vtt": "text/vtt"

@@ -177,6 +177,46 @@ struct DASHPlaylistsTests {
         #expect(window.segments.last?.uri == "https://origin.example/show/p/15768000.m4s")
     }
 
+    static func timelineWindow(firstNumber: Int, count: Int) -> String {
+        """
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="dynamic" availabilityStartTime="2026-01-01T00:00:00Z"
+             minimumUpdatePeriod="PT4S" timeShiftBufferDepth="PT40S">
+          <Period id="live" start="PT0S">
+            <AdaptationSet contentType="video" mimeType="video/mp4">
+              <SegmentTemplate media="$Time$.m4s" timescale="10" startNumber="\(firstNumber)">
+                <SegmentTimeline><S t="\(40 * (firstNumber - 1))" d="40" r="\(count - 1)"/></SegmentTimeline>
+              </SegmentTemplate>
+              <Representation id="v" bandwidth="1000000"/>
+            </AdaptationSet>
+          </Period>
+        </MPD>
+        """
+    }
+
+    @Test("A sliding timeline keeps its segments' numbers, whatever its startNumber says; refreshes missed are counted")
+    func slidingTimeline() throws {
+        // Segments 24 to 29: [92 s, 116 s).
+        var playlists = try Self.playlists(Self.timelineWindow(firstNumber: 24, count: 6))
+        let first = try Self.made(&playlists, .rung(0, location: 0), at: Self.date(116))
+        #expect(first.segments.map(\.uri).first == "https://origin.example/show/920.m4s")
+        #expect(first.segments.count == 6)
+        let newest = try #require(first.segments.last)
+        // The window slid by one segment (and startNumber with it): the segments known keep their numbers.
+        playlists.update(try Self.presentation(Self.timelineWindow(firstNumber: 25, count: 6)))
+        let second = try Self.made(&playlists, .rung(0, location: 0), at: Self.date(120))
+        #expect(second.segments.first { $0.uri == newest.uri }?.mediaSequence == newest.mediaSequence)
+        #expect(second.segments.last?.mediaSequence == newest.mediaSequence + 1)
+        // Refreshes missed: the newest segment known (at 116 s) is still listed but out of the window (which starts
+        // at 136 s); the three segments between are counted.
+        playlists.update(try Self.presentation(Self.timelineWindow(firstNumber: 25, count: 20)))
+        let third = try Self.made(&playlists, .rung(0, location: 0), at: Self.date(176))
+        #expect(third.segments.first?.uri == "https://origin.example/show/1320.m4s")
+        #expect(third.segments.first?.mediaSequence == newest.mediaSequence + 1 + 1 + 3)
+        // The same MPD made again numbers it the same.
+        let again = try Self.made(&playlists, .rung(0, location: 0), at: Self.date(176))
+        #expect(again.segments.map(\.mediaSequence) == third.segments.map(\.mediaSequence))
+    }
+
     @Test("Base URL locations are redundant variants; a rendition keeps its own segments")
     func locationsAndRenditions() throws {
         var playlists = try Self.playlists("""

@@ -13,7 +13,7 @@ extension EngineConformance {
     /// the playhead stays a whole number of segments after the lab's start date.
     func followsALiveStream() async throws {
         // 40 segments exist at the start: the window is segments 34 to 39, playback starts in 37, the loop comes at 40.
-        try await withSession(path: "/live/master.m3u8", configure: { $0.liveHistorySegments = 40 }) { session in
+        try await withSession(path: format.livePath, configure: { $0.liveHistorySegments = 40 }) { session in
             await session.engine.setReportsProgress(true)
             await session.engine.load(EngineSource(url: session.url))
             await session.engine.play()
@@ -48,7 +48,7 @@ extension EngineConformance {
     /// A seek back in a DVR window lands at its target or at the start of the segment that covers it, plays on
     /// from there, and keeps the stream's dates.
     func seeksBackInADVRWindow() async throws {
-        try await withSession(path: "/dvr/master.m3u8") { session in
+        try await withSession(path: format.dvrPath) { session in
             await session.engine.load(EngineSource(url: session.url))
             await session.engine.play()
             try await session.waitFor("the first frame") { await session.engine.snapshot().status == .playing }

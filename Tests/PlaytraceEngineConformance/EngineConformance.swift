@@ -15,10 +15,49 @@ public struct EngineConformance: Sendable {
     public typealias Factory = @Sendable () async throws -> (engine: any PlaybackEngine, close: @Sendable () async -> Void)
 
     private let makeEngine: Factory
+    /// The streaming format the checks play.
+    public let format: Format
 
-    /// The suite for the engines `makeEngine` makes.
-    public init(makeEngine: @escaping Factory) {
+    /// The suite for the engines `makeEngine` makes, on streams of `format`.
+    public init(format: Format = .hls, makeEngine: @escaping Factory) {
+        self.format = format
         self.makeEngine = makeEngine
+    }
+
+    /// A streaming format, and the lab's streams of it the checks play.
+    public enum Format: String, Sendable, CaseIterable {
+        /// The real media as HLS (`/media/vod/`), the lab's live and DVR playlists.
+        case hls
+        /// The real media as ffmpeg's dash muxer writes it (`/media/dash/`), the lab's live and DVR MPDs.
+        case dash
+
+        /// The on-demand real media.
+        var onDemandPath: String { self == .hls ? "/media/vod/index.m3u8" : "/media/dash/manifest.mpd" }
+        /// Part of the path of the on-demand media's third segment (4 s to 6 s; the video's, in DASH).
+        var thirdSegment: String { self == .hls ? "vod/seg2.ts" : "dash/chunk-0-00003.m4s" }
+        var missingPath: String { self == .hls ? "/media/none/index.m3u8" : "/media/none/manifest.mpd" }
+        var livePath: String { self == .hls ? "/live/master.m3u8" : "/dash/live/manifest.mpd" }
+        var dvrPath: String { self == .hls ? "/dvr/master.m3u8" : "/dash/dvr/manifest.mpd" }
+    }
+
+    /// The checks that apply to a format: on DASH, those that do not play HLS's own features (interstitials, its
+    /// program date time, fragmented MP4 as an HLS option) or the lab's HLS-only streams (renditions, its
+    /// faults by variant).
+    public static func checks(for format: Format) -> [Check] {
+        switch format {
+        case .hls: Check.allCases
+        case .dash:
+            Check.allCases.filter { check in
+                switch check {
+                case .reportsTheProgramDateTime, .playsInterstitialsByTheirRules,
+                     .skipsFailingInterstitialsAndPlaysThePostRoll, .jumpRestrictedInterstitialPlaysBeforeTheSeek,
+                     .joinsTheInterstitialUnderWay, .playsFragmentedMP4, .selectsAnAudioRendition,
+                     .playsPastASegmentNoVariantHas:
+                    false
+                default: true
+                }
+            }
+        }
     }
 
     /// The media directory the test script generated (`PLAYTRACE_MEDIA_DIR`), or the default one.
@@ -233,7 +272,7 @@ public struct EngineConformance: Sendable {
 
     /// A segment that comes late stalls playback once the buffer runs out; playback resumes when it arrives.
     func stallsWhileASegmentIsLate() async throws {
-        try await withSession(faults: [LabFault(pathContains: "vod/seg2.ts", kind: .delay(milliseconds: 7_000), remaining: 1)]) { session in
+        try await withSession(faults: [LabFault(pathContains: format.thirdSegment, kind: .delay(milliseconds: 7_000), remaining: 1)]) { session in
             try await session.startPlaying()
             try await session.waitFor("the stall's end", within: .seconds(25)) {
                 await session.events.contains { if case .stallEnded = $0 { true } else { false } }
@@ -299,7 +338,7 @@ public struct EngineConformance: Sendable {
     /// A stream that does not exist fails the load with a fatal error.
     func missingStreamFails() async throws {
         try await withSession { session in
-            let missing = URL(string: "/media/none/index.m3u8", relativeTo: session.url)!.absoluteURL
+            let missing = URL(string: format.missingPath, relativeTo: session.url)!.absoluteURL
             await session.engine.load(EngineSource(url: missing))
             try await session.waitFor("the failure") { await session.engine.snapshot().status == .failed }
             #expect(await session.engine.snapshot().error?.isFatal == true)
@@ -311,7 +350,7 @@ public struct EngineConformance: Sendable {
 
     /// Runs `body` with an engine, a lab serving the real media, and the engine's events collected; the session plays
     /// `path` on the lab (its real on-demand media by default), set up by `configure`.
-    func withSession(faults: [LabFault] = [], path: String = "/media/vod/index.m3u8",
+    func withSession(faults: [LabFault] = [], path: String? = nil,
                      configure: (inout LabConfiguration) -> Void = { _ in },
                      _ body: (ConformanceSession) async throws -> Void) async throws {
         let directory = Self.mediaDirectory
@@ -324,7 +363,8 @@ public struct EngineConformance: Sendable {
         for fault in faults { lab.faults.add(fault) }
         let port = try await lab.start()
         let (engine, close) = try await makeEngine()
-        let session = ConformanceSession(engine: engine, url: URL(string: "http://127.0.0.1:\(port)\(path)")!, lab: lab)
+        let session = ConformanceSession(engine: engine, url: URL(string: "http://127.0.0.1:\(port)\(path ?? format.onDemandPath)")!,
+                                         lab: lab)
         do {
             try await body(session)
         } catch {
