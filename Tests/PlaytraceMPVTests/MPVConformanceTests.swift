@@ -16,5 +16,15 @@ struct MPVConformanceTests {
 
     @Test(arguments: EngineConformance.Check.allCases)
     func conforms(_ check: EngineConformance.Check) async throws { try await suite.run(check) }
+
+    /// The same on DASH, which libmpv reads with FFmpeg's own DASH demuxer: the on-demand checks. The lab's live and
+    /// DVR MPDs name synthetic segments, which no decoder reads (its HLS live streams loop real MPEG-TS instead).
+    let dash = EngineConformance(format: .dash) {
+        let transport = AsyncHTTPClientTransport()
+        return (MPVEngine(transport: transport), { try? await transport.shutdown() })
+    }
+
+    @Test(arguments: EngineConformance.checks(for: .dash).filter { $0 != .followsALiveStream && $0 != .seeksBackInADVRWindow })
+    func conformsOnDASH(_ check: EngineConformance.Check) async throws { try await dash.run(check) }
 }
 #endif
