@@ -8,7 +8,7 @@ import PlaytraceSession
 struct Play: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Play an HLS stream through the Player (the headless engine, or libmpv with --engine mpv), with a "
+        abstract: "Play an HLS or MPEG-DASH stream through the Player (the headless engine, or libmpv with --engine mpv), with a "
             + "status line, its tracker's events, telemetry to the backends given, and a summary.",
         discussion: """
             The session ends with a summary (each item, its QoE metrics, every ad break, ad and tracking event with \

@@ -1,6 +1,7 @@
 import Foundation
 import PlaytraceAds
 import PlaytraceCore
+import PlaytraceDASH
 import PlaytraceHLS
 import PlaytraceNetwork
 
@@ -39,7 +40,7 @@ enum ProbePreflight {
             + "viewers per process (--shard)")
     }
 
-    /// Asks the stream's URL once: without ads, it must answer with an HLS playlist; with ads (an SSAI session URL,
+    /// Asks the stream's URL once: without ads, it must answer with an HLS playlist or an MPD; with ads (an SSAI session URL,
     /// which each viewer sets up its own session from), it must answer at all.
     static func checkStream(_ url: URL, ads: Bool, transport: any HTTPTransport) async throws(Failure) {
         let shown = PlainText.safe(URLRedaction.redacting(url.absoluteString))
@@ -54,8 +55,9 @@ enum ProbePreflight {
             throw Failure(description: "\(shown) is not a stream: HTTP \(response.status)")
         }
         let text = response.body.starts(with: [0xEF, 0xBB, 0xBF]) ? response.body.dropFirst(3) : response.body[...]
-        guard text.starts(with: Array("#EXTM3U".utf8)) else {
-            throw Failure(description: "\(shown) is not a stream: its answer is not an HLS playlist (no #EXTM3U)")
+        guard text.starts(with: Array("#EXTM3U".utf8)) || MPDDetection.isMPD(response.body) else {
+            throw Failure(description: "\(shown) is not a stream: its answer is neither an HLS playlist (no #EXTM3U) "
+                + "nor an MPEG-DASH MPD")
         }
     }
 }
