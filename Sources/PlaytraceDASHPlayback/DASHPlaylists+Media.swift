@@ -41,17 +41,22 @@ extension DASHPlaylists {
         }, periods: periods, reference: reference)
         var maximumDuration = 0.0
         var openedPeriod: Int?
+        var source: PeriodSource?
         for (timing, position, index) in listed {
-            let period = periods[position]
-            let representation = own(period)
-            var segment = self.segment(timing: timing, index: index, own: representation, location: location,
-                                       isRung: track.isRung)
+            if openedPeriod != position {
+                let period = periods[position]
+                source = own(period).flatMap { representation in
+                    PeriodSource(representation, location: location,
+                                 isReference: representation.id == reference(period)?.id)
+                }
+            }
+            var segment = self.segment(timing: timing, index: index, source: source, isRung: track.isRung)
             if openedPeriod != position {
                 // Each period opens with a discontinuity (but the playlist's first) and its initialization segment.
                 segment.tags.isDiscontinuity = openedPeriod != nil
-                if let initialization = representation?.segments.initialization,
-                   let url = pick(initialization.urls(at: representation?.baseURLs ?? []), location) {
-                    segment.tags.map = MediaInitializationSection(uri: url.absoluteString,
+                if let source, let initialization = source.representation.segments.initialization,
+                   let url = SegmentURLJoin.join(initialization.path, at: source.base, directory: source.directory) {
+                    segment.tags.map = MediaInitializationSection(uri: url,
                                                                   byteRange: initialization.byteRange?.hls)
                 }
                 openedPeriod = position
@@ -136,35 +141,51 @@ extension DASHPlaylists {
 
     /// A segment of `own` at the time of the reference segment `timing`: the one with the same index when it
     /// starts there (aligned representations), else the one covering that time; a gap when there is none.
-    private func segment(timing: SegmentReference, index: Int64, own representation: ResolvedRepresentation?, location: Int,
-                         isRung: Bool) -> Segment {
+    private func segment(timing: SegmentReference, index: Int64, source: PeriodSource?, isRung: Bool) -> Segment {
         let duration = timing.duration.seconds
-        guard let representation else {
+        guard let source else {
             var gap = Segment(uri: "gap", duration: duration)
             gap.tags.isGap = true
             return gap
         }
+        let segments = source.representation.segments
         var found: SegmentReference?
-        if let aligned = representation.segments.segment(at: index),
-           aligned.start == timing.start {
+        if source.isReference {
+            found = timing
+        } else if let aligned = segments.segment(at: index), aligned.start == timing.start {
             found = aligned
+        } else if let index = segments.index(containing: timing.start) {
+            found = segments.segment(at: index)
         }
-        if found == nil, let index = representation.segments.index(containing: timing.start) {
-            found = representation.segments.segment(at: index)
-        }
-        guard let media = found, let url = pick(media.urls(at: representation.baseURLs), location) else {
+        guard let media = found, let url = SegmentURLJoin.join(media.path, at: source.base, directory: source.directory)
+        else {
             var gap = Segment(uri: "gap", duration: duration)
             gap.tags.isGap = true
             return gap
         }
         // A rendition keeps its own durations; a rung takes the reference's, which every rung shares.
         let own = isRung ? duration : media.duration.seconds
-        return Segment(uri: url.absoluteString, duration: own, byteRange: media.byteRange?.hls)
+        return Segment(uri: url, duration: own, byteRange: media.byteRange?.hls)
     }
 
-    /// The URL at `location` (wrapping when a period has fewer locations than the first).
-    private func pick<T>(_ urls: [T], _ location: Int) -> T? {
-        urls.isEmpty ? nil : urls[location % urls.count]
+}
+
+/// A track's representation in one period, and where its segments are: worked out once per period, not per segment.
+private struct PeriodSource {
+    var representation: ResolvedRepresentation
+    /// The base URL at the track's location (wrapping when the period has fewer locations than the first).
+    var base: ResolvedBaseURL
+    /// The base's directory, for plain relative paths (``SegmentURLJoin``).
+    var directory: String?
+    /// Whether it is the representation the playlist is timed by: its segments are those listed.
+    var isReference: Bool
+
+    init?(_ representation: ResolvedRepresentation, location: Int, isReference: Bool) {
+        guard !representation.baseURLs.isEmpty else { return nil }
+        self.representation = representation
+        base = representation.baseURLs[location % representation.baseURLs.count]
+        directory = SegmentURLJoin.directory(of: base.url.absoluteString)
+        self.isReference = isReference
     }
 }
 
