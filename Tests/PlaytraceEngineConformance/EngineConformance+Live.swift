@@ -75,7 +75,8 @@ extension EngineConformance {
     static func dateOrigin(_ snapshot: EngineSnapshot) -> Double? {
         guard let date = snapshot.streamDate else { return nil }
         let offset = date.secondsSince1970 - LabConfiguration().startDate.secondsSince1970 - snapshot.playhead.seconds
+        // In (-2, 2]: an offset a hair below a whole number of segments (negative ones included) is that number.
         let phase = offset.truncatingRemainder(dividingBy: 4)
-        return phase > 2 ? phase - 4 : phase
+        return phase > 2 ? phase - 4 : (phase <= -2 ? phase + 4 : phase)
     }
 }
