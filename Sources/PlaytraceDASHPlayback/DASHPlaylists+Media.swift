@@ -61,7 +61,8 @@ extension DASHPlaylists {
                 }
                 openedPeriod = position
             }
-            if presentation.type == .dynamic, let start = presentation.availabilityStartTime {
+            // Dated by the wall clock the MPD anchors it to: a live one's, or an on-demand one's that states one.
+            if let start = presentation.availabilityStartTime {
                 segment.tags.programDateTime = start + timing.start
             }
             maximumDuration = max(maximumDuration, segment.duration)

@@ -15,8 +15,9 @@ public import PlaytraceHLS
 ///
 /// What the media playlists say, in HLS's words:
 /// - each period's first segment is a discontinuity and puts its initialization segment in effect (`EXT-X-MAP`);
-/// - a live presentation's segments carry their dates (`EXT-X-PROGRAM-DATE-TIME`: `availabilityStartTime` plus the
-///   segment's MPD time), and its `suggestedPresentationDelay` is where playback starts (`EXT-X-START`, from the end);
+/// - segments carry their dates when the MPD has an `availabilityStartTime` (a live one always; an on-demand one when
+///   it anchors itself to the wall clock): `EXT-X-PROGRAM-DATE-TIME` is it plus the segment's MPD time;
+/// - a live presentation's `suggestedPresentationDelay` is where playback starts (`EXT-X-START`, from the end);
 /// - a SCTE-35 event of an `EventStream` is an ad break (`EXT-X-CUE-OUT` with its duration, `EXT-X-CUE-IN` after);
 /// - a rung's segments are timed by the lowest rung's, so that every variant numbers and times them alike, as HLS
 ///   variants do; a rung with no representation in a period has gaps there (`EXT-X-GAP`).

@@ -13,15 +13,18 @@ import PlaytraceHLS
 ///   every segment (`minimumUpdatePeriod`), the clock given by `UTCTiming` (http-iso at `/dash/time`);
 /// - `/dash/list/manifest.mpd`: on demand, one period, addressed by `SegmentList` (one `SegmentURL` per segment).
 ///
-/// Time: the lab's wall clock is ``LabConfiguration/startDate`` plus the time since the lab started, and a live
-/// presentation's `availabilityStartTime` lies ``LabConfiguration/liveHistorySegments`` segments before the start, so
-/// that segment n spans [n × d, (n + 1) × d) on the MPD's timeline and the newest complete one is the HLS live
+/// Time: a live presentation's `availabilityStartTime` is ``LabConfiguration/startDate``, where the HLS live stream's
+/// segment 0 is dated, so that segment n spans [n × d, (n + 1) × d) on the MPD's timeline and has the HLS segment n's
+/// date; its wall clock (`/dash/time`) is that of the HLS stream's dates, ``LabConfiguration/liveHistorySegments``
+/// segments ahead of the start date when the lab starts, so that the newest complete segment is the HLS live
 /// playlist's last. A client that takes its own clock instead of `UTCTiming` finds nothing (the start date is not
 /// today): as with a real origin whose clock is off, the MPD says which clock to trust.
 struct LabDASH: Sendable {
     let configuration: LabConfiguration
     /// The lab's base URL, for `UTCTiming` (an absolute URL, as its grammar requires).
     let base: String
+    /// The SSAI session the MPD is served for, if any.
+    var session: SessionManifest?
 
     /// The kinds of presentation, by path.
     enum Kind: String, Sendable, CaseIterable {
@@ -52,16 +55,15 @@ struct LabDASH: Sendable {
 
     // MARK: - Time
 
-    /// The lab's wall clock.
+    /// The live presentations' wall clock, as the HLS live stream's dates tell it: its newest segment ends now.
     func now(elapsed: Double) -> StreamDate {
-        StreamDate(secondsSince1970: configuration.startDate.secondsSince1970 + elapsed)
+        StreamDate(secondsSince1970: configuration.startDate.secondsSince1970
+                   + Double(configuration.liveHistorySegments * duration) + elapsed)
     }
 
-    /// `MPD@availabilityStartTime` of the live presentations.
-    var availabilityStartTime: StreamDate {
-        StreamDate(secondsSince1970: configuration.startDate.secondsSince1970
-                   - Double(configuration.liveHistorySegments * duration))
-    }
+    /// `MPD@availabilityStartTime` of the live presentations: the start date, where the HLS live stream's segment 0
+    /// is dated.
+    var availabilityStartTime: StreamDate { configuration.startDate }
 
     /// The number of the newest complete live segment (as the HLS live playlist's last).
     func liveLatest(elapsed: Double) -> Int {
@@ -79,12 +81,29 @@ struct LabDASH: Sendable {
 
     // MARK: - Documents
 
-    func manifest(_ kind: Kind, elapsed: Double) -> String {
-        switch kind {
-        case .vod: onDemand()
-        case .list: segmentList()
-        case .live, .dvr: live(kind, elapsed: elapsed)
+    /// The MPD of `kind`; as an SSAI server serves it under another path when `session` is given.
+    func manifest(_ kind: Kind, elapsed: Double, session: SessionManifest? = nil) -> String {
+        var served = self
+        served.session = session
+        return switch kind {
+        case .vod: served.onDemand()
+        case .list: served.segmentList()
+        case .live, .dvr: served.live(kind, elapsed: elapsed)
         }
+    }
+
+    /// How an SSAI session serves a presentation: where its segments are, and its own URL.
+    struct SessionManifest: Sendable {
+        /// The directory of the lab's segments of the presentation (`/dash/vod/`), absolute or from the root.
+        var segmentsBase: String
+        /// The session's manifest URL, given as the MPD's `Location`.
+        var location: String?
+    }
+
+    /// Text made safe inside an XML element.
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
     }
 
     /// Content, an ad period, content: the ad period replaces `vodBreakLengthSegments` segments of content (the
@@ -97,7 +116,9 @@ struct LabDASH: Sendable {
         let splice = Data(SpliceInfoSectionEncoder.spliceInsert(
             eventID: 1, isOutOfNetwork: true, ptsTime: UInt64(first) * 90_000,
             breakDuration: UInt64(ad) * 90_000)).base64EncodedString()
-        return header("static", attributes: #"mediaPresentationDuration="PT\#(total * duration)S""#)
+        // Anchored to the lab's start date, as the HLS stream's program date-time is.
+        let attributes = #"availabilityStartTime="\#(configuration.startDate.iso8601)" mediaPresentationDuration="PT\#(total * duration)S""#
+        return header("static", attributes: attributes)
             + """
               <Period id="content-1" start="PT0S" duration="PT\(first)S">
             \(sets(template: #"<SegmentTemplate media="$RepresentationID$/$Number$.m4s" initialization="$RepresentationID$/init.mp4" timescale="1" duration="\#(duration)" startNumber="1"/>"#))
@@ -185,8 +206,17 @@ struct LabDASH: Sendable {
         <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" xmlns:scte35="http://www.scte.org/schemas/35/2016"
              profiles="urn:mpeg:dash:profile:isoff-live:2011" type="\(type)" minBufferTime="PT\(duration)S"
              \(attributes)>
-
+        \(sessionElements)
         """
+    }
+
+    /// A session's MPD names the lab's segments from the session's own path (an MPD-level `BaseURL`) and, as
+    /// MediaTailor's do by default, its own absolute URL as its `Location`.
+    private var sessionElements: String {
+        guard let session else { return "" }
+        var elements = "  <BaseURL>\(Self.escaped(session.segmentsBase))</BaseURL>\n"
+        if let location = session.location { elements += "  <Location>\(Self.escaped(location))</Location>\n" }
+        return elements
     }
 
     /// A video set of the ladder's rungs and an audio set, both under `template`.

@@ -176,8 +176,19 @@ struct LabSSAI {
     }
 
     /// Harmonic's answer to a session initialisation: the URLs of the session `lab-<serial>`, relative to the request.
-    static func harmonicSession(serial: Int) -> String {
-        #"{"manifestUrl":"./master.m3u8?sessid=lab-\#(serial)","trackingUrl":"./metadata?sessid=lab-\#(serial)"}"#
+    /// Harmonic's answer to a session initialisation: the manifest (`master.m3u8`, or `manifest.mpd` for DASH) and
+    /// metadata paths, relative to the request.
+    static func harmonicSession(serial: Int, manifest: String = "master.m3u8") -> String {
+        #"{"manifestUrl":"./\#(manifest)?sessid=lab-\#(serial)","trackingUrl":"./metadata?sessid=lab-\#(serial)"}"#
+    }
+
+    /// The lab's DASH presentation an SSAI stream has, if any (the on-demand and live ones).
+    static func dashKind(of stream: Stream) -> LabDASH.Kind? {
+        switch stream {
+        case .vod: .vod
+        case .live: .live
+        case .interstitials, .vastInterstitials: nil
+        }
     }
 
     // MARK: - MediaTailor
@@ -218,11 +229,13 @@ struct LabSSAI {
         var hlsAnchorMediaSequenceNumber: Int?
     }
 
-    /// A MediaTailor session's path component, `<stream>-<zero>.<serial>`: the stream and the segment its time zero
-    /// is at (the first segment of the live window when the session began), so that the lab keeps no session state,
-    /// and the session's serial number, new at each initialisation.
-    func mediaTailorSession(_ stream: Stream, elapsed: Double, serial: Int) -> String {
-        switch stream {
+    /// A MediaTailor session's path component, `<stream>-<zero>.<serial>` (`dash-<stream>-<zero>.<serial>` for a DASH
+    /// session): the stream and the segment its time zero is at (HLS live: the first segment of the live window when
+    /// the session began; DASH live counts from `MPD@availabilityStartTime`, segment 0), so that the lab keeps no
+    /// session state, and the session's serial number, new at each initialisation.
+    func mediaTailorSession(_ stream: Stream, elapsed: Double, serial: Int, dash: Bool = false) -> String {
+        if dash { return "dash-\(stream.rawValue)-0.\(serial)" }
+        return switch stream {
         case .vod, .interstitials, .vastInterstitials: "\(stream.rawValue)-0.\(serial)"
         case .live: "live-\(liveWindow(elapsed: elapsed).first).\(serial)"
         }
@@ -233,9 +246,11 @@ struct LabSSAI {
     /// `clickThrough` (a page to open, never a beacon) points at the sink too.
     func mediaTailor(session: String, elapsed: Double, base: String) -> String? {
         // The serial (after the dot) tells sessions apart; it changes nothing in what they play.
-        let place = session.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        var place = session.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let isDASH = place.hasPrefix("dash-")
+        if isDASH { place = place.dropFirst("dash-".count) }
         guard let dash = place.lastIndex(of: "-"), let stream = Stream(rawValue: String(place[..<dash])),
-              let zero = Int(place[place.index(after: dash)...]), zero >= 0 else {
+              let zero = Int(place[place.index(after: dash)...]), zero >= 0, !isDASH || Self.dashKind(of: stream) != nil else {
             return nil
         }
         // Seconds from the session's time zero (its first segment).
@@ -271,21 +286,27 @@ struct LabSSAI {
                 },
                 ads: ads)
         }
+        // A DASH live session's times count from the MPD's availabilityStartTime, which the response states.
+        let availabilityStart = isDASH && stream == .live
+            ? LabDASH(configuration: configuration, base: base).availabilityStartTime.iso8601Milliseconds : nil
         return Self.encode(MediaTailorTracking(avails: avails, nextToken: "lab-\(Int(elapsed))",
+                                               dashAvailabilityStartTime: availabilityStart,
                                                hlsAnchorMediaSequenceNumber: nil))
     }
 
     /// MediaTailor's answer to a session initialisation: the manifest and tracking paths of the session, with the
     /// request's `manifestParams` as their query.
     func mediaTailorSessionAnswer(_ stream: Stream, elapsed: Double, serial: Int,
-                                  manifestParams: [String: String]) -> String {
+                                  manifestParams: [String: String], dash: Bool = false) -> String {
         var query = URLComponents()
         query.queryItems = manifestParams.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-        let session = mediaTailorSession(stream, elapsed: elapsed, serial: serial)
+        let session = mediaTailorSession(stream, elapsed: elapsed, serial: serial, dash: dash)
+        let manifest = dash ? "/ssai/mediatailor/v1/dash/lab/origin/\(stream.rawValue)/manifest.mpd"
+            : "/ssai/mediatailor/v1/master/lab/origin/\(stream.rawValue)/master.m3u8"
         let extra = query.percentEncodedQuery.map { "&\($0)" } ?? ""
         let trackingQuery = query.percentEncodedQuery.map { "?\($0)" } ?? ""
         return Self.encode([
-            "manifestUrl": "/ssai/mediatailor/v1/master/lab/origin/\(stream.rawValue)/master.m3u8?aws.sessionId=\(session)\(extra)",
+            "manifestUrl": "\(manifest)?aws.sessionId=\(session)\(extra)",
             "trackingUrl": "/ssai/mediatailor/v1/tracking/lab/origin/\(session)\(trackingQuery)",
         ])
     }

@@ -57,6 +57,22 @@ extension LabServer {
         router.post("/ssai/mediatailor/v1/session/lab/origin/:stream/master.m3u8") { request, context in
             try await self.mediaTailorInit(request, context)
         }
+        // DASH sessions: set up the same way, their MPDs served under the session's prefix.
+        router.post("/ssai/harmonic/:stream/manifest.mpd") { request, context in
+            try await self.harmonicInit(request, context, manifest: "manifest.mpd")
+        }
+        router.get("/ssai/harmonic/:stream/manifest.mpd") { request, context in
+            if request.uri.queryParameters["initSession"] == "true" {
+                return try await self.harmonicInit(request, context, manifest: "manifest.mpd")
+            }
+            return try await self.sessionManifest(request, context, location: false)
+        }
+        router.post("/ssai/mediatailor/v1/session/lab/origin/:stream/manifest.mpd") { request, context in
+            try await self.mediaTailorInit(request, context, dash: true)
+        }
+        router.get("/ssai/mediatailor/v1/dash/lab/origin/:stream/manifest.mpd") { request, context in
+            try await self.sessionManifest(request, context, location: true)
+        }
         resource(router, "/ssai/harmonic/:stream/metadata") { _, p in p.get("stream", as: LabSSAI.Stream.self).map(self.harmonicMetadata) }
         resource(router, "/ssai/mediatailor/v1/tracking/lab/origin/:session") { _, p in p.get("session").flatMap(self.mediaTailorTracking) }
         // The streams: at the origin, under each SSAI session's prefix, and on each content-steering pathway.
@@ -164,22 +180,42 @@ extension LabServer {
         return Response(status: .noContent)
     }
 
-    /// Harmonic's session initialisation by `POST`: the session's URLs as JSON.
-    private func harmonicInit(_ request: Request, _ context: LabRequestContext) async throws -> Response {
-        guard context.parameters.get("stream", as: LabSSAI.Stream.self) != nil else { return Response(status: .notFound) }
-        return try await sessionInit(request, connection: context.channel) { _ in LabSSAI.harmonicSession(serial: self.mintSession()) }
+    /// Harmonic's session initialisation by `POST`: the session's URLs as JSON (its manifest `manifest`, an MPD for a
+    /// DASH session, of a stream that has one).
+    private func harmonicInit(_ request: Request, _ context: LabRequestContext,
+                              manifest: String = "master.m3u8") async throws -> Response {
+        guard let stream = context.parameters.get("stream", as: LabSSAI.Stream.self),
+              manifest == "master.m3u8" || LabSSAI.dashKind(of: stream) != nil else { return Response(status: .notFound) }
+        return try await sessionInit(request, connection: context.channel) { _ in
+            LabSSAI.harmonicSession(serial: self.mintSession(), manifest: manifest)
+        }
+    }
+
+    /// A DASH session's MPD: the lab's presentation of the stream, its segments named from `/dash/<kind>/`, and with
+    /// `location`, its own URL (query included) as its `Location`, as MediaTailor writes it.
+    private func sessionManifest(_ request: Request, _ context: LabRequestContext, location: Bool) async throws -> Response {
+        let kind = context.parameters.get("stream", as: LabSSAI.Stream.self).flatMap(LabSSAI.dashKind(of:))
+        let own = "\(base)\(request.uri.path)" + (request.uri.query.map { "?\($0)" } ?? "")
+        return try await serveMedia(request, connection: context.channel) {
+            kind.map { kind in
+                let session = LabDASH.SessionManifest(segmentsBase: "/dash/\(kind.rawValue)/", location: location ? own : nil)
+                return (ByteBuffer(string: self.dash.manifest(kind, elapsed: self.stopwatch.elapsedSeconds, session: session)),
+                        LabDASH.contentType)
+            }
+        }
     }
 
     /// MediaTailor's session initialisation: its `manifestParams` read from the JSON body, the session's URLs answered.
-    private func mediaTailorInit(_ request: Request, _ context: LabRequestContext) async throws -> Response {
-        guard let stream = context.parameters.get("stream", as: LabSSAI.Stream.self) else { return Response(status: .notFound) }
+    private func mediaTailorInit(_ request: Request, _ context: LabRequestContext, dash: Bool = false) async throws -> Response {
+        guard let stream = context.parameters.get("stream", as: LabSSAI.Stream.self),
+              !dash || LabSSAI.dashKind(of: stream) != nil else { return Response(status: .notFound) }
         let body = try await request.body.collect(upTo: 1 << 20)
         guard let params = Self.mediaTailorManifestParams(Array(body.readableBytesView)) else {
             return Response(status: .badRequest, body: .init(byteBuffer: ByteBuffer(string: "a JSON object is expected\n")))
         }
         return try await sessionInit(request, connection: context.channel) { elapsed in
             LabSSAI(configuration: self.configuration).mediaTailorSessionAnswer(
-                stream, elapsed: elapsed, serial: self.mintSession(), manifestParams: params)
+                stream, elapsed: elapsed, serial: self.mintSession(), manifestParams: params, dash: dash)
         }
     }
 }

@@ -39,7 +39,18 @@ public struct MediaTailorTrackingDecoder: Sendable {
         }
         pods.sort { $0.startTime < $1.startTime }
         let token = root.string("nextToken", problems: &problems).flatMap { $0.isEmpty ? nil : $0 }
-        return AdMetadata(pods: pods, timeline: .mediaTime, nextToken: token,
+        var timeline = AdTimeline.mediaTime
+        if let text = root.string("dashAvailabilityStartTime", problems: &problems), !text.isEmpty {
+            // A DASH live session: times count from the MPD's availabilityStartTime, a date, which makes them dates.
+            if let start = try? StreamDate(iso8601: text), start.millisecondsSince1970.isFinite {
+                pods = pods.map { $0.shifted(by: AdTime(start)) }
+                timeline = .programDateTime
+            } else {
+                problems.append(AdMetadataProblem(path: root.path(of: "dashAvailabilityStartTime"),
+                                                  message: "not a date: times are taken from the session's start"))
+            }
+        }
+        return AdMetadata(pods: pods, timeline: timeline, nextToken: token,
                           nonLinearAvailCount: root.count("nonLinearAvails"), problems: problems)
     }
 
@@ -201,5 +212,28 @@ enum ISO8601Duration {
         }
         guard number.isEmpty, sawComponent, total <= JSONReader.largestNumber / 1000 else { return nil }
         return total
+    }
+}
+
+extension AdPod {
+    /// The pod with every time moved by `offset` (its ads', its events' and their keys'): MediaTailor's DASH live
+    /// times, seconds from `MPD@availabilityStartTime`, made dates.
+    func shifted(by offset: AdTime) -> AdPod {
+        func moved(_ event: TrackingEvent) -> TrackingEvent {
+            var event = event
+            event.startTime = event.startTime + offset
+            event.id.time = Int64(saturating: event.startTime.milliseconds)
+            return event
+        }
+        var pod = self
+        pod.startTime = startTime + offset
+        pod.trackingEvents = trackingEvents.map(moved)
+        pod.ads = ads.map { ad in
+            var ad = ad
+            ad.startTime = ad.startTime + offset
+            ad.trackingEvents = ad.trackingEvents.map(moved)
+            return ad
+        }
+        return pod
     }
 }
