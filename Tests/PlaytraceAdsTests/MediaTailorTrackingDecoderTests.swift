@@ -24,6 +24,26 @@ struct MediaTailorTrackingDecoderTests {
      "dashAvailabilityStartTime":null,"hlsAnchorMediaSequenceNumber":null}
     """
 
+    @Test("DASH live: times from dashAvailabilityStartTime become dates, keys and all; a value that is no date is said")
+    func dashLive() throws {
+        let live = Self.sample.replacingOccurrences(of: #""dashAvailabilityStartTime":null"#,
+                                                    with: #""dashAvailabilityStartTime":"2026-01-01T00:00:00Z""#)
+        let metadata = try MediaTailorTrackingDecoder().decode(Array(live.utf8))
+        #expect(metadata.timeline == .programDateTime)
+        let origin = AdTime(try StreamDate(iso8601: "2026-01-01T00:00:00Z"))
+        let pod = try #require(metadata.pods.first)
+        #expect(pod.startTime == origin + 18_581 && pod.duration == 30_000)
+        #expect(pod.trackingEvents.map(\.startTime) == [origin + 18_581, origin + 48_581])
+        let start = try #require(pod.ads.first?.trackingEvents.first { $0.event == .start })
+        #expect(start.startTime == origin + 18_581 && start.id.time == Int64(origin.milliseconds) + 18_581)
+        #expect(!metadata.problems.contains { $0.path.contains("dashAvailabilityStartTime") })
+        let broken = Self.sample.replacingOccurrences(of: #""dashAvailabilityStartTime":null"#,
+                                                      with: #""dashAvailabilityStartTime":"yesterday""#)
+        let kept = try MediaTailorTrackingDecoder().decode(Array(broken.utf8))
+        #expect(kept.timeline == .mediaTime && kept.pods.first?.startTime == 18_581)
+        #expect(kept.problems.contains { $0.path.contains("dashAvailabilityStartTime") })
+    }
+
     @Test("Avails become breaks on the session's timeline; break events at the avail's start and end; clickThrough is not a beacon")
     func wellFormed() throws {
         let metadata = try MediaTailorTrackingDecoder().decode(Array(Self.sample.utf8))

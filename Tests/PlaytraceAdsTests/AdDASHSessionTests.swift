@@ -1,0 +1,90 @@
+import Foundation
+import PlaytraceAds
+import PlaytraceCore
+import PlaytraceLab
+import PlaytraceNetwork
+import PlaytracePlayer
+import Testing
+
+/// MediaTailor's and Harmonic's DASH sessions against the lab, through the headless engine on a test clock: the
+/// session's MPD played (its ad period a SCTE-35 break), its metadata on DASH's time bases, every beacon once.
+@Suite("Ad sessions on DASH", .serialized)
+@MainActor
+struct AdDASHSessionTests {
+    /// Sets a session up from `path` (a DASH session URL) with `provider`, and plays from its MPD.
+    private static func start(_ h: AdSessionHarness, _ path: String, provider: any AdMetadataProvider) async throws {
+        h.session.metadataUpdateInterval = .seconds(2)
+        let info = try #require(await h.session.start(mediaUrl: URL(string: "\(h.base)\(path)")!, provider: provider))
+        #expect(info.manifestUrl.path.hasSuffix("/manifest.mpd"), "\(info.manifestUrl)")
+        await h.makePlayer(url: info.manifestUrl)
+    }
+
+    /// The lab's sink hits under `prefix`, as `break/ad/event`.
+    private static func hits(_ h: AdSessionHarness, under prefix: String) -> [String] {
+        h.lab.beacons.accepted(under: prefix).map { String($0.path.dropFirst(prefix.count)) }
+    }
+
+    @Test("MediaTailor, on demand: the session's MPD (its own Location) plays its ad period; every beacon once")
+    func mediaTailorOnDemand() async throws {
+        let h = try await AdSessionHarness(playing: nil)
+        try await Self.start(h, "/ssai/mediatailor/v1/session/lab/origin/vod/manifest.mpd",
+                             provider: MediaTailorAdProvider(transport: h.transport, clock: h.clock))
+        h.player.play()
+        await h.play(until: 18)
+        try await h.shutdown()
+        var expected = ["break-1/-/breakStart", "break-1/-/breakEnd"]
+        expected += ["ad-1", "ad-2"].flatMap { ad in AdFixtures.automaticNames.map { "break-1/\(ad)/\($0)" } }
+        #expect(Self.hits(h, under: "/beacons/mediatailor/").sorted() == expected.sorted())
+        // The MPD came from the session's path, its segments from the lab's DASH presentation.
+        let paths = h.lab.requests.all.map(\.path)
+        #expect(paths.contains("/ssai/mediatailor/v1/dash/lab/origin/vod/manifest.mpd"))
+        #expect(paths.contains { $0.hasPrefix("/dash/ads/") } && paths.contains { $0.hasPrefix("/dash/vod/") })
+    }
+
+    @Test("Harmonic, on demand: positions are the presentation time plus the MPD's start; every beacon once")
+    func harmonicOnDemand() async throws {
+        let h = try await AdSessionHarness(playing: nil)
+        try await Self.start(h, "/ssai/harmonic/vod/manifest.mpd",
+                             provider: HarmonicAdProvider(transport: h.transport, clock: h.clock))
+        h.player.play()
+        await h.play(until: 18)
+        try await h.shutdown()
+        let expected = ["ad-1", "ad-2"].flatMap { ad in AdFixtures.automaticNames.map { "\(ad)/\($0)" } }
+        #expect(Self.hits(h, under: "/beacons/harmonic/break-1/").sorted() == expected.sorted())
+    }
+
+    @Test("MediaTailor, live: times from MPD@availabilityStartTime (dashAvailabilityStartTime); each break played, once")
+    func mediaTailorLive() async throws {
+        try await Self.playsLive("/ssai/mediatailor/v1/session/lab/origin/live/manifest.mpd", sink: "/beacons/mediatailor/") {
+            MediaTailorAdProvider(transport: $0.transport, clock: $0.clock)
+        }
+    }
+
+    @Test("Harmonic, live: positions are the MPD's dates, as its metadata's; each break played, once")
+    func harmonicLive() async throws {
+        try await Self.playsLive("/ssai/harmonic/live/manifest.mpd", sink: "/beacons/harmonic/") {
+            HarmonicAdProvider(transport: $0.transport, clock: $0.clock)
+        }
+    }
+
+    /// Plays 50 s of a live DASH session: what fired is what the media played called for, once each.
+    private static func playsLive(_ path: String, sink: String,
+                                  provider: (AdSessionHarness) -> any AdMetadataProvider) async throws {
+        let h = try await AdSessionHarness(playing: nil)
+        try await start(h, path, provider: provider(h))
+        h.player.play()
+        let start = h.player.time.seconds
+        await h.play(until: start + 50)
+        // What the media played called for, by the audit's rule (the verdict's yardstick), against what fired.
+        let snapshot = await h.engines.all.first?.snapshot()
+        let expected = h.session.expectedEvents(played: snapshot)
+        try await h.shutdown()
+        let fired = h.session.beacons.map(\.firing.key)
+        #expect(Set(fired).count == fired.count, "nothing fired twice")
+        #expect(Set(fired) == expected, "missed \(expected.subtracting(fired)), not called for \(Set(fired).subtracting(expected))")
+        let hits = Self.hits(h, under: sink)
+        #expect(Set(hits).count == hits.count, "nothing delivered twice: \(hits)")
+        #expect(hits.contains { $0.contains("/complete") }, "an ad was played to its end in 50 s: \(hits)")
+        #expect(h.session.metadataFailures == 0)
+    }
+}
