@@ -38,8 +38,8 @@ extension EngineConformance {
     /// A segment that no variant can deliver (404 everywhere) is played past: the item plays on to its end, loses at
     /// most that segment, and does not fail.
     func playsPastASegmentNoVariantHas() async throws {
-        let fault = LabFault(pathContains: "/seg6.ts", kind: .status(404), remaining: nil)
-        try await withSession(faults: [fault], path: Self.labStream) { session in
+        let fault = LabFault(pathContains: format.labSegmentAt24, kind: .status(404), remaining: nil)
+        try await withSession(faults: [fault], path: format.labStream) { session in
             await session.engine.setRate(2)
             await session.engine.load(EngineSource(url: session.url, startPosition: MediaTime(seconds: 18)))
             await session.engine.play()
@@ -49,7 +49,8 @@ extension EngineConformance {
             let played = snapshot.playedRanges
             #expect(played.overlap(with: MediaTimeRange(start: 18.5, end: 23.5)).seconds > 4.9, "before the hole: \(played.ranges)")
             #expect(played.overlap(with: MediaTimeRange(start: 28.5, end: 39.5)).seconds > 10.9, "after the hole: \(played.ranges)")
-            #expect(session.lab.requests.all.contains { $0.path.hasSuffix("/seg6.ts") && $0.status == 404 }, "the segment was asked for")
+            #expect(session.lab.requests.all.contains { $0.path.hasSuffix(format.labSegmentAt24) && $0.status == 404 },
+                    "the segment was asked for")
         }
     }
 }

@@ -38,6 +38,10 @@ public struct EngineConformance: Sendable {
         var missingPath: String { self == .hls ? "/media/none/index.m3u8" : "/media/none/manifest.mpd" }
         var livePath: String { self == .hls ? "/live/master.m3u8" : "/dash/live/manifest.mpd" }
         var dvrPath: String { self == .hls ? "/dvr/master.m3u8" : "/dash/dvr/manifest.mpd" }
+        /// The lab's on-demand stream (40 s, three variants, 4 s segments; on DASH, its ad period from 8 s to 16 s).
+        var labStream: String { self == .hls ? "/vod/master.m3u8" : "/dash/vod/manifest.mpd" }
+        /// Part of the path of every variant's segment from 24 s to 28 s of the lab's on-demand stream.
+        var labSegmentAt24: String { self == .hls ? "/seg6.ts" : "/5.m4s" }
     }
 
     /// The checks that apply to a format: on DASH, those that do not play HLS's own features (interstitials, its
@@ -51,8 +55,7 @@ public struct EngineConformance: Sendable {
                 switch check {
                 case .reportsTheProgramDateTime, .playsInterstitialsByTheirRules,
                      .skipsFailingInterstitialsAndPlaysThePostRoll, .jumpRestrictedInterstitialPlaysBeforeTheSeek,
-                     .joinsTheInterstitialUnderWay, .playsFragmentedMP4, .selectsAnAudioRendition,
-                     .playsPastASegmentNoVariantHas:
+                     .joinsTheInterstitialUnderWay, .playsFragmentedMP4, .selectsAnAudioRendition:
                     false
                 default: true
                 }
