@@ -5,7 +5,7 @@ public import PlaytraceHLS
 
 /// A DASH presentation as the HLS playlists an engine plays: its ladder as a multivariant playlist, and each
 /// track (``DASHTrack``) as a media playlist of the segments available now, across periods, numbered as HLS
-/// numbers them (``PeriodNumbering``). A live MPD refreshed replaces the presentation; the numbers stay.
+/// numbers them (kept across refreshes by time). A live MPD refreshed replaces the presentation; the numbers stay.
 ///
 /// ```swift
 /// var playlists = DASHPlaylists(try ResolvedPresentation(MPDParser().parse(data), url: url), base: url)
