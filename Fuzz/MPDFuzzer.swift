@@ -3,11 +3,14 @@
 // timeline resolves to runs whose segments, found by index and by time, agree and move forward, and every URL
 // template fills to a bounded URL. Then the presentation is resolved (periods placed, attributes inherited, base
 // URLs resolved): periods move forward, each representation's first, middle and last segments are found by index
-// and by time and lie in their period, and a live window at a fixed clock is a range of existing segments. The same
-// bytes, as text, are read as an xs:duration.
+// and by time and lie in their period, and a live window at a fixed clock is a range of existing segments. Then
+// it is presented as HLS playlists (PlaytraceDASHPlayback): the multivariant playlist, and every track's media
+// playlist twice at a moving clock, bounded, numbered forward. The same bytes, as text, are read as an xs:duration.
 import Foundation
 import PlaytraceCore
 import PlaytraceDASH
+import PlaytraceDASHPlayback
+import PlaytraceHLS
 
 // Invariant (what makes this file's pointer use sound): libFuzzer lends `size` bytes at `data` for the call; they are copied at once.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -39,7 +42,32 @@ public func fuzzMPD(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         }
     }
     resolve(presentation)
+    present(presentation)
     return 0
+}
+
+private func present(_ presentation: MediaPresentation) {
+    let url = URL(string: "https://origin.example/a/manifest.mpd")!
+    var playlists = DASHPlaylists(ResolvedPresentation(presentation, url: url), base: url, maximumSegments: 200)
+    let multivariant = playlists.multivariantPlaylist()
+    var tracks = multivariant.variants.prefix(6).compactMap { URL(string: $0.uri).flatMap(playlists.track(of:)) }
+    tracks += multivariant.renditions.prefix(4).compactMap { $0.uri.flatMap(URL.init(string:)).flatMap(playlists.track(of:)) }
+    precondition(tracks.count == min(multivariant.variants.count, 6) + min(multivariant.renditions.count, 4),
+                 "a listed track that its URL does not name")
+    for track in tracks {
+        var last: Int?
+        for now in [1_800_000_000.0, 1_800_000_030.0] {
+            guard let media = playlists.mediaPlaylist(track, at: StreamDate(secondsSince1970: now)) else {
+                preconditionFailure("a listed track without a playlist")
+            }
+            precondition(media.segments.count <= 200, "a playlist past its bound")
+            precondition(media.targetDuration >= 1, "a target duration below a second")
+            if let first = media.segments.first, let last, media.segments.count > 0 {
+                precondition(first.mediaSequence > Int.min + 1_000 && last > Int.min + 1_000, "numbers at their floor")
+            }
+            last = media.segments.last?.mediaSequence
+        }
+    }
 }
 
 private func resolve(_ presentation: MediaPresentation) {

@@ -70,7 +70,8 @@ extension DASHPlaylists {
         }
         let starts = listed.map(\.timing.start)
         markAdBreaks(in: &playlist, starts: starts)
-        playlist.targetDuration = max(1, Int(maximumDuration.rounded(.up)))
+        // Bounded before the conversion: a timeline may state a segment of 2^63 ticks.
+        playlist.targetDuration = max(1, Int(min(maximumDuration, 1e9).rounded(.up)))
         if presentation.type == .static {
             playlist.playlistType = .vod
             playlist.hasEndList = true

@@ -33,7 +33,7 @@ struct SequenceAnchor: Sendable, Hashable {
         }
         if position == 0 {
             var missing: Int64 = 0
-            if first.period == period, let index = indexInPeriod(self), first.index > index + 1 {
+            if first.period == period, let index = indexInPeriod(self), index < first.index - 1 {
                 missing = first.index - index - 1
             }
             return sequence.addingSaturating(1).addingSaturating(Int(clamping: missing))
