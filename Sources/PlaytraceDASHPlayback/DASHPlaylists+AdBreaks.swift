@@ -14,8 +14,8 @@ extension DASHPlaylists {
 
     /// The breaks the SCTE-35 events of every period signal: an event's duration, else its `splice_insert`'s break
     /// duration, else (an event at its period's start, as an SSAI server marks an ad period) its period's length.
-    /// A `splice_insert` back into the network opens none.
-    var signalledBreaks: [SignalledBreak] {
+    /// A `splice_insert` back into the network opens none. Worked out once per MPD, not per playlist made.
+    static func signalledBreaks(of presentation: ResolvedPresentation) -> [SignalledBreak] {
         var breaks: [SignalledBreak] = []
         for period in presentation.periods {
             for stream in period.eventStreams where stream.isSCTE35 {
@@ -51,27 +51,16 @@ extension DASHPlaylists {
     func markAdBreaks(in playlist: inout MediaPlaylist, starts: [Duration]) {
         guard let first = starts.first, let last = starts.last, let lastSegment = playlist.segments.last else { return }
         let end = last + .seconds(lastSegment.duration)
-        for signalled in signalledBreaks where signalled.start < end && signalled.start + signalled.duration > first {
-            if let index = Self.lastIndex(in: starts, atOrBefore: signalled.start), signalled.start >= first {
+        for signalled in breaks where signalled.start < end && signalled.start + signalled.duration > first {
+            if let index = starts.lastIndex(atOrBefore: signalled.start), signalled.start >= first {
                 playlist.segments[index].tags.cueOut = CueOut(duration: MediaTime(signalled.duration),
                                                               scte35: signalled.scte35)
             }
             let breakEnd = signalled.start + signalled.duration
-            let after = (Self.lastIndex(in: starts, atOrBefore: breakEnd).map { starts[$0] == breakEnd ? $0 : $0 + 1 }) ?? 0
+            let after = (starts.lastIndex(atOrBefore: breakEnd).map { starts[$0] == breakEnd ? $0 : $0 + 1 }) ?? 0
             if after < starts.count, starts[after] >= breakEnd, after > 0 || signalled.start < first {
                 playlist.segments[after].tags.isCueIn = true
             }
         }
-    }
-
-    /// The last index whose value is at or before `time` in ascending `values`: a binary search.
-    static func lastIndex(in values: [Duration], atOrBefore time: Duration) -> Int? {
-        var low = 0
-        var high = values.count
-        while low < high {
-            let middle = (low + high) / 2
-            if values[middle] <= time { low = middle + 1 } else { high = middle }
-        }
-        return low > 0 ? low - 1 : nil
     }
 }

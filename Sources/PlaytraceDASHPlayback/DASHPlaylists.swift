@@ -34,11 +34,14 @@ public struct DASHPlaylists: Sendable {
     /// What building the media playlists found wrong, each once.
     public private(set) var problems: [MPDProblem] = []
 
+    /// The breaks the presentation's events signal (``signalledBreaks(of:)``).
+    private(set) var breaks: [SignalledBreak]
     /// Each track's numbering (rungs share one: they are numbered by the lowest), by ``DASHTrack/key``.
     var anchors: [String: SequenceAnchor] = [:]
 
     public init(_ presentation: ResolvedPresentation, base: URL, maximumSegments: Int = 500_000) {
         self.presentation = presentation
+        self.breaks = Self.signalledBreaks(of: presentation)
         self.ladder = DASHLadder(presentation)
         self.base = base
         self.maximumSegments = max(1, maximumSegments)
@@ -47,6 +50,7 @@ public struct DASHPlaylists: Sendable {
     /// Takes a refreshed MPD: its periods keep their numbers.
     public mutating func update(_ presentation: ResolvedPresentation) {
         self.presentation = presentation
+        breaks = Self.signalledBreaks(of: presentation)
     }
 
     /// The track a URL names (one this presentation's playlists list).

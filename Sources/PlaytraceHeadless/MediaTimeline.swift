@@ -65,19 +65,8 @@ struct VariantPlaylist: Sendable {
         let segment = playlist.segments[index]
         guard let url = URL(string: segment.uri, relativeTo: baseURL)?.absoluteURL else { return nil }
         return SegmentLocation(resource: ResourceLocation(url: url, byteRange: segment.resolvedByteRange),
-                               initializationSection: Self.inEffect(mapStarts, at: index).map { maps[$0] },
-                               key: Self.inEffect(keyStarts, at: index).flatMap { keys[$0] })
-    }
-
-    /// The position in `starts` (ascending segment indexes) of the last start at or before `index`: a binary search.
-    private static func inEffect(_ starts: [Int], at index: Int) -> Int? {
-        var low = 0
-        var high = starts.count
-        while low < high {
-            let middle = (low + high) / 2
-            if starts[middle] <= index { low = middle + 1 } else { high = middle }
-        }
-        return low > 0 ? low - 1 : nil
+                               initializationSection: mapStarts.lastIndex(atOrBefore: index).map { maps[$0] },
+                               key: keyStarts.lastIndex(atOrBefore: index).flatMap { keys[$0] })
     }
 }
 

@@ -26,15 +26,12 @@ struct AdDASHSessionTests {
 
     @Test("MediaTailor, on demand: the session's MPD (its own Location) plays its ad period; every beacon once")
     func mediaTailorOnDemand() async throws {
-        let h = try await AdSessionHarness(playing: nil)
-        try await Self.start(h, "/ssai/mediatailor/v1/session/lab/origin/vod/manifest.mpd",
-                             provider: MediaTailorAdProvider(transport: h.transport, clock: h.clock))
-        h.player.play()
-        await h.play(until: 18)
-        try await h.shutdown()
         var expected = ["break-1/-/breakStart", "break-1/-/breakEnd"]
         expected += ["ad-1", "ad-2"].flatMap { ad in AdFixtures.automaticNames.map { "break-1/\(ad)/\($0)" } }
-        #expect(Self.hits(h, under: "/beacons/mediatailor/").sorted() == expected.sorted())
+        let h = try await Self.playsOnDemand("/ssai/mediatailor/v1/session/lab/origin/vod/manifest.mpd",
+                                             sink: "/beacons/mediatailor/", expected: expected) {
+            MediaTailorAdProvider(transport: $0.transport, clock: $0.clock)
+        }
         // The MPD came from the session's path, its segments from the lab's DASH presentation.
         let paths = h.lab.requests.all.map(\.path)
         #expect(paths.contains("/ssai/mediatailor/v1/dash/lab/origin/vod/manifest.mpd"))
@@ -43,14 +40,22 @@ struct AdDASHSessionTests {
 
     @Test("Harmonic, on demand: positions are the presentation time plus the MPD's start; every beacon once")
     func harmonicOnDemand() async throws {
+        let expected = ["ad-1", "ad-2"].flatMap { ad in AdFixtures.automaticNames.map { "break-1/\(ad)/\($0)" } }
+        _ = try await Self.playsOnDemand("/ssai/harmonic/vod/manifest.mpd", sink: "/beacons/harmonic/", expected: expected) {
+            HarmonicAdProvider(transport: $0.transport, clock: $0.clock)
+        }
+    }
+
+    /// Plays an on-demand DASH session through its break (to 18 s): the sink's hits under `sink` are `expected`.
+    private static func playsOnDemand(_ path: String, sink: String, expected: [String],
+                                      provider: (AdSessionHarness) -> any AdMetadataProvider) async throws -> AdSessionHarness {
         let h = try await AdSessionHarness(playing: nil)
-        try await Self.start(h, "/ssai/harmonic/vod/manifest.mpd",
-                             provider: HarmonicAdProvider(transport: h.transport, clock: h.clock))
+        try await start(h, path, provider: provider(h))
         h.player.play()
         await h.play(until: 18)
         try await h.shutdown()
-        let expected = ["ad-1", "ad-2"].flatMap { ad in AdFixtures.automaticNames.map { "\(ad)/\($0)" } }
-        #expect(Self.hits(h, under: "/beacons/harmonic/break-1/").sorted() == expected.sorted())
+        #expect(hits(h, under: sink).sorted() == expected.sorted())
+        return h
     }
 
     @Test("MediaTailor, live: times from MPD@availabilityStartTime (dashAvailabilityStartTime); each break played, once")
