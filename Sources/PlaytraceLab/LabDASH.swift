@@ -11,7 +11,9 @@ import PlaytraceHLS
 /// - `/dash/live/manifest.mpd` and `/dash/dvr/manifest.mpd`: live, driven by the lab's clock, addressed by
 ///   `SegmentTimeline` (one `S` with `@r`) and `$Number$`, a SCTE-35 event at each ad break in the window, updated
 ///   every segment (`minimumUpdatePeriod`), the clock given by `UTCTiming` (http-iso at `/dash/time`);
-/// - `/dash/list/manifest.mpd`: on demand, one period, addressed by `SegmentList` (one `SegmentURL` per segment).
+/// - `/dash/list/manifest.mpd`: on demand, one period, addressed by `SegmentList` (one `SegmentURL` per segment);
+/// - `/dash/redundant/manifest.mpd`: the on-demand presentation at two locations, `/dash/vod/` and
+///   `/dash-backup/vod/` (two MPD-level `BaseURL`s, the second for failover).
 ///
 /// Time: a live presentation's `availabilityStartTime` is ``LabConfiguration/startDate``, where the HLS live stream's
 /// segment 0 is dated, so that segment n spans [n × d, (n + 1) × d) on the MPD's timeline and has the HLS segment n's
@@ -92,10 +94,12 @@ struct LabDASH: Sendable {
         }
     }
 
-    /// How an SSAI session serves a presentation: where its segments are, and its own URL.
+    /// How a presentation is served under another path (an SSAI session's, or with redundant locations): where its
+    /// segments are, and its own URL.
     struct SessionManifest: Sendable {
-        /// The directory of the lab's segments of the presentation (`/dash/vod/`), absolute or from the root.
-        var segmentsBase: String
+        /// The directories of the lab's segments of the presentation (`/dash/vod/`), from the root: the first to
+        /// request, the others to fail over to.
+        var segmentsBases: [String]
         /// The session's manifest URL, given as the MPD's `Location`.
         var location: String?
     }
@@ -214,7 +218,7 @@ struct LabDASH: Sendable {
     /// MediaTailor's do by default, its own absolute URL as its `Location`.
     private var sessionElements: String {
         guard let session else { return "" }
-        var elements = "  <BaseURL>\(Self.escaped(session.segmentsBase))</BaseURL>\n"
+        var elements = session.segmentsBases.map { "  <BaseURL>\(Self.escaped($0))</BaseURL>\n" }.joined()
         if let location = session.location { elements += "  <Location>\(Self.escaped(location))</Location>\n" }
         return elements
     }
