@@ -1,11 +1,11 @@
 import Foundation
 import PlaytraceCore
-import PlaytraceDASH
+public import PlaytraceDASH
 import PlaytraceHLS
 
 extension DASHPlaylists {
-    /// An ad break an MPD's `EventStream` signals with SCTE-35, on the MPD's timeline.
-    struct SignalledBreak {
+    /// An ad break that SCTE-35 signals (an MPD's `EventStream`, or an `emsg` in a segment), on the MPD's timeline.
+    struct SignalledBreak: Hashable {
         var start: Duration
         var duration: Duration
         /// The `splice_info_section`, base64, when the event carries it in binary.
@@ -51,7 +51,7 @@ extension DASHPlaylists {
     func markAdBreaks(in playlist: inout MediaPlaylist, starts: [Duration]) {
         guard let first = starts.first, let last = starts.last, let lastSegment = playlist.segments.last else { return }
         let end = last + .seconds(lastSegment.duration)
-        for signalled in breaks where signalled.start < end && signalled.start + signalled.duration > first {
+        for signalled in breaks + inbandBreaks where signalled.start < end && signalled.start + signalled.duration > first {
             if let index = starts.lastIndex(atOrBefore: signalled.start), signalled.start >= first {
                 playlist.segments[index].tags.cueOut = CueOut(duration: MediaTime(signalled.duration),
                                                               scte35: signalled.scte35)
@@ -62,5 +62,62 @@ extension DASHPlaylists {
                 playlist.segments[after].tags.isCueIn = true
             }
         }
+    }
+
+    /// How many breaks signalled in segments are kept (the oldest are forgotten first).
+    static let maximumInbandBreaks = 64
+
+    /// Whether a representation declares SCTE-35 events carried in its segments (`InbandEventStream`): an engine
+    /// then reads the `emsg` boxes of the segments it fetches (``noteInbandEvents(_:segmentStart:)``).
+    static func declaresInbandSCTE35(_ presentation: ResolvedPresentation) -> Bool {
+        presentation.periods.contains { period in
+            period.adaptationSets.contains { set in
+                set.representations.contains { representation in
+                    representation.attributes.inbandEventStreams.contains { $0.schemeIdURI.hasPrefix("urn:scte:scte35:") }
+                }
+            }
+        }
+    }
+
+    /// Notes the SCTE-35 events of a segment's `emsg` boxes (the segment starting at `segmentStart`, MPD time) as
+    /// breaks, marked on the playlists made from now on; returns whether one is new. A version 0 event is placed
+    /// from the segment's start; a version 1 event on its period's timeline (less the presentation time offset). A
+    /// `splice_insert` opens a break when it leaves the network (its duration the event's, else the splice's); a
+    /// `time_signal` when the event has a duration; anything else, none.
+    public mutating func noteInbandEvents(_ messages: [EventMessage], segmentStart: Duration) -> Bool {
+        var added = false
+        for message in messages where message.schemeIdURI.hasPrefix("urn:scte:scte35:") {
+            let timescale = Double(message.timescale)
+            let start: Duration
+            switch message.time {
+            case .delta(let ticks):
+                start = segmentStart + .seconds(Double(ticks) / timescale)
+            case .absolute(let ticks):
+                guard let period = presentation.period(at: segmentStart) else { continue }
+                let offset = DASHLadder.mainSet(of: ladder.kind, in: period)?.representations.first.map { representation in
+                    let addressing = representation.segments.addressing
+                    return addressing.timescale.duration(ofTicks: addressing.presentationTimeOffset)
+                } ?? .zero
+                let seconds = Double(ticks) / timescale
+                guard seconds.isFinite, seconds < 1e12 else { continue }
+                start = period.start + .seconds(seconds) - offset
+            }
+            var duration = message.duration.map { Duration.seconds(Double($0) / timescale) }
+            switch (try? SpliceInfoSection(bytes: message.messageData))?.command {
+            case .spliceInsert(let insert)?:
+                guard insert.isOutOfNetwork, !insert.isCancelled else { continue }
+                duration = duration ?? insert.breakDuration.map { .seconds($0.seconds) }
+            case .timeSignal?: break
+            default: continue
+            }
+            guard let duration, duration > .zero else { continue }
+            let signalled = SignalledBreak(start: start, duration: duration,
+                                           scte35: Data(message.messageData).base64EncodedString())
+            guard !inbandBreaks.contains(signalled) else { continue }
+            inbandBreaks.append(signalled)
+            if inbandBreaks.count > Self.maximumInbandBreaks { inbandBreaks.removeFirst() }
+            added = true
+        }
+        return added
     }
 }

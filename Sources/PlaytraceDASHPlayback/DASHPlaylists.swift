@@ -18,7 +18,8 @@ public import PlaytraceHLS
 /// - segments carry their dates when the MPD has an `availabilityStartTime` (a live one always; an on-demand one when
 ///   it anchors itself to the wall clock): `EXT-X-PROGRAM-DATE-TIME` is it plus the segment's MPD time;
 /// - a live presentation's `suggestedPresentationDelay` is where playback starts (`EXT-X-START`, from the end);
-/// - a SCTE-35 event of an `EventStream` is an ad break (`EXT-X-CUE-OUT` with its duration, `EXT-X-CUE-IN` after);
+/// - a SCTE-35 event of an `EventStream`, or of a segment's `emsg` (``noteInbandEvents(_:segmentStart:)``), is an ad
+///   break (`EXT-X-CUE-OUT` with its duration on the segment it starts in, `EXT-X-CUE-IN` on the first after it);
 /// - a rung's segments are timed by the lowest rung's, so that every variant numbers and times them alike, as HLS
 ///   variants do; a rung with no representation in a period has gaps there (`EXT-X-GAP`).
 public struct DASHPlaylists: Sendable {
@@ -36,12 +37,17 @@ public struct DASHPlaylists: Sendable {
 
     /// The breaks the presentation's events signal (``signalledBreaks(of:)``).
     private(set) var breaks: [SignalledBreak]
+    /// The breaks signalled in segments (``noteInbandEvents(_:segmentStart:)``), the newest last.
+    var inbandBreaks: [SignalledBreak] = []
+    /// Whether the segments carry SCTE-35 events to read (an `InbandEventStream` declares them).
+    public private(set) var readsInbandEvents: Bool
     /// Each track's numbering (rungs share one: they are numbered by the lowest), by ``DASHTrack/key``.
     var anchors: [String: SequenceAnchor] = [:]
 
     public init(_ presentation: ResolvedPresentation, base: URL, maximumSegments: Int = 500_000) {
         self.presentation = presentation
         self.breaks = Self.signalledBreaks(of: presentation)
+        self.readsInbandEvents = Self.declaresInbandSCTE35(presentation)
         self.ladder = DASHLadder(presentation)
         self.base = base
         self.maximumSegments = max(1, maximumSegments)
@@ -51,6 +57,7 @@ public struct DASHPlaylists: Sendable {
     public mutating func update(_ presentation: ResolvedPresentation) {
         self.presentation = presentation
         breaks = Self.signalledBreaks(of: presentation)
+        readsInbandEvents = Self.declaresInbandSCTE35(presentation)
     }
 
     /// The track a URL names (one this presentation's playlists list).

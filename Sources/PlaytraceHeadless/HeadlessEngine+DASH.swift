@@ -121,4 +121,23 @@ extension HeadlessEngine {
             return
         }
     }
+
+    /// Reads the `emsg` boxes of a DASH segment whose MPD declares in-band SCTE-35 events: a break new to the
+    /// presentation is marked on the variant's playlist at once (made again from the presentation held), and so
+    /// reaches the ad-break ledger as a break the MPD signals does.
+    func noteInbandEvents(in body: [UInt8], segment: TimelineSegment, variant: Int) async {
+        guard let session = dash else { return }
+        let messages = EventMessage.messages(inSegment: body).messages
+        guard !messages.isEmpty else { return }
+        // The segment's MPD time: its date less the MPD's anchor, else its place on the engine's timeline (an
+        // on-demand presentation's, which starts at 0).
+        let start: Duration
+        if let date = segment.date, let origin = session.presentation.availabilityStartTime {
+            start = .seconds(date.secondsSince1970 - origin.secondsSince1970)
+        } else {
+            start = .seconds(segment.start.seconds)
+        }
+        guard session.playlists.noteInbandEvents(messages, segmentStart: start) else { return }
+        _ = try? await refreshVariant(variant)
+    }
 }

@@ -93,6 +93,10 @@ extension HeadlessEngine {
                 let response = try await fetch(location.resource, kind: .segment, variant: variantIndex, policy: policy)
                 guard current() else { return false }
                 segmentLoaded(response, variant: variantIndex)
+                if dash?.playlists.readsInbandEvents == true {
+                    await noteInbandEvents(in: response.body, segment: segment, variant: variantIndex)
+                    guard current() else { return false }
+                }
             } catch let error as EngineError {
                 guard current() else { return false }
                 if noteSegmentFailure(error, segment: segment, variant: variantIndex) { return true }

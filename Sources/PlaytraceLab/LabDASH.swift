@@ -12,6 +12,8 @@ import PlaytraceHLS
 ///   `SegmentTimeline` (one `S` with `@r`) and `$Number$`, a SCTE-35 event at each ad break in the window, updated
 ///   every segment (`minimumUpdatePeriod`), the clock given by `UTCTiming` (http-iso at `/dash/time`);
 /// - `/dash/list/manifest.mpd`: on demand, one period, addressed by `SegmentList` (one `SegmentURL` per segment);
+/// - `/dash/emsg/manifest.mpd`: live as `/dash/live/`, its breaks signalled in-band: each break's first segment starts
+///   with an `emsg` (SCTE-35 `splice_insert`, `urn:scte:scte35:2013:bin`, declared by `InbandEventStream`);
 /// - `/dash/redundant/manifest.mpd`: the on-demand presentation at two locations, `/dash/vod/` and
 ///   `/dash-backup/vod/` (two MPD-level `BaseURL`s, the second for failover).
 ///
@@ -31,6 +33,8 @@ struct LabDASH: Sendable {
     /// The kinds of presentation, by path.
     enum Kind: String, Sendable, CaseIterable {
         case vod, live, dvr, list
+        /// Live, its breaks signalled in the segments (`emsg`), not in the MPD.
+        case emsg
     }
 
     static let contentType = "application/dash+xml"
@@ -77,7 +81,7 @@ struct LabDASH: Sendable {
         switch kind {
         case .vod: number >= 1 && number <= configuration.vodSegmentCount - configuration.vodBreakLengthSegments
         case .list: number >= 0 && number < configuration.vodSegmentCount
-        case .live, .dvr: number >= 0 && number <= liveLatest(elapsed: elapsed)
+        case .live, .dvr, .emsg: number >= 0 && number <= liveLatest(elapsed: elapsed)
         }
     }
 
@@ -90,7 +94,7 @@ struct LabDASH: Sendable {
         return switch kind {
         case .vod: served.onDemand()
         case .list: served.segmentList()
-        case .live, .dvr: served.live(kind, elapsed: elapsed)
+        case .live, .dvr, .emsg: served.live(kind, elapsed: elapsed)
         }
     }
 
@@ -170,13 +174,10 @@ struct LabDASH: Sendable {
         let window = kind == .dvr ? configuration.dvrWindowSegments : configuration.liveWindowSegments
         let latest = liveLatest(elapsed: elapsed)
         let first = max(0, latest - window + 1)
-        let interval = max(1, configuration.liveAdBreakInterval)
-        let length = max(1, min(configuration.liveAdBreakLength, interval - 1))
+        let length = breakLength
         var events = ""
-        for number in first...latest where number % interval == interval - length {
-            let splice = Data(SpliceInfoSectionEncoder.spliceInsert(
-                eventID: UInt32(truncatingIfNeeded: number), isOutOfNetwork: true, ptsTime: UInt64(number * duration) * 90_000,
-                breakDuration: UInt64(length * duration) * 90_000)).base64EncodedString()
+        for number in first...latest where opensBreak(number) {
+            let splice = Data(splice(opening: number)).base64EncodedString()
             events += """
                       <Event presentationTime="\(number * duration * 90_000)" duration="\(length * duration * 90_000)" id="\(number)">
                         <scte35:Signal><scte35:Binary>\(splice)</scte35:Binary></scte35:Signal>
@@ -191,17 +192,56 @@ struct LabDASH: Sendable {
             minimumUpdatePeriod="PT\(duration)S" timeShiftBufferDepth="PT\(window * duration)S" \
             suggestedPresentationDelay="PT\(3 * duration)S" maxSegmentDuration="PT\(duration)S"
             """
+        // The emsg presentation declares its in-band events instead of listing them.
+        let signals = kind == .emsg
+            ? ""
+            : """
+                <EventStream schemeIdUri="urn:scte:scte35:2014:xml+bin" timescale="90000">
+            \(events)    </EventStream>
+            """
+        let inband = kind == .emsg ? #"<InbandEventStream schemeIdUri="\#(Self.inbandScheme)" value=""/>"# : ""
         return header("dynamic", attributes: attributes)
             + """
               <UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-iso:2014" value="\(base)/dash/time"/>
               <Period id="live" start="PT0S">
-                <EventStream schemeIdUri="urn:scte:scte35:2014:xml+bin" timescale="90000">
-            \(events)    </EventStream>
-            \(sets(template: template))
+            \(signals)
+            \(sets(template: inband + template))
               </Period>
             </MPD>
 
             """
+    }
+
+    // MARK: - Breaks
+
+    /// The scheme of the emsg presentation's in-band SCTE-35 events.
+    static let inbandScheme = "urn:scte:scte35:2013:bin"
+
+    private var breakInterval: Int { max(1, configuration.liveAdBreakInterval) }
+    private var breakLength: Int { max(1, min(configuration.liveAdBreakLength, breakInterval - 1)) }
+
+    /// Whether a live segment opens a break (as the HLS live stream's breaks).
+    func opensBreak(_ number: Int) -> Bool { number % breakInterval == breakInterval - breakLength }
+
+    /// The `splice_insert` out of the network that opens the break at segment `number`.
+    func splice(opening number: Int) -> [UInt8] {
+        SpliceInfoSectionEncoder.spliceInsert(
+            eventID: UInt32(truncatingIfNeeded: number), isOutOfNetwork: true, ptsTime: UInt64(number * duration) * 90_000,
+            breakDuration: UInt64(breakLength * duration) * 90_000)
+    }
+
+    /// The `emsg` box (version 1, on a 90 kHz timescale) that the emsg presentation's segment `number` starts with
+    /// when it opens a break; `nil` for the others.
+    func eventMessage(segment number: Int) -> [UInt8]? {
+        guard opensBreak(number) else { return nil }
+        func uint32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
+        func uint64(_ value: UInt64) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
+        var payload: [UInt8] = [1, 0, 0, 0]
+        payload += uint32(90_000) + uint64(UInt64(number * duration) * 90_000) + uint32(UInt32(breakLength * duration) * 90_000)
+        payload += uint32(UInt32(truncatingIfNeeded: number))
+        payload += Array(Self.inbandScheme.utf8) + [0] + [0]
+        payload += splice(opening: number)
+        return uint32(UInt32(8 + payload.count)) + Array("emsg".utf8) + payload
     }
 
     private func header(_ type: String, attributes: String) -> String {

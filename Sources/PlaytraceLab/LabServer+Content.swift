@@ -183,6 +183,13 @@ extension LabServer {
             guard (1...configuration.vodBreakLengthSegments).contains(number) else { return nil }
         } else if let kind = LabDASH.Kind(rawValue: stream) {
             guard dash.segmentExists(kind, number: number, elapsed: stopwatch.elapsedSeconds) else { return nil }
+            // A break's first segment of the emsg presentation starts with its SCTE-35 event.
+            if kind == .emsg, let message = dash.eventMessage(segment: number) {
+                var bytes = ByteBuffer(bytes: message)
+                var rest = synthetic(path: path, size: max(0, size - message.count))
+                bytes.writeBuffer(&rest)
+                return (bytes, type)
+            }
         }
         return (synthetic(path: path, size: size), type)
     }

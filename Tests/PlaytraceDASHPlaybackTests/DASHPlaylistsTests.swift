@@ -246,4 +246,62 @@ struct DASHPlaylistsTests {
         #expect(subtitles.segments.map(\.uri) == ["https://cdn-a.example/t/1.m4s"])
         #expect(subtitles.segments.first?.duration == 4)
     }
+
+    /// An `emsg` box, version 0 (`delta`) or 1 (`absolute`), carrying `data`.
+    static func emsg(version: UInt8, timescale: UInt32, time: UInt64, duration: UInt32?, data: [UInt8]) -> [UInt8] {
+        func uint32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
+        func uint64(_ value: UInt64) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
+        let scheme = Array("urn:scte:scte35:2013:bin".utf8) + [0] + [0]
+        var payload: [UInt8] = [version, 0, 0, 0]
+        if version == 0 {
+            payload += scheme + uint32(timescale) + uint32(UInt32(time)) + uint32(duration ?? .max) + uint32(7)
+        } else {
+            payload += uint32(timescale) + uint64(time) + uint32(duration ?? .max) + uint32(7) + scheme
+        }
+        payload += data
+        return uint32(UInt32(8 + payload.count)) + Array("emsg".utf8) + payload
+    }
+
+    @Test("SCTE-35 in emsg: version 0 from the segment's start, version 1 on the period's timeline less its offset")
+    func inbandEvents() throws {
+        var playlists = try Self.playlists("""
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT40S">
+              <Period id="a" duration="PT20S">
+                <AdaptationSet contentType="video" mimeType="video/mp4">
+                  <InbandEventStream schemeIdUri="urn:scte:scte35:2013:bin"/>
+                  <SegmentTemplate media="a/$Number$.m4s" duration="4" startNumber="1"/>
+                  <Representation id="v" bandwidth="1000000"/>
+                </AdaptationSet>
+              </Period>
+              <Period id="b" start="PT20S">
+                <AdaptationSet contentType="video" mimeType="video/mp4">
+                  <SegmentTemplate media="b/$Number$.m4s" timescale="10" duration="40" presentationTimeOffset="1000"/>
+                  <Representation id="v" bandwidth="1000000"/>
+                </AdaptationSet>
+              </Period>
+            </MPD>
+            """)
+        #expect(playlists.readsInbandEvents)
+        let out = SpliceInfoSectionEncoder.spliceInsert(eventID: 1, isOutOfNetwork: true, ptsTime: nil, breakDuration: 8 * 90_000)
+        let back = SpliceInfoSectionEncoder.spliceInsert(eventID: 2, isOutOfNetwork: false, ptsTime: nil, breakDuration: nil)
+        // Version 0, at the start of the segment starting at 4 s; its duration the splice's (8 s). (Breaks are
+        // marked on segments, cue-out and cue-in, as SSAI streams align them.)
+        let first = Self.emsg(version: 0, timescale: 1_000, time: 0, duration: nil, data: out)
+        func note(_ box: [UInt8], at start: Duration) -> Bool {
+            playlists.noteInbandEvents(EventMessage.messages(inSegment: box).messages, segmentStart: start)
+        }
+        #expect(note(first, at: .seconds(4)))
+        // The same again is no new break; a splice back into the network is none.
+        #expect(!note(first, at: .seconds(4)))
+        let inNetwork = Self.emsg(version: 0, timescale: 1_000, time: 0, duration: 1_000, data: back)
+        #expect(!note(inNetwork, at: .seconds(8)))
+        // Version 1 in period b (offset 100 s): media time 108 s is 8 s into the period, 28 s on the MPD's timeline.
+        let second = Self.emsg(version: 1, timescale: 90_000, time: 108 * 90_000, duration: 4 * 90_000, data: out)
+        #expect(note(second, at: .seconds(24)))
+        let media = try Self.made(&playlists, .rung(0, location: 0), at: nil)
+        #expect(media.adBreaks.compactMap(\.timeRange) == [
+            MediaTimeRange(start: MediaTime(seconds: 4), end: MediaTime(seconds: 12)),
+            MediaTimeRange(start: MediaTime(seconds: 28), end: MediaTime(seconds: 32)),
+        ])
+    }
 }

@@ -45,4 +45,23 @@ struct HeadlessEngineDASHTests {
         #expect(!events.contains { if case .error = $0 { true } else { false } }, "no warning: \(events)")
         await harness.shutdown()
     }
+
+    @Test("Breaks signalled in the segments (emsg, SCTE-35): the same breaks as the MPD's EventStream signals")
+    func readsBreaksFromEventMessages() async throws {
+        func breaks(_ path: String) async throws -> [SignalledAdBreak] {
+            let harness = try await EngineHarness(lab: LabConfiguration())
+            await harness.start(path)
+            // Long enough for a break to come through the window (one every 10 segments of 4 s).
+            _ = await harness.advance(until: { !$0.adBreaks.isEmpty && $0.playhead.seconds > 50 }, limit: .seconds(90))
+            let found = await harness.engine.snapshot().adBreaks
+            await harness.shutdown()
+            return found
+        }
+        let inband = try await breaks("/dash/emsg/manifest.mpd")
+        let listed = try await breaks("/dash/live/manifest.mpd")
+        #expect(!inband.isEmpty, "the segments' emsg boxes signal breaks")
+        #expect(inband.map(\.startDate) == listed.map(\.startDate), "\(inband) vs \(listed)")
+        #expect(inband.map(\.duration) == listed.map(\.duration))
+        #expect(inband.allSatisfy { $0.duration == MediaTime(seconds: 12) })
+    }
 }
