@@ -77,6 +77,7 @@ let package = Package(
             dependencies: [
                 .product(name: "PlaytraceHLS", package: "Playtrace"),
                 .product(name: "PlaytraceDASH", package: "Playtrace"),
+                .product(name: "PlaytraceDASHPlayback", package: "Playtrace"),
                 .product(name: "PlaytraceCore", package: "Playtrace"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

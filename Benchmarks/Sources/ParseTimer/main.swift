@@ -10,11 +10,16 @@
 //                               the same, for what a live MPD's refresh costs a player: parse, resolve (periods,
 //                               inheritance, base URLs) and find each representation's available segments at the
 //                               MPD's publish time; items = the segments available.
+//   ParseTimer FILE.mpd SECONDS --present
+//                               what a live MPD's refresh costs the headless engine: parse, resolve, and make the
+//                               top rung's media playlist at the MPD's publish time (PlaytraceDASHPlayback: the
+//                               segments available, named, dated); items = the segments it lists.
 //   ParseTimer FILE --count N   parses the file exactly N times and prints "bytes items", for instruction counts
 //                               (scripts/check-floors runs it under callgrind: N = 3 minus N = 1 is two parses).
 import Foundation
 import PlaytraceCore
 import PlaytraceDASH
+import PlaytraceDASHPlayback
 import PlaytraceHLS
 
 let arguments = CommandLine.arguments
@@ -29,9 +34,10 @@ let clock = ContinuousClock()
 
 let isMPD = arguments[1].hasSuffix(".mpd")
 let refresh = arguments.count > 3 && arguments[3] == "--refresh"
+let present = arguments.count > 3 && arguments[3] == "--present"
 
 func parse() -> Int {
-    if isMPD { return refresh ? refreshMPD() : parseMPD() }
+    if isMPD { return present ? presentMPD() : refresh ? refreshMPD() : parseMPD() }
     do {
         switch try PlaylistParser().parse(bytes: bytes) {
         case .media(let playlist): return playlist.segments.count
@@ -80,6 +86,20 @@ func refreshMPD() -> Int {
             }
         }
         return Int(available)
+    } catch {
+        FileHandle.standardError.write(Data("ParseTimer: \(arguments[1]): \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+/// A live refresh as the headless engine makes it: the top rung's media playlist at the publish time.
+func presentMPD() -> Int {
+    do {
+        let written = try MPDParser().parse(data)
+        let url = URL(string: "https://origin.example/live/manifest.mpd")!
+        var playlists = DASHPlaylists(ResolvedPresentation(written, url: url), base: url, maximumSegments: 20_000)
+        let top = max(0, playlists.ladder.rungs.count - 1)
+        return playlists.mediaPlaylist(.rung(top, location: 0), at: written.publishTime)?.segments.count ?? 0
     } catch {
         FileHandle.standardError.write(Data("ParseTimer: \(arguments[1]): \(error)\n".utf8))
         exit(1)
