@@ -143,12 +143,17 @@ extension DASHPlaylists {
 
     /// A segment of `own` at the time of the reference segment `timing`: the one with the same index when it
     /// starts there (aligned representations), else the one covering that time; a gap when there is none.
+    /// A segment the track does not have at that time (`EXT-X-GAP`): played past, never requested.
+    private static func gap(duration: Double) -> Segment {
+        var gap = Segment(uri: "gap", duration: duration)
+        gap.tags.isGap = true
+        return gap
+    }
+
     private func segment(timing: SegmentReference, index: Int64, source: PeriodSource?, isRung: Bool) -> Segment {
         let duration = timing.duration.seconds
         guard let source else {
-            var gap = Segment(uri: "gap", duration: duration)
-            gap.tags.isGap = true
-            return gap
+            return Self.gap(duration: duration)
         }
         let segments = source.representation.segments
         var found: SegmentReference?
@@ -161,9 +166,7 @@ extension DASHPlaylists {
         }
         guard let media = found, let url = SegmentURLJoin.join(media.path, at: source.base, directory: source.directory)
         else {
-            var gap = Segment(uri: "gap", duration: duration)
-            gap.tags.isGap = true
-            return gap
+            return Self.gap(duration: duration)
         }
         // A rendition keeps its own durations; a rung takes the reference's, which every rung shares.
         let own = isRung ? duration : media.duration.seconds
