@@ -88,9 +88,10 @@ struct ProbeTests {
         // the 4x clock's startups to seconds of it.
         #expect(median > .zero && median < .seconds(12), "startup p50 \(median)")
         let playlists = try #require(result.requests[.playlist]), segments = try #require(result.requests[.segment])
-        #expect(playlists.requests >= 20 && playlists.outcomes == ["2xx": playlists.requests])
-        // No origin error; on a loaded machine a request of the 4x clock may time out, one in flight at the end is
-        // given up.
+        // No origin error; on a loaded machine a request of the 4x clock may time out, one in flight at the end (a
+        // variant switch's playlist as well as a segment) is given up.
+        #expect((playlists.outcomes["2xx"] ?? 0) >= 20, "\(playlists.outcomes)")
+        #expect(Set(playlists.outcomes.keys).isSubset(of: ["2xx", "timeout", "cancelled"]), "\(playlists.outcomes)")
         #expect((segments.outcomes["2xx"] ?? 0) >= 10 && segments.bytes > 0, "\(segments.outcomes)")
         #expect(Set(segments.outcomes.keys).isSubset(of: ["2xx", "timeout", "cancelled"]), "\(segments.outcomes)")
         #expect(result.verdict.succeeded, "\(result.verdict.findings)")
