@@ -160,7 +160,7 @@ let package = Package(
         .target(
             name: "PlaytraceLab",
             dependencies: [
-                "PlaytraceCore", "PlaytraceHLS",
+                "PlaytraceCore", "PlaytraceHLS", "PlaytraceDASH",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

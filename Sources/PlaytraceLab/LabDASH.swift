@@ -3,7 +3,8 @@ import PlaytraceCore
 import PlaytraceHLS
 
 /// The lab's MPEG-DASH presentations, the same content as its HLS streams (the ladder's rungs as video
-/// representations, one audio representation, synthetic segments of each rung's size):
+/// representations, one audio representation, synthetic segments of each rung's size; with real media, the live
+/// presentations' segments are its content as fragmented MP4, looped: ``LabServer/loopedFragment(representation:number:eventMessage:)``):
 /// - `/dash/vod/manifest.mpd`: on demand, three periods as an SSAI server writes them (content, an ad period with its
 ///   own `BaseURL` and numbering, content again), addressed by `SegmentTemplate` with `$Number$` and `@duration`,
 ///   the ad period's first event a SCTE-35 `splice_insert` out of the network (`urn:scte:scte35:2014:xml+bin`), as
@@ -36,6 +37,9 @@ struct LabDASH: Sendable {
         /// Live, its breaks signalled in the segments (`emsg`), not in the MPD.
         case emsg
     }
+
+    /// The presentations driven by the lab's clock; with real media, their segments loop the content's.
+    static let liveKinds: Set<Kind> = [.live, .dvr, .emsg]
 
     static let contentType = "application/dash+xml"
     static let audioBandwidth = 128_000

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import PlaytraceDASH
 
 /// A resource the lab serves: its body and content type.
 typealias LabContent = (ByteBuffer, String)
@@ -177,14 +178,23 @@ extension LabServer {
         guard let size = dash.segmentSize(representation) else { return nil }
         let type = representation == LabDASH.audioID ? "audio/mp4" : "video/mp4"
         guard stream == "ads" || LabDASH.Kind(rawValue: stream) != nil else { return nil }
-        if file == "init.mp4" { return (synthetic(path: path, size: LabStreams.initializationSectionSize), type) }
+        let kind = LabDASH.Kind(rawValue: stream)
+        let isLive = kind.map(LabDASH.liveKinds.contains) ?? false
+        if file == "init.mp4" {
+            if isLive, let real = labMedia("dash/\(representation)/init.mp4") { return (real.0, type) }
+            return (synthetic(path: path, size: LabStreams.initializationSectionSize), type)
+        }
         guard file.hasSuffix(".m4s"), let number = Int(file.dropLast(4)) else { return nil }
         if stream == "ads" {
             guard (1...configuration.vodBreakLengthSegments).contains(number) else { return nil }
-        } else if let kind = LabDASH.Kind(rawValue: stream) {
+        } else if let kind {
             guard dash.segmentExists(kind, number: number, elapsed: stopwatch.elapsedSeconds) else { return nil }
+            let message = kind == .emsg ? dash.eventMessage(segment: number) : nil
+            if isLive, let real = loopedFragment(representation: representation, number: number, eventMessage: message) {
+                return (real, type)
+            }
             // A break's first segment of the emsg presentation starts with its SCTE-35 event.
-            if kind == .emsg, let message = dash.eventMessage(segment: number) {
+            if let message {
                 var bytes = ByteBuffer(bytes: message)
                 var rest = synthetic(path: path, size: max(0, size - message.count))
                 bytes.writeBuffer(&rest)
@@ -192,5 +202,26 @@ extension LabServer {
             }
         }
         return (synthetic(path: path, size: size), type)
+    }
+
+    /// A live DASH segment made of the real media (`lab/dash/<representation>/<n>.m4s`, the content's 80 s as
+    /// fragmented MP4): segment `number` is the content's segment `number` modulo the loop, its times moved on by the
+    /// loops before it, after `eventMessage` when there is one. `nil` without the real media.
+    func loopedFragment(representation: String, number: Int, eventMessage: [UInt8]?) -> ByteBuffer? {
+        guard let loop = configuration.liveLoopSegments, number >= 0 else { return nil }
+        let key = LabCache.Key.loopedFragment(representation: representation, number: number, withEvent: eventMessage != nil)
+        return cache.content(for: key) {
+            guard let (initialization, _) = labMedia("dash/\(representation)/init.mp4"),
+                  let timescale = FragmentRetimer.timescale(initialization: Array(initialization.readableBytesView)),
+                  let (looped, type) = labMedia("dash/\(representation)/\(number % loop).m4s") else { return nil }
+            let seconds = UInt64(number / loop) * UInt64(loop * configuration.segmentDuration)
+            var bytes = FragmentRetimer.retimed(Array(looped.readableBytesView), bySeconds: seconds, trackTimescale: timescale)
+            if let eventMessage {
+                // After the segment type (the first box when there is one), before the index and the fragments.
+                let styp = BoxWalk(bytes).boxes.first.flatMap { $0.type == "styp" ? $0.size : nil } ?? 0
+                bytes.insert(contentsOf: eventMessage, at: styp)
+            }
+            return (ByteBuffer(bytes: bytes), type)
+        }?.0
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import PlaytraceCore
 import PlaytraceDASH
 import PlaytraceHLS
-import PlaytraceLab
+@testable import PlaytraceLab
 import PlaytraceNetwork
 import Testing
 
@@ -91,6 +91,53 @@ struct LabDASHTests {
                     "the next segment is not there before it is complete")
             await clock.advance(by: .seconds(LabConfiguration().segmentDuration))
         }
+        try await transport.shutdown()
+        await lab.stop()
+    }
+
+    @Test("With real media, the live presentations loop the content's fragmented MP4, its times where the MPD puts each segment")
+    func realLiveSegments() async throws {
+        let media = ProcessInfo.processInfo.environment["PLAYTRACE_MEDIA_DIR"] ?? ".build-media"
+        #expect(FileManager.default.fileExists(atPath: media + "/lab/dash/v0/init.mp4"), "scripts/generate-media writes the media")
+        var configuration = LabConfiguration(liveHistorySegments: 45)
+        configuration.mediaDirectory = media
+        let lab = LabServer(clock: TestClock<Duration>(), configuration: configuration)
+        let port = try await lab.start()
+        let transport = AsyncHTTPClientTransport(clock: ContinuousClock())
+        func get(_ path: String) async throws -> [UInt8] {
+            let response = try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!))
+            #expect(response.status == 200, "\(path)")
+            return response.body
+        }
+        /// The decode time of a segment's (only) track fragment, in seconds of the track's timescale.
+        func decodeSeconds(_ bytes: [UInt8], timescale: UInt32) throws -> Double {
+            let moof = try #require(BoxWalk(bytes).boxes.first { $0.type == "moof" })
+            let traf = try #require(BoxWalk(bytes, range: moof.payloadRange).boxes.first { $0.type == "traf" })
+            let tfdt = try #require(BoxWalk(bytes, range: traf.payloadRange).boxes.first { $0.type == "tfdt" })
+            let start = tfdt.payloadRange.lowerBound
+            #expect(bytes[start] == 1, "a 64-bit tfdt")
+            let ticks = bytes[(start + 4)..<(start + 12)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            return Double(ticks) / Double(timescale)
+        }
+        for representation in ["v0", "v2", "audio"] {
+            let initialization = try await get("/dash/live/\(representation)/init.mp4")
+            #expect(BoxWalk(initialization).boxes.map(\.type).contains("moov"), "the real initialization segment")
+            let timescale = try #require(FragmentRetimer.timescale(initialization: initialization))
+            // Across the content's loop (segment 40 is the content's segment 0, a loop later): each segment starts
+            // where the timeline puts it, the audio within a frame (1,024 samples) of it.
+            for number in 37...44 {
+                let seconds = try decodeSeconds(try await get("/dash/live/\(representation)/\(number).m4s"), timescale: timescale)
+                #expect(abs(seconds - Double(number * 4)) < 1_024.0 / 48_000, "\(representation) \(number): \(seconds) s")
+            }
+        }
+        // The emsg presentation: a break's first segment (37) has its event between the segment type and the index.
+        let opening = try await get("/dash/emsg/v1/37.m4s")
+        #expect(BoxWalk(opening).boxes.map(\.type) == ["styp", "emsg", "sidx", "moof", "mdat"])
+        let messages = EventMessage.messages(inSegment: opening)
+        #expect(messages.problems.isEmpty && messages.messages.map(\.schemeIdURI) == ["urn:scte:scte35:2013:bin"])
+        let timescale = try #require(FragmentRetimer.timescale(initialization: try await get("/dash/emsg/v1/init.mp4")))
+        #expect(try decodeSeconds(opening, timescale: timescale) == 148)
+        #expect(!BoxWalk(try await get("/dash/emsg/v1/38.m4s")).boxes.map(\.type).contains("emsg"))
         try await transport.shutdown()
         await lab.stop()
     }
