@@ -13,6 +13,21 @@ public struct LabConfiguration: Sendable {
             self.width = width
             self.height = height
         }
+
+        /// Its video's RFC 6381 codec: H.264 Main profile at the level x264 picks for its frame size at 25 fps (as
+        /// `scripts/generate-media` encodes the real media): 3.0 up to 1,620 macroblocks a frame (360p), 3.1 up to
+        /// 3,600 (720p), 3.2 up to 5,120, 4.0 up to 8,192 (1080p), 5.1 beyond.
+        public var videoCodec: String {
+            let macroblocks = ((width + 15) / 16) * ((height + 15) / 16)
+            let level = switch macroblocks {
+            case ...1_620: "1e"
+            case ...3_600: "1f"
+            case ...5_120: "20"
+            case ...8_192: "28"
+            default: "33"
+            }
+            return "avc1.4d40" + level
+        }
     }
 
     /// The bit rate ladder, lowest first.

@@ -158,8 +158,8 @@ struct LabDASH: Sendable {
         return header("static", attributes: #"mediaPresentationDuration="PT\#(total * duration)S""#)
             + """
               <Period id="list" start="PT0S">
-                <AdaptationSet id="1" contentType="video" mimeType="video/mp4" codecs="avc1.64001f">
-                  <Representation id="v0" bandwidth="\(configuration.variants[0].bandwidth)" width="\(configuration.variants[0].width)" height="\(configuration.variants[0].height)">
+                <AdaptationSet id="1" contentType="video" mimeType="video/mp4">
+                  <Representation id="v0" bandwidth="\(configuration.variants[0].bandwidth)" codecs="\(configuration.variants[0].videoCodec)" width="\(configuration.variants[0].width)" height="\(configuration.variants[0].height)">
                     <SegmentList timescale="1" duration="\(duration)">
                       <Initialization sourceURL="v0/init.mp4"/>
             \(urls)
@@ -271,10 +271,10 @@ struct LabDASH: Sendable {
     private func sets(template: String) -> String {
         let video = configuration.variants.indices.map { rung in
             let variant = configuration.variants[rung]
-            return #"      <Representation id="\#(Self.videoID(rung))" bandwidth="\#(variant.bandwidth)" width="\#(variant.width)" height="\#(variant.height)"/>"#
+            return #"      <Representation id="\#(Self.videoID(rung))" bandwidth="\#(variant.bandwidth)" codecs="\#(variant.videoCodec)" width="\#(variant.width)" height="\#(variant.height)"/>"#
         }.joined(separator: "\n")
         return """
-                <AdaptationSet id="1" contentType="video" mimeType="video/mp4" codecs="avc1.64001f" segmentAlignment="true" startWithSAP="1">
+                <AdaptationSet id="1" contentType="video" mimeType="video/mp4" segmentAlignment="true" startWithSAP="1">
                   \(template)
             \(video)
                 </AdaptationSet>

@@ -83,7 +83,7 @@ struct LabStreams: Sendable {
             uri: uri,
             stream: StreamAttributes(
                 bandwidth: variant.bandwidth, averageBandwidth: variant.bandwidth * 9 / 10,
-                codecs: ["avc1.64001f", "mp4a.40.2"],
+                codecs: [variant.videoCodec, "mp4a.40.2"],
                 resolution: Resolution(width: variant.width, height: variant.height), pathwayID: pathwayID),
             frameRate: 25)
     }
