@@ -27,8 +27,7 @@ extension HeadlessEngine {
 
     private static func resolve(_ response: HTTPResponse) throws(EngineError) -> ResolvedPresentation {
         do {
-            let written = try MPDParser().parse(Data(response.body))
-            return ResolvedPresentation(written, url: response.url)
+            return try DASHSession.resolve(response.body, url: response.url)
         } catch {
             throw EngineError(kind: .playlist, message: "the MPD cannot be read: \(error.description)", isFatal: true,
                               url: response.url.absoluteString)
@@ -41,40 +40,19 @@ extension HeadlessEngine {
         }
     }
 
-    /// Sets the server's clock of a live presentation: from its `UTCTiming` elements in order (the offset taken at
-    /// the request's midpoint), else the MPD response's `Date` header (as dash.js does), else this machine's clock,
-    /// with a warning (a live window then depends on this machine's clock being right).
+    /// Sets the server's clock of a live presentation (``DASHSession/synchroniseClock(dateHeader:receivedAt:elapsed:isolation:fetch:)``),
+    /// its requests counted as `clock` requests; a clock not from `UTCTiming` is a warning.
     func synchroniseClock(mpdResponse: HTTPResponse, receivedAt: Duration) async {
         guard let session = dash, session.presentation.type == .dynamic else { return }
         let expected = generation
-        for timing in session.presentation.written.utcTimings {
-            if let direct = timing.directTime {
-                session.clockEpoch = direct + (.zero - receivedAt)
-                session.clockSource = "UTCTiming direct"
-                return
-            }
-            for request in timing.requests {
-                let sent = stopwatch.elapsed
-                guard let response = try? await fetch(request.url, kind: .clock, variant: nil, method: request.method),
-                      generation == expected else { continue }
-                let received = stopwatch.elapsed
-                guard let server = timing.serverTime(body: response.body, dateHeader: response.header("Date")) else {
-                    continue
-                }
-                let midpoint = sent + (received - sent) / 2
-                session.clockEpoch = server + (.zero - midpoint)
-                session.clockSource = "UTCTiming \(request.url.absoluteString)"
-                return
-            }
+        let stopwatch = stopwatch
+        let fellBack = await session.synchroniseClock(dateHeader: mpdResponse.header("Date"), receivedAt: receivedAt,
+                                                      elapsed: { stopwatch.elapsed }) { request in
+            guard let response = try? await fetch(request.url, kind: .clock, variant: nil, method: request.method),
+                  generation == expected else { return nil }
+            return (response.body, response.header("Date"))
         }
-        guard generation == expected else { return }
-        if let date = mpdResponse.header("Date").flatMap(HTTPDate.parse) {
-            session.clockEpoch = StreamDate(date) + (.zero - receivedAt)
-            session.clockSource = "the MPD response's Date header"
-        } else {
-            session.clockEpoch = StreamDate(Date()) + (.zero - stopwatch.elapsed)
-            session.clockSource = "this machine's clock"
-        }
+        guard fellBack, generation == expected else { return }
         warn(EngineError(kind: .playlist, message: "the live MPD's clock could not be read from any UTCTiming; "
                             + "its segments are timed by \(session.clockSource)", isFatal: false,
                          url: session.presentation.url.absoluteString), "")
@@ -111,9 +89,7 @@ extension HeadlessEngine {
         do {
             let response = try await fetch(session.manifestURL, kind: .manifest, variant: nil)
             guard generation == expected else { return }
-            let presentation = try Self.resolve(response)
-            session.playlists.update(presentation)
-            session.manifestURL = DASHSession.nextURL(of: presentation)
+            session.update(with: try Self.resolve(response))
         } catch let error as EngineError {
             guard generation == expected else { return }
             warn(error, "; the presentation already loaded plays on")

@@ -5,6 +5,7 @@ public import PlaytraceNetwork
 public import PlaytracePlayer
 import PlaytraceHLS
 import PlaytraceHLSPlayback
+import PlaytraceDASHPlayback
 
 /// A real HLS client without a decoder.
 ///
