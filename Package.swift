@@ -127,6 +127,8 @@ let package = Package(
             dependencies: [
                 // The HLS rules libmpv lacks (the interstitial schedule, the ad-break ledger) are PlaytraceHLSPlayback's.
                 "PlaytraceCore", "PlaytracePlayer", "PlaytraceHLS", "PlaytraceNetwork", "PlaytraceHLSPlayback",
+                // An MPD is presented as HLS playlists as the headless engine presents it (DASHBridge).
+                "PlaytraceDASH", "PlaytraceDASHPlayback",
                 .target(name: "CMPV", condition: .when(traits: ["MPV"])),
             ],
             swiftSettings: strictness
@@ -260,8 +262,9 @@ let package = Package(
             name: "PlaytraceMPVTests",
             dependencies: [
                 "PlaytraceMPV", "PlaytraceLab", "PlaytracePlayer", "PlaytraceCore", "PlaytraceEngineConformance",
-                "PlaytraceTestSupport", "PlaytraceNetwork",
+                "PlaytraceTestSupport", "PlaytraceNetwork", "PlaytraceHLS", "PlaytraceDASHPlayback",
                 .target(name: "CGlibcMalloc", condition: .when(platforms: [.linux])),
+                .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictness
         ),

@@ -16,17 +16,20 @@ extension MPVEngine {
     /// the segment that covers it (FFmpeg's `live_start_index`, counted from the end of the playlist the engine
     /// read last), or where FFmpeg starts by default without a position.
     func loadPrimary(_ url: URL, at position: MediaTime?) {
+        // A DASH presentation's playlists are files whose segments are at the origin: FFmpeg, which allows a local
+        // playlist only local files by default, is told which protocols it may open.
+        let readerOptions = Self.readerOptions + (url.isFileURL ? ",protocol_whitelist=[file,http,https,tcp,tls,crypto,data]" : "")
         if let stream, stream.isLive {
             let startSequence = position.flatMap(stream.sequence(at:))
             origin.startLoad(startSequence: startSequence, isKnown: false)
             let fromEnd = startSequence.flatMap(stream.segmentsFromEnd(sequence:))
-            handle.set("demuxer-lavf-o", Self.readerOptions + (fromEnd.map { ",live_start_index=-\($0)" } ?? ""))
+            handle.set("demuxer-lavf-o", readerOptions + (fromEnd.map { ",live_start_index=-\($0)" } ?? ""))
             handle.set("start", "none")
             handle.requestLogMessages(level: "v")
         } else {
             // Until the engine knows where libmpv's time begins (on demand: once it knows the stream is on demand).
             origin.startLoad(startSequence: nil, isKnown: stream?.isLive == false)
-            handle.set("demuxer-lavf-o", Self.readerOptions)
+            handle.set("demuxer-lavf-o", readerOptions)
             handle.set("start", position.map { String($0.seconds) } ?? "none")
         }
         pendingStarts += 1

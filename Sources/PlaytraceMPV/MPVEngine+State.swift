@@ -87,6 +87,7 @@ extension MPVEngine {
         adBreaks = AdBreakLedger()
         refreshTask?.cancel()
         refreshTask = nil
+        closeDASH()
         isLoadAnnounced = false
         handle.set("pause", "yes")
         handle.set("speed", String(rate))

@@ -28,6 +28,7 @@ struct StreamPlaylist: Sendable {
         case malformed(PlaylistParseError, URL)
         case noVariant(URL)
         case notMedia(URL)
+        case file(String, URL)
 
         var description: String {
             switch self {
@@ -36,6 +37,7 @@ struct StreamPlaylist: Sendable {
             case .malformed(let error, let url): "\(url.absoluteString) is malformed: \(error)"
             case .noVariant(let url): "\(url.absoluteString) lists no variant"
             case .notMedia(let url): "\(url.absoluteString) is not a media playlist"
+            case .file(let reason, let url): "\(url.lastPathComponent) could not be read: \(reason)"
             }
         }
     }
@@ -78,6 +80,7 @@ struct StreamPlaylist: Sendable {
     }
 
     private static func fetch(_ url: URL, transport: any HTTPTransport) async throws(ReadError) -> Playlist {
+        if url.isFileURL { return try read(file: url) }
         let response: HTTPResponse
         do {
             response = try await transport.send(HTTPRequest(url: url, timeout: .seconds(10), maximumBodySize: maximumSize))
@@ -87,6 +90,24 @@ struct StreamPlaylist: Sendable {
         guard (200..<300).contains(response.status) else { throw .status(response.status, url) }
         do {
             return try PlaylistParser().parse(bytes: response.body)
+        } catch {
+            throw .malformed(error, url)
+        }
+    }
+
+    /// A playlist written to a file (a DASH presentation's, ``DASHBridge``): read whole, up to ``maximumSize``.
+    private static func read(file url: URL) throws(ReadError) -> Playlist {
+        let bytes: [UInt8]
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            bytes = Array(try handle.read(upToCount: maximumSize + 1) ?? Data())
+        } catch {
+            throw .file("\(error)", url)
+        }
+        guard bytes.count <= maximumSize else { throw .file("larger than \(maximumSize) bytes", url) }
+        do {
+            return try PlaylistParser().parse(bytes: bytes)
         } catch {
             throw .malformed(error, url)
         }
