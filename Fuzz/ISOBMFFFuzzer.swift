@@ -1,6 +1,6 @@
 // libFuzzer target for PlaytraceDASH's ISO BMFF reading (built by scripts/fuzz): any bytes walk to boxes that tile
-// what was read and lie within it, nested walks of container boxes stay inside their parent, and every emsg and prft
-// either reads or is refused, never read past its box.
+// what was read and lie within it, nested walks of container boxes stay inside their parent, every emsg and prft
+// either reads or is refused, never read past its box, and a segment index's subsegments follow one another.
 import PlaytraceDASH
 
 // Invariant (what makes this file's pointer use sound): libFuzzer lends `size` bytes at `data` for the call; they are copied at once.
@@ -12,6 +12,14 @@ public func fuzzISOBMFF(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     precondition(messages.count + problems.count <= BoxWalk.maximumBoxes + 1, "more results than boxes")
     for message in messages {
         precondition(message.messageData.count <= size && message.timescale > 0, "an emsg read past its box")
+    }
+    // A segment index read from any offset: its subsegments follow each other from past the box, none empty.
+    if let index = try? SegmentIndexBox(bytes, fileOffset: Int64(size % 7_919)) {
+        precondition(index.timescale > 0 && index.references.count <= 65_535, "an index that cannot be")
+        for (reference, next) in zip(index.references, index.references.dropFirst()) {
+            precondition(reference.range.last >= reference.range.first && next.range.first == reference.range.last + 1,
+                         "subsegments that do not follow each other")
+        }
     }
     return 0
 }

@@ -42,6 +42,12 @@ extension Int64 {
         }
         self = Int64(rounded)
     }
+
+    /// The sum, or `nil` where it would overflow.
+    package func addingChecked(_ other: Int64) -> Int64? {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? nil : sum
+    }
 }
 
 extension Int {

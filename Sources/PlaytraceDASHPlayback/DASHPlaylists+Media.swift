@@ -1,30 +1,31 @@
 public import PlaytraceCore
-import PlaytraceDASH
+public import PlaytraceDASH
 public import PlaytraceHLS
 
 extension DASHPlaylists {
+    /// Which representation of a period a track plays (`own`) and which times and numbers it (`reference`), and its
+    /// `BaseURL` location; `nil` when the track is not one of the presentation's.
+    func representations(of track: DASHTrack) -> (reference: (ResolvedPeriod) -> ResolvedRepresentation?,
+                                                  own: (ResolvedPeriod) -> ResolvedRepresentation?, location: Int)? {
+        let ladder = self.ladder
+        switch track {
+        case .rung(let rung, let location):
+            guard ladder.rungs.indices.contains(rung), location < ladder.locations else { return nil }
+            // Every rung is timed and numbered by the lowest: variants then share numbers and durations.
+            return ({ ladder.representation(rung: 0, in: $0) }, { ladder.representation(rung: rung, in: $0) }, location)
+        case .rendition(let kind, let key):
+            guard let rendition = ladder.renditions.first(where: { $0.kind == kind && $0.key == key }) else { return nil }
+            let own: (ResolvedPeriod) -> ResolvedRepresentation? = { ladder.adaptationSet(for: rendition, in: $0)?.representations.first }
+            return (own, own, 0)
+        }
+    }
+
     /// A track's media playlist at `now` (the server's time; needed only by a live presentation): the segments
     /// available then, at most ``maximumSegments``, across periods. `nil` when the track is not one of the
     /// presentation's.
     public mutating func mediaPlaylist(_ track: DASHTrack, at now: StreamDate?) -> MediaPlaylist? {
         let periods = presentation.periods
-        let reference: (ResolvedPeriod) -> ResolvedRepresentation?
-        let own: (ResolvedPeriod) -> ResolvedRepresentation?
-        var location = 0
-        switch track {
-        case .rung(let rung, let at):
-            guard ladder.rungs.indices.contains(rung), at < ladder.locations else { return nil }
-            location = at
-            // Every rung is timed and numbered by the lowest: variants then share numbers and durations.
-            let ladder = self.ladder
-            reference = { ladder.representation(rung: 0, in: $0) }
-            own = { ladder.representation(rung: rung, in: $0) }
-        case .rendition(let kind, let key):
-            guard let rendition = ladder.renditions.first(where: { $0.kind == kind && $0.key == key }) else { return nil }
-            let ladder = self.ladder
-            reference = { ladder.adaptationSet(for: rendition, in: $0)?.representations.first }
-            own = reference
-        }
+        guard let (reference, own, location) = representations(of: track) else { return nil }
         let chunks = availableChunks(periods: periods, reference: reference, now: now)
         // The reference segments listed, in order: what the numbers are given by.
         var listed: [(timing: SegmentReference, period: Int, index: Int64)] = []
@@ -211,7 +212,7 @@ extension DASHTrack {
 
 extension PlaytraceDASH.ByteRange {
     /// The same bytes as HLS writes them (a length and an offset).
-    var hls: PlaytraceHLS.ByteRange {
+    public var hls: PlaytraceHLS.ByteRange {
         PlaytraceHLS.ByteRange(length: Int(clamping: count), offset: Int(clamping: first))
     }
 }

@@ -24,7 +24,7 @@ public import PlaytraceHLS
 ///   variants do; a rung with no representation in a period has gaps there (`EXT-X-GAP`).
 public struct DASHPlaylists: Sendable {
     /// The presentation last loaded.
-    public private(set) var presentation: ResolvedPresentation
+    public internal(set) var presentation: ResolvedPresentation
     /// What the presentation offered when it loaded.
     public let ladder: DASHLadder
     /// The MPD's URL when it loaded: the base of every track's URL.
@@ -43,6 +43,8 @@ public struct DASHPlaylists: Sendable {
     public private(set) var readsInbandEvents: Bool
     /// Each track's numbering (rungs share one: they are numbered by the lowest), by ``DASHTrack/key``.
     var anchors: [String: SequenceAnchor] = [:]
+    /// The `SegmentBase` indexes that could not be fetched or read (their files play whole).
+    var unreadableIndexes: Set<IndexKey> = []
 
     public init(_ presentation: ResolvedPresentation, base: URL, maximumSegments: Int = 500_000) {
         self.presentation = presentation

@@ -68,6 +68,7 @@ extension HeadlessEngine {
         if session.isRefreshDue(elapsed: stopwatch.elapsed) {
             await refreshPresentation(session)
         }
+        await readIndexes(for: track, session: session)
         let now = session.now(elapsed: stopwatch.elapsed)
         guard let playlist = session.playlists.mediaPlaylist(track, at: now) else {
             throw EngineError(kind: .playlist, message: "the DASH presentation has no such track", isFatal: true,
@@ -78,6 +79,38 @@ extension HeadlessEngine {
             session.problemsReported = session.playlists.problems.count
         }
         return playlist
+    }
+
+    /// Reads the `SegmentBase` indexes a track's playlist needs (``DASHPlaylists/indexRequests(for:)``), each a
+    /// byte-range request that fails over across the `BaseURL` locations. An index that cannot be had or read is a
+    /// warning: its file then plays as one segment.
+    private func readIndexes(for track: DASHTrack, session: DASHSession) async {
+        let expected = generation
+        for request in session.playlists.indexRequests(for: track) {
+            var failure = "no URL"
+            var fetched: [UInt8]?
+            for url in request.urls {
+                do {
+                    fetched = try await fetch(ResourceLocation(url: url, byteRange: request.range.hls), kind: .segmentIndex,
+                                              variant: nil).body
+                    break
+                } catch let error as EngineError {
+                    failure = error.message
+                } catch {
+                    failure = "\(error)"
+                }
+            }
+            guard generation == expected else { return }
+            let problems = session.playlists.problems.count
+            if let fetched {
+                session.playlists.applyIndex(fetched, for: request)
+            } else {
+                session.playlists.indexFailed(request, reason: failure)
+            }
+            if session.playlists.problems.count > problems, let problem = session.playlists.problems.last {
+                warn(EngineError(kind: .playlist, message: problem.message, isFatal: false, url: request.urls.first?.absoluteString), "")
+            }
+        }
     }
 
     /// Fetches the live MPD again and takes it.

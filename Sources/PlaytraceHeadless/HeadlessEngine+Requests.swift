@@ -76,7 +76,7 @@ extension HeadlessEngine {
         case .mediaPlaylist, .steeringManifest, .manifest, .clock:
             let sized = Duration.seconds(target * configuration.playlistTimeoutTargetDurations)
             return min(configuration.requestTimeout, max(configuration.minimumPlaylistTimeout, sized))
-        case .segment, .initializationSection, .key:
+        case .segment, .initializationSection, .key, .segmentIndex:
             return max(configuration.requestTimeout, .seconds(target * configuration.segmentTimeoutTargetDurations))
         default:
             return configuration.requestTimeout

@@ -305,3 +305,33 @@ struct DASHPlaylistsTests {
         ])
     }
 }
+
+@Suite("SegmentBase in the playlists: the index read before the first playlist, or the file played whole")
+struct DASHPlaylistsSegmentBaseTests {
+    static let text = """
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT4S">
+          <Period id="0">
+            <AdaptationSet mimeType="video/mp4"><Representation id="v" bandwidth="500000">
+              <BaseURL>video.mp4</BaseURL>
+              <SegmentBase indexRange="100-199"><Initialization range="0-99"/></SegmentBase>
+            </Representation></AdaptationSet>
+          </Period>
+        </MPD>
+        """
+
+    @Test("An index that is no sidx: a problem, never asked again, the file one segment with its init")
+    func unreadableIndex() throws {
+        var playlists = try DASHPlaylistsTests.playlists(Self.text)
+        let requests = playlists.indexRequests(for: .rung(0, location: 0))
+        #expect(requests.map(\.range) == [ByteRange(first: 100, last: 199)])
+        #expect(requests.first?.urls.map(\.absoluteString) == ["https://origin.example/show/video.mp4"])
+        let request = try #require(requests.first)
+        let applied = playlists.applyIndex(Array(repeating: 0x47, count: 100), for: request)
+        #expect(!applied)
+        #expect(playlists.problems.contains { $0.message.contains("plays as one segment") })
+        #expect(playlists.indexRequests(for: .rung(0, location: 0)).isEmpty, "not asked again")
+        let playlist = try DASHPlaylistsTests.made(&playlists, .rung(0, location: 0), at: nil)
+        #expect(playlist.segments.count == 1 && playlist.segments[0].duration == 4)
+        #expect(playlist.segments[0].tags.map?.byteRange == PlaytraceHLS.ByteRange(length: 100, offset: 0))
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import PlaytraceCore
+import PlaytraceEngineConformance
 import PlaytraceHeadless
 import PlaytraceLab
 import PlaytracePlayer
@@ -25,6 +26,24 @@ struct HeadlessEngineDASHTests {
         #expect(backup.count >= 6, "the content came from the backup: \(backup.count)")
         // The ad period names its own BaseURL (../ads/): from the backup location it is the backup's.
         #expect(!harness.lab.requests.matching("/dash-backup/ads/").isEmpty)
+        await harness.shutdown()
+    }
+
+    @Test("The on-demand profile (SegmentBase, ffmpeg's global sidx): the index read first, then each subsegment by its range")
+    func playsSegmentBase() async throws {
+        var configuration = LabConfiguration()
+        configuration.mediaDirectory = EngineConformance.mediaDirectory
+        let harness = try await EngineHarness(lab: configuration)
+        await harness.start("/media/dash-ondemand/manifest.mpd")
+        let end = await harness.advance(until: { $0.status == .ended || $0.status == .failed }, limit: .seconds(40))
+        #expect(end.status == .ended && end.playhead == 12, "\(end.status) at \(end.playhead): \(String(describing: end.error))")
+        #expect(end.gaps.isEmpty)
+        let requests = await harness.recorder.events.compactMap { if case .request(let record) = $0 { record } else { nil } }
+        let video = requests.filter { $0.url.hasSuffix("/video.mp4") }
+        // Its index, its initialization, then 2 s subsegments: six of them, not the whole file in one.
+        #expect(video.map(\.kind) == [.segmentIndex, .initializationSection] + Array(repeating: .segment, count: 6),
+                "\(video.map(\.kind))")
+        #expect(video.allSatisfy { $0.status == 206 }, "every request a range: \(video.map(\.status))")
         await harness.shutdown()
     }
 

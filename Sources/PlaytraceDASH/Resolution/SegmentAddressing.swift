@@ -130,3 +130,41 @@ public struct SegmentAddressing: Sendable, Hashable {
         return timeline
     }
 }
+
+extension SegmentAddressing {
+    /// The addressing of a `SegmentBase` representation once its index (`sidx`) is read: a list of the file's byte
+    /// ranges, timed by a timeline that starts at the index's earliest presentation time, in the index's timescale.
+    /// The initialization range is kept, or, when none is written, is the bytes before the index (where the `moov`
+    /// is in a file that has one). `nil` for any other scheme, or an index with a subsegment of no duration.
+    /// - Parameters:
+    ///   - index: the index read from the bytes of `SegmentBase@indexRange`.
+    ///   - periodDuration: the period's length when known, past which no segment is listed.
+    public func indexed(by index: SegmentIndexBox, periodDuration: Duration?) -> (SegmentAddressing, [MPDProblem])? {
+        guard case .single(let indexRange?, let media) = scheme,
+              index.references.allSatisfy({ $0.duration > 0 }) else { return nil }
+        var entries: [SegmentTimeline.Entry] = []
+        for reference in index.references {
+            if let last = entries.last, last.duration == reference.duration {
+                entries[entries.count - 1].repeatCount += 1
+            } else {
+                entries.append(SegmentTimeline.Entry(time: entries.isEmpty ? index.earliestPresentationTime : nil,
+                                                     duration: reference.duration))
+            }
+        }
+        let timescale = Timescale(index.timescale)
+        // The offset in the index's ticks (the MPD writes it in its own timescale, which should be the same).
+        let (scaled, overflow) = presentationTimeOffset.multipliedReportingOverflow(by: index.timescale)
+        let offset = overflow ? presentationTimeOffset : scaled / max(1, self.timescale.ticksPerSecond)
+        var problems: [MPDProblem] = []
+        let timeline = Self.timeline(entries, timescale: timescale, offset: offset, periodDuration: periodDuration,
+                                     problems: &problems)
+        var indexed = self
+        indexed.scheme = .list(index.references.map { URLRange(url: media?.url, range: $0.range) }, .timeline(timeline))
+        indexed.timescale = timescale
+        indexed.presentationTimeOffset = offset
+        if initialization == nil, indexRange.first > 0 {
+            indexed.initialization = .url(URLRange(url: media?.url, range: ByteRange(first: 0, last: indexRange.first - 1)))
+        }
+        return (indexed, problems)
+    }
+}

@@ -50,6 +50,7 @@ extension RequestRecord.Kind: CustomStringConvertible {
         case .steeringManifest: "steering manifest"
         case .manifest: "MPD"
         case .clock: "clock"
+        case .segmentIndex: "segment index"
         case .other: "resource"
         }
     }

@@ -15,6 +15,8 @@ public struct RequestRecord: Sendable, Hashable, Codable {
         case manifest
         /// A live presentation's clock (an MPD's `UTCTiming`).
         case clock
+        /// An MPEG-DASH segment index (`sidx`, the bytes `SegmentBase@indexRange` names).
+        case segmentIndex
         case other
     }
 
