@@ -156,7 +156,7 @@ let package = Package(
         ),
         .target(
             name: "PlaytraceAds",
-            dependencies: ["PlaytraceCore", "PlaytraceNetwork", "PlaytraceHLS", "PlaytracePlayer"],
+            dependencies: ["PlaytraceCore", "PlaytraceNetwork", "PlaytraceHLS", "PlaytraceDASH", "PlaytracePlayer"],
             swiftSettings: strictness
         ),
         .target(
@@ -320,7 +320,7 @@ let package = Package(
         .testTarget(
             name: "PlaytraceAdsTests",
             dependencies: [
-                "PlaytraceAds", "PlaytraceCore", "PlaytraceNetwork", "PlaytraceLab", "PlaytracePlayer", "PlaytraceHeadless",
+                "PlaytraceAds", "PlaytraceCore", "PlaytraceNetwork", "PlaytraceLab", "PlaytracePlayer", "PlaytraceHeadless", "PlaytraceDASH",
                 "PlaytraceTestSupport", .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictness

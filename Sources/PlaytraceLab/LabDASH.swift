@@ -8,7 +8,8 @@ import PlaytraceHLS
 /// - `/dash/vod/manifest.mpd`: on demand, three periods as an SSAI server writes them (content, an ad period with its
 ///   own `BaseURL` and numbering, content again), addressed by `SegmentTemplate` with `$Number$` and `@duration`,
 ///   the ad period's first event a SCTE-35 `splice_insert` out of the network (`urn:scte:scte35:2014:xml+bin`), as
-///   MediaTailor recognises an avail;
+///   MediaTailor recognises an avail, and its ads signalled in SVTA2053 events
+///   (`urn:svta:advertising-wg:ad-creative-signaling`, the JSON of the HLS stream's ad-ID date ranges);
 /// - `/dash/live/manifest.mpd` and `/dash/dvr/manifest.mpd`: live, driven by the lab's clock, addressed by
 ///   `SegmentTimeline` (one `S` with `@r`) and `$Number$`, a SCTE-35 event at each ad break in the window, updated
 ///   every segment (`minimumUpdatePeriod`), the clock given by `UTCTiming` (http-iso at `/dash/time`);
@@ -142,6 +143,9 @@ struct LabDASH: Sendable {
                     <scte35:Signal><scte35:Binary>\(splice)</scte35:Binary></scte35:Signal>
                   </Event>
                 </EventStream>
+                <EventStream schemeIdUri="urn:svta:advertising-wg:ad-creative-signaling" timescale="90000">
+            \(signalingEvents(ads: breakLength))
+                </EventStream>
             \(sets(template: #"<SegmentTemplate media="$RepresentationID$/$Number$.m4s" initialization="$RepresentationID$/init.mp4" timescale="90000" duration="\#(duration * 90_000)" startNumber="1"/>"#))
               </Period>
               <Period id="content-2" start="PT\(first + ad)S" duration="PT\(rest)S">
@@ -150,6 +154,16 @@ struct LabDASH: Sendable {
             </MPD>
 
             """
+    }
+
+    /// The ad period's SVTA2053 signaling: an event per ad (one per segment), its JSON the slot the HLS stream's
+    /// ad-ID date ranges carry, beaconing under `/beacons/signaling/dash/`.
+    private func signalingEvents(ads: Int) -> String {
+        (1...max(1, ads)).map { ad in
+            let json = String(decoding: LabSignaling.slot(ad: ad, duration: Double(duration),
+                                                          sink: "\(base)/beacons/signaling/dash/break-1/ad-\(ad)"), as: UTF8.self)
+            return #"      <Event presentationTime="\#((ad - 1) * duration * 90_000)" duration="\#(duration * 90_000)" id="ad-\#(ad)">\#(Self.escaped(json))</Event>"#
+        }.joined(separator: "\n")
     }
 
     private func segmentList() -> String {

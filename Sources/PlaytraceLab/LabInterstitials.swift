@@ -110,16 +110,7 @@ struct LabInterstitials {
 
     /// MediaTailor's ad-ID signaling of one ad of the stitched break: a slot with its tracking (SVTA2053).
     private func adIDSignaling(ad: Int, date: StreamDate, base: String) -> DateRange {
-        let sink = "\(base)/beacons/signaling/break-1/ad-\(ad)"
-        var tracking: [[String: Any]] = ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete",
-                                         "pause", "resume", "mute", "unmute"].map { ["type": $0, "urls": ["\(sink)/\($0)"]] }
-        tracking.append(["type": "progress", "offset": d / 2, "urls": ["\(sink)/progress"]])
-        let envelope: [String: Any] = [
-            "version": 2, "type": "slot",
-            "payload": [["type": "linear", "start": 0, "duration": d,
-                         "identifiers": [["scheme": "urn:lab:ad-id", "value": "ad-\(ad)"]], "tracking": tracking]],
-        ]
-        let json = (try? JSONSerialization.data(withJSONObject: envelope, options: [.sortedKeys])) ?? Data()
+        let json = LabSignaling.slot(ad: ad, duration: d, sink: "\(base)/beacons/signaling/break-1/ad-\(ad)")
         var attributes = AttributeList()
         attributes.append("X-AD-CREATIVE-SIGNALING", .quoted(json.base64EncodedString()))
         return DateRange(id: "ad-id-break-1-\(ad)", classIdentifier: "urn:sva:advertising-wg:ad-id-signaling", startDate: date,

@@ -1,6 +1,7 @@
 import Foundation
-import PlaytraceAds
+@testable import PlaytraceAds
 import PlaytraceCore
+import PlaytraceDASH
 import PlaytraceTestSupport
 import Testing
 
@@ -35,6 +36,43 @@ struct AdCreativeSignalingTests {
 
         #expect(AdCreativeSignalingDecoder().decode(base64: "%%%", id: "bad", date: date).pods.isEmpty)
         #expect(AdCreativeSignalingDecoder().decode(base64: Data("[1]".utf8).base64EncodedString(), id: "x", date: date).problems.count == 1)
+    }
+
+    @Test("In an MPD: ad-ID and ad-creative signaling events (SVTA's and MediaTailor's scheme names), dated by the MPD")
+    func mpdEvents() throws {
+        let slot = String(decoding: try JSONSerialization.data(withJSONObject: [
+            "version": 2, "type": "slot",
+            "payload": [["start": 0, "duration": 4, "identifiers": [["scheme": "s", "value": "creative-1"]],
+                         "tracking": [["type": "impression", "urls": ["https://t/i"]]]]],
+        ] as [String: Any]), as: UTF8.self)
+        func mpd(_ anchor: String) -> String {
+            """
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" \(anchor) mediaPresentationDuration="PT20S">
+              <Period id="ad" start="PT10S">
+                <EventStream schemeIdUri="urn:svta:advertising-wg:ad-creative-signaling" timescale="1000" presentationTimeOffset="500">
+                  <Event presentationTime="2500" duration="4000" id="a1">\(slot)</Event>
+                </EventStream>
+                <EventStream schemeIdUri="urn:sva:advertising-wg:ad-id-signaling" timescale="1">
+                  <Event presentationTime="6" id="a2">\(slot)</Event>
+                  <Event presentationTime="8" id="a3">not json</Event>
+                </EventStream>
+                <EventStream schemeIdUri="urn:example:other"><Event presentationTime="1">\(slot)</Event></EventStream>
+                <AdaptationSet mimeType="video/mp4"><SegmentTemplate media="$Number$.m4s" duration="2"/>
+                  <Representation id="v" bandwidth="1"/></AdaptationSet>
+              </Period>
+            </MPD>
+            """
+        }
+        let url = try #require(URL(string: "https://origin.example/manifest.mpd"))
+        let reader = DASHSignalingReader(decoder: AdCreativeSignalingDecoder())
+        let dated = reader.metadata(of: ResolvedPresentation(try MPDParser().parse(Data(mpd(#"availabilityStartTime="1970-01-01T00:16:40Z""#).utf8)), url: url))
+        // 1,000 s (the anchor) + 10 s (the period) + (2,500 - 500) / 1,000 s; then + 6 s.
+        #expect(dated.pods.map(\.id) == ["ad/a1", "ad/a2"])
+        #expect(dated.pods.map { $0.startTime.milliseconds } == [1_012_000, 1_016_000])
+        #expect(dated.problems.count == 1, "the event that is not JSON: \(dated.problems)")
+        #expect(dated.dataRange == DataRange(start: AdTime(milliseconds: 1_010_000), end: AdTime(milliseconds: 1_020_000)))
+        let undated = reader.metadata(of: ResolvedPresentation(try MPDParser().parse(Data(mpd("").utf8)), url: url))
+        #expect(undated.pods.isEmpty && undated.problems.count == 1, "no anchor: \(undated.problems)")
     }
 
     @Test("The manifest is the beacon source: the stitched break's ads beaconed once from their ad-ID date ranges")

@@ -46,6 +46,16 @@ struct AdDASHSessionTests {
         }
     }
 
+    @Test("Signaling, on demand: the MPD's SVTA2053 events are the beacon source, no tracking API; every beacon once")
+    func signalingOnDemand() async throws {
+        let names = ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "progress"]
+        let expected = ["ad-1", "ad-2"].flatMap { ad in names.map { "break-1/\(ad)/\($0)" } }
+        let h = try await Self.playsOnDemand("/dash/vod/manifest.mpd", sink: "/beacons/signaling/dash/", expected: expected) {
+            ManifestSignalingAdProvider(transport: $0.transport, clock: $0.clock)
+        }
+        #expect(h.session.adPods.map(\.id) == ["content-1_1/ad-1", "content-1_1/ad-2"])
+    }
+
     /// Plays an on-demand DASH session through its break (to 18 s): the sink's hits under `sink` are `expected`.
     private static func playsOnDemand(_ path: String, sink: String, expected: [String],
                                       provider: (AdSessionHarness) -> any AdMetadataProvider) async throws -> AdSessionHarness {

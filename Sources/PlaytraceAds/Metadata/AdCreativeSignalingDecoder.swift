@@ -26,7 +26,6 @@ public struct AdCreativeSignalingDecoder: Sendable {
 
     /// The breaks one date range's signaling describes, at `date` (its `START-DATE`); `id` names them.
     public func decode(base64: String, id: String, date: StreamDate) -> (pods: [AdPod], problems: [AdMetadataProblem]) {
-        var problems: [AdMetadataProblem] = []
         // Base64 is at most 4/3 of the JSON: a value past the limit is refused before decoding.
         guard base64.utf8.count <= limits.maximumBodyBytes / 3 * 4 + 4 else {
             return ([], [AdMetadataProblem(path: id, message: "the signaling is larger than \(limits.maximumBodyBytes) bytes")])
@@ -38,11 +37,19 @@ public struct AdCreativeSignalingDecoder: Sendable {
         guard let data = Data(base64Encoded: text) else {
             return ([], [AdMetadataProblem(path: id, message: "X-AD-CREATIVE-SIGNALING is not base64")])
         }
+        return decode(json: data, id: id, date: date, carrier: "X-AD-CREATIVE-SIGNALING")
+    }
+
+    /// The breaks a signaling JSON document describes, at `date`, as an MPD's `EventStream` event carries it (its
+    /// text, not base64); `carrier` names where it came from in problems.
+    func decode(json data: Data, id: String, date: StreamDate, carrier: String = "the signaling")
+        -> (pods: [AdPod], problems: [AdMetadataProblem]) {
+        var problems: [AdMetadataProblem] = []
         let root: JSONReader
         do {
             root = try JSONReader.root(of: data, limits: limits)
         } catch {
-            return ([], [AdMetadataProblem(path: id, message: "X-AD-CREATIVE-SIGNALING: \(error)")])
+            return ([], [AdMetadataProblem(path: id, message: "\(carrier): \(error)")])
         }
         let base = AdTime(date)
         let type = root.string("type", problems: &problems) ?? "slot"

@@ -1,10 +1,12 @@
 public import Foundation
 public import PlaytraceCore
 public import PlaytraceNetwork
+import PlaytraceDASH
 import PlaytraceHLS
 
 /// Ad tracking from the stream's own manifest: SVTA2053 ad creative signaling (`X-AD-CREATIVE-SIGNALING` on
-/// `EXT-X-DATERANGE`, as MediaTailor's ad-ID signaling writes it), with no tracking API.
+/// `EXT-X-DATERANGE`, as MediaTailor's ad-ID signaling writes it; on DASH, the JSON of an MPD's ad-ID or
+/// ad-creative signaling `EventStream` events, ``DASHSignalingReader``), with no tracking API.
 ///
 /// The session plays the URL it is given; its "metadata" is the media playlist (a multivariant playlist's first
 /// variant), fetched at once and, for a live stream, again every target duration. Each date range with the
@@ -42,7 +44,13 @@ public final class ManifestSignalingAdProvider: AdMetadataProvider {
         }
     }
 
-    private func playlist(at url: URL) async -> Result<(Playlist, URL), Failure> {
+    /// A manifest: an HLS playlist, or an MPD.
+    enum Manifest {
+        case playlist(Playlist)
+        case mpd(ResolvedPresentation)
+    }
+
+    private func manifest(at url: URL) async -> Result<(Manifest, URL), Failure> {
         let response: HTTPResponse
         do {
             response = try await transport.send(HTTPRequest(url: url, timeout: requestTimeout, maximumBodySize: limits.maximumBodyBytes * 4))
@@ -50,8 +58,15 @@ public final class ManifestSignalingAdProvider: AdMetadataProvider {
             return .failure(.request(error.description))
         }
         guard response.isSuccess else { return .failure(.status(response.status)) }
+        if MPDDetection.isMPD(response.body) {
+            do {
+                return .success((.mpd(ResolvedPresentation(try MPDParser().parse(Data(response.body)), url: response.url)), response.url))
+            } catch {
+                return .failure(.playlist("\(error)"))
+            }
+        }
         do {
-            return .success((try PlaylistParser().parse(bytes: response.body), response.url))
+            return .success((.playlist(try PlaylistParser().parse(bytes: response.body)), response.url))
         } catch {
             return .failure(.playlist("\(error)"))
         }
@@ -59,14 +74,18 @@ public final class ManifestSignalingAdProvider: AdMetadataProvider {
 
     public func setUp(mediaUrl: URL, isInitRequest: Bool, now: StreamDate) async -> (info: SessionInfo?, failures: [AdSessionError]) {
         let step = "manifest GET"
-        switch await playlist(at: mediaUrl) {
-        case .success((.multivariant(let multivariant), let url)):
+        switch await manifest(at: mediaUrl) {
+        case .success((.mpd, let url)):
+            // The MPD is the metadata itself.
+            return (SessionInfo(localSessionId: now.iso8601Milliseconds, mediaUrl: mediaUrl, manifestUrl: mediaUrl,
+                                adTrackingMetadataUrl: url, obtainedBy: step), [])
+        case .success((.playlist(.multivariant(let multivariant)), let url)):
             guard let first = multivariant.variants.first, let variant = URL(string: first.uri, relativeTo: url)?.absoluteURL else {
                 return (nil, [.transport(step: step, reason: "the multivariant playlist has no variant")])
             }
             return (SessionInfo(localSessionId: now.iso8601Milliseconds, mediaUrl: mediaUrl, manifestUrl: mediaUrl,
                                 adTrackingMetadataUrl: variant, obtainedBy: step), [])
-        case .success((.media, let url)):
+        case .success((.playlist(.media), let url)):
             return (SessionInfo(localSessionId: now.iso8601Milliseconds, mediaUrl: mediaUrl, manifestUrl: mediaUrl,
                                 adTrackingMetadataUrl: url, obtainedBy: step), [])
         case .failure(let failure):
@@ -78,17 +97,24 @@ public final class ManifestSignalingAdProvider: AdMetadataProvider {
         var failures = 0
         while !Task.isCancelled {
             session.metadataRequestsInFlight += 1
-            let result = await playlist(at: info.adTrackingMetadataUrl)
+            let result = await manifest(at: info.adTrackingMetadataUrl)
             session.metadataRequestsInFlight -= 1
             let wait: Duration
             switch result {
-            case .success((.media(let media), _)):
+            case .success((.playlist(.media(let media)), _)):
                 failures = 0
                 session.apply(metadata(of: media))
                 session.metadataAttemptFinished()
                 if media.isFinished || Task.isCancelled { return }
                 wait = .seconds(max(media.targetDuration, 1))
-            case .success((.multivariant, _)):
+            case .success((.mpd(let presentation), _)):
+                failures = 0
+                session.apply(DASHSignalingReader(decoder: AdCreativeSignalingDecoder(limits: limits)).metadata(of: presentation))
+                session.metadataAttemptFinished()
+                // An on-demand MPD does not change; a live one is read again when it says it may have.
+                guard presentation.type == .dynamic, !Task.isCancelled else { return }
+                wait = max(.seconds(1), presentation.written.minimumUpdatePeriod ?? .seconds(2))
+            case .success((.playlist(.multivariant), _)):
                 session.metadataFailures += 1
                 session.note(Failure.playlist("a media playlist was expected"))
                 session.metadataAttemptFinished()

@@ -6,7 +6,7 @@ import PlaytraceSession
 struct AdOptions: ParsableArguments {
     @Option(help: """
         Track ads: harmonic or mediatailor (an SSAI session: the URL is then the session URL), signaling (the \
-        manifest's SVTA2053 X-AD-CREATIVE-SIGNALING date ranges, no tracking API), or vast (only the interstitials \
+        manifest's SVTA2053 signaling: X-AD-CREATIVE-SIGNALING date ranges, an MPD's signaling events; no tracking API), or vast (only the interstitials \
         whose asset lists an ad server answers in VAST, which every mode tracks).
         """)
     var ads: String?
