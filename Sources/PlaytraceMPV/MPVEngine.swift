@@ -36,7 +36,7 @@ public import PlaytracePlayer
 /// | live and DVR: `playhead`, `seekableRange`, `streamDate`, `adBreaks` | libmpv's time starts at 0 wherever FFmpeg begins a live stream: the engine places it on the playlist's timeline by the first segment FFmpeg opens (named in FFmpeg's verbose log, which reaches only the first libmpv instance of a process; without it, where FFmpeg starts by default, or the segment a seek asked for, which FFmpeg may miss by a segment when the playlist grew since the engine read it), and reads the media playlist every target duration for the window, dates, ad breaks and interstitials; the seekable range ends three target durations before the window's end, as on the headless engine |
 /// | seeks in a live or DVR stream | exact within what libmpv holds (what it buffered ahead, and kept behind); elsewhere FFmpeg cannot seek in a live playlist: the stream is loaded again at the segment that covers the target (`live_start_index`), and the seek lands at that segment's start |
 /// | failover | none: FFmpeg's HLS reader plays one variant and skips a segment it cannot fetch (the headless engine fetches it from another variant) |
-/// | MPEG-DASH | with the HTTP client, the engine reads the MPD (its clock from `UTCTiming`) as the headless engine does. A live or DVR MPD plays through HLS playlists the engine writes for it in a private directory (`DASHBridge`; FFmpeg's DASH reader ignores `UTCTiming`, starts a `SegmentTimeline` 60 s from its end and, at each refresh of a timeline whose `startNumber` is not 0, goes back to the window's first segment): it starts three target durations from the live edge and has the live checks' window, dates, seeks and ad breaks; the MPD is fetched again at `minimumUpdatePeriod`. An on-demand MPD plays through FFmpeg's DASH reader (which starts and seeks in fragmented MP4 more surely than its HLS reader), its dates, ad breaks and target duration read from the same playlists. FFmpeg plays one representation per adaptation set (no ABR) and no `BaseURL` failover; a multi-period on-demand MPD (an SSAI ad period) is beyond FFmpeg's DASH reader. Without an HTTP client libmpv reads every MPD alone |
+/// | MPEG-DASH | with the HTTP client, the engine reads the MPD (its clock from `UTCTiming`) as the headless engine does. A live or DVR MPD plays through HLS playlists the engine writes for it in a private directory (`DASHBridge`; FFmpeg's DASH reader ignores `UTCTiming`, starts a `SegmentTimeline` 60 s from its end and, at each refresh of a timeline whose `startNumber` is not 0, goes back to the window's first segment): it starts three target durations from the live edge and has the live checks' window, dates, seeks and ad breaks; the MPD is fetched again at `minimumUpdatePeriod`. An on-demand MPD plays through FFmpeg's DASH reader (which starts and seeks in fragmented MP4 more surely than its HLS reader), its dates, ad breaks and target duration read from the same playlists. FFmpeg plays one representation per adaptation set (no ABR; on demand the variant reported is the one decoded, its size and bit rate) and no `BaseURL` failover; a multi-period on-demand MPD (an SSAI ad period) is beyond FFmpeg's DASH reader. Without an HTTP client libmpv reads every MPD alone |
 ///
 /// Progress reports come at each decoded frame (libmpv cannot stop the playhead at a boundary): a movement that
 /// crosses a boundary is split there (``setProgressBoundaries(_:)``). Skipped ranges are applied two frames ahead
@@ -359,7 +359,13 @@ public actor MPVEngine: PlaybackEngine {
         switch result {
         case .success(var stream):
             // A DASH presentation's variants are named by their tracks in the MPD, not by the files written for them.
+            // An on-demand one plays through FFmpeg's DASH reader, which picks its representation itself: the variant
+            // is then the one decoded (its size and bit rate), not the one the engine read the dates from.
             if let bridge = dashBridge {
+                if bridge.session.presentation.type == .static {
+                    stream.variants = []
+                    stream.variantIndex = nil
+                }
                 for index in stream.variants.indices {
                     stream.variants[index].url = bridge.trackURL(ofFile: stream.variants[index].url) ?? stream.variants[index].url
                 }
