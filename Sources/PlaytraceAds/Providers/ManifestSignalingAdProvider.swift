@@ -6,7 +6,7 @@ import PlaytraceHLS
 
 /// Ad tracking from the stream's own manifest: SVTA2053 ad creative signaling (`X-AD-CREATIVE-SIGNALING` on
 /// `EXT-X-DATERANGE`, as MediaTailor's ad-ID signaling writes it; on DASH, the JSON of an MPD's ad-ID or
-/// ad-creative signaling `EventStream` events, ``DASHSignalingReader``), with no tracking API.
+/// ad-creative signaling `EventStream` events), with no tracking API.
 ///
 /// The session plays the URL it is given; its "metadata" is the media playlist (a multivariant playlist's first
 /// variant), fetched at once and, for a live stream, again every target duration. Each date range with the
