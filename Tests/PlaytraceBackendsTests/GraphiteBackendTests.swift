@@ -24,7 +24,7 @@ struct GraphiteServer {
         var points: [(Int64, Double)] = []
         for _ in 0..<100 {
             if FileManager.default.fileExists(atPath: file) {
-                points = try fetch(file, from: from)
+                points = try await fetch(file, from: from)
                 if points.count >= count { return points }
             }
             try await Task.sleep(for: .milliseconds(100))
@@ -32,16 +32,16 @@ struct GraphiteServer {
         return points
     }
 
-    private static func fetch(_ file: String, from: Int64) throws -> [(Int64, Double)] {
+    private static func fetch(_ file: String, from: Int64) async throws -> [(Int64, Double)] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/whisper-fetch")
         process.arguments = ["--from=\(from)", file]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
+        let text = await output.fileHandleForReading.readText()
+        await process.ended()
+        return text.split(separator: "\n").compactMap { line in
             let parts = line.split(separator: "\t")
             guard parts.count == 2, let seconds = Int64(parts[0]), let value = Double(parts[1]) else { return nil }
             return (seconds, value)

@@ -166,7 +166,7 @@ struct CLIRobustnessTests {
                     "printed: \(printed)")
         }
         kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
+        await process.ended()
         #expect(process.terminationStatus == 0)
     }
 
@@ -236,8 +236,8 @@ struct CLIRobustnessTests {
             try await Task.sleep(for: .milliseconds(25))
         }
         try FileManager.default.removeItem(at: folder)
-        let text = String(decoding: printed.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = await printed.fileHandleForReading.readText()
+        await process.ended()
         await lab.stop()
         #expect(process.terminationStatus == 1, "printed: \(text)")
         #expect(!text.contains("Fatal error") && !text.contains("Backtrace"))
@@ -280,8 +280,8 @@ struct CLIRobustnessTests {
         }
         try await Task.sleep(for: .milliseconds(500))
         kill(process.processIdentifier, signal)
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = await output.fileHandleForReading.readText()
+        await process.ended()
         await lab.stop()
         #expect(process.terminationStatus == 128 + signal)
         #expect(text.contains("interrupted at"))

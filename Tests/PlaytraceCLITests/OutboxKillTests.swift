@@ -2,6 +2,7 @@ import Foundation
 import PlaytraceLab
 import PlaytraceNetwork
 import PlaytraceCore
+import PlaytraceTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -45,7 +46,7 @@ struct OutboxKillTests {
             try await Task.sleep(for: .milliseconds(5))
         }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        await process.ended()
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
         let beforeRestart = received().count
         #expect(beforeRestart >= 8 && beforeRestart < Self.count, "killed in the middle of the flush")
@@ -94,7 +95,7 @@ struct OutboxKillTests {
         }
         try await Task.sleep(for: .seconds(1))
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        await process.ended()
         #expect(process.terminationReason == .uncaughtSignal)
 
         let outbox = try Outbox(path: path, couriers: [])

@@ -1,6 +1,7 @@
 import Foundation
 import PlaytraceLab
 import PlaytraceNetwork
+import PlaytraceTestSupport
 import Testing
 
 /// Nothing stranded, nothing silently gone: what an earlier run left in an outbox file goes out with `outbox
@@ -87,8 +88,8 @@ struct OutboxStrandingTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         try FileManager.default.removeItem(atPath: path)
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = await output.fileHandleForReading.readText()
+        await process.ended()
         await lab.stop()
         #expect(process.terminationStatus == 1)
         #expect(text.contains("the outbox file \(path) was deleted while in use: what it held is lost"), "\(text)")

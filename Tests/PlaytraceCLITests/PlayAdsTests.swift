@@ -1,6 +1,7 @@
 import Foundation
 import PlaytraceCore
 import PlaytraceLab
+import PlaytraceTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -112,7 +113,7 @@ struct PlayAdsTests {
             try await Task.sleep(for: .milliseconds(5))
         }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        await process.ended()
         #expect(process.terminationReason == .uncaughtSignal)
         let first = Self.harmonicHits(lab)
         #expect(first.sorted() == ["ad-1/firstQuartile", "ad-1/impression", "ad-1/start"], "\(first)")

@@ -39,8 +39,8 @@ struct PlayTelemetryDeliveryTests {
         #expect(process.isRunning, "the session still plays")
         #expect(stored.contains { $0["action"] as? String == "Start" }, "the Start event reached InfluxDB during the session")
         kill(process.processIdentifier, signal)
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = await output.fileHandleForReading.readText()
+        await process.ended()
         await lab.stop()
         #expect(process.terminationStatus == 128 + signal)
         // Every event the session emitted (the JSON lines file has them all) is in InfluxDB.

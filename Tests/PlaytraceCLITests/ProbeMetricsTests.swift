@@ -148,7 +148,7 @@ struct ProbeMetricsTests {
             Issue.record(error)
         }
         labProcess?.interrupt()
-        labProcess?.waitUntilExit()
+        await labProcess?.ended()
         await labServer?.stop()
         await hosts?.down()
         defer { for shard in shards { try? FileManager.default.removeItem(atPath: shard.summaryPath) } }

@@ -148,7 +148,7 @@ struct VerdictTests {
         for _ in 0..<400 where !printed().contains("Summary") { try await Task.sleep(for: .milliseconds(25)) }
         try await Task.sleep(for: .milliseconds(1_500))
         kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
+        await process.ended()
         try output.close()
         await lab.stop()
         #expect(process.terminationStatus == 128 + SIGINT)
@@ -179,8 +179,8 @@ struct VerdictTests {
         }
         try await Task.sleep(for: .milliseconds(300))
         kill(process.processIdentifier, SIGTERM)
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = await output.fileHandleForReading.readText()
+        await process.ended()
         await lab.stop()
         #expect(process.terminationStatus == 128 + SIGTERM)
         #expect(text.contains("Summary") && text.contains("interrupted at"), "\(text)")
