@@ -53,7 +53,7 @@ public struct VASTParser: Sendable {
         }
         // Foundation's XMLParser on Linux crashes on element names that are not UTF-8: the bytes are checked first
         // (VAST is UTF-8; a UTF-16 document would be refused here too).
-        guard String(validating: data, as: UTF8.self) != nil else {
+        guard XMLDocumentCheck.isUTF8(data) else {
             throw VASTParseError(.xmlParsing, "the document is not UTF-8")
         }
         // A document type declaration could declare entities that expand without bound, or read local files: VAST

@@ -120,8 +120,9 @@ public struct ByteRange: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads `first-last`; `nil` unless both are numbers and `first ≤ last`.
     public init?(_ text: String) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, let first = Int64(parts[0].trimmingSpaces), let last = Int64(parts[1].trimmingSpaces),
+        guard let dash = text.utf8.firstIndex(of: UInt8(ascii: "-")),
+              let first = AttributeValues.decimal(String(text[..<dash])),
+              let last = AttributeValues.decimal(String(text[text.utf8.index(after: dash)...])),
               first >= 0, first <= last else { return nil }
         self.init(first: first, last: last)
     }
@@ -130,13 +131,4 @@ public struct ByteRange: Sendable, Hashable, CustomStringConvertible {
     public var count: Int64 { last - first == Int64.max ? Int64.max : last - first + 1 }
 
     public var description: String { "\(first)-\(last)" }
-}
-
-extension Substring {
-    var trimmingSpaces: Substring {
-        var text = self
-        while text.first == " " { text = text.dropFirst() }
-        while text.last == " " { text = text.dropLast() }
-        return text
-    }
 }

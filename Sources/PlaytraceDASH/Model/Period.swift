@@ -84,9 +84,11 @@ public struct FrameRate: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads `25` or `30000/1001`; `nil` for anything else, or a zero or negative part.
     public init?(_ text: String) {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let numerator = Int64(parts[0].trimmingSpaces), numerator > 0 else { return nil }
-        let denominator = parts.count == 2 ? Int64(parts[1].trimmingSpaces) : 1
+        // Read in place (an MPD states one per representation): no split, no array.
+        let slash = text.utf8.firstIndex(of: UInt8(ascii: "/"))
+        guard let numerator = AttributeValues.decimal(String(text[..<(slash ?? text.endIndex)])), numerator > 0 else { return nil }
+        var denominator: Int64? = 1
+        if let slash { denominator = AttributeValues.decimal(String(text[text.utf8.index(after: slash)...])) }
         guard let denominator, denominator > 0 else { return nil }
         self.numerator = numerator
         self.denominator = denominator

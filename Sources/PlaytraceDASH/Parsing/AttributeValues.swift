@@ -15,11 +15,22 @@ struct AttributeValues {
         self.reader = reader
     }
 
-    func string(_ name: String) -> String? { attributes[name] }
+    func string(_ name: String) -> String? { self[name] }
+
+    /// The value of `name`, found by comparing names rather than hashing the one asked for: an element has a few
+    /// attributes and is asked for a dozen it mostly does not have; a hash per question cost more than the parse of
+    /// the element by `XMLParser`.
+    private subscript(name: String) -> String? {
+        guard attributes.count <= 32 else { return attributes[name] }
+        // Most names differ in length: a comparison of counts (held inline) avoids most calls to `==`.
+        let count = name.utf8.count
+        for (key, value) in attributes where key.utf8.count == count && key == name { return value }
+        return nil
+    }
 
     /// A value the element cannot do without: its absence is reported.
     func required(_ name: String) -> String? {
-        guard let value = attributes[name], !value.isEmpty else {
+        guard let value = self[name], !value.isEmpty else {
             reader.problem("@\(name) is missing: the element is ignored", line: line)
             return nil
         }
@@ -32,7 +43,7 @@ struct AttributeValues {
 
     /// An integer of any sign (`S@r`). `written`: the attribute's value when the caller has it already.
     func integer(_ name: String, written: String? = nil) -> Int64? {
-        guard let value = written ?? attributes[name] else { return nil }
+        guard let value = written ?? self[name] else { return nil }
         guard let number = Self.decimal(value) else {
             invalid(name, value, "an integer within 64 bits")
             return nil
@@ -70,7 +81,7 @@ struct AttributeValues {
     func count(_ name: String, written: String? = nil) -> Int64? {
         guard let number = integer(name, written: written) else { return nil }
         guard number >= 0 else {
-            invalid(name, written ?? attributes[name] ?? "", "0 or more")
+            invalid(name, written ?? self[name] ?? "", "0 or more")
             return nil
         }
         return number
@@ -80,7 +91,7 @@ struct AttributeValues {
     func positive(_ name: String, written: String? = nil) -> Int64? {
         guard let number = integer(name, written: written) else { return nil }
         guard number > 0 else {
-            invalid(name, written ?? attributes[name] ?? "", "1 or more")
+            invalid(name, written ?? self[name] ?? "", "1 or more")
             return nil
         }
         return number
@@ -88,7 +99,7 @@ struct AttributeValues {
 
     /// A decimal of 0 or more, or `INF` (`@availabilityTimeOffset`).
     func offset(_ name: String) -> Double? {
-        guard let value = attributes[name] else { return nil }
+        guard let value = self[name] else { return nil }
         let trimmed = String(value.trimmingXMLSpace)
         if trimmed == "INF" { return .infinity }
         guard let number = Double(trimmed), number.isFinite, number >= 0 else {
@@ -99,7 +110,7 @@ struct AttributeValues {
     }
 
     func boolean(_ name: String) -> Bool? {
-        switch attributes[name]?.trimmingXMLSpace {
+        switch self[name]?.trimmingXMLSpace {
         case nil: return nil
         case "true", "1": return true
         case "false", "0": return false
@@ -111,7 +122,7 @@ struct AttributeValues {
 
     /// An `xs:duration` of 0 or more.
     func duration(_ name: String) -> Duration? {
-        guard let value = attributes[name] else { return nil }
+        guard let value = self[name] else { return nil }
         do {
             let duration = try XSDuration.parse(value)
             guard duration >= .zero else {
@@ -127,7 +138,7 @@ struct AttributeValues {
 
     /// An `xs:dateTime`; one without a zone is read as UTC, and said.
     func date(_ name: String) -> StreamDate? {
-        guard let value = attributes[name] else { return nil }
+        guard let value = self[name] else { return nil }
         let trimmed = String(value.trimmingXMLSpace)
         if let date = try? StreamDate(iso8601: trimmed) { return date }
         if let last = trimmed.last, last.isNumber, let date = try? StreamDate(iso8601: trimmed + "Z") {
@@ -139,7 +150,7 @@ struct AttributeValues {
     }
 
     func byteRange(_ name: String) -> ByteRange? {
-        guard let value = attributes[name] else { return nil }
+        guard let value = self[name] else { return nil }
         guard let range = ByteRange(value) else {
             invalid(name, value, "a byte range first-last")
             return nil

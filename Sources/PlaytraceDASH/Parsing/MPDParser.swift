@@ -65,7 +65,7 @@ public struct MPDParser: Sendable {
             throw MPDParseError("the document is larger than \(limits.maximumBytes) bytes")
         }
         // Foundation's XMLParser on Linux crashes on element names that are not UTF-8: the bytes are checked first.
-        guard String(validating: data, as: UTF8.self) != nil else { throw MPDParseError("the document is not UTF-8") }
+        guard XMLDocumentCheck.isUTF8(data) else { throw MPDParseError("the document is not UTF-8") }
         if XMLDocumentCheck.declaresDocumentType(data) {
             throw MPDParseError("the document has a document type declaration (<!DOCTYPE or <!ENTITY): refused")
         }

@@ -204,16 +204,13 @@ final class MPDReader: NSObject, XMLParserDelegate {
         let parent = stack.last?.name
         switch name {
         case "Period" where parent == "MPD":
-            if let period { presentation.periods.append(period) }
-            period = nil
+            if let period = period.take() { presentation.periods.append(period) }
         case "AdaptationSet" where parent == "Period":
-            if let adaptationSet { period?.adaptationSets.append(adaptationSet) }
-            adaptationSet = nil
+            if let adaptationSet = adaptationSet.take() { period?.adaptationSets.append(adaptationSet) }
         case "Representation" where parent == "AdaptationSet":
-            if let representation { adaptationSet?.representations.append(representation) }
-            representation = nil
+            if let representation = representation.take() { adaptationSet?.representations.append(representation) }
         case "BaseURL":
-            if var baseURL, let url = takeText()?.trimmingXMLSpace, !url.isEmpty {
+            if var baseURL = baseURL.take(), let url = takeText()?.trimmingXMLSpace, !url.isEmpty {
                 baseURL.url = String(url)
                 switch parent {
                 case "MPD": presentation.baseURLs.append(baseURL)
@@ -235,17 +232,14 @@ final class MPDReader: NSObject, XMLParserDelegate {
                 adaptationSet?.labels.append(String(label))
             }
         case "SegmentTemplate":
-            if let template { setInformation(parent) { $0.template = template } }
-            template = nil
+            if let template = template.take() { setInformation(parent) { $0.template = template } }
         case "SegmentBase":
-            if let base { setInformation(parent) { $0.base = base } }
-            base = nil
+            if let base = base.take() { setInformation(parent) { $0.base = base } }
         case "SegmentList":
-            if let list { setInformation(parent) { $0.list = list } }
-            list = nil
+            if let list = list.take() { setInformation(parent) { $0.list = list } }
         case "SegmentTimeline":
+            let timeline = timeline.take()
             if parent == "SegmentTemplate" { template?.timeline = timeline } else if parent == "SegmentList" { list?.timeline = timeline }
-            timeline = nil
         case "Binary" where parent == "Signal":
             if let encoded = takeText() {
                 if let bytes = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters) {
@@ -256,14 +250,12 @@ final class MPDReader: NSObject, XMLParserDelegate {
             }
         case "Event" where parent == "EventStream":
             let body = takeText()?.trimmingXMLSpace
-            if var event {
+            if var event = event.take() {
                 if case .none = event.content, let body, !body.isEmpty { event.content = .text(String(body)) }
                 eventStream?.events.append(event)
             }
-            event = nil
         case "EventStream" where parent == "Period":
-            if let eventStream { period?.eventStreams.append(eventStream) }
-            eventStream = nil
+            if let eventStream = eventStream.take() { period?.eventStreams.append(eventStream) }
         default:
             break
         }
