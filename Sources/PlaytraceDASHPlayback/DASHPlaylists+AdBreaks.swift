@@ -64,18 +64,82 @@ extension DASHPlaylists {
         }
     }
 
+    /// The largest SVTA2053 signaling read from an `emsg` (a break's JSON envelope is a few kilobytes).
+    public static let maximumInbandSignalingBytes = 64 << 10
+
     /// How many breaks signalled in segments are kept (the oldest are forgotten first).
     static let maximumInbandBreaks = 64
 
-    /// Whether a representation declares SCTE-35 events carried in its segments (`InbandEventStream`): an engine
-    /// then reads the `emsg` boxes of the segments it fetches (``noteInbandEvents(_:segmentStart:)``).
-    static func declaresInbandSCTE35(_ presentation: ResolvedPresentation) -> Bool {
+    /// Whether a representation declares events carried in its segments that an engine reads (`InbandEventStream`
+    /// of SCTE-35 or of SVTA2053 ad creative signaling): it then reads the `emsg` boxes of the segments it fetches
+    /// (``noteInbandEvents(_:segmentStart:)``, ``inbandSignaling(_:segmentStart:)``).
+    static func declaresInbandEvents(_ presentation: ResolvedPresentation) -> Bool {
         presentation.periods.contains { period in
             period.adaptationSets.contains { set in
                 set.representations.contains { representation in
-                    representation.attributes.inbandEventStreams.contains { $0.schemeIdURI.hasPrefix("urn:scte:scte35:") }
+                    representation.attributes.inbandEventStreams.contains {
+                        EventScheme.isSCTE35($0.schemeIdURI) || EventScheme.isAdCreativeSignaling($0.schemeIdURI)
+                    }
                 }
             }
+        }
+    }
+
+    /// Where an `emsg` places its event on the MPD's timeline, the segment carrying it starting at `segmentStart`: a
+    /// version 0 event from the segment's start; a version 1 event on its period's timeline (less the presentation
+    /// time offset). `nil` when it cannot be placed.
+    private func start(of message: EventMessage, segmentStart: Duration) -> Duration? {
+        let timescale = Double(message.timescale)
+        switch message.time {
+        case .delta(let ticks):
+            return segmentStart + .seconds(Double(ticks) / timescale)
+        case .absolute(let ticks):
+            guard let period = presentation.period(at: segmentStart) else { return nil }
+            let offset = DASHLadder.mainSet(of: ladder.kind, in: period)?.representations.first.map { representation in
+                let addressing = representation.segments.addressing
+                return addressing.timescale.duration(ofTicks: addressing.presentationTimeOffset)
+            } ?? .zero
+            let seconds = Double(ticks) / timescale
+            guard seconds.isFinite, seconds < 1e12 else { return nil }
+            return period.start + .seconds(seconds) - offset
+        }
+    }
+
+    /// An SVTA2053 ad creative signaling event carried in a segment (an `emsg` of an ad-ID or ad-creative
+    /// signaling scheme): its JSON envelope, for an ad session to read, placed on the MPD's timeline.
+    public struct InbandSignaling: Sendable, Hashable {
+        /// The event's identity, `emsg-<value>-<id>` (`emsg-<id>` without a value): a message repeated in later
+        /// segments is the same event.
+        public var id: String
+        /// Where the event starts, MPD time.
+        public var start: Duration
+        /// Its duration.
+        public var duration: Duration
+        /// The JSON envelope, as the message carries it.
+        public var json: String
+
+        public init(id: String, start: Duration, duration: Duration, json: String) {
+            self.id = id
+            self.start = start
+            self.duration = duration
+            self.json = json
+        }
+    }
+
+    /// The SVTA2053 ad creative signaling events of a segment's `emsg` boxes (the segment starting at
+    /// `segmentStart`, MPD time), placed as ``noteInbandEvents(_:segmentStart:)`` places SCTE-35 ones. Left out: a
+    /// message whose data is not UTF-8 or is larger than ``maximumInbandSignalingBytes``, and one without a duration
+    /// (a break that could never be known to have ended would be kept for the whole session).
+    public func inbandSignaling(_ messages: [EventMessage], segmentStart: Duration) -> [InbandSignaling] {
+        messages.compactMap { message in
+            guard EventScheme.isAdCreativeSignaling(message.schemeIdURI), let ticks = message.duration,
+                  message.messageData.count <= Self.maximumInbandSignalingBytes,
+                  let start = start(of: message, segmentStart: segmentStart),
+                  let json = String(validating: message.messageData, as: UTF8.self) else { return nil }
+            let duration = Duration.seconds(Double(ticks) / Double(message.timescale))
+            let value = message.value.prefix(64)
+            return InbandSignaling(id: value.isEmpty ? "emsg-\(message.id)" : "emsg-\(value)-\(message.id)", start: start,
+                                   duration: duration, json: json)
         }
     }
 
@@ -86,22 +150,9 @@ extension DASHPlaylists {
     /// `time_signal` when the event has a duration; anything else, none.
     public mutating func noteInbandEvents(_ messages: [EventMessage], segmentStart: Duration) -> Bool {
         var added = false
-        for message in messages where message.schemeIdURI.hasPrefix("urn:scte:scte35:") {
+        for message in messages where EventScheme.isSCTE35(message.schemeIdURI) {
+            guard let start = start(of: message, segmentStart: segmentStart) else { continue }
             let timescale = Double(message.timescale)
-            let start: Duration
-            switch message.time {
-            case .delta(let ticks):
-                start = segmentStart + .seconds(Double(ticks) / timescale)
-            case .absolute(let ticks):
-                guard let period = presentation.period(at: segmentStart) else { continue }
-                let offset = DASHLadder.mainSet(of: ladder.kind, in: period)?.representations.first.map { representation in
-                    let addressing = representation.segments.addressing
-                    return addressing.timescale.duration(ofTicks: addressing.presentationTimeOffset)
-                } ?? .zero
-                let seconds = Double(ticks) / timescale
-                guard seconds.isFinite, seconds < 1e12 else { continue }
-                start = period.start + .seconds(seconds) - offset
-            }
             var duration = message.duration.map { Duration.seconds(Double($0) / timescale) }
             switch (try? SpliceInfoSection(bytes: message.messageData))?.command {
             case .spliceInsert(let insert)?:

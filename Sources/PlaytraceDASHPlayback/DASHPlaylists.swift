@@ -39,7 +39,7 @@ public struct DASHPlaylists: Sendable {
     private(set) var breaks: [SignalledBreak]
     /// The breaks signalled in segments (``noteInbandEvents(_:segmentStart:)``), the newest last.
     var inbandBreaks: [SignalledBreak] = []
-    /// Whether the segments carry SCTE-35 events to read (an `InbandEventStream` declares them).
+    /// Whether the segments carry events to read, SCTE-35 or SVTA2053 (an `InbandEventStream` declares them).
     public private(set) var readsInbandEvents: Bool
     /// Each track's numbering (rungs share one: they are numbered by the lowest), by ``DASHTrack/key``.
     var anchors: [String: SequenceAnchor] = [:]
@@ -49,7 +49,7 @@ public struct DASHPlaylists: Sendable {
     public init(_ presentation: ResolvedPresentation, base: URL, maximumSegments: Int = 500_000) {
         self.presentation = presentation
         self.breaks = Self.signalledBreaks(of: presentation)
-        self.readsInbandEvents = Self.declaresInbandSCTE35(presentation)
+        self.readsInbandEvents = Self.declaresInbandEvents(presentation)
         self.ladder = DASHLadder(presentation)
         self.base = base
         self.maximumSegments = max(1, maximumSegments)
@@ -59,7 +59,7 @@ public struct DASHPlaylists: Sendable {
     public mutating func update(_ presentation: ResolvedPresentation) {
         self.presentation = presentation
         breaks = Self.signalledBreaks(of: presentation)
-        readsInbandEvents = Self.declaresInbandSCTE35(presentation)
+        readsInbandEvents = Self.declaresInbandEvents(presentation)
     }
 
     /// The track a URL names (one this presentation's playlists list).

@@ -42,6 +42,15 @@ public struct AdBreakLedger: Sendable {
         return changed
     }
 
+    /// Notes a break an engine found signalled outside the playlists (in a segment); returns whether it is new or
+    /// changed. Breaks that ended before `windowStart` are forgotten, as ``note(_:offset:windowStart:)`` forgets them.
+    public mutating func note(_ signalled: SignalledAdBreak, windowStart: MediaTime) -> Bool {
+        if let range = signalled.timeRange, range.end < windowStart { return false }
+        guard breaks[signalled.id] != signalled else { return false }
+        breaks[signalled.id] = signalled
+        return true
+    }
+
     /// The ID of a break already known with this source and start. A live window that has slid past a break's
     /// opening cue tag shows the break as one in progress, named after the window's first segment; it is the
     /// same break, found by its start (within a second: the start of one in progress is worked out from the time

@@ -131,9 +131,10 @@ extension HeadlessEngine {
         }
     }
 
-    /// Reads the `emsg` boxes of a DASH segment whose MPD declares in-band SCTE-35 events: a break new to the
+    /// Reads the `emsg` boxes of a DASH segment whose MPD declares in-band events. A SCTE-35 break new to the
     /// presentation is marked on the variant's playlist at once (made again from the presentation held), and so
-    /// reaches the ad-break ledger as a break the MPD signals does.
+    /// reaches the ad-break ledger as a break the MPD signals does; SVTA2053 signaling reaches it directly
+    /// (``noteInbandSignaling(_:segment:segmentStart:)``).
     func noteInbandEvents(in body: [UInt8], segment: TimelineSegment, variant: Int) async {
         guard let session = dash else { return }
         let messages = EventMessage.messages(inSegment: body).messages
@@ -146,7 +147,24 @@ extension HeadlessEngine {
         } else {
             start = .seconds(segment.start.seconds)
         }
+        noteInbandSignaling(session.playlists.inbandSignaling(messages, segmentStart: start), segment: segment, segmentStart: start)
         guard session.playlists.noteInbandEvents(messages, segmentStart: start) else { return }
         _ = try? await refreshVariant(variant)
+    }
+
+    /// Notes SVTA2053 signaling carried in a segment as ad breaks that carry it (source `emsg-svta2053`), placed on
+    /// the engine's timeline and dated from the segment they came in (`segmentStart`: its MPD time); an ad session
+    /// that reads the stream's own signaling takes its ads from there.
+    private func noteInbandSignaling(_ signals: [DASHPlaylists.InbandSignaling], segment: TimelineSegment,
+                                     segmentStart: Duration) {
+        var changed = false
+        for signal in signals {
+            let offset = signal.start - segmentStart
+            let adBreak = SignalledAdBreak(id: signal.id, source: "emsg-svta2053", start: segment.start + MediaTime(offset),
+                                           startDate: segment.date.map { $0 + offset }, duration: MediaTime(signal.duration),
+                                           isClosed: true, creativeSignaling: signal.json)
+            if adBreaks.note(adBreak, windowStart: timeline.range.start) { changed = true }
+        }
+        if changed { emit(.adBreaksChanged(adBreaks.sorted)) }
     }
 }

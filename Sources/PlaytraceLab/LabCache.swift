@@ -20,9 +20,9 @@ final class LabCache: Sendable {
         case file(path: String)
         /// A looped live segment, its timestamps moved to its place.
         case loopedSegment(variant: Int, number: Int)
-        /// A looped live DASH segment of a representation, its times moved to its place (the emsg presentation's
-        /// with its event message first).
-        case loopedFragment(representation: String, number: Int, withEvent: Bool)
+        /// A looped live DASH segment of a representation, its times moved to its place (an emsg presentation's
+        /// with its event message first: `event`, the message's bytes).
+        case loopedFragment(representation: String, number: Int, event: [UInt8]?)
     }
 
     private struct Contents {

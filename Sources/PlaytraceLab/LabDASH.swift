@@ -16,6 +16,9 @@ import PlaytraceHLS
 /// - `/dash/list/manifest.mpd`: on demand, one period, addressed by `SegmentList` (one `SegmentURL` per segment);
 /// - `/dash/emsg/manifest.mpd`: live as `/dash/live/`, its breaks signalled in-band: each break's first segment starts
 ///   with an `emsg` (SCTE-35 `splice_insert`, `urn:scte:scte35:2013:bin`, declared by `InbandEventStream`);
+/// - `/dash/emsg-signaling/manifest.mpd`: the same, each break's `emsg` SVTA2053 ad creative signaling instead
+///   (`urn:svta:advertising-wg:ad-creative-signaling`: one ad as long as the break, beaconing under
+///   `/beacons/signaling/emsg/<segment>/`);
 /// - `/dash/redundant/manifest.mpd`: the on-demand presentation at two locations, `/dash/vod/` and
 ///   `/dash-backup/vod/` (two MPD-level `BaseURL`s, the second for failover).
 ///
@@ -37,10 +40,12 @@ struct LabDASH: Sendable {
         case vod, live, dvr, list
         /// Live, its breaks signalled in the segments (`emsg`), not in the MPD.
         case emsg
+        /// Live, its breaks' ads signalled in the segments (SVTA2053 in `emsg`), not in the MPD.
+        case emsgSignaling = "emsg-signaling"
     }
 
     /// The presentations driven by the lab's clock; with real media, their segments loop the content's.
-    static let liveKinds: Set<Kind> = [.live, .dvr, .emsg]
+    static let liveKinds: Set<Kind> = [.live, .dvr, .emsg, .emsgSignaling]
 
     static let contentType = "application/dash+xml"
     static let audioBandwidth = 128_000
@@ -86,7 +91,7 @@ struct LabDASH: Sendable {
         switch kind {
         case .vod: number >= 1 && number <= configuration.vodSegmentCount - configuration.vodBreakLengthSegments
         case .list: number >= 0 && number < configuration.vodSegmentCount
-        case .live, .dvr, .emsg: number >= 0 && number <= liveLatest(elapsed: elapsed)
+        case .live, .dvr, .emsg, .emsgSignaling: number >= 0 && number <= liveLatest(elapsed: elapsed)
         }
     }
 
@@ -99,7 +104,7 @@ struct LabDASH: Sendable {
         return switch kind {
         case .vod: served.onDemand()
         case .list: served.segmentList()
-        case .live, .dvr, .emsg: served.live(kind, elapsed: elapsed)
+        case .live, .dvr, .emsg, .emsgSignaling: served.live(kind, elapsed: elapsed)
         }
     }
 
@@ -210,14 +215,15 @@ struct LabDASH: Sendable {
             minimumUpdatePeriod="PT\(duration)S" timeShiftBufferDepth="PT\(window * duration)S" \
             suggestedPresentationDelay="PT\(3 * duration)S" maxSegmentDuration="PT\(duration)S"
             """
-        // The emsg presentation declares its in-band events instead of listing them.
-        let signals = kind == .emsg
+        // The emsg presentations declare their in-band events instead of listing them.
+        let scheme = Self.inbandScheme(kind)
+        let signals = scheme != nil
             ? ""
             : """
                 <EventStream schemeIdUri="urn:scte:scte35:2014:xml+bin" timescale="90000">
             \(events)    </EventStream>
             """
-        let inband = kind == .emsg ? #"<InbandEventStream schemeIdUri="\#(Self.inbandScheme)" value=""/>"# : ""
+        let inband = scheme.map { #"<InbandEventStream schemeIdUri="\#($0)" value=""/>"# } ?? ""
         return header("dynamic", attributes: attributes)
             + """
               <UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-iso:2014" value="\(base)/dash/time"/>
@@ -232,8 +238,14 @@ struct LabDASH: Sendable {
 
     // MARK: - Breaks
 
-    /// The scheme of the emsg presentation's in-band SCTE-35 events.
-    static let inbandScheme = "urn:scte:scte35:2013:bin"
+    /// The scheme of an emsg presentation's in-band events: SCTE-35, or SVTA2053 ad creative signaling.
+    static func inbandScheme(_ kind: Kind) -> String? {
+        switch kind {
+        case .emsg: "urn:scte:scte35:2013:bin"
+        case .emsgSignaling: "urn:svta:advertising-wg:ad-creative-signaling"
+        case .vod, .live, .dvr, .list: nil
+        }
+    }
 
     private var breakInterval: Int { max(1, configuration.liveAdBreakInterval) }
     private var breakLength: Int { max(1, min(configuration.liveAdBreakLength, breakInterval - 1)) }
@@ -248,17 +260,22 @@ struct LabDASH: Sendable {
             breakDuration: UInt64(breakLength * duration) * 90_000)
     }
 
-    /// The `emsg` box (version 1, on a 90 kHz timescale) that the emsg presentation's segment `number` starts with
-    /// when it opens a break; `nil` for the others.
-    func eventMessage(segment number: Int) -> [UInt8]? {
-        guard opensBreak(number) else { return nil }
+    /// The `emsg` box (version 1, on a 90 kHz timescale) that an emsg presentation's segment `number` starts with
+    /// when it opens a break (the break's `splice_insert`, or its ad's signaling); `nil` for the others.
+    func eventMessage(_ kind: Kind, segment number: Int) -> [UInt8]? {
+        guard let scheme = Self.inbandScheme(kind), opensBreak(number) else { return nil }
         func uint32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
         func uint64(_ value: UInt64) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
         var payload: [UInt8] = [1, 0, 0, 0]
         payload += uint32(90_000) + uint64(UInt64(number * duration) * 90_000) + uint32(UInt32(breakLength * duration) * 90_000)
         payload += uint32(UInt32(truncatingIfNeeded: number))
-        payload += Array(Self.inbandScheme.utf8) + [0] + [0]
-        payload += splice(opening: number)
+        payload += Array(scheme.utf8) + [0] + [0]
+        if kind == .emsgSignaling {
+            payload += LabSignaling.slot(ad: number, duration: Double(breakLength * duration),
+                                         sink: "\(base)/beacons/signaling/emsg/\(number)")
+        } else {
+            payload += splice(opening: number)
+        }
         return uint32(UInt32(8 + payload.count)) + Array("emsg".utf8) + payload
     }
 

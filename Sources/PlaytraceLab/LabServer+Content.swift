@@ -189,11 +189,11 @@ extension LabServer {
             guard (1...configuration.vodBreakLengthSegments).contains(number) else { return nil }
         } else if let kind {
             guard dash.segmentExists(kind, number: number, elapsed: stopwatch.elapsedSeconds) else { return nil }
-            let message = kind == .emsg ? dash.eventMessage(segment: number) : nil
+            let message = dash.eventMessage(kind, segment: number)
             if isLive, let real = loopedFragment(representation: representation, number: number, eventMessage: message) {
                 return (real, type)
             }
-            // A break's first segment of the emsg presentation starts with its SCTE-35 event.
+            // A break's first segment of an emsg presentation starts with its event.
             if let message {
                 var bytes = ByteBuffer(bytes: message)
                 var rest = synthetic(path: path, size: max(0, size - message.count))
@@ -209,7 +209,7 @@ extension LabServer {
     /// loops before it, after `eventMessage` when there is one. `nil` without the real media.
     func loopedFragment(representation: String, number: Int, eventMessage: [UInt8]?) -> ByteBuffer? {
         guard let loop = configuration.liveLoopSegments, number >= 0 else { return nil }
-        let key = LabCache.Key.loopedFragment(representation: representation, number: number, withEvent: eventMessage != nil)
+        let key = LabCache.Key.loopedFragment(representation: representation, number: number, event: eventMessage)
         return cache.content(for: key) {
             guard let (initialization, _) = labMedia("dash/\(representation)/init.mp4"),
                   let timescale = FragmentRetimer.timescale(initialization: Array(initialization.readableBytesView)),

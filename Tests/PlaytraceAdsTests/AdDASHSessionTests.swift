@@ -82,6 +82,13 @@ struct AdDASHSessionTests {
         }
     }
 
+    @Test("Signaling, live, in-band: each break's SVTA2053 emsg is its ads' source, read as the engine fetches it; each break played, once")
+    func signalingInband() async throws {
+        try await Self.playsLive("/dash/emsg-signaling/manifest.mpd", sink: "/beacons/signaling/emsg/") {
+            ManifestSignalingAdProvider(transport: $0.transport, clock: $0.clock)
+        }
+    }
+
     /// Plays 50 s of a live DASH session: what fired is what the media played called for, once each.
     private static func playsLive(_ path: String, sink: String,
                                   provider: (AdSessionHarness) -> any AdMetadataProvider) async throws {

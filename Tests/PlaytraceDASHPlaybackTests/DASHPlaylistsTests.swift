@@ -248,10 +248,11 @@ struct DASHPlaylistsTests {
     }
 
     /// An `emsg` box, version 0 (`delta`) or 1 (`absolute`), carrying `data`.
-    static func emsg(version: UInt8, timescale: UInt32, time: UInt64, duration: UInt32?, data: [UInt8]) -> [UInt8] {
+    static func emsg(version: UInt8, timescale: UInt32, time: UInt64, duration: UInt32?, data: [UInt8],
+                     scheme: String = "urn:scte:scte35:2013:bin", value: String = "") -> [UInt8] {
         func uint32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
         func uint64(_ value: UInt64) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
-        let scheme = Array("urn:scte:scte35:2013:bin".utf8) + [0] + [0]
+        let scheme = Array(scheme.utf8) + [0] + Array(value.utf8) + [0]
         var payload: [UInt8] = [version, 0, 0, 0]
         if version == 0 {
             payload += scheme + uint32(timescale) + uint32(UInt32(time)) + uint32(duration ?? .max) + uint32(7)
@@ -303,6 +304,42 @@ struct DASHPlaylistsTests {
             MediaTimeRange(start: MediaTime(seconds: 4), end: MediaTime(seconds: 12)),
             MediaTimeRange(start: MediaTime(seconds: 28), end: MediaTime(seconds: 32)),
         ])
+    }
+}
+
+extension DASHPlaylistsTests {
+    @Test("SVTA2053 in emsg: declared, read, placed as SCTE-35 is; its JSON as carried; no break of its own in the playlists")
+    func inbandSignaling() throws {
+        var playlists = try Self.playlists("""
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT20S">
+              <Period id="a">
+                <AdaptationSet contentType="video" mimeType="video/mp4">
+                  <InbandEventStream schemeIdUri="urn:sva:advertising-wg:ad-id-signaling"/>
+                  <SegmentTemplate media="a/$Number$.m4s" duration="4" startNumber="1"/>
+                  <Representation id="v" bandwidth="1000000"/>
+                </AdaptationSet>
+              </Period>
+            </MPD>
+            """)
+        #expect(playlists.readsInbandEvents, "a declared signaling scheme is read, as SCTE-35 is")
+        let json = #"{"version":2,"type":"slot","payload":[]}"#
+        let boxes = Self.emsg(version: 0, timescale: 1_000, time: 1_500, duration: 8_000, data: Array(json.utf8),
+                              scheme: "urn:sva:advertising-wg:ad-id-signaling", value: "v1")
+            + Self.emsg(version: 0, timescale: 1_000, time: 0, duration: nil, data: [0xFF, 0xFE],
+                        scheme: "urn:svta:advertising-wg:ad-creative-signaling")
+            + Self.emsg(version: 0, timescale: 1, time: 0, duration: 4, data: Array(json.utf8), scheme: "urn:example:other")
+            + Self.emsg(version: 0, timescale: 1, time: 0, duration: nil, data: Array(json.utf8),
+                        scheme: "urn:svta:advertising-wg:ad-id-signaling")
+        let messages = EventMessage.messages(inSegment: boxes).messages
+        #expect(messages.count == 4)
+        // Only the first: the second is not UTF-8, the third not a signaling scheme, the fourth without a duration.
+        #expect(playlists.inbandSignaling(messages, segmentStart: .seconds(8)) == [
+            DASHPlaylists.InbandSignaling(id: "emsg-v1-7", start: .seconds(9.5), duration: .seconds(8), json: json),
+        ])
+        let noted = playlists.noteInbandEvents(messages, segmentStart: .seconds(8))
+        #expect(!noted, "not a SCTE-35 break")
+        let media = try Self.made(&playlists, .rung(0, location: 0), at: nil)
+        #expect(media.adBreaks.isEmpty)
     }
 }
 

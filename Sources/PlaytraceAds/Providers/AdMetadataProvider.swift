@@ -1,5 +1,6 @@
 public import Foundation
 public import PlaytraceCore
+public import PlaytracePlayer
 
 /// Where an ad session comes from and how its metadata arrives: one provider per format (``HarmonicAdProvider``,
 /// ``MediaTailorAdProvider``; VAST and HLS interstitials plug in the same way).
@@ -21,6 +22,15 @@ public protocol AdMetadataProvider: AnyObject {
     /// ``AdBeaconingSession/note(_:)`` for each failure — until the task is cancelled or there is nothing more to
     /// fetch. The first request is made at once.
     func deliverMetadata(of info: SessionInfo, to session: AdBeaconingSession) async
+
+    /// The ads a break carries in the media itself (``SignalledAdBreak/creativeSignaling``: SVTA2053 in a DASH
+    /// segment's `emsg`), on the timeline of this provider's metadata, with what could not be read; `nil` when the
+    /// provider does not read in-band signaling (the default: its metadata comes from its own server).
+    func inbandMetadata(of adBreak: SignalledAdBreak) -> AdMetadata?
+}
+
+extension AdMetadataProvider {
+    public func inbandMetadata(of adBreak: SignalledAdBreak) -> AdMetadata? { nil }
 }
 
 extension AdBeaconingSession {

@@ -7,17 +7,10 @@ import PlaytraceDASH
 /// it; `@messageData` in base64 too), dated where the MPD places it: `MPD@availabilityStartTime` + the period's
 /// start + (`@presentationTime` − `@presentationTimeOffset`) / `@timescale`.
 ///
-/// The schemes are SVTA's (`urn:svta:advertising-wg:ad-id-signaling`, `…:ad-creative-signaling`) and the `urn:sva:`
-/// spelling MediaTailor writes. An MPD without `availabilityStartTime` places nothing on the program-date-time
+/// The schemes are SVTA's and the `urn:sva:` spelling MediaTailor writes (`EventScheme.isAdCreativeSignaling`). An MPD without `availabilityStartTime` places nothing on the program-date-time
 /// timeline: that is a problem, and no break.
 struct DASHSignalingReader {
     let decoder: AdCreativeSignalingDecoder
-
-    /// The event stream schemes read.
-    static let schemes: Set<String> = [
-        "urn:svta:advertising-wg:ad-id-signaling", "urn:svta:advertising-wg:ad-creative-signaling",
-        "urn:sva:advertising-wg:ad-id-signaling", "urn:sva:advertising-wg:ad-creative-signaling",
-    ]
 
     /// The breaks an MPD signals, on the program-date-time timeline.
     func metadata(of presentation: ResolvedPresentation) -> AdMetadata {
@@ -25,7 +18,7 @@ struct DASHSignalingReader {
         var problems: [AdMetadataProblem] = []
         let limits = decoder.limits
         let streams = presentation.periods.flatMap { period in
-            period.eventStreams.filter { Self.schemes.contains($0.schemeIdURI) }.map { (period, $0) }
+            period.eventStreams.filter(\.isAdCreativeSignaling).map { (period, $0) }
         }
         guard let anchor = presentation.availabilityStartTime else {
             if !streams.isEmpty {

@@ -3,6 +3,7 @@ public import PlaytraceCore
 public import PlaytraceNetwork
 import PlaytraceDASH
 import PlaytraceHLS
+public import PlaytracePlayer
 
 /// Ad tracking from the stream's own manifest: SVTA2053 ad creative signaling (`X-AD-CREATIVE-SIGNALING` on
 /// `EXT-X-DATERANGE`, as MediaTailor's ad-ID signaling writes it; on DASH, the JSON of an MPD's ad-ID or
@@ -128,6 +129,21 @@ public final class ManifestSignalingAdProvider: AdMetadataProvider {
             }
             do { try await stopwatch.sleep(for: wait) } catch { return }
         }
+    }
+
+    /// The ads of a break the media signals in-band (SVTA2053 in a DASH segment's `emsg`), dated where the player
+    /// placed the break: the same reading as an MPD event's.
+    public func inbandMetadata(of adBreak: SignalledAdBreak) -> AdMetadata? {
+        guard let json = adBreak.creativeSignaling else { return nil }
+        guard let date = adBreak.startDate else {
+            let problem = AdMetadataProblem(path: adBreak.id, message: "the break has no date: its signaling cannot be "
+                                                + "placed on the program-date-time timeline")
+            return AdMetadata(pods: [], timeline: .programDateTime, problems: [problem])
+        }
+        let decoded = AdCreativeSignalingDecoder(limits: limits).decode(json: Data(json.utf8), id: adBreak.id, date: date,
+                                                                        carrier: "the emsg")
+        return AdMetadata(pods: Array(decoded.pods.prefix(limits.maximumPods)), timeline: .programDateTime,
+                          problems: decoded.problems)
     }
 
     /// The breaks a media playlist signals.

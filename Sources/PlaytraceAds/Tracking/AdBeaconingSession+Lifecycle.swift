@@ -10,6 +10,7 @@ extension AdBeaconingSession {
     public func start(mediaUrl: URL, provider: any AdMetadataProvider) async -> SessionInfo? {
         stop()
         self.mediaUrl = mediaUrl
+        self.provider = provider
         let (info, failures) = await provider.setUp(mediaUrl: mediaUrl, isInitRequest: isInitRequest, now: wallClock.now)
         for failure in failures { log("ad session set-up, \(failure)", isError: true) }
         guard let info else { return nil }
@@ -43,12 +44,27 @@ extension AdBeaconingSession {
         let observer = AdPlayerObserver(properties, previous: playerObserver)
         if observer != playerObserver { playerObserver = observer }
         interstitialSchedule = properties.interstitials
+        takeInbandSignaling(properties.adBreaks)
         // The interstitial ended: its break ends where it stopped, and the primary's timeline applies again.
         if properties.interstitial == nil, scheduler.scope != nil { leaveInterstitial() }
         guard observer.streamType != .unknown, !streamTypeWaiters.isEmpty else { return }
         let waiters = streamTypeWaiters
         streamTypeWaiters.removeAll()
         for waiter in waiters { waiter.resume(returning: observer.streamType) }
+    }
+
+    /// Reads, through the provider, the ads of each break that carries its signaling in the media (an SVTA2053
+    /// `emsg`), once per break: they are added as breaks no metadata lists (``addPods(_:)``); what could not be read
+    /// is said.
+    func takeInbandSignaling(_ breaks: [SignalledAdBreak]) {
+        guard let provider, breaks.contains(where: { $0.creativeSignaling != nil }) else { return }
+        inbandBreaksRead.formIntersection(breaks.map(\.id))
+        for adBreak in breaks where adBreak.creativeSignaling != nil && !inbandBreaksRead.contains(adBreak.id) {
+            guard let metadata = provider.inbandMetadata(of: adBreak) else { return }
+            inbandBreaksRead.insert(adBreak.id)
+            for problem in metadata.problems { log("in-band ad signaling: \(problem)", isError: true) }
+            if !metadata.pods.isEmpty { addPods(metadata.pods) }
+        }
     }
 
     /// The stream's type once the player knows it (at once when it does; ``stop()`` ends the wait).

@@ -130,6 +130,11 @@ public final class AdBeaconingSession {
     /// Beacons an earlier run handed over (``resume(_:)``).
     @ObservationIgnored var restoration = BeaconRestoration()
     @ObservationIgnored var metadataTask: Task<Void, Never>?
+    /// The provider of the session running (``start(mediaUrl:provider:)``): it reads in-band signaling, if any.
+    @ObservationIgnored var provider: (any AdMetadataProvider)?
+    /// The breaks whose in-band signaling was read (``takeInbandSignaling(_:)``), by ID, among those the player
+    /// still knows.
+    @ObservationIgnored var inbandBreaksRead: Set<String> = []
     @ObservationIgnored var streamTypeWaiters: [CheckedContinuation<StreamType, Never>] = []
     /// ``start(mediaUrl:provider:)`` calls waiting for the first metadata attempt.
     @ObservationIgnored var attemptWaiters: [CheckedContinuation<Void, Never>] = []

@@ -16,7 +16,10 @@ public struct EventStream: Sendable, Hashable {
     }
 
     /// `urn:scte:scte35:2013:xml`, `urn:scte:scte35:2014:xml+bin` or `urn:scte:scte35:2013:bin`.
-    public var isSCTE35: Bool { schemeIdURI.hasPrefix("urn:scte:scte35:") }
+    public var isSCTE35: Bool { EventScheme.isSCTE35(schemeIdURI) }
+
+    /// SVTA2053 ad creative signaling (``EventScheme/isAdCreativeSignaling(_:)``).
+    public var isAdCreativeSignaling: Bool { EventScheme.isAdCreativeSignaling(schemeIdURI) }
 }
 
 extension EventStream {

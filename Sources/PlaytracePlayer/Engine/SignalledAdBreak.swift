@@ -18,15 +18,20 @@ public struct SignalledAdBreak: Sendable, Hashable, Codable, Identifiable {
     public var duration: MediaTime?
     /// Whether its end was signalled.
     public var isClosed: Bool
+    /// The SVTA2053 ad creative signaling (its JSON envelope) the break carries, when the media signals it in-band
+    /// (a DASH segment's `emsg`): the ads, their times and tracking, for an ad session that reads the stream's own
+    /// signaling.
+    public var creativeSignaling: String?
 
     public init(id: String, source: String, start: MediaTime? = nil, startDate: StreamDate? = nil,
-                duration: MediaTime? = nil, isClosed: Bool = false) {
+                duration: MediaTime? = nil, isClosed: Bool = false, creativeSignaling: String? = nil) {
         self.id = id
         self.source = source
         self.start = start
         self.startDate = startDate
         self.duration = duration
         self.isClosed = isClosed
+        self.creativeSignaling = creativeSignaling
     }
 
     /// The break's range on the item's timeline, when its start and duration are known.
