@@ -54,6 +54,8 @@ struct AdDASHSessionTests {
             ManifestSignalingAdProvider(transport: $0.transport, clock: $0.clock)
         }
         #expect(h.session.adPods.map(\.id) == ["content-1_1/ad-1", "content-1_1/ad-2"])
+        // The set-up's MPD is the first metadata: once for the ad session, once for the engine.
+        #expect(h.lab.requests.all.filter { $0.path == "/dash/vod/manifest.mpd" }.count == 2)
     }
 
     /// Plays an on-demand DASH session through its break (to 18 s): the sink's hits under `sink` are `expected`.

@@ -73,9 +73,21 @@ public final class ManifestSignalingAdProvider: AdMetadataProvider {
         }
     }
 
+    /// The manifest the set-up fetched when it is the metadata itself (an MPD, a media playlist): the first delivery
+    /// reads it instead of fetching it again at once.
+    private var fetchedAtSetUp: (manifest: Manifest, url: URL)?
+
     public func setUp(mediaUrl: URL, isInitRequest: Bool, now: StreamDate) async -> (info: SessionInfo?, failures: [AdSessionError]) {
         let step = "manifest GET"
-        switch await manifest(at: mediaUrl) {
+        let fetched = await manifest(at: mediaUrl)
+        fetchedAtSetUp = nil
+        if case .success(let answer) = fetched {
+            switch answer.0 {
+            case .mpd, .playlist(.media): fetchedAtSetUp = (answer.0, answer.1)
+            case .playlist(.multivariant): break
+            }
+        }
+        switch fetched {
         case .success((.mpd, let url)):
             // The MPD is the metadata itself.
             return (SessionInfo(localSessionId: now.iso8601Milliseconds, mediaUrl: mediaUrl, manifestUrl: mediaUrl,
@@ -97,9 +109,14 @@ public final class ManifestSignalingAdProvider: AdMetadataProvider {
     public func deliverMetadata(of info: SessionInfo, to session: AdBeaconingSession) async {
         var failures = 0
         while !Task.isCancelled {
-            session.metadataRequestsInFlight += 1
-            let result = await manifest(at: info.adTrackingMetadataUrl)
-            session.metadataRequestsInFlight -= 1
+            let result: Result<(Manifest, URL), Failure>
+            if let fetched = fetchedAtSetUp.take(), fetched.url == info.adTrackingMetadataUrl {
+                result = .success((fetched.manifest, fetched.url))
+            } else {
+                session.metadataRequestsInFlight += 1
+                result = await manifest(at: info.adTrackingMetadataUrl)
+                session.metadataRequestsInFlight -= 1
+            }
             let wait: Duration
             switch result {
             case .success((.playlist(.media(let media)), _)):
