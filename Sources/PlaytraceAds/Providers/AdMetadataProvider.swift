@@ -23,7 +23,7 @@ public protocol AdMetadataProvider: AnyObject {
     /// fetch. The first request is made at once.
     func deliverMetadata(of info: SessionInfo, to session: AdBeaconingSession) async
 
-    /// The ads a break carries in the media itself (``SignalledAdBreak/creativeSignaling``: SVTA2053 in a DASH
+    /// The ads a break carries in the media itself (`SignalledAdBreak.creativeSignaling`: SVTA2053 in a DASH
     /// segment's `emsg`), on the timeline of this provider's metadata, with what could not be read; `nil` when the
     /// provider does not read in-band signaling (the default: its metadata comes from its own server).
     func inbandMetadata(of adBreak: SignalledAdBreak) -> AdMetadata?
