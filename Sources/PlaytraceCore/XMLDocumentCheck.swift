@@ -5,71 +5,62 @@ public enum XMLDocumentCheck {
     /// Whether the bytes hold `<!DOCTYPE` or `<!ENTITY` (any case): one linear pass. A document type declaration
     /// could declare entities that expand without bound, or read local files; neither VAST nor an MPD needs one.
     public static func declaresDocumentType(_ data: Data) -> Bool {
-        data.withUnsafeBytes { bytes in
-            var found = false
-            forEachMarkup(in: bytes) { index in
-                guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "!") else { return true }
-                found = matches("<!DOCTYPE", in: bytes, at: index) || matches("<!ENTITY", in: bytes, at: index)
-                return !found
+        let bytes = data.span
+        var index = 0
+        while index + 1 < bytes.count {
+            if bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "!"),
+               matches(doctype, in: bytes, at: index) || matches(entity, in: bytes, at: index) {
+                return true
             }
-            return found
+            index += 1
         }
+        return false
     }
 
+    private static let doctype = Array("<!DOCTYPE".utf8)
+    private static let entity = Array("<!ENTITY".utf8)
+
     /// Whether `marker` (ASCII capitals after its first two bytes) is at `index`, in any case.
-    private static func matches(_ marker: StaticString, in bytes: UnsafeRawBufferPointer, at index: Int) -> Bool {
-        let count = marker.utf8CodeUnitCount
-        guard index + count <= bytes.count else { return false }
-        let pattern = UnsafeBufferPointer(start: marker.utf8Start, count: count)
-        for offset in 2..<count where bytes[index + offset] & 0xDF != pattern[offset] { return false }
+    private static func matches(_ marker: [UInt8], in bytes: Span<UInt8>, at index: Int) -> Bool {
+        guard index + marker.count <= bytes.count else { return false }
+        for offset in 2..<marker.count where bytes[index + offset] & 0xDF != marker[offset] { return false }
         return true
     }
 
-    /// Calls `body` with the position of each `<` in turn, found by `memchr`, until it returns `false`.
-    private static func forEachMarkup(in bytes: UnsafeRawBufferPointer, _ body: (Int) -> Bool) {
-        guard let base = bytes.baseAddress else { return }
-        var index = 0
-        while index < bytes.count, let found = memchr(base + index, Int32(UInt8(ascii: "<")), bytes.count - index) {
-            let position = base.distance(to: UnsafeRawPointer(found))
-            guard body(position) else { return }
-            index = position + 1
-        }
-    }
-
-    /// Whether the bytes are UTF-8, checked without copying them. Foundation's `XMLParser` on Linux crashes on element
+    /// Whether the bytes are UTF-8, checked in place (no copy). Foundation's `XMLParser` on Linux crashes on element
     /// names that are not UTF-8.
     public static func isUTF8(_ data: Data) -> Bool {
-        data.withUnsafeBytes { bytes in
-            (try? UTF8Span(validating: bytes.assumingMemoryBound(to: UInt8.self).span)) != nil
-        }
+        (try? UTF8Span(validating: data.span)) != nil
     }
 
     /// The bytes with each processing instruction that has no data (`<?name?>`) blanked out, its bytes made spaces
     /// (lines and columns unchanged). Foundation's `XMLParser` on Linux dereferences the missing data of such an
     /// instruction and crashes the process whenever it has a delegate; players ignore processing instructions.
-    /// One linear pass; the data is returned as is (not copied) when there is none.
+    /// One linear pass, read in place; the data is returned as is (not copied) when there is none.
     public static func blankingEmptyProcessingInstructions(_ data: Data) -> Data {
-        let blanks: [Range<Int>] = data.withUnsafeBytes { bytes in
-            var blanks: [Range<Int>] = []
-            var resume = 0
-            forEachMarkup(in: bytes) { index in
-                guard index >= resume, index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "?") else { return true }
-                var end = index + 2
-                while end < bytes.count, !isSpace(bytes[end]), bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "<") {
-                    end += 1
-                }
-                if end + 1 < bytes.count, bytes[end] == UInt8(ascii: "?"), bytes[end + 1] == UInt8(ascii: ">") {
-                    blanks.append(index..<(end + 2))
-                    resume = end + 2
-                }
-                return true
+        let bytes = data.span
+        var blanks: [Range<Int>] = []
+        var index = 0
+        while index + 1 < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") else {
+                index += 1
+                continue
             }
-            return blanks
+            var end = index + 2
+            while end < bytes.count, !isSpace(bytes[end]), bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "<") {
+                end += 1
+            }
+            if end + 1 < bytes.count, bytes[end] == UInt8(ascii: "?"), bytes[end + 1] == UInt8(ascii: ">") {
+                blanks.append(index..<(end + 2))
+                index = end + 2
+            } else {
+                index = end
+            }
         }
         guard !blanks.isEmpty else { return data }
-        var bytes = [UInt8](data)   // (bounded by the parsers' limits on a document's size)
-        for range in blanks { for position in range { bytes[position] = 0x20 } }
-        return Data(bytes)
+        var copy = [UInt8](data)   // (bounded by the parsers' limits on a document's size)
+        for range in blanks { for position in range { copy[position] = 0x20 } }
+        return Data(copy)
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
