@@ -34,7 +34,7 @@ private func walk(_ bytes: [UInt8], range: Range<Int>, depth: Int) {
         if depth < 4, ["moov", "trak", "moof", "traf", "mdia", "minf", "stbl"].contains(box.type) {
             walk(bytes, range: box.payloadRange, depth: depth + 1)
         }
-        if box.type == "prft" { _ = ProducerReferenceTime(box.payload(in: bytes)) }
+        if box.type == "prft" { _ = ProducerReferenceTimeBox(box.payload(in: bytes)) }
         if box.type == "emsg" { _ = try? EventMessage(box.payload(in: bytes)) }
     }
 }

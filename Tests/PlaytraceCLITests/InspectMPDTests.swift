@@ -80,6 +80,7 @@ struct InspectMPDTests {
                  minimumUpdatePeriod="PT2S" timeShiftBufferDepth="P7D">
               <UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-xsdate:2014" value="https://time.example/now"/>
               <Period id="live" start="PT0S"><AdaptationSet mimeType="video/mp4">
+                <ProducerReferenceTime id="7" inband="true" presentationTime="100" wallClockTime="2026-01-01T00:01:40.500Z"/>
                 <SegmentTemplate media="$Number$.m4s" timescale="1" duration="1"/>
                 <Representation id="v" bandwidth="1000000"/></AdaptationSet></Period>
             </MPD>
@@ -95,9 +96,15 @@ struct InspectMPDTests {
         let edge = try #require(available["liveEdgeSeconds"] as? Double), newest = try #require(available["newestEndSeconds"] as? Double)
         #expect(newest <= edge && edge - newest < 1, "the newest segment ends within a second before the live edge")
         #expect(representation["segmentCount"] == nil, "a live period has no count")
+        let reference = try #require((representation["producerReferenceTimes"] as? [[String: Any]])?.first)
+        #expect(reference["id"] as? Int == 7 && reference["type"] as? String == "encoder" && reference["inband"] as? Bool == true)
+        #expect(reference["presentationSeconds"] as? Double == 100 && reference["wallClock"] as? String == "2026-01-01T00:01:40.500Z")
+        #expect(reference["timelineOffsetSeconds"] as? Double == 0.5, "made half a second after its place on the live timeline")
         let text = try await CLITests.run(["inspect", path])
         #expect(text.output.contains("UTCTiming http-xsdate: https://time.example/now"), "\(text.output)")
         #expect(text.output.contains("available; the newest ends"), "\(text.output)")
+        #expect(text.output.contains("producer time 7 (encoder, also in segments): 100.000 s made at 2026-01-01T00:01:40.500Z, "
+                                     + "0.500 s after its place on the live timeline"), "\(text.output)")
     }
 
     @Test("Nothing playable exits 1 naming why; --strict exits 1 on any problem; hostile XML is refused in one line")

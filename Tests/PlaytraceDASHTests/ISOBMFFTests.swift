@@ -66,10 +66,10 @@ struct ISOBMFFTests {
         // 2026-01-01T00:00:00.5Z in NTP: seconds since 1900, and half a second as the fraction.
         let seconds = UInt64(1_767_225_600) + 2_208_988_800
         let payload: [UInt8] = [1, 0, 0, 0] + Self.be32(1) + Self.be64(seconds << 32 | 0x8000_0000) + Self.be64(123_456)
-        let prft = try #require(ProducerReferenceTime(ArraySlice(payload)))
+        let prft = try #require(ProducerReferenceTimeBox(ArraySlice(payload)))
         #expect(prft.referenceTrackID == 1 && prft.mediaTime == 123_456)
         #expect(prft.date == (try StreamDate(iso8601: "2026-01-01T00:00:00.5Z")))
-        #expect(ProducerReferenceTime(ArraySlice([2, 0, 0, 0] + Self.be32(1) + Self.be64(0) + Self.be32(0))) == nil)
-        #expect(ProducerReferenceTime(ArraySlice([0, 0, 0, 0, 0])) == nil)
+        #expect(ProducerReferenceTimeBox(ArraySlice([2, 0, 0, 0] + Self.be32(1) + Self.be64(0) + Self.be32(0))) == nil)
+        #expect(ProducerReferenceTimeBox(ArraySlice([0, 0, 0, 0, 0])) == nil)
     }
 }

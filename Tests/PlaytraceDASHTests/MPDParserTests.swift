@@ -128,6 +128,50 @@ struct MPDParserTests {
         #expect(mpd.periods.first?.eventStreams.isEmpty == true)
     }
 
+    @Test("Producer reference times of a set and a representation: inherited, read on their clock, incomplete ones listed")
+    func producerReferenceTimes() throws {
+        let text = """
+            <MPD type="dynamic" availabilityStartTime="2026-01-01T00:00:00Z">
+              <Period id="p" start="PT0S">
+                <AdaptationSet mimeType="video/mp4">
+                  <ProducerReferenceTime id="0" type="encoder" inband="true" presentationTime="900000" wallClockTime="2026-01-01T00:00:10.250Z">
+                    <UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-iso:2014" value="https://time.example/"/>
+                  </ProducerReferenceTime>
+                  <ProducerReferenceTime id="1" wallClockTime="2026-01-01T00:00:10Z"/>
+                  <ProducerReferenceTime id="x" presentationTime="0" wallClockTime="2026-01-01T00:00:10Z"/>
+                  <SegmentTemplate timescale="90000" duration="180000" media="$Number$.m4s"/>
+                  <Representation id="hd" bandwidth="3000000">
+                    <ProducerReferenceTime id="2" type="captured" presentationTime="1" wallClockTime="3976300800.5">
+                      <UTCTiming schemeIdUri="urn:mpeg:dash:utc:ntp:2014" value="ntp.example"/>
+                    </ProducerReferenceTime>
+                    <ProducerReferenceTime id="3" type="later" presentationTime="2" wallClockTime="soon"/>
+                  </Representation>
+                </AdaptationSet>
+              </Period>
+            </MPD>
+            """
+        let mpd = try MPDParser().parse(Data(text.utf8))
+        let set = try #require(mpd.periods.first?.adaptationSets.first)
+        let encoder = try #require(set.common.producerReferenceTimes.first)
+        #expect(set.common.producerReferenceTimes.map(\.id) == [0], "one without @presentationTime, one with an id that is no number: left out")
+        #expect(encoder.kind == .encoder && encoder.inband && encoder.presentationTime == 900_000 && encoder.line == 4)
+        #expect(encoder.wallClock == (try StreamDate(iso8601: "2026-01-01T00:00:10.250Z")))
+        #expect(encoder.utcTiming == UTCTiming(scheme: .httpISO, value: "https://time.example/", line: 5))
+        let own = try #require(set.representations.first).common.producerReferenceTimes
+        #expect(own.map(\.id) == [2, 3])
+        #expect(own[0].kind == .captured && !own[0].inband && own[0].wallClock == nil && own[0].wallClockTime == "3976300800.5",
+                "an NTP clock's time is kept as written, not read as a date")
+        #expect(own[1].kind == .encoder && own[1].wallClock == nil, "an unknown type is read as encoder; a time that is no date is nil")
+        let lines = mpd.problems.map(\.line)
+        #expect(lines.contains(7) && lines.contains(8), "the incomplete ones")
+        #expect(lines.filter { $0 == 14 }.count == 2, "the unknown type and the date that is none, both on their element's line")
+        #expect(!lines.contains(4) && !lines.contains(11), "a complete reference, and an NTP time, are no problem")
+
+        let resolved = ResolvedPresentation(mpd, url: try #require(URL(string: "https://cdn.example/live.mpd")))
+        let representation = try #require(resolved.periods.first?.adaptationSets.first?.representations.first)
+        #expect(representation.attributes.producerReferenceTimes.map(\.id) == [0, 2, 3], "the set's first, then its own")
+    }
+
     @Test("Refused: not XML, not an MPD, a DTD, not UTF-8, too large, too deep",
           arguments: ["not xml at all <", "<VAST version=\"4.0\"/>",
                       "<!DOCTYPE MPD [<!ENTITY a \"aaaa\">]><MPD>&a;</MPD>",

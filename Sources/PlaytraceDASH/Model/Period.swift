@@ -71,6 +71,7 @@ public struct CommonAttributes: Sendable, Hashable {
     public var essentialProperties: [Descriptor] = []
     public var supplementalProperties: [Descriptor] = []
     public var inbandEventStreams: [Descriptor] = []
+    public var producerReferenceTimes: [ProducerReferenceTime] = []
     public var startWithSAP: Int64?
     public var maxPlayoutRate: Double?
 

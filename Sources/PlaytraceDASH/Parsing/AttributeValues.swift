@@ -136,9 +136,10 @@ struct AttributeValues {
         }
     }
 
-    /// An `xs:dateTime`; one without a zone is read as UTC, and said.
-    func date(_ name: String) -> StreamDate? {
-        guard let value = self[name] else { return nil }
+    /// An `xs:dateTime`; one without a zone is read as UTC, and said. `written`: the attribute's value when the
+    /// caller has it already.
+    func date(_ name: String, written: String? = nil) -> StreamDate? {
+        guard let value = written ?? self[name] else { return nil }
         let trimmed = String(value.trimmingXMLSpace)
         if let date = try? StreamDate(iso8601: trimmed) { return date }
         if let last = trimmed.last, last.isNumber, let date = try? StreamDate(iso8601: trimmed + "Z") {

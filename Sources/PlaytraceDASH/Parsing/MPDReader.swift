@@ -23,6 +23,7 @@ final class MPDReader: NSObject, XMLParserDelegate {
     private var eventStream: EventStream?
     private var event: EventStream.Event?
     private var baseURL: BaseURL?
+    private var producerReference: ProducerReferenceTime?
     /// Text being gathered for the element at the top of the stack (`BaseURL`, `Location`, `Label`, an event's text or
     /// binary), and whether it was cut.
     private var text: String?
@@ -130,6 +131,12 @@ final class MPDReader: NSObject, XMLParserDelegate {
             if let scheme = values.required("schemeIdUri") {
                 presentation.utcTimings.append(UTCTiming(scheme: .init(uri: scheme), value: values.string("value") ?? "", line: line))
             }
+        case ("AdaptationSet", "ProducerReferenceTime"), ("Representation", "ProducerReferenceTime"):
+            producerReference = readProducerReference(values, line: line)
+        case ("ProducerReferenceTime", "UTCTiming"):
+            if producerReference != nil, let scheme = values.required("schemeIdUri") {
+                producerReference?.utcTiming = UTCTiming(scheme: .init(uri: scheme), value: values.string("value") ?? "", line: line)
+            }
         case ("Period", "SegmentTemplate"), ("AdaptationSet", "SegmentTemplate"), ("Representation", "SegmentTemplate"):
             template = readTemplate(values, line: line)
         case ("Period", "SegmentBase"), ("AdaptationSet", "SegmentBase"), ("Representation", "SegmentBase"):
@@ -223,6 +230,18 @@ final class MPDReader: NSObject, XMLParserDelegate {
                 problem("an empty BaseURL is ignored")
             }
             baseURL = nil
+        case "ProducerReferenceTime":
+            guard var reference = producerReference.take() else { break }
+            // The wall clock's format is its clock's: a date, unless that clock is NTP.
+            if case .ntp = reference.utcTiming?.scheme {} else {
+                reference.wallClock = AttributeValues([:], line: reference.line, reader: self)
+                    .date("wallClockTime", written: reference.wallClockTime)
+            }
+            if parent == "Representation", representation != nil {
+                representation?.common.producerReferenceTimes.append(reference)
+            } else if parent == "AdaptationSet", adaptationSet != nil {
+                adaptationSet?.common.producerReferenceTimes.append(reference)
+            }
         case "Location" where parent == "MPD":
             if let location = takeText()?.trimmingXMLSpace, !location.isEmpty {
                 presentation.locations.append(String(location))
@@ -358,6 +377,32 @@ final class MPDReader: NSObject, XMLParserDelegate {
         common.startWithSAP = values.count("startWithSAP")
         common.maxPlayoutRate = values.offset("maxPlayoutRate")
         return common
+    }
+
+    /// A `ProducerReferenceTime`; `nil` (and said) without one of the three attributes that make it (dash.js ignores
+    /// such an element too).
+    private func readProducerReference(_ values: AttributeValues, line: Int) -> ProducerReferenceTime? {
+        guard let idText = values.required("id"), let wallClockTime = values.required("wallClockTime"),
+              let presentationText = values.required("presentationTime") else { return nil }
+        guard let id = values.count("id", written: idText),
+              let presentationTime = values.count("presentationTime", written: presentationText) else {
+            problem("a ProducerReferenceTime without a usable @id or @presentationTime is ignored", line: line)
+            return nil
+        }
+        var reference = ProducerReferenceTime(id: id, wallClockTime: String(wallClockTime.trimmingXMLSpace),
+                                              presentationTime: presentationTime)
+        reference.inband = values.boolean("inband") ?? false
+        if let type = values.string("type") {
+            if let kind = ProducerReferenceTime.Kind(rawValue: String(type.trimmingXMLSpace)) {
+                reference.kind = kind
+            } else {
+                problem("ProducerReferenceTime@type \"\(type.prefix(64))\" is not encoder, captured or application: read as encoder",
+                        line: line)
+            }
+        }
+        reference.applicationScheme = values.string("applicationScheme")
+        reference.line = line
+        return reference
     }
 
     private func readTemplate(_ values: AttributeValues, line: Int) -> SegmentTemplate {

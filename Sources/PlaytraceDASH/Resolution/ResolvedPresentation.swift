@@ -205,6 +205,8 @@ extension CommonAttributes {
         merged.essentialProperties = both(\.essentialProperties)
         merged.supplementalProperties = both(\.supplementalProperties)
         merged.inbandEventStreams = both(\.inbandEventStreams)
+        var seen = Set<ProducerReferenceTime>()
+        merged.producerReferenceTimes = (parent.producerReferenceTimes + producerReferenceTimes).filter { seen.insert($0).inserted }
         return merged
     }
 }

@@ -103,6 +103,14 @@ extension MPDReport.RepresentationEntry {
         if let firstSegment { out.append((live ? "      oldest " : "      first ") + firstSegment.text) }
         if let lastSegment { out.append((live ? "      newest " : "      last  ") + lastSegment.text) }
         if baseURLs.count > 1 { out.append("      \(baseURLs.count) locations: " + baseURLs.joined(separator: ", ")) }
+        for reference in producerReferenceTimes {
+            var line = "      producer time \(reference.id) (\(reference.type)\(reference.inband ? ", also in segments" : "")): "
+                + "\(MPDReport.text(reference.presentationSeconds)) made at \(reference.wallClock ?? reference.wallClockTime)"
+            if let offset = reference.timelineOffsetSeconds {
+                line += ", \(MPDReport.text(abs(offset))) \(offset < 0 ? "before" : "after") its place on the live timeline"
+            }
+            out.append(line)
+        }
         return out
     }
 }

@@ -43,6 +43,24 @@ struct MPDReport: Encodable {
         var liveEdgeSeconds: Double
     }
 
+    /// A `ProducerReferenceTime`: when the producer made one presentation time.
+    struct ProducerReferenceEntry: Encodable {
+        var id: Int64
+        /// `encoder`, `captured` or `application`.
+        var type: String
+        /// Whether the segments carry it as `prft` boxes.
+        var inband: Bool
+        var presentationTimeTicks: Int64
+        /// On the MPD's timeline: the period's start + (presentationTime − presentationTimeOffset) / timescale.
+        var presentationSeconds: Double
+        /// As written, and read as a date when its clock's format is one.
+        var wallClockTime: String
+        var wallClock: String?
+        /// Live: the wall clock less the time the MPD's timeline gives that presentation time
+        /// (availabilityStartTime + presentationSeconds); positive when the producer made it after.
+        var timelineOffsetSeconds: Double?
+    }
+
     struct RepresentationEntry: Encodable {
         var id: String
         var bandwidthBitsPerSecond: Int64?
@@ -67,6 +85,7 @@ struct MPDReport: Encodable {
         var lastSegment: SegmentEntry?
         var available: AvailableEntry?
         var baseURLs: [String]
+        var producerReferenceTimes: [ProducerReferenceEntry]
     }
 
     struct AdaptationSetEntry: Encodable {
@@ -200,7 +219,7 @@ extension MPDReport.PeriodEntry {
                 labels: set.labels,
                 contentProtection: Self.unique(protection.map { $0.text }),
                 inbandEventStreams: Self.unique(inband.map { $0.text }),
-                representations: set.representations.map { MPDReport.RepresentationEntry($0, live: live) })
+                representations: set.representations.map { MPDReport.RepresentationEntry($0, periodStart: period.start, live: live) })
         }
         eventStreams = period.eventStreams.map { stream in
             let timescale = Timescale(stream.timescale)
@@ -237,7 +256,7 @@ extension MPDReport.PeriodEntry {
 }
 
 extension MPDReport.RepresentationEntry {
-    init(_ representation: ResolvedRepresentation, live: (ResolvedPresentation, StreamDate, Double)?) {
+    init(_ representation: ResolvedRepresentation, periodStart: Duration, live: (ResolvedPresentation, StreamDate, Double)?) {
         let attributes = representation.attributes
         let segments = representation.segments
         let addressing = segments.addressing
@@ -271,6 +290,20 @@ extension MPDReport.RepresentationEntry {
             }
         }
         initialization = segments.initialization.flatMap { $0.urls(at: bases).first?.absoluteString }
+        let timescale = addressing.timescale
+        producerReferenceTimes = attributes.producerReferenceTimes.map { reference in
+            let start = periodStart + timescale.duration(ofTicks: reference.presentationTime)
+                - timescale.duration(ofTicks: addressing.presentationTimeOffset)
+            var offset: Double?
+            if let wallClock = reference.wallClock, let availabilityStart = live?.0.availabilityStartTime {
+                offset = wallClock.secondsSince1970 - (availabilityStart.secondsSince1970 + MPDReport.seconds(start))
+            }
+            return MPDReport.ProducerReferenceEntry(
+                id: reference.id, type: reference.kind.rawValue, inband: reference.inband,
+                presentationTimeTicks: reference.presentationTime, presentationSeconds: MPDReport.seconds(start),
+                wallClockTime: reference.wallClockTime, wallClock: reference.wallClock?.iso8601Milliseconds,
+                timelineOffsetSeconds: offset)
+        }
         firstSegment = entry(segments.segment(at: 0))
         lastSegment = segments.count.flatMap { $0 > 1 ? entry(segments.segment(at: $0 - 1)) : nil }
         if let (presentation, now, edge) = live {

@@ -2,7 +2,7 @@ public import PlaytraceCore
 
 /// A `prft` box (ISO/IEC 14496-12 8.16.5): the wall-clock time (NTP) at which the encoder produced a media time of
 /// one track, the basis of low-latency latency figures and of Harmonic's `prft` beacon times.
-public struct ProducerReferenceTime: Sendable, Hashable {
+public struct ProducerReferenceTimeBox: Sendable, Hashable {
     public var referenceTrackID: UInt32
     /// NTP: seconds since 1900-01-01 in the high 32 bits, their fraction in the low 32.
     public var ntpTimestamp: UInt64
