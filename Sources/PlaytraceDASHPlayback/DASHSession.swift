@@ -30,11 +30,53 @@ public final class DASHSession {
     public var clockSource = "none"
     /// How many of the playlists' problems were reported already.
     public var problemsReported = 0
+    /// The media timescale of the track downloaded (its initialization segment's `mdhd`), which `prft` times count in.
+    public var trackTimescale: UInt32?
+    /// How far the producer's wall clock was ahead of the stream's dates at the newest segment that carried a `prft`.
+    private var segmentProducerClockOffset: Duration?
+    /// The same, from the MPD's `ProducerReferenceTime` (a live MPD's, with a date for its wall clock).
+    private var presentationProducerClockOffset: Duration?
 
     public init(playlists: DASHPlaylists, manifestURL: URL, fetchedAt: Duration) {
         self.playlists = playlists
         self.manifestURL = manifestURL
         self.fetchedAt = fetchedAt
+        presentationProducerClockOffset = Self.producerClockOffset(of: playlists.presentation)
+    }
+
+    /// How far the producer's wall clock is ahead of the stream's dates (a producer date is a stream date plus this):
+    /// from the segments' `prft` boxes, else the MPD's `ProducerReferenceTime`; `nil` when neither says.
+    public var producerClockOffset: Duration? { segmentProducerClockOffset ?? presentationProducerClockOffset }
+
+    /// Reads a media segment's `prft` against the segment's date (its first sample's place among the stream's
+    /// dates). Returns whether ``producerClockOffset`` changed.
+    public func noteProducerTime(inSegment bytes: [UInt8], segmentDate: StreamDate) -> Bool {
+        guard let reading = SegmentProducerTime(segment: bytes),
+              let producerDate = reading.producerDate(timescale: trackTimescale) else { return false }
+        let offset = Duration.seconds((producerDate - segmentDate).seconds)
+        let before = producerClockOffset
+        segmentProducerClockOffset = offset
+        return offset != before
+    }
+
+    /// The offset a live MPD's first `ProducerReferenceTime` with a date gives: its wall clock less the date the MPD's
+    /// timeline gives its presentation time (availabilityStartTime + the period's start + (presentationTime −
+    /// presentationTimeOffset) / timescale).
+    static func producerClockOffset(of presentation: ResolvedPresentation) -> Duration? {
+        guard presentation.type == .dynamic, let origin = presentation.availabilityStartTime else { return nil }
+        for period in presentation.periods {
+            for set in period.adaptationSets {
+                for representation in set.representations {
+                    guard let reference = representation.attributes.producerReferenceTimes.first(where: { $0.wallClock != nil }),
+                          let wallClock = reference.wallClock else { continue }
+                    let addressing = representation.segments.addressing
+                    let place = period.start + addressing.timescale.duration(ofTicks: reference.presentationTime)
+                        - addressing.timescale.duration(ofTicks: addressing.presentationTimeOffset)
+                    return .seconds((wallClock - (origin + place)).seconds)
+                }
+            }
+        }
+        return nil
     }
 
     public var presentation: ResolvedPresentation { playlists.presentation }
@@ -59,6 +101,7 @@ public final class DASHSession {
     public func update(with presentation: ResolvedPresentation) {
         playlists.update(presentation)
         manifestURL = Self.nextURL(of: presentation)
+        presentationProducerClockOffset = Self.producerClockOffset(of: presentation)
     }
 
     /// Where the MPD says it will be next (`Location`, resolved against the URL it came from), else that URL.

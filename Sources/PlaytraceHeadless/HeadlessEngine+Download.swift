@@ -1,5 +1,6 @@
 import Foundation
 import PlaytraceCore
+import PlaytraceDASH
 import PlaytraceNetwork
 import PlaytracePlayer
 
@@ -93,6 +94,8 @@ extension HeadlessEngine {
                 let response = try await fetch(location.resource, kind: .segment, variant: variantIndex, policy: policy)
                 guard current() else { return false }
                 segmentLoaded(response, variant: variantIndex)
+                // The producer's clock (`prft`), which the snapshot gives the ad tracking.
+                if let dash, let date = segment.date { _ = dash.noteProducerTime(inSegment: response.body, segmentDate: date) }
                 if dash?.playlists.readsInbandEvents == true {
                     await noteInbandEvents(in: response.body, segment: segment, variant: variantIndex)
                     guard current() else { return false }
@@ -121,7 +124,9 @@ extension HeadlessEngine {
     /// fetched (a real client needs both before the segment; this one has no decoder but makes the same requests).
     private func fetchDependencies(of location: SegmentLocation, variant: Int, policy: RetryPolicy) async throws {
         if let section = location.initializationSection, section != lastInitializationSection {
-            _ = try await fetch(section, kind: .initializationSection, variant: variant, policy: policy)
+            let response = try await fetch(section, kind: .initializationSection, variant: variant, policy: policy)
+            // A DASH track's timescale, which its segments' `prft` times count in.
+            if let dash { dash.trackTimescale = InitializationSegment.trackTimescale(response.body) }
             lastInitializationSection = section
         }
         if let key = location.key, key != lastKey {

@@ -178,7 +178,7 @@ public actor HeadlessEngine: PlaybackEngine {
     public nonisolated func events() -> AsyncStream<EngineEvent> { broadcaster.subscribe() }
 
     public func snapshot() -> EngineSnapshot {
-        EngineSnapshot(
+        var snapshot = EngineSnapshot(
             status: lastStatus, wantsToPlay: wantsToPlay, rate: rate, playhead: playhead,
             streamDate: timeline.date(at: playhead),
             loadedRange: MediaTimeRange(start: playhead, end: max(playhead, buffer.end(from: playhead))),
@@ -195,6 +195,8 @@ public actor HeadlessEngine: PlaybackEngine {
             error: fatalError ?? lastError, gaps: segmentFailures.gaps, adBreaks: adBreaks.sorted, interstitial: interstitialStatus,
             interstitials: interstitialSchedule, interstitialPlayedRanges: interstitials.playedRanges,
             liveEdge: streamType == .live || streamType == .dvr ? timeline.range.end : nil)
+        snapshot.producerClockOffset = dash?.producerClockOffset
+        return snapshot
     }
 
     public func play() {

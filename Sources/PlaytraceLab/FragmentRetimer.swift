@@ -10,18 +10,6 @@ import PlaytraceDASH
 /// The boxes are walked with ``BoxWalk``; a box too short for what its version announces is left as it is. Times
 /// wrap as their fields do (a version 0 `tfdt` or `sidx` holds 32 bits).
 enum FragmentRetimer {
-    /// The media timescale an initialization segment declares for its track (its first `moov/trak/mdia/mdhd`),
-    /// `nil` when it declares none.
-    static func timescale(initialization bytes: [UInt8]) -> UInt32? {
-        guard let mdhd = box(path: ["moov", "trak", "mdia", "mdhd"], in: bytes), let version = byte(bytes, mdhd.payloadRange.lowerBound)
-        else { return nil }
-        // After the version and flags: creation and modification times (32 or 64 bits each), then the timescale.
-        let offset = mdhd.payloadRange.lowerBound + (version == 1 ? 20 : 12)
-        guard offset + 4 <= mdhd.payloadRange.upperBound, let timescale = read(bytes, offset, width: 4), timescale > 0
-        else { return nil }
-        return UInt32(timescale)
-    }
-
     /// `bytes` with its times `seconds` later: the `tfdt` of every `traf` of every `moof` in `trackTimescale`, and
     /// every top-level `sidx` in the timescale it gives itself.
     static func retimed(_ bytes: [UInt8], bySeconds seconds: UInt64, trackTimescale: UInt32) -> [UInt8] {
@@ -54,18 +42,6 @@ enum FragmentRetimer {
         guard offset + width <= box.payloadRange.upperBound, let time = read(bytes, offset, width: width) else { return }
         let shifted = width == 8 ? time &+ ticks : (time &+ ticks) & 0xFFFF_FFFF
         for index in 0..<width { bytes[offset + index] = UInt8(truncatingIfNeeded: shifted >> (8 * (width - 1 - index))) }
-    }
-
-    /// The first box along `path`, each name a box inside the one before.
-    private static func box(path: [String], in bytes: [UInt8]) -> BoxWalk.Box? {
-        var range: Range<Int>? = nil
-        var found: BoxWalk.Box?
-        for type in path {
-            guard let next = BoxWalk(bytes, range: range).boxes.first(where: { $0.type == type }) else { return nil }
-            found = next
-            range = next.payloadRange
-        }
-        return found
     }
 
     private static func byte(_ bytes: [UInt8], _ offset: Int) -> UInt8? {

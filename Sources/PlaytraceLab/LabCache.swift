@@ -13,7 +13,7 @@ final class LabCache: Sendable {
         /// A live or DVR media playlist at its newest segment.
         case livePlaylist(LabStreams.Kind, variant: Int, latest: Int)
         /// A Harmonic session's metadata for a window ending at its newest segment (every session's is the same).
-        case harmonicMetadata(LabSSAI.Stream, latest: Int)
+        case harmonicMetadata(LabSSAI.Stream, latest: Int, dash: Bool)
         /// Synthetic segment bytes (they name their path).
         case synthetic(path: String, size: Int)
         /// A file of the real media directory.

@@ -87,6 +87,13 @@ public struct LabConfiguration: Sendable {
     /// a URL to each, `<vendor>/beacons/<format>/<break>/<ad>/<event>`, after the lab's own. Empty: the lab's own
     /// sink only.
     public var beaconVendors: [String] = []
+    /// How far the live DASH encoder's wall clock is ahead of the stream's dates, in seconds: the `prft` box of each
+    /// live DASH segment, its MPD's `ProducerReferenceTime` and the `prftStartTime`s of a Harmonic DASH session's
+    /// metadata count on that clock.
+    public var producerClockOffset = 1.5
+    /// How much later than its media a Harmonic DASH session's metadata gives its `startTime`s, in seconds: a
+    /// packager whose presentation times are off its encoder's clock (its `prftStartTime`s stay right). 0: none.
+    public var harmonicDASHStartTimeSkew = 0.0
 
     public init(
         variants: [Variant] = Self.standardLadder,

@@ -27,7 +27,9 @@ import PlaytraceHLS
 /// date; its wall clock (`/dash/time`) is that of the HLS stream's dates, ``LabConfiguration/liveHistorySegments``
 /// segments ahead of the start date when the lab starts, so that the newest complete segment is the HLS live
 /// playlist's last. A client that takes its own clock instead of `UTCTiming` finds nothing (the start date is not
-/// today): as with a real origin whose clock is off, the MPD says which clock to trust.
+/// today): as with a real origin whose clock is off, the MPD says which clock to trust. The live encoder's own clock
+/// runs ``LabConfiguration/producerClockOffset`` ahead of those dates: each live segment's `prft` box dates its first
+/// sample on it, and so does the MPD's `ProducerReferenceTime` for the window's first segment.
 struct LabDASH: Sendable {
     let configuration: LabConfiguration
     /// The lab's base URL, for `UTCTiming` (an absolute URL, as its grammar requires).
@@ -229,7 +231,7 @@ struct LabDASH: Sendable {
               <UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-iso:2014" value="\(base)/dash/time"/>
               <Period id="live" start="PT0S">
             \(signals)
-            \(sets(template: inband + template))
+            \(sets(template: inband + producerReferenceElement(first: first) + template))
               </Period>
             </MPD>
 
@@ -278,6 +280,39 @@ struct LabDASH: Sendable {
         }
         return uint32(UInt32(8 + payload.count)) + Array("emsg".utf8) + payload
     }
+
+    // MARK: - The producer's clock
+
+    /// When the encoder made the start of live segment `number`, on its own clock: the segment's date (as the HLS
+    /// segment's) plus ``LabConfiguration/producerClockOffset``.
+    func producerDate(ofSegment number: Int) -> StreamDate {
+        availabilityStartTime + MediaTime(seconds: Double(number * duration) + configuration.producerClockOffset)
+    }
+
+    /// The `prft` box (version 1) that dates a live segment's first sample, whose decode time is `decodeTime`, on the
+    /// encoder's clock.
+    func producerReference(segment number: Int, decodeTime: UInt64) -> [UInt8] {
+        let seconds = producerDate(ofSegment: number).secondsSince1970 + 2_208_988_800
+        let whole = seconds.rounded(.down)
+        let ntp = UInt64(whole) << 32 | UInt64(((seconds - whole) * 4_294_967_296).rounded(.down))
+        let payload: [UInt8] = [1, 0, 0, 0] + Self.uint32(1) + Self.uint64(ntp) + Self.uint64(decodeTime)
+        return Self.box("prft", payload)
+    }
+
+    /// A movie fragment's header for a synthetic live segment: one track fragment whose `tfdt` (version 1) is
+    /// `decodeTime`, so that its `prft` has a sample to date.
+    static func fragmentHeader(decodeTime: UInt64) -> [UInt8] {
+        box("moof", box("traf", box("tfdt", [1, 0, 0, 0] + uint64(decodeTime))))
+    }
+
+    /// The `ProducerReferenceTime` of a live MPD: the encoder's wall clock at the window's first segment.
+    private func producerReferenceElement(first number: Int) -> String {
+        #"<ProducerReferenceTime id="0" inband="true" type="encoder" presentationTime="\#(number * duration)" wallClockTime="\#(producerDate(ofSegment: number).iso8601Milliseconds)"/>"#
+    }
+
+    private static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { uint32(UInt32(8 + payload.count)) + Array(type.utf8) + payload }
+    private static func uint32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
+    private static func uint64(_ value: UInt64) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
 
     private func header(_ type: String, attributes: String) -> String {
         """

@@ -134,24 +134,31 @@ struct LabSSAI {
     // MARK: - Harmonic
 
     private struct HarmonicMetadata: Encodable {
-        struct Range: Encodable { var start: Double; var end: Double }
-        struct Event: Encodable { var event: String; var startTime: Double; var duration: Double; var signalingUrls: [String] }
-        struct Ad: Encodable { var id: String; var startTime: Double; var duration: Double; var trackingEvents: [Event] }
-        struct Break: Encodable { var id: String; var startTime: Double; var duration: Double; var ads: [Ad] }
+        struct Range: Encodable { var start: Double; var end: Double; var prftStart: Double?; var prftEnd: Double? }
+        struct Event: Encodable {
+            var event: String; var startTime: Double; var prftStartTime: Double?; var duration: Double; var signalingUrls: [String]
+        }
+        struct Ad: Encodable { var id: String; var startTime: Double; var prftStartTime: Double?; var duration: Double; var trackingEvents: [Event] }
+        struct Break: Encodable { var id: String; var startTime: Double; var prftStartTime: Double?; var duration: Double; var ads: [Ad] }
         var adBreaks: [Break]
         var dataRange: Range
     }
 
     /// Harmonic's metadata of a stream at `elapsed` seconds of lab time, on the stream's program-date-time
-    /// (milliseconds), its beacons sent to `base` (the lab's own address).
-    func harmonic(_ stream: Stream, elapsed: Double, base: String) -> String {
+    /// (milliseconds), its beacons sent to `base` (the lab's own address). A DASH session's (`dash`) also gives each
+    /// time on the encoder's clock (`prftStartTime`, `prftStart`, `prftEnd`: ``LabConfiguration/producerClockOffset``
+    /// later), and its `startTime`s ``LabConfiguration/harmonicDASHStartTimeSkew`` later than the media.
+    func harmonic(_ stream: Stream, elapsed: Double, base: String, dash: Bool = false) -> String {
+        let skew = dash ? configuration.harmonicDASHStartTimeSkew * 1000 : 0
+        func producer(_ milliseconds: Double) -> Double? { dash ? milliseconds + configuration.producerClockOffset * 1000 : nil }
         let adBreaks = breaks(stream, elapsed: elapsed).map { adBreak in
             let ads = adBreak.ads.map { slot -> HarmonicMetadata.Ad in
                 let start = date(at: slot.start).millisecondsSince1970
                 let length = slot.duration * 1000
                 func event(_ name: String, _ fraction: Double, spans: Bool = false) -> HarmonicMetadata.Event {
                     HarmonicMetadata.Event(
-                        event: name, startTime: start + fraction * length, duration: spans ? length : 0,
+                        event: name, startTime: start + fraction * length + skew,
+                        prftStartTime: producer(start + fraction * length), duration: spans ? length : 0,
                         signalingUrls: ([base] + configuration.beaconVendors).map {
                             "\($0)/beacons/harmonic/\(adBreak.id)/\(slot.id)/\(name)?cb=[CACHEBUSTING]"
                         })
@@ -159,9 +166,11 @@ struct LabSSAI {
                 var events = [event("impression", 0, spans: true), event("start", 0), event("firstQuartile", 0.25),
                               event("midpoint", 0.5), event("thirdQuartile", 0.75), event("complete", 1)]
                 events += ["pause", "resume", "mute", "unmute", "rewind", "skip"].map { event($0, 0, spans: true) }
-                return HarmonicMetadata.Ad(id: slot.id, startTime: start, duration: length, trackingEvents: events)
+                return HarmonicMetadata.Ad(id: slot.id, startTime: start + skew, prftStartTime: producer(start), duration: length,
+                                           trackingEvents: events)
             }
-            return HarmonicMetadata.Break(id: adBreak.id, startTime: date(at: adBreak.start).millisecondsSince1970,
+            let start = date(at: adBreak.start).millisecondsSince1970
+            return HarmonicMetadata.Break(id: adBreak.id, startTime: start + skew, prftStartTime: producer(start),
                                           duration: adBreak.duration * 1000, ads: ads)
         }
         let (first, last): (Int, Int) = switch stream {
@@ -170,16 +179,18 @@ struct LabSSAI {
         case .interstitials, .vastInterstitials: (0, configuration.interstitialStreamSegmentCount + 1)
         case .live: liveWindow(elapsed: elapsed)
         }
-        let range = HarmonicMetadata.Range(start: date(ofSegment: first).millisecondsSince1970,
-                                           end: date(ofSegment: last + 1).millisecondsSince1970)
+        let (rangeStart, rangeEnd) = (date(ofSegment: first).millisecondsSince1970, date(ofSegment: last + 1).millisecondsSince1970)
+        let range = HarmonicMetadata.Range(start: rangeStart + skew, end: rangeEnd + skew,
+                                           prftStart: producer(rangeStart), prftEnd: producer(rangeEnd))
         return Self.encode(HarmonicMetadata(adBreaks: adBreaks, dataRange: range))
     }
 
-    /// Harmonic's answer to a session initialisation: the URLs of the session `lab-<serial>`, relative to the request.
     /// Harmonic's answer to a session initialisation: the manifest (`master.m3u8`, or `manifest.mpd` for DASH) and
-    /// metadata paths, relative to the request.
+    /// metadata paths of the session `lab-<serial>`, relative to the request (a DASH session's metadata with
+    /// `format=dash`).
     static func harmonicSession(serial: Int, manifest: String = "master.m3u8") -> String {
-        #"{"manifestUrl":"./\#(manifest)?sessid=lab-\#(serial)","trackingUrl":"./metadata?sessid=lab-\#(serial)"}"#
+        let format = manifest.hasSuffix(".mpd") ? "&format=dash" : ""
+        return #"{"manifestUrl":"./\#(manifest)?sessid=lab-\#(serial)","trackingUrl":"./metadata?sessid=lab-\#(serial)\#(format)"}"#
     }
 
     /// The lab's DASH presentation an SSAI stream has, if any (the on-demand and live ones).

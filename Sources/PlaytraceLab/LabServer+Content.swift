@@ -106,13 +106,13 @@ extension LabServer {
     }
 
     /// A Harmonic session's metadata, as of now.
-    func harmonicMetadata(_ stream: LabSSAI.Stream) -> LabContent {
+    func harmonicMetadata(_ stream: LabSSAI.Stream, dash: Bool = false) -> LabContent {
         let ssai = LabSSAI(configuration: configuration)
         let elapsed = stopwatch.elapsedSeconds
         // Every session's metadata is the same document for a window: made once per update.
-        return cache.content(for: .harmonicMetadata(stream, latest: ssai.liveWindow(elapsed: elapsed).latest)) {
-            Self.json(text: ssai.harmonic(stream, elapsed: elapsed, base: base))
-        } ?? Self.json(text: ssai.harmonic(stream, elapsed: elapsed, base: base))
+        return cache.content(for: .harmonicMetadata(stream, latest: ssai.liveWindow(elapsed: elapsed).latest, dash: dash)) {
+            Self.json(text: ssai.harmonic(stream, elapsed: elapsed, base: base, dash: dash))
+        } ?? Self.json(text: ssai.harmonic(stream, elapsed: elapsed, base: base, dash: dash))
     }
 
     /// A MediaTailor session's tracking data, as of now.
@@ -193,10 +193,16 @@ extension LabServer {
             if isLive, let real = loopedFragment(representation: representation, number: number, eventMessage: message) {
                 return (real, type)
             }
-            // A break's first segment of an emsg presentation starts with its event.
-            if let message {
-                var bytes = ByteBuffer(bytes: message)
-                var rest = synthetic(path: path, size: max(0, size - message.count))
+            // A break's first segment of an emsg presentation starts with its event; a live segment then has its
+            // producer reference and a fragment header that dates its first sample (on the MPD's timescale, 1).
+            var prefix = message ?? []
+            if isLive {
+                let decodeTime = UInt64(number * configuration.segmentDuration)
+                prefix += dash.producerReference(segment: number, decodeTime: decodeTime) + LabDASH.fragmentHeader(decodeTime: decodeTime)
+            }
+            if !prefix.isEmpty {
+                var bytes = ByteBuffer(bytes: prefix)
+                var rest = synthetic(path: path, size: max(0, size - prefix.count))
                 bytes.writeBuffer(&rest)
                 return (bytes, type)
             }
@@ -212,10 +218,15 @@ extension LabServer {
         let key = LabCache.Key.loopedFragment(representation: representation, number: number, event: eventMessage)
         return cache.content(for: key) {
             guard let (initialization, _) = labMedia("dash/\(representation)/init.mp4"),
-                  let timescale = FragmentRetimer.timescale(initialization: Array(initialization.readableBytesView)),
+                  let timescale = InitializationSegment.trackTimescale(Array(initialization.readableBytesView)),
                   let (looped, type) = labMedia("dash/\(representation)/\(number % loop).m4s") else { return nil }
             let seconds = UInt64(number / loop) * UInt64(loop * configuration.segmentDuration)
             var bytes = FragmentRetimer.retimed(Array(looped.readableBytesView), bySeconds: seconds, trackTimescale: timescale)
+            // The encoder's clock at the first sample, before the fragments.
+            if let decodeTime = SegmentProducerTime.decodeTime(ofSegment: bytes),
+               let moof = BoxWalk(bytes).boxes.first(where: { $0.type == "moof" }) {
+                bytes.insert(contentsOf: dash.producerReference(segment: number, decodeTime: decodeTime), at: moof.offset)
+            }
             if let eventMessage {
                 // After the segment type (the first box when there is one), before the index and the fragments.
                 let styp = BoxWalk(bytes).boxes.first.flatMap { $0.type == "styp" ? $0.size : nil } ?? 0

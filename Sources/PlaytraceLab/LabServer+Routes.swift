@@ -73,7 +73,13 @@ extension LabServer {
         router.get("/ssai/mediatailor/v1/dash/lab/origin/:stream/manifest.mpd") { request, context in
             try await self.sessionManifest(request, context, location: true)
         }
-        resource(router, "/ssai/harmonic/:stream/metadata") { _, p in p.get("stream", as: LabSSAI.Stream.self).map(self.harmonicMetadata) }
+        router.get("/ssai/harmonic/:stream/metadata") { request, context in
+            // A DASH session's metadata (`format=dash`) also gives its times on the encoder's clock.
+            let dash = request.uri.queryParameters["format"] == "dash"
+            return try await self.serveMedia(request, connection: context.channel) {
+                context.parameters.get("stream", as: LabSSAI.Stream.self).map { self.harmonicMetadata($0, dash: dash) }
+            }
+        }
         resource(router, "/ssai/mediatailor/v1/tracking/lab/origin/:session") { _, p in p.get("session").flatMap(self.mediaTailorTracking) }
         // The streams: at the origin, under each SSAI session's prefix, and on each content-steering pathway.
         streams(router, prefix: "", kinds: LabStreams.Kind.allCases)

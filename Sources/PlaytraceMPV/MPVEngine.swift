@@ -36,7 +36,7 @@ public import PlaytracePlayer
 /// | live and DVR: `playhead`, `seekableRange`, `streamDate`, `adBreaks` | libmpv's time starts at 0 wherever FFmpeg begins a live stream: the engine places it on the playlist's timeline by the first segment FFmpeg opens (named in FFmpeg's verbose log, which reaches only the first libmpv instance of a process; without it, where FFmpeg starts by default, or the segment a seek asked for, which FFmpeg may miss by a segment when the playlist grew since the engine read it), and reads the media playlist every target duration for the window, dates, ad breaks and interstitials; the seekable range ends three target durations before the window's end, as on the headless engine |
 /// | seeks in a live or DVR stream | exact within what libmpv holds (what it buffered ahead, and kept behind); elsewhere FFmpeg cannot seek in a live playlist: the stream is loaded again at the segment that covers the target (`live_start_index`), and the seek lands at that segment's start |
 /// | failover | none: FFmpeg's HLS reader plays one variant and skips a segment it cannot fetch (the headless engine fetches it from another variant) |
-/// | MPEG-DASH | with the HTTP client, the engine reads the MPD (its clock from `UTCTiming`) as the headless engine does. A live or DVR MPD plays through HLS playlists the engine writes for it in a private directory (`DASHBridge`; FFmpeg's DASH reader ignores `UTCTiming`, starts a `SegmentTimeline` 60 s from its end and, at each refresh of a timeline whose `startNumber` is not 0, goes back to the window's first segment): it starts three target durations from the live edge and has the live checks' window, dates, seeks and ad breaks; the MPD is fetched again at `minimumUpdatePeriod`. An on-demand MPD plays through FFmpeg's DASH reader (which starts and seeks in fragmented MP4 more surely than its HLS reader), its dates, ad breaks and target duration read from the same playlists. FFmpeg plays one representation per adaptation set (no ABR; on demand the variant reported is the one decoded, its size and bit rate) and no `BaseURL` failover; a multi-period on-demand MPD (an SSAI ad period) is beyond FFmpeg's DASH reader. Events carried in segments (`emsg`: SCTE-35 breaks, SVTA2053 ad signaling) are not read: the engine fetches no segment, and FFmpeg keeps no `emsg`; those of the MPD's `EventStream` are. Without an HTTP client libmpv reads every MPD alone |
+/// | MPEG-DASH | with the HTTP client, the engine reads the MPD (its clock from `UTCTiming`) as the headless engine does. A live or DVR MPD plays through HLS playlists the engine writes for it in a private directory (`DASHBridge`; FFmpeg's DASH reader ignores `UTCTiming`, starts a `SegmentTimeline` 60 s from its end and, at each refresh of a timeline whose `startNumber` is not 0, goes back to the window's first segment): it starts three target durations from the live edge and has the live checks' window, dates, seeks and ad breaks; the MPD is fetched again at `minimumUpdatePeriod`. An on-demand MPD plays through FFmpeg's DASH reader (which starts and seeks in fragmented MP4 more surely than its HLS reader), its dates, ad breaks and target duration read from the same playlists. FFmpeg plays one representation per adaptation set (no ABR; on demand the variant reported is the one decoded, its size and bit rate) and no `BaseURL` failover; a multi-period on-demand MPD (an SSAI ad period) is beyond FFmpeg's DASH reader. Events carried in segments (`emsg`: SCTE-35 breaks, SVTA2053 ad signaling) are not read: the engine fetches no segment, and FFmpeg keeps no `emsg`; those of the MPD's `EventStream` are. Nor are the segments' `prft` boxes: the producer's clock comes from the MPD's `ProducerReferenceTime` alone, and without one, ad times given on it (Harmonic's `prftStartTime`) are placed by their `startTime`. Without an HTTP client libmpv reads every MPD alone |
 ///
 /// Progress reports come at each decoded frame (libmpv cannot stop the playhead at a boundary): a movement that
 /// crosses a boundary is split there (``setProgressBoundaries(_:)``). Skipped ranges are applied two frames ahead
@@ -238,7 +238,7 @@ public actor MPVEngine: PlaybackEngine {
             : primaryPosition() ?? playhead
         let variant = currentVariant
         let listed = stream?.variants ?? []
-        return EngineSnapshot(
+        var snapshot = EngineSnapshot(
             status: status, wantsToPlay: wantsToPlay, rate: rate, playhead: current,
             streamDate: stream?.date(at: current),
             loadedRange: isFileLoaded ? MediaTimeRange(start: current, end: current + cacheDuration) : .empty,
@@ -252,6 +252,9 @@ public actor MPVEngine: PlaybackEngine {
             adBreaks: adBreaks.sorted, interstitial: interstitialStatus, interstitials: schedule.events,
             interstitialPlayedRanges: interstitialPlayedRanges,
             liveEdge: stream?.isLive == true && (streamType == .live || streamType == .dvr) ? stream?.window.end : nil)
+        // The MPD's `ProducerReferenceTime` (libmpv fetches the segments, so no `prft` is read).
+        snapshot.producerClockOffset = dashBridge?.session.producerClockOffset
+        return snapshot
     }
 
     /// Where libmpv's playhead is on the engine's timeline.

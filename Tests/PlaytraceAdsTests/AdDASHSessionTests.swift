@@ -84,6 +84,35 @@ struct AdDASHSessionTests {
         }
     }
 
+    @Test("Harmonic, live, with prft: startTimes 6 s off the media, prftStartTimes right; placed on the producer's clock")
+    func harmonicLiveProducerClock() async throws {
+        var configuration = LabConfiguration()
+        configuration.harmonicDASHStartTimeSkew = 6
+        let (h, snapshot) = try await Self.playsLive("/ssai/harmonic/live/manifest.mpd", sink: "/beacons/harmonic/",
+                                                     labConfiguration: configuration) {
+            HarmonicAdProvider(transport: $0.transport, clock: $0.clock)
+        }
+        #expect(snapshot?.producerClockOffset == .milliseconds(1_500), "the segments' prft: the encoder 1.5 s ahead of the stream's dates")
+        // Each event at its prftStartTime less the offset: its written startTime (its key) less the skew.
+        let fired = h.session.beacons.map(\.firing)
+        #expect(!fired.isEmpty)
+        for firing in fired {
+            #expect(abs(firing.mediaTime.milliseconds - (Double(firing.key.time) - 6_000)) < 1, "\(firing.key) at \(firing.mediaTime)")
+        }
+        // The breaks where the MPD's SCTE-35 signals them, not 6 s later (a break that began before the first MPD's
+        // window is not signalled to this viewer).
+        let signalled = snapshot?.adBreaks.compactMap(\.startDate) ?? []
+        var compared = 0
+        for pod in h.session.adPods where fired.contains(where: { $0.key.podID == pod.id }) {
+            let start = pod.startTime.streamDate
+            guard let nearest = signalled.min(by: { abs(($0 - start).seconds) < abs(($1 - start).seconds) }),
+                  abs((nearest - start).seconds) < 10 else { continue }
+            #expect(abs((nearest - start).seconds) < 0.01, "\(pod.id) at \(start), signalled at \(nearest)")
+            compared += 1
+        }
+        #expect(compared > 0, "a break the MPD signals was played")
+    }
+
     @Test("Signaling, live, in-band: each break's SVTA2053 emsg is its ads' source, read as the engine fetches it; each break played, once")
     func signalingInband() async throws {
         try await Self.playsLive("/dash/emsg-signaling/manifest.mpd", sink: "/beacons/signaling/emsg/") {
@@ -91,10 +120,13 @@ struct AdDASHSessionTests {
         }
     }
 
-    /// Plays 50 s of a live DASH session: what fired is what the media played called for, once each.
-    private static func playsLive(_ path: String, sink: String,
-                                  provider: (AdSessionHarness) -> any AdMetadataProvider) async throws {
-        let h = try await AdSessionHarness(playing: nil)
+    /// Plays 50 s of a live DASH session: what fired is what the media played called for, once each. Returns the
+    /// harness, shut down, and the engine's last snapshot.
+    @discardableResult
+    private static func playsLive(_ path: String, sink: String, labConfiguration: LabConfiguration = LabConfiguration(),
+                                  provider: (AdSessionHarness) -> any AdMetadataProvider) async throws
+        -> (AdSessionHarness, EngineSnapshot?) {
+        let h = try await AdSessionHarness(playing: nil, labConfiguration: labConfiguration)
         try await start(h, path, provider: provider(h))
         h.player.play()
         let start = h.player.time.seconds
@@ -110,5 +142,6 @@ struct AdDASHSessionTests {
         #expect(Set(hits).count == hits.count, "nothing delivered twice: \(hits)")
         #expect(hits.contains { $0.contains("/complete") }, "an ad was played to its end in 50 s: \(hits)")
         #expect(h.session.metadataFailures == 0)
+        return (h, snapshot)
     }
 }

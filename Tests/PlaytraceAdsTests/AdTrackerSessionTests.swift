@@ -31,12 +31,12 @@ final class AdSessionHarness {
     ///   - earlier: a harness whose lab and clock this one uses (an app started again against the same servers).
     ///   - outboxPath: the outbox's file; `nil` keeps it in memory.
     init(playing path: String? = "vod/master.m3u8", after earlier: AdSessionHarness? = nil,
-         outboxPath: String? = nil) async throws {
+         outboxPath: String? = nil, labConfiguration: LabConfiguration = LabConfiguration()) async throws {
         if let earlier {
             (clock, lab, base, ownsLab) = (earlier.clock, earlier.lab, earlier.base, false)
         } else {
             clock = SteppingClock()
-            lab = LabServer(clock: clock)
+            lab = LabServer(clock: clock, configuration: labConfiguration)
             base = "http://127.0.0.1:\(try await lab.start())"
             ownsLab = true
         }

@@ -50,6 +50,34 @@ struct HarmonicMetadataDecoderTests {
         #expect(events.first { $0.event == .complete }?.urlsOverLimit == 0)
     }
 
+    @Test("DASH's producer-clock times: read where given, placed by the media's offset, keys kept; a 0 is none, a non-date said")
+    func producerClockTimes() throws {
+        let body = """
+        {"adBreaks":[{"id":"p","startTime":1700000010000,"prftStartTime":1700000011500,"duration":10000,"ads":[
+          {"id":"a","startTime":1700000010000,"prftStartTime":1700000011500,"duration":10000,"trackingEvents":[
+            {"event":"start","startTime":1700000010000,"prftStartTime":1700000011500,"signalingUrls":["https://t.example/s"]},
+            {"event":"midpoint","startTime":1700000015000,"prftStartTime":0,"signalingUrls":["https://t.example/m"]},
+            {"event":"complete","startTime":1700000020000,"prftStartTime":5,"signalingUrls":["https://t.example/c"]}]}]}],
+         "dataRange":{"start":1700000000000,"end":1700000060000,"prftStart":1700000001500,"prftEnd":1700000061500}}
+        """
+        let metadata = try HarmonicMetadataDecoder().decode(Array(body.utf8))
+        #expect(metadata.problems.map(\.path) == ["adBreaks[0].ads[0].trackingEvents[2].prftStartTime"], "\(metadata.problems)")
+        #expect(metadata.hasProducerTimes)
+        let events = metadata.pods[0].ads[0].trackingEvents
+        #expect(events.map(\.producerStartTime) == [1_700_000_011_500, nil, nil])
+        #expect(metadata.dataRange?.producerStart == 1_700_000_001_500 && metadata.dataRange?.producerEnd == 1_700_000_061_500)
+
+        // The producer 2 s ahead of the stream's dates: each producer time less 2 s, the others as written.
+        let placed = metadata.placingProducerTimes(offset: .seconds(2))
+        #expect(placed.pods[0].startTime == 1_700_000_009_500 && placed.pods[0].ads[0].startTime == 1_700_000_009_500)
+        #expect(placed.pods[0].ads[0].trackingEvents.map(\.startTime) == [1_700_000_009_500, 1_700_000_015_000, 1_700_000_020_000])
+        #expect(placed.pods[0].ads[0].trackingEvents.map(\.id) == events.map(\.id), "keys are the written times")
+        #expect(placed.dataRange == DataRange(start: 1_699_999_999_500, end: 1_700_000_059_500).with(producer: metadata.dataRange))
+        let offsets = #"{"adBreaks":[{"id":"p","startTime":0,"prftStartTime":1700000011500,"duration":1000,"ads":[]}],"dataRange":{"start":0,"end":60000}}"#
+        let vod = try HarmonicMetadataDecoder().decode(Array(offsets.utf8))
+        #expect(vod.placingProducerTimes(offset: .seconds(2)) == vod, "offsets from the content's start are not dates to place")
+    }
+
     @Test("Offsets from the content's start (VOD without dates) are told apart from dates by their values")
     func vodOffsets() throws {
         let body = #"{"adBreaks":[{"id":"pre","startTime":0,"duration":10000,"ads":[]}],"dataRange":{"start":0,"end":600000}}"#
@@ -179,5 +207,15 @@ struct AdMetadataRangeTests {
         let tracking = try MediaTailorTrackingDecoder().decode(Array(mediaTailor.utf8))
         #expect(tracking.pods.isEmpty)
         #expect(tracking.problems.count == 4, "\(tracking.problems)")
+    }
+}
+
+extension DataRange {
+    /// This range with the producer-clock bounds of `other`.
+    func with(producer other: DataRange?) -> DataRange {
+        var range = self
+        range.producerStart = other?.producerStart
+        range.producerEnd = other?.producerEnd
+        return range
     }
 }

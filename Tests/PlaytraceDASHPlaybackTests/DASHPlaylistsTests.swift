@@ -371,4 +371,34 @@ struct DASHPlaylistsSegmentBaseTests {
         #expect(playlist.segments.count == 1 && playlist.segments[0].duration == 4)
         #expect(playlist.segments[0].tags.map?.byteRange == PlaytraceHLS.ByteRange(length: 100, offset: 0))
     }
+
+    @Test("The producer's clock: the live MPD's ProducerReferenceTime, then each segment's prft, against the stream's dates")
+    func producerClock() throws {
+        let mpd = """
+            <MPD type="dynamic" availabilityStartTime="2026-01-01T00:00:00Z" minimumUpdatePeriod="PT4S">
+              <Period id="p" start="PT10S"><AdaptationSet mimeType="video/mp4">
+                <ProducerReferenceTime id="0" inband="true" presentationTime="270000" wallClockTime="2026-01-01T00:00:12.250Z"/>
+                <SegmentTemplate timescale="90000" presentationTimeOffset="90000" duration="360000" media="$Number$.m4s" initialization="init.mp4"/>
+                <Representation id="v" bandwidth="1000"/></AdaptationSet></Period>
+            </MPD>
+            """
+        let session = DASHSession(playlists: try DASHPlaylistsTests.playlists(mpd), manifestURL: DASHPlaylistsTests.url, fetchedAt: .zero)
+        // (270,000 − 90,000) / 90,000 = 2 s into the period that starts at 10 s: 00:00:12, made at 00:00:12.250.
+        #expect(session.producerClockOffset == .milliseconds(250))
+
+        func be32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+        func be64(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) } }
+        func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { be32(UInt32(8 + payload.count)) + Array(type.utf8) + payload }
+        // Made at 00:00:20.5 (NTP), for the sample at 1,800,000 ticks, the segment's first, which the stream dates 00:00:20.
+        let ntp = (UInt64(1_767_225_620) + 2_208_988_800) << 32 | 0x8000_0000
+        let segment = box("prft", [1, 0, 0, 0] + be32(1) + be64(ntp) + be64(1_800_000))
+            + box("moof", box("traf", box("tfdt", [1, 0, 0, 0] + be64(1_800_000)))) + box("mdat", [])
+        let date = try StreamDate(iso8601: "2026-01-01T00:00:20Z")
+        #expect(session.noteProducerTime(inSegment: segment, segmentDate: date))
+        #expect(session.producerClockOffset == .milliseconds(500), "the segments' own clock, newer than the MPD's")
+        #expect(!session.noteProducerTime(inSegment: segment, segmentDate: date), "the same offset again is no change")
+        #expect(!session.noteProducerTime(inSegment: box("mdat", [1]), segmentDate: date), "a segment without prft changes nothing")
+        #expect(session.producerClockOffset == .milliseconds(500))
+    }
+
 }

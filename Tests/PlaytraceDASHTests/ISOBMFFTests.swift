@@ -72,4 +72,29 @@ struct ISOBMFFTests {
         #expect(ProducerReferenceTimeBox(ArraySlice([2, 0, 0, 0] + Self.be32(1) + Self.be64(0) + Self.be32(0))) == nil)
         #expect(ProducerReferenceTimeBox(ArraySlice([0, 0, 0, 0, 0])) == nil)
     }
+
+    @Test("A segment's producer time: its prft against its first tfdt, moved by the track's timescale when they differ")
+    func segmentProducerTime() throws {
+        let seconds = UInt64(1_767_225_600) + 2_208_988_800
+        func prft(mediaTime: UInt64) -> [UInt8] {
+            Self.box("prft", [1, 0, 0, 0] + Self.be32(1) + Self.be64(seconds << 32) + Self.be64(mediaTime))
+        }
+        let moofV1 = Self.box("moof", Self.box("mfhd", [0, 0, 0, 0] + Self.be32(1))
+                                    + Self.box("traf", Self.box("tfhd", [0, 0, 0, 0] + Self.be32(1)) + Self.box("tfdt", [1, 0, 0, 0] + Self.be64(900_000))))
+        let moofV0 = Self.box("moof", Self.box("traf", Self.box("tfdt", [0, 0, 0, 0] + Self.be32(900_000))))
+        let at = try StreamDate(iso8601: "2026-01-01T00:00:00Z")
+
+        let same = try #require(SegmentProducerTime(segment: Self.box("styp", []) + prft(mediaTime: 900_000) + moofV1 + Self.box("mdat", [])))
+        #expect(same.decodeTime == 900_000 && same.producerDate(timescale: nil) == at, "at the first sample: no timescale needed")
+        // The reference 1 s (90,000 ticks) before the first sample: that sample was made 1 s after its wall clock.
+        let before = try #require(SegmentProducerTime(segment: prft(mediaTime: 810_000) + moofV0))
+        #expect(before.decodeTime == 900_000)
+        #expect(before.producerDate(timescale: nil) == nil, "another media time needs the track's timescale")
+        #expect(before.producerDate(timescale: 90_000) == at + MediaTime(seconds: 1))
+        #expect(SegmentProducerTime(segment: prft(mediaTime: 0)) == nil, "no fragment")
+        #expect(SegmentProducerTime(segment: moofV1) == nil, "no prft")
+        #expect(SegmentProducerTime(segment: prft(mediaTime: 0) + Self.box("moof", Self.box("traf", Self.box("tfdt", [1, 0, 0, 0])))) == nil,
+                "a tfdt too short for its version")
+        #expect(SegmentProducerTime.decodeTime(ofSegment: Self.box("sidx", []) + moofV0) == 900_000)
+    }
 }

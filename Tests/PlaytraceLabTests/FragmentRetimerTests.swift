@@ -1,4 +1,5 @@
 import Testing
+import PlaytraceDASH
 @testable import PlaytraceLab
 
 /// The lab's live DASH presentations loop real fragmented MP4 with its times moved on: `tfdt` in the track's
@@ -34,8 +35,8 @@ struct FragmentRetimerTests {
 
     @Test("The track's timescale is read from its mdhd, of either version", arguments: [UInt8(0), 1])
     func timescale(version: UInt8) {
-        #expect(FragmentRetimer.timescale(initialization: Self.initialization(timescale: 12_800, version: version)) == 12_800)
-        #expect(FragmentRetimer.timescale(initialization: Self.box("ftyp", [])) == nil)
+        #expect(InitializationSegment.trackTimescale(Self.initialization(timescale: 12_800, version: version)) == 12_800)
+        #expect(InitializationSegment.trackTimescale(Self.box("ftyp", [])) == nil)
     }
 
     @Test("tfdt moves in the track's timescale, sidx in its own; every other byte stays")
@@ -65,7 +66,7 @@ struct FragmentRetimerTests {
             #expect(retimed.count == cut.count)
         }
         for length in 0..<Self.initialization(timescale: 1, version: 1).count {
-            _ = FragmentRetimer.timescale(initialization: Array(Self.initialization(timescale: 9, version: 1).prefix(length)))
+            _ = InitializationSegment.trackTimescale(Array(Self.initialization(timescale: 9, version: 1).prefix(length)))
         }
     }
 }

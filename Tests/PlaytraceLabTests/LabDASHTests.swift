@@ -122,7 +122,7 @@ struct LabDASHTests {
         for representation in ["v0", "v2", "audio"] {
             let initialization = try await get("/dash/live/\(representation)/init.mp4")
             #expect(BoxWalk(initialization).boxes.map(\.type).contains("moov"), "the real initialization segment")
-            let timescale = try #require(FragmentRetimer.timescale(initialization: initialization))
+            let timescale = try #require(InitializationSegment.trackTimescale(initialization))
             // Across the content's loop (segment 40 is the content's segment 0, a loop later): each segment starts
             // where the timeline puts it, the audio within a frame (1,024 samples) of it.
             for number in 37...44 {
@@ -130,12 +130,16 @@ struct LabDASHTests {
                 #expect(abs(seconds - Double(number * 4)) < 1_024.0 / 48_000, "\(representation) \(number): \(seconds) s")
             }
         }
-        // The emsg presentation: a break's first segment (37) has its event between the segment type and the index.
+        // The emsg presentation: a break's first segment (37) has its event between the segment type and the index,
+        // and the encoder's clock (prft) before its fragment: its date plus the producer's 1.5 s, at its first sample.
         let opening = try await get("/dash/emsg/v1/37.m4s")
-        #expect(BoxWalk(opening).boxes.map(\.type) == ["styp", "emsg", "sidx", "moof", "mdat"])
+        #expect(BoxWalk(opening).boxes.map(\.type) == ["styp", "emsg", "sidx", "prft", "moof", "mdat"])
+        let producer = try #require(SegmentProducerTime(segment: opening))
+        #expect(producer.reference.mediaTime == producer.decodeTime)
+        #expect(producer.producerDate(timescale: nil) == LabConfiguration().startDate + MediaTime(seconds: 148 + 1.5))
         let messages = EventMessage.messages(inSegment: opening)
         #expect(messages.problems.isEmpty && messages.messages.map(\.schemeIdURI) == ["urn:scte:scte35:2013:bin"])
-        let timescale = try #require(FragmentRetimer.timescale(initialization: try await get("/dash/emsg/v1/init.mp4")))
+        let timescale = try #require(InitializationSegment.trackTimescale(try await get("/dash/emsg/v1/init.mp4")))
         #expect(try decodeSeconds(opening, timescale: timescale) == 148)
         #expect(!BoxWalk(try await get("/dash/emsg/v1/38.m4s")).boxes.map(\.type).contains("emsg"))
         try await transport.shutdown()

@@ -45,7 +45,10 @@ public struct HarmonicMetadataDecoder: Sendable {
         }
         pods.sort { $0.startTime < $1.startTime }
         let timeline: AdTimeline = max(start, end) >= Self.dateThreshold ? .programDateTime : .mediaTime
-        return AdMetadata(pods: pods, dataRange: DataRange(start: AdTime(milliseconds: start), end: AdTime(milliseconds: end)), timeline: timeline, problems: problems)
+        var dataRange = DataRange(start: AdTime(milliseconds: start), end: AdTime(milliseconds: end))
+        dataRange.producerStart = Self.producerTime(range, "prftStart", &problems)
+        dataRange.producerEnd = Self.producerTime(range, "prftEnd", &problems)
+        return AdMetadata(pods: pods, dataRange: dataRange, timeline: timeline, problems: problems)
     }
 
     private func decodePod(_ reader: JSONReader, ids: inout IdentifierDeduplicator,
@@ -54,6 +57,7 @@ public struct HarmonicMetadataDecoder: Sendable {
               let duration = requiredDuration(reader, &problems) else { return nil }
         let id = ids.unique(reader.identifier("id", problems: &problems) ?? "@\(Int64(saturating: start))")
         var pod = AdPod(id: id, startTime: AdTime(milliseconds: start), duration: AdTime(milliseconds: duration))
+        pod.producerStartTime = Self.producerTime(reader, "prftStartTime", &problems)
         var adIDs = IdentifierDeduplicator()
         if let ads = reader.objects("ads", limit: limits.maximumAdsPerPod, problems: &problems) {
             for adReader in ads {
@@ -73,6 +77,7 @@ public struct HarmonicMetadataDecoder: Sendable {
         let id = ids.unique(reader.identifier("id", problems: &problems) ?? "@\(Int64(saturating: start))")
         var ad = Ad(id: id, startTime: AdTime(milliseconds: start), duration: AdTime(milliseconds: duration),
                     clickThrough: reader.string("clickThrough", problems: &problems))
+        ad.producerStartTime = Self.producerTime(reader, "prftStartTime", &problems)
         if let events = reader.objects("trackingEvents", limit: limits.maximumEventsPerAd, problems: &problems) {
             for eventReader in events {
                 guard let type = eventReader.string("event", problems: &problems) else {
@@ -91,17 +96,31 @@ public struct HarmonicMetadataDecoder: Sendable {
                     continue
                 }
                 let eventType = TrackingEventType(rawValue: type)
+                // The key is the time as written on the stream's dates: the producer's clock may be placed otherwise
+                // from one response to the next, the event stays the same.
                 let key = TrackingEventKey(podID: podID, adID: id, event: eventType, time: Int64(saturating: time))
-                ad.trackingEvents.append(TrackingEvent(id: key, event: eventType, startTime: AdTime(milliseconds: time),
-                                                       duration: AdTime(milliseconds: eventDuration),
-                                                       signalingUrls: urls,
-                                                       urlsOverLimit: eventReader.countOver("signalingUrls", limit: limits.maximumURLsPerEvent)))
+                var event = TrackingEvent(id: key, event: eventType, startTime: AdTime(milliseconds: time),
+                                          duration: AdTime(milliseconds: eventDuration), signalingUrls: urls,
+                                          urlsOverLimit: eventReader.countOver("signalingUrls", limit: limits.maximumURLsPerEvent))
+                event.producerStartTime = Self.producerTime(eventReader, "prftStartTime", &problems)
+                ad.trackingEvents.append(event)
             }
         } else if !reader.has("trackingEvents") {
             problems.append(AdMetadataProblem(path: reader.path(of: "trackingEvents"), message: "missing: the ad has no events"))
         }
         ad.trackingEvents = AdEventOrdering.disambiguated(ad.trackingEvents)
         return ad
+    }
+
+    /// An optional time on the producer's wall clock (`prftStartTime`, `prftStart`, `prftEnd`: milliseconds since
+    /// 1970); `nil`, and said, when it is there but is no such date. Harmonic's web library reads a 0 as absent.
+    private static func producerTime(_ reader: JSONReader, _ key: String, _ problems: inout [AdMetadataProblem]) -> AdTime? {
+        guard reader.has(key), let value = reader.number(key, problems: &problems), value != 0 else { return nil }
+        guard value >= dateThreshold else {
+            problems.append(AdMetadataProblem(path: reader.path(of: key), message: "\(value) is no date in milliseconds since 1970: ignored"))
+            return nil
+        }
+        return AdTime(milliseconds: value)
     }
 
     private func required(_ reader: JSONReader, _ key: String, _ problems: inout [AdMetadataProblem]) -> Double? {

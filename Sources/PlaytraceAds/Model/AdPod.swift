@@ -11,6 +11,8 @@ public struct Ad: Sendable, Hashable, Identifiable {
     public var title: String?
     /// Where a click on the ad leads (opened by the app, never requested as a beacon).
     public var clickThrough: String?
+    /// The start on the producer's wall clock, when the metadata gives it (Harmonic's `prftStartTime` on DASH).
+    public var producerStartTime: AdTime?
 
     public init(id: String, startTime: AdTime, duration: AdTime, trackingEvents: [TrackingEvent] = [],
                 title: String? = nil, clickThrough: String? = nil) {
@@ -37,6 +39,8 @@ public struct AdPod: Sendable, Hashable, Identifiable {
     public var ads: [Ad]
     /// Events of the break itself (MediaTailor's `adBreakTrackingEvents`).
     public var trackingEvents: [TrackingEvent]
+    /// The start on the producer's wall clock, when the metadata gives it (Harmonic's `prftStartTime` on DASH).
+    public var producerStartTime: AdTime?
 
     public init(id: String, startTime: AdTime, duration: AdTime, ads: [Ad] = [], trackingEvents: [TrackingEvent] = []) {
         self.id = id
@@ -57,6 +61,9 @@ public struct AdPod: Sendable, Hashable, Identifiable {
 public struct DataRange: Sendable, Hashable {
     public var start: AdTime
     public var end: AdTime
+    /// The same range on the producer's wall clock, when the metadata gives it (Harmonic's `prftStart`, `prftEnd`).
+    public var producerStart: AdTime?
+    public var producerEnd: AdTime?
 
     public init(start: AdTime, end: AdTime) {
         self.start = start

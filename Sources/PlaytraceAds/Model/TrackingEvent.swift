@@ -49,6 +49,8 @@ public struct TrackingEvent: Sendable, Hashable, Identifiable {
     /// URLs the metadata listed for the event past ``AdMetadataLimits/maximumURLsPerEvent``: not kept, not
     /// requested, counted so that a summary can say so.
     public var urlsOverLimit: Int
+    /// The time on the producer's wall clock, when the metadata gives it (Harmonic's `prftStartTime` on DASH).
+    public var producerStartTime: AdTime?
 
     public init(id: TrackingEventKey, event: TrackingEventType, startTime: AdTime, duration: AdTime = .zero,
                 signalingUrls: [String], reportingState: ReportingState = .idle, urlsOverLimit: Int = 0) {

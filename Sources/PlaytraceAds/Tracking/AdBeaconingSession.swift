@@ -159,6 +159,33 @@ public final class AdBeaconingSession {
     /// session's creation, on its clock.
     public nonisolated var elapsed: Duration { stopwatch.elapsed }
 
+    /// `metadata` with its producer-clock times placed, when it has some and the media says the producer's clock. How
+    /// they are placed is said once, and again when that changes: the other clock, or an offset moved by half a second.
+    private func placedOnProducerClock(_ metadata: AdMetadata) -> AdMetadata {
+        guard metadata.hasProducerTimes else { return metadata }
+        let offset = playerObserver.producerClockOffset
+        let moved: Bool = switch (producerOffsetSaid, offset) {
+        case (nil, _): true
+        case (.some(nil), nil): false
+        case (.some(let said?), let now?): abs((now - said).seconds) >= 0.5
+        default: true
+        }
+        if moved {
+            log("ad metadata times placed " + (offset.map {
+                "on the producer's clock (prft): \(Self.signedSeconds($0)) from the stream's dates"
+            } ?? "by their startTime: the stream says nothing of its producer's clock (no prft)"), isError: false)
+            producerOffsetSaid = .some(offset)
+        }
+        return offset.map { metadata.placingProducerTimes(offset: $0) } ?? metadata
+    }
+
+    /// `+1.250 s`, `-0.500 s`: a producer clock's offset, to the millisecond (one that moved less is the same).
+    static func signedSeconds(_ duration: Duration) -> String {
+        let milliseconds = (duration.seconds * 1000).rounded()
+        let text = String(format: "%.3f", abs(milliseconds) / 1000)
+        return (milliseconds < 0 ? "-" : "+") + text + " s"
+    }
+
     /// A courier for this session's outbox whose reports come back to the session.
     public func makeCourier(transport: any HTTPTransport, timeout: Duration = .seconds(5),
                             maximumAttempts: Int = 8) -> BeaconCourier {
@@ -168,7 +195,10 @@ public final class AdBeaconingSession {
     }
 
     /// Takes a metadata response: merges it (fired states kept) and catches up what was played before it came.
+    /// Times the metadata gives on the producer's clock are placed by the offset the media says
+    /// (``AdMetadata/placingProducerTimes(offset:)``); without one, its `startTime`s are.
     public func apply(_ metadata: AdMetadata) {
+        let metadata = placedOnProducerClock(metadata)
         if metadata.timeline != timeline {
             // What was played before is told again on the metadata's timeline, so that it is caught up.
             timeline = metadata.timeline
@@ -234,6 +264,8 @@ public final class AdBeaconingSession {
     @ObservationIgnored private(set) var playedSpans = PlayedSpans()
     /// The problems of the last metadata response.
     @ObservationIgnored private var lastProblems: Set<String> = []
+    /// The producer clock's offset last said (``placedOnProducerClock(_:)``): `nil` before any, `.some(nil)` for none.
+    @ObservationIgnored private var producerOffsetSaid: Duration??
 
     /// Called when ``progressBoundaries`` may have changed (new metadata).
     @ObservationIgnored var boundariesChanged: (@MainActor () -> Void)?

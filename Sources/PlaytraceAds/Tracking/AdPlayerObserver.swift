@@ -36,6 +36,9 @@ public struct AdPlayerObserver: Sendable, Hashable {
     public var interstitialStopTime: MediaTime?
     /// The duration of the interstitial that plays: its assets' durations, as far as known.
     public var currentInterstitialDuration: MediaTime?
+    /// How far the producer's wall clock is ahead of the stream's dates, when the media says it (`prft` in DASH
+    /// segments): how metadata times on the producer's clock are placed.
+    public var producerClockOffset: Duration?
 
     public init() {}
 
@@ -67,5 +70,6 @@ public struct AdPlayerObserver: Sendable, Hashable {
         isMuted = properties.isMuted
         isBuffering = properties.isBuffering
         duration = properties.streamType == .onDemand ? properties.seekableTimeRange.end : nil
+        producerClockOffset = properties.producerClockOffset
     }
 }

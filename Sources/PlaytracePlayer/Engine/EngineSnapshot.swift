@@ -74,6 +74,10 @@ public struct EngineSnapshot: Sendable, Hashable {
     /// A live stream's newest media: the end of its playlist (hls.js's live edge), from which latency is measured;
     /// ``seekableRange`` ends the engine's hold-back before it. `nil` on demand, or when the engine cannot tell.
     public var liveEdge: MediaTime?
+    /// How far the producer's wall clock is ahead of the stream's dates (``streamDate``), as the media says it
+    /// (`prft` boxes in DASH segments): a producer date is the stream date plus this. `nil` when the media does not
+    /// say.
+    public var producerClockOffset: Duration?
 
     public init(
         status: EngineStatus = .idle, wantsToPlay: Bool = false, rate: Double = 1, playhead: MediaTime = .zero,

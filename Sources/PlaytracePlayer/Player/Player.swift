@@ -225,7 +225,7 @@ public final class Player {
         let size = variant.flatMap { variant in
             variant.width.flatMap { width in variant.height.map { PresentationSize(width: width, height: $0) } }
         }
-        return TrackerProperties(
+        var properties = TrackerProperties(
             time: time, date: date, playbackState: playbackState,
             rate: snapshot.status == .playing ? snapshot.rate : 0, isSeeking: isSeeking, seekTime: seekTarget,
             isBuffering: isBuffering,
@@ -234,6 +234,8 @@ public final class Player {
             isMuted: isMuted, volume: volume, mediaSelection: selection, metrics: PlaybackMetrics(snapshot),
             interstitial: snapshot.interstitial, interstitials: snapshot.interstitials, adBreaks: snapshot.adBreaks,
             source: PropertiesSource(propertiesReference))
+        properties.producerClockOffset = snapshot.producerClockOffset
+        return properties
     }
 
     /// Where the seek under way goes: the one waiting, else the last one sent.

@@ -39,6 +39,8 @@ public struct TrackerProperties: Sendable, Hashable {
     public var interstitials: [InterstitialEvent]
     /// The ad breaks the stream signals, as read so far (``EngineSnapshot/adBreaks``).
     public var adBreaks: [SignalledAdBreak]
+    /// How far the producer's wall clock is ahead of the stream's dates (``EngineSnapshot/producerClockOffset``).
+    public var producerClockOffset: Duration?
     /// The player the properties were read from, for ``current()``.
     var source: PropertiesSource
 

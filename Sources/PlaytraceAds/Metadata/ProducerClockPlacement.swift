@@ -1,0 +1,47 @@
+import PlaytraceCore
+
+extension AdMetadata {
+    /// Whether any time is given on the producer's wall clock as well (Harmonic's `prftStartTime` on DASH).
+    public var hasProducerTimes: Bool {
+        pods.contains { pod in
+            pod.producerStartTime != nil || pod.allTrackingEvents.contains { $0.producerStartTime != nil }
+                || pod.ads.contains { $0.producerStartTime != nil }
+        }
+    }
+
+    /// The metadata with each time given on the producer's clock placed among the stream's dates: that time less
+    /// `offset`, how far the producer's clock is ahead of the stream's dates (``AdPlayerObserver/producerClockOffset``).
+    /// A time given only as `startTime` stays as it is, and each event keeps its key (the written `startTime`), so
+    /// that a response placed otherwise is still the same events. Only dates are placed: on a timeline of offsets
+    /// from the content's start, nothing changes.
+    ///
+    /// Harmonic's web library compares its `prftStartTime` with a playhead on the producer's clock when Shaka has one
+    /// and with the presentation time otherwise, at the same moment: placed here, both sides stay on one clock.
+    public func placingProducerTimes(offset: Duration) -> AdMetadata {
+        guard timeline == .programDateTime else { return self }
+        let shift = AdTime(milliseconds: offset.seconds * 1000)
+        func placed(_ time: AdTime, producer: AdTime?) -> AdTime { producer.map { $0 - shift } ?? time }
+        func place(_ events: inout [TrackingEvent]) {
+            for index in events.indices {
+                events[index].startTime = placed(events[index].startTime, producer: events[index].producerStartTime)
+            }
+        }
+        var metadata = self
+        for podIndex in metadata.pods.indices {
+            var pod = metadata.pods[podIndex]
+            pod.startTime = placed(pod.startTime, producer: pod.producerStartTime)
+            place(&pod.trackingEvents)
+            for adIndex in pod.ads.indices {
+                pod.ads[adIndex].startTime = placed(pod.ads[adIndex].startTime, producer: pod.ads[adIndex].producerStartTime)
+                place(&pod.ads[adIndex].trackingEvents)
+            }
+            metadata.pods[podIndex] = pod
+        }
+        if var range = metadata.dataRange {
+            range.start = placed(range.start, producer: range.producerStart)
+            range.end = placed(range.end, producer: range.producerEnd)
+            metadata.dataRange = range
+        }
+        return metadata
+    }
+}
