@@ -1,6 +1,6 @@
 // libFuzzer target for PlaytraceAds's metadata decoders (built by scripts/fuzz): any bytes go through the Harmonic
 // and the MediaTailor decoder; each must decode or give a typed error, never crash or hang. What decodes is then
-// checked: breaks sorted, identities unique, a merge of a response into itself keeps every break, and the
+// checked, as decoded and with its producer-clock times placed: breaks sorted, identities unique, a merge of a response into itself keeps every break, and the
 // scheduler, playing through every break in uneven ticks, never fires an event twice.
 import PlaytraceAds
 import PlaytraceCore
@@ -9,7 +9,11 @@ import PlaytraceCore
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAdMetadata(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeBufferPointer(start: data, count: size)
-    if let metadata = try? HarmonicMetadataDecoder().decode(bytes) { check(metadata) }
+    if let metadata = try? HarmonicMetadataDecoder().decode(bytes) {
+        check(metadata)
+        // Times on the producer's clock placed (a DASH stream whose encoder is 1.5 s ahead): still in order, keys kept.
+        if metadata.hasProducerTimes { check(metadata.placingProducerTimes(offset: .milliseconds(1_500))) }
+    }
     if let metadata = try? MediaTailorTrackingDecoder().decode(bytes) { check(metadata) }
     return 0
 }

@@ -21,10 +21,12 @@ extension AdMetadata {
         guard timeline == .programDateTime else { return self }
         let shift = AdTime(milliseconds: offset.seconds * 1000)
         func placed(_ time: AdTime, producer: AdTime?) -> AdTime { producer.map { $0 - shift } ?? time }
+        // Placed, each list stays in order of time (stably: the decoder's order among equal times).
         func place(_ events: inout [TrackingEvent]) {
             for index in events.indices {
                 events[index].startTime = placed(events[index].startTime, producer: events[index].producerStartTime)
             }
+            events = events.enumerated().sorted { ($0.element.startTime, $0.offset) < ($1.element.startTime, $1.offset) }.map(\.element)
         }
         var metadata = self
         for podIndex in metadata.pods.indices {
@@ -35,8 +37,11 @@ extension AdMetadata {
                 pod.ads[adIndex].startTime = placed(pod.ads[adIndex].startTime, producer: pod.ads[adIndex].producerStartTime)
                 place(&pod.ads[adIndex].trackingEvents)
             }
+            pod.ads = pod.ads.enumerated().sorted { ($0.element.startTime, $0.offset) < ($1.element.startTime, $1.offset) }.map(\.element)
             metadata.pods[podIndex] = pod
         }
+        metadata.pods = metadata.pods.enumerated()
+            .sorted { ($0.element.startTime, $0.offset) < ($1.element.startTime, $1.offset) }.map(\.element)
         if var range = metadata.dataRange {
             range.start = placed(range.start, producer: range.producerStart)
             range.end = placed(range.end, producer: range.producerEnd)
