@@ -46,17 +46,51 @@ public enum XMLDocumentCheck {
                 index += 1
                 continue
             }
-            var end = index + 2
-            while end < bytes.count, !isSpace(bytes[end]), bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "<") {
-                end += 1
+            index = processingInstruction(in: bytes, at: index, blanks: &blanks)
+        }
+        return blanking(blanks, in: data)
+    }
+
+    /// ``declaresDocumentType(_:)`` and ``blankingEmptyProcessingInstructions(_:)`` in one pass, as a parser needs
+    /// both: `nil` when the bytes declare a document type, else the bytes with each instruction without data blanked.
+    public static func screened(_ data: Data) -> Data? {
+        let bytes = data.span
+        var blanks: [Range<Int>] = []
+        var index = 0
+        while index + 1 < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<") else {
+                index += 1
+                continue
             }
-            if end + 1 < bytes.count, bytes[end] == UInt8(ascii: "?"), bytes[end + 1] == UInt8(ascii: ">") {
-                blanks.append(index..<(end + 2))
-                index = end + 2
-            } else {
-                index = end
+            switch bytes[index + 1] {
+            case UInt8(ascii: "!"):
+                if matches(doctype, in: bytes, at: index) || matches(entity, in: bytes, at: index) { return nil }
+                index += 2
+            case UInt8(ascii: "?"):
+                index = processingInstruction(in: bytes, at: index, blanks: &blanks)
+            default:
+                index += 1
             }
         }
+        return blanking(blanks, in: data)
+    }
+
+    /// Reads the processing instruction that opens at `index` (`<?`): one without data is added to `blanks`. Returns
+    /// where reading goes on.
+    private static func processingInstruction(in bytes: Span<UInt8>, at index: Int, blanks: inout [Range<Int>]) -> Int {
+        var end = index + 2
+        while end < bytes.count, !isSpace(bytes[end]), bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "<") {
+            end += 1
+        }
+        if end + 1 < bytes.count, bytes[end] == UInt8(ascii: "?"), bytes[end + 1] == UInt8(ascii: ">") {
+            blanks.append(index..<(end + 2))
+            return end + 2
+        }
+        return end
+    }
+
+    /// `data` with the bytes of `blanks` made spaces; `data` itself when there are none.
+    private static func blanking(_ blanks: [Range<Int>], in data: Data) -> Data {
         guard !blanks.isEmpty else { return data }
         var copy = [UInt8](data)   // (bounded by the parsers' limits on a document's size)
         for range in blanks { for position in range { copy[position] = 0x20 } }

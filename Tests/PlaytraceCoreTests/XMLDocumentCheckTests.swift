@@ -23,6 +23,18 @@ struct XMLDocumentCheckTests {
         #expect(XMLDocumentCheck.blankingEmptyProcessingInstructions(plain) == plain)
     }
 
+    @Test("Screened in one pass: nil where a document type is declared, else the instructions without data blanked")
+    func screenedInOnePass() {
+        let texts = ["<!DOCTYPE a>", "<a/><!doctype a>", "<?xml version=\"1.0\"?>\n<!Entity x \"y\">", "<!<!ENTITY", "<?p <!DOCTYPE a>?>",
+                     "<?<!ENTITY", "", "<", "<!", "<?", "<!DOCTYP", "<a>DOCTYPE</a>", "<!-- ENTITY -->", "<a b=\"<!ENTIT\"/>",
+                     "<?xml version=\"1.0\"?><?p?>\n<a><?q?><?r data?><b/></a><?s", "<a><?r data?></a>", "<?p?><!DOCTYPE a>"]
+        for text in texts {
+            let data = Data(text.utf8)
+            let expected = XMLDocumentCheck.declaresDocumentType(data) ? nil : XMLDocumentCheck.blankingEmptyProcessingInstructions(data)
+            #expect(XMLDocumentCheck.screened(data) == expected, "\(text)")
+        }
+    }
+
     @Test("UTF-8 is checked without decoding: a lone continuation byte, a cut sequence and an overlong form fail")
     func utf8() {
         #expect(XMLDocumentCheck.isUTF8(Data("<a>é €</a>".utf8)))

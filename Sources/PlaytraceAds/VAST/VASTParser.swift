@@ -57,13 +57,13 @@ public struct VASTParser: Sendable {
             throw VASTParseError(.xmlParsing, "the document is not UTF-8")
         }
         // A document type declaration could declare entities that expand without bound, or read local files: VAST
-        // has none, so a document with one is refused before parsing.
-        if XMLDocumentCheck.declaresDocumentType(data) {
+        // has none, so a document with one is refused before parsing. An instruction without data (`<?name?>`), which
+        // would crash Foundation's parser, is blanked out first.
+        guard let screened = XMLDocumentCheck.screened(data) else {
             throw VASTParseError(.xmlParsing, "the document has a document type declaration (<!DOCTYPE or <!ENTITY): refused")
         }
         let reader = VASTReader(limits: limits)
-        // An instruction without data (`<?name?>`) would crash Foundation's parser: it is blanked out first.
-        let parser = XMLParser(data: XMLDocumentCheck.blankingEmptyProcessingInstructions(data))
+        let parser = XMLParser(data: screened)
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
         parser.delegate = reader

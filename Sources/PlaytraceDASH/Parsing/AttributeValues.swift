@@ -7,12 +7,12 @@ struct AttributeValues {
     private let attributes: [String: String]
     private let line: Int
     /// Where problems go (a reference, not a closure: one element costs no allocation beyond its attributes).
-    private unowned let reader: MPDReader
+    private unowned let problems: MPDProblems
 
-    init(_ attributes: [String: String], line: Int, reader: MPDReader) {
+    init(_ attributes: [String: String], line: Int, problems: MPDProblems) {
         self.attributes = attributes
         self.line = line
-        self.reader = reader
+        self.problems = problems
     }
 
     func string(_ name: String) -> String? { self[name] }
@@ -31,14 +31,14 @@ struct AttributeValues {
     /// A value the element cannot do without: its absence is reported.
     func required(_ name: String) -> String? {
         guard let value = self[name], !value.isEmpty else {
-            reader.problem("@\(name) is missing: the element is ignored", line: line)
+            problems.add("@\(name) is missing: the element is ignored", line: line)
             return nil
         }
         return value
     }
 
     private func invalid(_ name: String, _ value: String, _ what: String) {
-        reader.problem("@\(name)=\"\(value.prefix(64))\" is not \(what): ignored", line: line)
+        problems.add("@\(name)=\"\(value.prefix(64))\" is not \(what): ignored", line: line)
     }
 
     /// An integer of any sign (`S@r`). `written`: the attribute's value when the caller has it already.
@@ -143,7 +143,7 @@ struct AttributeValues {
         let trimmed = String(value.trimmingXMLSpace)
         if let date = try? StreamDate(iso8601: trimmed) { return date }
         if let last = trimmed.last, last.isNumber, let date = try? StreamDate(iso8601: trimmed + "Z") {
-            reader.problem("@\(name)=\"\(trimmed.prefix(64))\" has no time zone: read as UTC", line: line)
+            problems.add("@\(name)=\"\(trimmed.prefix(64))\" has no time zone: read as UTC", line: line)
             return date
         }
         invalid(name, value, "an xs:dateTime")

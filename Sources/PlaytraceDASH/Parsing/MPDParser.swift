@@ -66,12 +66,13 @@ public struct MPDParser: Sendable {
         }
         // Foundation's XMLParser on Linux crashes on element names that are not UTF-8: the bytes are checked first.
         guard XMLDocumentCheck.isUTF8(data) else { throw MPDParseError("the document is not UTF-8") }
-        if XMLDocumentCheck.declaresDocumentType(data) {
+        // A document type is refused; an instruction without data (`<?name?>`), which would crash Foundation's
+        // parser, is blanked out first.
+        guard let screened = XMLDocumentCheck.screened(data) else {
             throw MPDParseError("the document has a document type declaration (<!DOCTYPE or <!ENTITY): refused")
         }
         let reader = MPDReader(limits: limits)
-        // An instruction without data (`<?name?>`) would crash Foundation's parser: it is blanked out first.
-        let parser = XMLParser(data: XMLDocumentCheck.blankingEmptyProcessingInstructions(data))
+        let parser = XMLParser(data: screened)
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
         parser.delegate = reader

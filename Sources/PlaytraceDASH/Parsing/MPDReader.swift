@@ -4,11 +4,83 @@ import FoundationXML
 #endif
 import PlaytraceCore
 
-/// The XMLParser delegate of ``MPDParser``: follows the element path and fills the model as elements open and close.
+/// The XMLParser delegate of ``MPDParser``: hands each event to its reading (``MPDReading``).
+///
+/// Kept in the reader's own properties, the reading's state cost a run-time exclusivity check at each use, a twelfth
+/// of a `SegmentTimeline`'s parse; in a struct, the compiler checks them. The one access per event that is left (a
+/// check of about 80 instructions, three per element with the white space between elements) is not checked at run
+/// time either: the parser calls its delegate one event at a time on the thread of `parse()`, and the reading never
+/// calls back into the reader, so no two accesses to it can overlap. (ISO/IEC 23009-1 parsing at 20 times Python's
+/// `mpegdash` is issue 48's floor; these checks were 5% of it.)
+final class MPDReader: NSObject, XMLParserDelegate {
+    @exclusivity(unchecked) private var reading: MPDReading
+
+    init(limits: MPDParser.Limits) {
+        reading = MPDReading(limits: limits)
+    }
+
+    var refusal: MPDParseError? { reading.refusal }
+    var sawRoot: Bool { reading.sawRoot }
+
+    func finish() -> MediaPresentation { reading.finish() }
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName: String?, attributes: [String: String]) {
+        reading.start(elementName, attributes: attributes, parser: parser)
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        reading.end()
+    }
+
+    // A document type declaration could expand entities without bound: an MPD has none, so any is refused (the
+    // parser checks the bytes first; these are the second line of defence).
+    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
+        reading.refuse("the document declares an entity (\(name.prefix(64))): refused", parser)
+    }
+
+    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
+        reading.refuse("the document declares an external entity (\(name.prefix(64))): refused", parser)
+    }
+
+    func parser(_ parser: XMLParser, foundElementDeclarationWithName elementName: String, model: String) {
+        reading.refuse("the document has a DTD: refused", parser)
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        reading.append(string)
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        reading.append(String(decoding: CDATABlock, as: UTF8.self))
+    }
+}
+
+/// Where a reading's problems go, with their lines, up to a limit: a reference that the reading and each element's
+/// ``AttributeValues`` share, touched only when there is a problem.
+final class MPDProblems {
+    let maximum: Int
+    private(set) var listed: [MPDProblem] = []
+    /// Problems past the limit, counted.
+    private(set) var overLimit = 0
+
+    init(maximum: Int) { self.maximum = maximum }
+
+    func add(_ message: String, line: Int) {
+        guard listed.count < maximum else {
+            overLimit += 1
+            return
+        }
+        listed.append(MPDProblem(line: line, message))
+    }
+}
+
+/// An MPD being read, event by event (``MPDReader`` hands them over): follows the element path and fills the model as elements open and close.
 /// The elements under construction are kept one per level (the period, its adaptation set, its representation…)
 /// and appended to their parent when they close.
-final class MPDReader: NSObject, XMLParserDelegate {
+struct MPDReading {
     let limits: MPDParser.Limits
+    let problems: MPDProblems
     var refusal: MPDParseError?
     private(set) var sawRoot = false
 
@@ -29,45 +101,64 @@ final class MPDReader: NSObject, XMLParserDelegate {
     private var text: String?
     private var textCut = false
 
-    /// The local names of the open elements (prefixes dropped), and the line each opened on.
-    private var stack: [(name: String, line: Int)] = []
+    /// The open elements, and the line each opened on.
+    private var stack: [(element: MPDElement, line: Int)] = []
     private var elementCount = 0
     private var counts = (periods: 0, representations: 0, timelineEntries: 0, events: 0)
-    private var problemsOverLimit = 0
     private var reportedLimits: Set<String> = []
     private var templateProblemsByText: [String: [String]] = [:]
 
     init(limits: MPDParser.Limits) {
         self.limits = limits
+        problems = MPDProblems(maximum: limits.maximumProblems)
     }
 
     func finish() -> MediaPresentation {
-        if problemsOverLimit > 0 {
-            presentation.problems.append(MPDProblem(line: 0, "\(problemsOverLimit) more problem(s) not listed"))
+        var finished = presentation
+        finished.problems = problems.listed
+        if problems.overLimit > 0 {
+            finished.problems.append(MPDProblem(line: 0, "\(problems.overLimit) more problem(s) not listed"))
         }
-        return presentation
+        return finished
     }
 
     // MARK: - Problems and limits
 
     func problem(_ message: String, line: Int? = nil) {
-        guard presentation.problems.count < limits.maximumProblems else {
-            problemsOverLimit += 1
-            return
-        }
-        presentation.problems.append(MPDProblem(line: line ?? stack.last?.line ?? 0, message))
+        problems.add(message, line: line ?? stack.last?.line ?? 0)
     }
 
-    private func refuse(_ message: String, _ parser: XMLParser) {
+    mutating func refuse(_ message: String, _ parser: XMLParser) {
         refusal = refusal ?? MPDParseError(line: parser.lineNumber, message)
         parser.abortParsing()
     }
 
-    /// Whether one more of a kind fits its limit; the first that does not is listed.
-    private func admits(_ kind: String, count: inout Int, limit: Int) -> Bool {
+    /// What is counted against a limit.
+    private enum Counted { case periods, representations, timelineEntries, events }
+
+    /// Whether one more of a kind fits its limit; the first that does not is listed (on `line`, the element's).
+    private mutating func admits(_ counted: Counted, line: Int) -> Bool {
+        switch counted {
+        case .periods:
+            Self.admits("periods", count: &counts.periods, limit: limits.maximumPeriods, reported: &reportedLimits,
+                        problems: problems, line: line)
+        case .representations:
+            Self.admits("representations", count: &counts.representations, limit: limits.maximumRepresentations,
+                        reported: &reportedLimits, problems: problems, line: line)
+        case .timelineEntries:
+            Self.admits("timeline entries", count: &counts.timelineEntries, limit: limits.maximumTimelineEntries,
+                        reported: &reportedLimits, problems: problems, line: line)
+        case .events:
+            Self.admits("events", count: &counts.events, limit: limits.maximumEvents, reported: &reportedLimits,
+                        problems: problems, line: line)
+        }
+    }
+
+    private static func admits(_ kind: String, count: inout Int, limit: Int, reported: inout Set<String>,
+                               problems: MPDProblems, line: Int) -> Bool {
         guard count < limit else {
-            if reportedLimits.insert(kind).inserted {
-                problem("more than \(limit) \(kind): the rest are left out")
+            if reported.insert(kind).inserted {
+                problems.add("more than \(limit) \(kind): the rest are left out", line: line)
             }
             return false
         }
@@ -75,10 +166,9 @@ final class MPDReader: NSObject, XMLParserDelegate {
         return true
     }
 
-    // MARK: - XMLParserDelegate
+    // MARK: - Events
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String]) {
+    mutating func start(_ elementName: String, attributes: [String: String], parser: XMLParser) {
         guard refusal == nil else { return }
         elementCount += 1
         guard elementCount <= limits.maximumElements else {
@@ -87,59 +177,62 @@ final class MPDReader: NSObject, XMLParserDelegate {
         guard stack.count < limits.maximumDepth else {
             return refuse("elements nested deeper than \(limits.maximumDepth)", parser)
         }
-        let name = Self.localName(elementName)
-        let parent = stack.last?.name
+        // MPD elements have no prefix: the name is read as it is, and only one that names nothing is read again
+        // without its prefix (`scte35:Binary`).
+        var name = MPDElement(localName: elementName)
+        if name == .other { name = MPDElement(localName: Self.localName(elementName)) }
+        let parent = stack.last?.element
         let line = parser.lineNumber
         stack.append((name, line))
-        let values = AttributeValues(attributes, line: line, reader: self)
+        let values = AttributeValues(attributes, line: line, problems: problems)
 
         guard let parent else {
-            guard name == "MPD" else { return refuse("the root element is <\(elementName.prefix(64))>, not <MPD>", parser) }
+            guard name == .mpd else { return refuse("the root element is <\(elementName.prefix(64))>, not <MPD>", parser) }
             sawRoot = true
             readPresentation(values)
             return
         }
         // The element of which there are most, first: a timeline's S.
-        if name == "S", parent == "SegmentTimeline" {
+        if name == .s, parent == .segmentTimeline {
             guard timeline != nil else { return }
-            guard admits("timeline entries", count: &counts.timelineEntries, limit: limits.maximumTimelineEntries) else { return }
-            timeline?.append(readTimelineEntry(attributes, values: values, line: line))
+            guard admits(.timelineEntries, line: line) else { return }
+            let entry = readTimelineEntry(attributes, values: values, line: line)
+            timeline?.append(entry)
             return
         }
         // An element left out (over a limit, or where it does not belong) is not built: its children, finding nothing
         // to attach to, are not read either.
         switch (parent, name) {
-        case ("MPD", "Period"):
-            guard admits("periods", count: &counts.periods, limit: limits.maximumPeriods) else { return }
+        case (.mpd, .period):
+            guard admits(.periods, line: line) else { return }
             period = readPeriod(values, line: line)
-        case ("Period", "AdaptationSet"):
+        case (.period, .adaptationSet):
             guard period != nil else { return }
             adaptationSet = readAdaptationSet(values, line: line)
-        case ("AdaptationSet", "Representation"):
+        case (.adaptationSet, .representation):
             guard adaptationSet != nil else { return }
-            guard admits("representations", count: &counts.representations, limit: limits.maximumRepresentations)
-            else { return }
+            guard admits(.representations, line: line) else { return }
             representation = readRepresentation(values, line: line)
-        case ("MPD", "BaseURL"), ("Period", "BaseURL"), ("AdaptationSet", "BaseURL"), ("Representation", "BaseURL"):
+        case (.mpd, .baseURL), (.period, .baseURL), (.adaptationSet, .baseURL), (.representation, .baseURL):
             baseURL = BaseURL(url: "", serviceLocation: values.string("serviceLocation"),
                               availabilityTimeOffset: values.offset("availabilityTimeOffset"),
                               availabilityTimeComplete: values.boolean("availabilityTimeComplete"))
             startText()
-        case ("MPD", "Location"), ("AdaptationSet", "Label"):
+        case (.mpd, .location), (.adaptationSet, .label):
             startText()
-        case ("MPD", "UTCTiming"):
+        case (.mpd, .utcTiming):
             if let scheme = values.required("schemeIdUri") {
                 presentation.utcTimings.append(UTCTiming(scheme: .init(uri: scheme), value: values.string("value") ?? "", line: line))
             }
-        case ("AdaptationSet", "ProducerReferenceTime"), ("Representation", "ProducerReferenceTime"):
+        case (.adaptationSet, .producerReferenceTime), (.representation, .producerReferenceTime):
             producerReference = readProducerReference(values, line: line)
-        case ("ProducerReferenceTime", "UTCTiming"):
+        case (.producerReferenceTime, .utcTiming):
             if producerReference != nil, let scheme = values.required("schemeIdUri") {
                 producerReference?.utcTiming = UTCTiming(scheme: .init(uri: scheme), value: values.string("value") ?? "", line: line)
             }
-        case ("Period", "SegmentTemplate"), ("AdaptationSet", "SegmentTemplate"), ("Representation", "SegmentTemplate"):
+        case (.period, .segmentTemplate), (.adaptationSet, .segmentTemplate), (.representation, .segmentTemplate):
             template = readTemplate(values, line: line)
-        case ("Period", "SegmentBase"), ("AdaptationSet", "SegmentBase"), ("Representation", "SegmentBase"):
+        case (.period, .segmentBase), (.adaptationSet, .segmentBase), (.representation, .segmentBase):
             var segmentBase = SegmentBase()
             segmentBase.timescale = values.positive("timescale")
             segmentBase.presentationTimeOffset = values.count("presentationTimeOffset")
@@ -147,7 +240,7 @@ final class MPDReader: NSObject, XMLParserDelegate {
             segmentBase.availabilityTimeOffset = values.offset("availabilityTimeOffset")
             segmentBase.line = line
             base = segmentBase
-        case ("Period", "SegmentList"), ("AdaptationSet", "SegmentList"), ("Representation", "SegmentList"):
+        case (.period, .segmentList), (.adaptationSet, .segmentList), (.representation, .segmentList):
             var segmentList = SegmentList()
             segmentList.timescale = values.positive("timescale")
             segmentList.duration = values.positive("duration")
@@ -155,15 +248,15 @@ final class MPDReader: NSObject, XMLParserDelegate {
             segmentList.presentationTimeOffset = values.count("presentationTimeOffset")
             segmentList.line = line
             list = segmentList
-        case ("SegmentTemplate", "SegmentTimeline"), ("SegmentList", "SegmentTimeline"):
+        case (.segmentTemplate, .segmentTimeline), (.segmentList, .segmentTimeline):
             timeline = []
-        case ("SegmentBase", "Initialization"), ("SegmentList", "Initialization"):
+        case (.segmentBase, .initialization), (.segmentList, .initialization):
             let initialization = URLRange(url: values.string("sourceURL"), range: values.byteRange("range"))
-            if base != nil, parent == "SegmentBase" { base?.initialization = initialization } else { list?.initialization = initialization }
-        case ("SegmentList", "SegmentURL"):
-            guard admits("timeline entries", count: &counts.timelineEntries, limit: limits.maximumTimelineEntries) else { return }
+            if base != nil, parent == .segmentBase { base?.initialization = initialization } else { list?.initialization = initialization }
+        case (.segmentList, .segmentURL):
+            guard admits(.timelineEntries, line: line) else { return }
             list?.segmentURLs.append(URLRange(url: values.string("media"), range: values.byteRange("mediaRange")))
-        case ("Period", "EventStream"):
+        case (.period, .eventStream):
             guard period != nil, let scheme = values.required("schemeIdUri") else { return }
             var stream = EventStream(schemeIdURI: scheme)
             stream.value = values.string("value")
@@ -171,9 +264,9 @@ final class MPDReader: NSObject, XMLParserDelegate {
             stream.presentationTimeOffset = values.count("presentationTimeOffset") ?? 0
             stream.line = line
             eventStream = stream
-        case ("EventStream", "Event"):
+        case (.eventStream, .event):
             guard eventStream != nil else { return }
-            guard admits("events", count: &counts.events, limit: limits.maximumEvents) else { return }
+            guard admits(.events, line: line) else { return }
             var newEvent = EventStream.Event()
             newEvent.presentationTime = values.count("presentationTime") ?? 0
             newEvent.duration = values.count("duration")
@@ -192,12 +285,12 @@ final class MPDReader: NSObject, XMLParserDelegate {
             }
             event = newEvent
             startText()
-        case ("Signal", "Binary"):
+        case (.signal, .binary):
             startText()
-        case ("Event", "SpliceInfoSection"):
-            event?.content = .scte35XML(Self.summary(name, attributes))
-        case (_, "Role"), (_, "Accessibility"), (_, "ContentProtection"), (_, "EssentialProperty"),
-             (_, "SupplementalProperty"), (_, "InbandEventStream"), (_, "AudioChannelConfiguration"), (_, "AssetIdentifier"):
+        case (.event, .spliceInfoSection):
+            event?.content = .scte35XML(Self.summary(Self.localName(elementName), attributes))
+        case (_, .role), (_, .accessibility), (_, .contentProtection), (_, .essentialProperty),
+             (_, .supplementalProperty), (_, .inbandEventStream), (_, .audioChannelConfiguration), (_, .assetIdentifier):
             guard let scheme = values.required("schemeIdUri") else { return }
             attach(Descriptor(schemeIdURI: scheme, value: values.string("value"), id: values.string("id")), named: name, to: parent)
         default:
@@ -205,61 +298,61 @@ final class MPDReader: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+    mutating func end() {
         guard refusal == nil, let top = stack.popLast() else { return }
-        let name = top.name
-        let parent = stack.last?.name
+        let name = top.element
+        let parent = stack.last?.element
         switch name {
-        case "Period" where parent == "MPD":
+        case .period where parent == .mpd:
             if let period = period.take() { presentation.periods.append(period) }
-        case "AdaptationSet" where parent == "Period":
+        case .adaptationSet where parent == .period:
             if let adaptationSet = adaptationSet.take() { period?.adaptationSets.append(adaptationSet) }
-        case "Representation" where parent == "AdaptationSet":
+        case .representation where parent == .adaptationSet:
             if let representation = representation.take() { adaptationSet?.representations.append(representation) }
-        case "BaseURL":
+        case .baseURL:
             if var baseURL = baseURL.take(), let url = takeText()?.trimmingXMLSpace, !url.isEmpty {
                 baseURL.url = String(url)
                 switch parent {
-                case "MPD": presentation.baseURLs.append(baseURL)
-                case "Period": period?.baseURLs.append(baseURL)
-                case "AdaptationSet": adaptationSet?.baseURLs.append(baseURL)
-                case "Representation": representation?.baseURLs.append(baseURL)
+                case .mpd: presentation.baseURLs.append(baseURL)
+                case .period: period?.baseURLs.append(baseURL)
+                case .adaptationSet: adaptationSet?.baseURLs.append(baseURL)
+                case .representation: representation?.baseURLs.append(baseURL)
                 default: break
                 }
             } else {
                 problem("an empty BaseURL is ignored")
             }
             baseURL = nil
-        case "ProducerReferenceTime":
+        case .producerReferenceTime:
             guard var reference = producerReference.take() else { break }
             // The wall clock's format is its clock's: a date, unless that clock is NTP.
             if case .ntp = reference.utcTiming?.scheme {} else {
-                reference.wallClock = AttributeValues([:], line: reference.line, reader: self)
+                reference.wallClock = AttributeValues([:], line: reference.line, problems: problems)
                     .date("wallClockTime", written: reference.wallClockTime)
             }
-            if parent == "Representation", representation != nil {
+            if parent == .representation, representation != nil {
                 representation?.common.producerReferenceTimes.append(reference)
-            } else if parent == "AdaptationSet", adaptationSet != nil {
+            } else if parent == .adaptationSet, adaptationSet != nil {
                 adaptationSet?.common.producerReferenceTimes.append(reference)
             }
-        case "Location" where parent == "MPD":
+        case .location where parent == .mpd:
             if let location = takeText()?.trimmingXMLSpace, !location.isEmpty {
                 presentation.locations.append(String(location))
             }
-        case "Label" where parent == "AdaptationSet":
+        case .label where parent == .adaptationSet:
             if let label = takeText()?.trimmingXMLSpace, !label.isEmpty {
                 adaptationSet?.labels.append(String(label))
             }
-        case "SegmentTemplate":
+        case .segmentTemplate:
             if let template = template.take() { setInformation(parent) { $0.template = template } }
-        case "SegmentBase":
+        case .segmentBase:
             if let base = base.take() { setInformation(parent) { $0.base = base } }
-        case "SegmentList":
+        case .segmentList:
             if let list = list.take() { setInformation(parent) { $0.list = list } }
-        case "SegmentTimeline":
+        case .segmentTimeline:
             let timeline = timeline.take()
-            if parent == "SegmentTemplate" { template?.timeline = timeline } else if parent == "SegmentList" { list?.timeline = timeline }
-        case "Binary" where parent == "Signal":
+            if parent == .segmentTemplate { template?.timeline = timeline } else if parent == .segmentList { list?.timeline = timeline }
+        case .binary where parent == .signal:
             if let encoded = takeText() {
                 if let bytes = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters) {
                     event?.content = .binary([UInt8](bytes))
@@ -267,44 +360,22 @@ final class MPDReader: NSObject, XMLParserDelegate {
                     problem("scte35:Binary is not base64")
                 }
             }
-        case "Event" where parent == "EventStream":
+        case .event where parent == .eventStream:
             let body = takeText()?.trimmingXMLSpace
             if var event = event.take() {
                 if case .none = event.content, let body, !body.isEmpty { event.content = .text(String(body)) }
                 eventStream?.events.append(event)
             }
-        case "EventStream" where parent == "Period":
+        case .eventStream where parent == .period:
             if let eventStream = eventStream.take() { period?.eventStreams.append(eventStream) }
         default:
             break
         }
     }
 
-    // A document type declaration could expand entities without bound: an MPD has none, so any is refused (the
-    // parser checks the bytes first; these are the second line of defence).
-    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
-        refuse("the document declares an entity (\(name.prefix(64))): refused", parser)
-    }
-
-    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
-        refuse("the document declares an external entity (\(name.prefix(64))): refused", parser)
-    }
-
-    func parser(_ parser: XMLParser, foundElementDeclarationWithName elementName: String, model: String) {
-        refuse("the document has a DTD: refused", parser)
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        append(string)
-    }
-
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        append(String(decoding: CDATABlock, as: UTF8.self))
-    }
-
     // MARK: - Reading elements
 
-    private func readPresentation(_ values: AttributeValues) {
+    private mutating func readPresentation(_ values: AttributeValues) {
         switch values.string("type") {
         case nil, "static": presentation.type = .static
         case "dynamic": presentation.type = .dynamic
@@ -405,7 +476,7 @@ final class MPDReader: NSObject, XMLParserDelegate {
         return reference
     }
 
-    private func readTemplate(_ values: AttributeValues, line: Int) -> SegmentTemplate {
+    private mutating func readTemplate(_ values: AttributeValues, line: Int) -> SegmentTemplate {
         var template = SegmentTemplate()
         template.media = values.string("media")
         template.initialization = values.string("initialization")
@@ -440,7 +511,7 @@ final class MPDReader: NSObject, XMLParserDelegate {
 
     /// What a URL template's text holds that the standard does not define: read once per distinct text (a
     /// multi-period MPD repeats its templates in every period).
-    private func templateProblems(_ text: String) -> [String] {
+    private mutating func templateProblems(_ text: String) -> [String] {
         if let known = templateProblemsByText[text] { return known }
         let problems = SegmentURLTemplate(text).problems
         if templateProblemsByText.count < 1_000 { templateProblemsByText[text] = problems }
@@ -449,48 +520,48 @@ final class MPDReader: NSObject, XMLParserDelegate {
 
     // MARK: - Attaching
 
-    private func setInformation(_ parent: String?, _ change: (inout SegmentInformation) -> Void) {
+    private mutating func setInformation(_ parent: MPDElement?, _ change: (inout SegmentInformation) -> Void) {
         switch parent {
-        case "Period": if period != nil { change(&period!.segmentInformation) }
-        case "AdaptationSet": if adaptationSet != nil { change(&adaptationSet!.segmentInformation) }
-        case "Representation": if representation != nil { change(&representation!.segmentInformation) }
+        case .period: if period != nil { change(&period!.segmentInformation) }
+        case .adaptationSet: if adaptationSet != nil { change(&adaptationSet!.segmentInformation) }
+        case .representation: if representation != nil { change(&representation!.segmentInformation) }
         default: break
         }
     }
 
-    private func attach(_ descriptor: Descriptor, named name: String, to parent: String) {
+    private mutating func attach(_ descriptor: Descriptor, named name: MPDElement, to parent: MPDElement) {
         func common(_ change: (inout CommonAttributes) -> Void) {
-            if parent == "Representation", representation != nil {
+            if parent == .representation, representation != nil {
                 change(&representation!.common)
-            } else if parent == "AdaptationSet", adaptationSet != nil {
+            } else if parent == .adaptationSet, adaptationSet != nil {
                 change(&adaptationSet!.common)
             }
         }
         switch (name, parent) {
-        case ("Role", "AdaptationSet"): adaptationSet?.roles.append(descriptor)
-        case ("Accessibility", "AdaptationSet"): adaptationSet?.accessibility.append(descriptor)
-        case ("AssetIdentifier", "Period"): period?.assetIdentifier = descriptor
-        case ("EssentialProperty", "MPD"): presentation.essentialProperties.append(descriptor)
-        case ("SupplementalProperty", "MPD"): presentation.supplementalProperties.append(descriptor)
-        case ("EssentialProperty", "Period"): period?.essentialProperties.append(descriptor)
-        case ("SupplementalProperty", "Period"): period?.supplementalProperties.append(descriptor)
-        case ("ContentProtection", _): common { $0.contentProtection.append(descriptor) }
-        case ("EssentialProperty", _): common { $0.essentialProperties.append(descriptor) }
-        case ("SupplementalProperty", _): common { $0.supplementalProperties.append(descriptor) }
-        case ("InbandEventStream", _): common { $0.inbandEventStreams.append(descriptor) }
-        case ("AudioChannelConfiguration", _): common { $0.audioChannelConfiguration.append(descriptor) }
+        case (.role, .adaptationSet): adaptationSet?.roles.append(descriptor)
+        case (.accessibility, .adaptationSet): adaptationSet?.accessibility.append(descriptor)
+        case (.assetIdentifier, .period): period?.assetIdentifier = descriptor
+        case (.essentialProperty, .mpd): presentation.essentialProperties.append(descriptor)
+        case (.supplementalProperty, .mpd): presentation.supplementalProperties.append(descriptor)
+        case (.essentialProperty, .period): period?.essentialProperties.append(descriptor)
+        case (.supplementalProperty, .period): period?.supplementalProperties.append(descriptor)
+        case (.contentProtection, _): common { $0.contentProtection.append(descriptor) }
+        case (.essentialProperty, _): common { $0.essentialProperties.append(descriptor) }
+        case (.supplementalProperty, _): common { $0.supplementalProperties.append(descriptor) }
+        case (.inbandEventStream, _): common { $0.inbandEventStreams.append(descriptor) }
+        case (.audioChannelConfiguration, _): common { $0.audioChannelConfiguration.append(descriptor) }
         default: break
         }
     }
 
     // MARK: - Text
 
-    private func startText() {
+    private mutating func startText() {
         text = ""
         textCut = false
     }
 
-    private func append(_ string: String) {
+    mutating func append(_ string: String) {
         guard text != nil else { return }
         let room = limits.maximumTextBytes - (text?.utf8.count ?? 0)
         guard room > 0 else {
@@ -507,7 +578,7 @@ final class MPDReader: NSObject, XMLParserDelegate {
         }
     }
 
-    private func takeText() -> String? {
+    private mutating func takeText() -> String? {
         defer { text = nil }
         return text
     }
