@@ -93,6 +93,7 @@ struct AdDASHSessionTests {
             HarmonicAdProvider(transport: $0.transport, clock: $0.clock)
         }
         #expect(snapshot?.producerClockOffset == .milliseconds(1_500), "the segments' prft: the encoder 1.5 s ahead of the stream's dates")
+        #expect(h.session.producerClockPlacement == "on the producer's clock (prft): +1.500 s from the stream's dates")
         // Each event at its prftStartTime less the offset: its written startTime (its key) less the skew.
         let fired = h.session.beacons.map(\.firing)
         #expect(!fired.isEmpty)

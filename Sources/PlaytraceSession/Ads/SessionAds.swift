@@ -379,6 +379,7 @@ public final class SessionAds {
         if session.retiredBreakCount > 0 {
             lines.append("  \(session.retiredBreakCount) earlier break(s) left the stream's window: in the counts, not listed")
         }
+        if let placement = session.producerClockPlacement { lines.append("  ad times placed \(placement)") }
         if session.adPods.isEmpty { lines.append("  no \(session.retiredBreakCount > 0 ? "other " : "")ad break listed") }
         let list = AdPodList(pods: session.adPods, fates: session.fates, time: time)
         // Names are padded to the longest one listed, never cut.
