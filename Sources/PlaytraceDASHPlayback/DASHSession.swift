@@ -69,9 +69,8 @@ public final class DASHSession {
                 for representation in set.representations {
                     guard let reference = representation.attributes.producerReferenceTimes.first(where: { $0.wallClock != nil }),
                           let wallClock = reference.wallClock else { continue }
-                    let addressing = representation.segments.addressing
-                    let place = period.start + addressing.timescale.duration(ofTicks: reference.presentationTime)
-                        - addressing.timescale.duration(ofTicks: addressing.presentationTimeOffset)
+                    let place = period.start
+                        + representation.segments.addressing.periodOffset(ofPresentationTime: reference.presentationTime)
                     return .seconds((wallClock - (origin + place)).seconds)
                 }
             }

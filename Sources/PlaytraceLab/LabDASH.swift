@@ -1,5 +1,6 @@
 import Foundation
 import PlaytraceCore
+import PlaytraceDASH
 import PlaytraceHLS
 
 /// The lab's MPEG-DASH presentations, the same content as its HLS streams (the ladder's rungs as video
@@ -266,11 +267,10 @@ struct LabDASH: Sendable {
     /// when it opens a break (the break's `splice_insert`, or its ad's signaling); `nil` for the others.
     func eventMessage(_ kind: Kind, segment number: Int) -> [UInt8]? {
         guard let scheme = Self.inbandScheme(kind), opensBreak(number) else { return nil }
-        func uint32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
-        func uint64(_ value: UInt64) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
         var payload: [UInt8] = [1, 0, 0, 0]
-        payload += uint32(90_000) + uint64(UInt64(number * duration) * 90_000) + uint32(UInt32(breakLength * duration) * 90_000)
-        payload += uint32(UInt32(truncatingIfNeeded: number))
+        payload += Self.uint32(90_000) + Self.uint64(UInt64(number * duration) * 90_000)
+            + Self.uint32(UInt32(breakLength * duration) * 90_000)
+        payload += Self.uint32(UInt32(truncatingIfNeeded: number))
         payload += Array(scheme.utf8) + [0] + [0]
         if kind == .emsgSignaling {
             payload += LabSignaling.slot(ad: number, duration: Double(breakLength * duration),
@@ -278,7 +278,7 @@ struct LabDASH: Sendable {
         } else {
             payload += splice(opening: number)
         }
-        return uint32(UInt32(8 + payload.count)) + Array("emsg".utf8) + payload
+        return Self.box("emsg", payload)
     }
 
     // MARK: - The producer's clock
@@ -292,9 +292,7 @@ struct LabDASH: Sendable {
     /// The `prft` box (version 1) that dates a live segment's first sample, whose decode time is `decodeTime`, on the
     /// encoder's clock.
     func producerReference(segment number: Int, decodeTime: UInt64) -> [UInt8] {
-        let seconds = producerDate(ofSegment: number).secondsSince1970 + 2_208_988_800
-        let whole = seconds.rounded(.down)
-        let ntp = UInt64(whole) << 32 | UInt64(((seconds - whole) * 4_294_967_296).rounded(.down))
+        let ntp = ProducerReferenceTimeBox.ntpTimestamp(of: producerDate(ofSegment: number))
         let payload: [UInt8] = [1, 0, 0, 0] + Self.uint32(1) + Self.uint64(ntp) + Self.uint64(decodeTime)
         return Self.box("prft", payload)
     }

@@ -155,7 +155,7 @@ extension JSONReader {
 /// (a duplicate in the metadata) get keys one millisecond apart rather than sharing a fired state.
 enum AdEventOrdering {
     static func disambiguated(_ events: [TrackingEvent]) -> [TrackingEvent] {
-        var sorted = events.enumerated().sorted { ($0.element.startTime, $0.offset) < ($1.element.startTime, $1.offset) }.map(\.element)
+        var sorted = inTimeOrder(events, \.startTime)
         var used: Set<TrackingEventKey> = []
         for index in sorted.indices {
             while used.contains(sorted[index].id) { sorted[index].id.time += 1 }

@@ -3,9 +3,10 @@ import PlaytraceCore
 extension AdMetadata {
     /// Whether any time is given on the producer's wall clock as well (Harmonic's `prftStartTime` on DASH).
     public var hasProducerTimes: Bool {
-        pods.contains { pod in
-            pod.producerStartTime != nil || pod.allTrackingEvents.contains { $0.producerStartTime != nil }
-                || pod.ads.contains { $0.producerStartTime != nil }
+        func given(_ events: [TrackingEvent]) -> Bool { events.contains { $0.producerStartTime != nil } }
+        return pods.contains { pod in
+            pod.producerStartTime != nil || given(pod.trackingEvents)
+                || pod.ads.contains { $0.producerStartTime != nil || given($0.trackingEvents) }
         }
     }
 
@@ -26,7 +27,7 @@ extension AdMetadata {
             for index in events.indices {
                 events[index].startTime = placed(events[index].startTime, producer: events[index].producerStartTime)
             }
-            events = events.enumerated().sorted { ($0.element.startTime, $0.offset) < ($1.element.startTime, $1.offset) }.map(\.element)
+            events = inTimeOrder(events, \.startTime)
         }
         var metadata = self
         for podIndex in metadata.pods.indices {
@@ -37,11 +38,10 @@ extension AdMetadata {
                 pod.ads[adIndex].startTime = placed(pod.ads[adIndex].startTime, producer: pod.ads[adIndex].producerStartTime)
                 place(&pod.ads[adIndex].trackingEvents)
             }
-            pod.ads = pod.ads.enumerated().sorted { ($0.element.startTime, $0.offset) < ($1.element.startTime, $1.offset) }.map(\.element)
+            pod.ads = inTimeOrder(pod.ads, \.startTime)
             metadata.pods[podIndex] = pod
         }
-        metadata.pods = metadata.pods.enumerated()
-            .sorted { ($0.element.startTime, $0.offset) < ($1.element.startTime, $1.offset) }.map(\.element)
+        metadata.pods = inTimeOrder(metadata.pods, \.startTime)
         if var range = metadata.dataRange {
             range.start = placed(range.start, producer: range.producerStart)
             range.end = placed(range.end, producer: range.producerEnd)
@@ -49,4 +49,9 @@ extension AdMetadata {
         }
         return metadata
     }
+}
+
+/// `items` sorted by their start, stably (the decoder's order among equal times).
+func inTimeOrder<Item>(_ items: [Item], _ start: KeyPath<Item, AdTime>) -> [Item] {
+    items.enumerated().sorted { ($0.element[keyPath: start], $0.offset) < ($1.element[keyPath: start], $1.offset) }.map(\.element)
 }

@@ -171,11 +171,8 @@ public final class AdBeaconingSession {
         default: true
         }
         if moved {
-            let placement = offset.map { "on the producer's clock (prft): \(Self.signedSeconds($0)) from the stream's dates" }
-                ?? "by their startTime: the stream says nothing of its producer's clock (no prft)"
-            log("ad metadata times placed " + placement, isError: false)
-            producerClockPlacement = placement
             producerOffsetSaid = .some(offset)
+            log("ad metadata times placed " + (producerClockPlacement ?? ""), isError: false)
         }
         return offset.map { metadata.placingProducerTimes(offset: $0) } ?? metadata
     }
@@ -267,7 +264,12 @@ public final class AdBeaconingSession {
     @ObservationIgnored private var lastProblems: Set<String> = []
     /// How the metadata's times on the producer's clock (Harmonic's `prftStartTime`) were last placed, when it gives
     /// any: on that clock and by how much, or by their `startTime`.
-    public private(set) var producerClockPlacement: String?
+    public var producerClockPlacement: String? {
+        producerOffsetSaid.map { offset in
+            offset.map { "on the producer's clock (prft): \(Self.signedSeconds($0)) from the stream's dates" }
+                ?? "by their startTime: the stream says nothing of its producer's clock (no prft)"
+        }
+    }
     /// The producer clock's offset last said (``placedOnProducerClock(_:)``): `nil` before any, `.some(nil)` for none.
     @ObservationIgnored private var producerOffsetSaid: Duration??
 

@@ -51,6 +51,12 @@ public struct SegmentAddressing: Sendable, Hashable {
     ///   - levels: the segment information of the representation, its adaptation set and its period, in that order.
     ///   - periodDuration: the period's length when known: where a timeline's last `r < 0` stops, and past which no
     ///     segment is listed.
+    /// Where a presentation time (in ticks) lies from its period's start: (time − `@presentationTimeOffset`) /
+    /// timescale, as an event's or a producer reference's time is placed.
+    public func periodOffset(ofPresentationTime ticks: Int64) -> Duration {
+        timescale.duration(ofTicks: ticks) - timescale.duration(ofTicks: presentationTimeOffset)
+    }
+
     static func inherited(_ levels: [SegmentInformation], periodDuration: Duration?, line: Int,
                           problems: inout [MPDProblem]) -> SegmentAddressing? {
         guard let nearest = levels.first(where: { !$0.isEmpty }) else {

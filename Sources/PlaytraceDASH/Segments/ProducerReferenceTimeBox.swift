@@ -34,4 +34,11 @@ public struct ProducerReferenceTimeBox: Sendable, Hashable {
         let fraction = Double(ntpTimestamp & 0xFFFF_FFFF) / 4_294_967_296
         return StreamDate(secondsSince1970: seconds + fraction)
     }
+
+    /// A date as an NTP time (era 0: 1900 to 2036; 0 before it, the era's last second after), as a producer writes it.
+    public static func ntpTimestamp(of date: StreamDate) -> UInt64 {
+        let seconds = min(max(date.secondsSince1970 + Double(ntpToUnix), 0), Double(UInt32.max))
+        let whole = seconds.rounded(.down)
+        return UInt64(whole) << 32 | UInt64(((seconds - whole) * 4_294_967_296).rounded(.down))
+    }
 }

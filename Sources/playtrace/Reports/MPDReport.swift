@@ -290,10 +290,8 @@ extension MPDReport.RepresentationEntry {
             }
         }
         initialization = segments.initialization.flatMap { $0.urls(at: bases).first?.absoluteString }
-        let timescale = addressing.timescale
         producerReferenceTimes = attributes.producerReferenceTimes.map { reference in
-            let start = periodStart + timescale.duration(ofTicks: reference.presentationTime)
-                - timescale.duration(ofTicks: addressing.presentationTimeOffset)
+            let start = periodStart + addressing.periodOffset(ofPresentationTime: reference.presentationTime)
             var offset: Double?
             if let wallClock = reference.wallClock, let availabilityStart = live?.0.availabilityStartTime {
                 offset = wallClock.secondsSince1970 - (availabilityStart.secondsSince1970 + MPDReport.seconds(start))
