@@ -45,18 +45,18 @@ public struct SegmentAddressing: Sendable, Hashable {
         case url(URLRange)
     }
 
-    /// The addressing of a representation under an adaptation set under a period; `nil`, with a problem, when its
-    /// segments cannot be named (a template whose `$Number$` or `$Time$` has neither `@duration` nor a timeline).
-    /// - Parameters:
-    ///   - levels: the segment information of the representation, its adaptation set and its period, in that order.
-    ///   - periodDuration: the period's length when known: where a timeline's last `r < 0` stops, and past which no
-    ///     segment is listed.
     /// Where a presentation time (in ticks) lies from its period's start: (time − `@presentationTimeOffset`) /
     /// timescale, as an event's or a producer reference's time is placed.
     public func periodOffset(ofPresentationTime ticks: Int64) -> Duration {
         timescale.duration(ofTicks: ticks) - timescale.duration(ofTicks: presentationTimeOffset)
     }
 
+    /// The addressing of a representation under an adaptation set under a period; `nil`, with a problem, when its
+    /// segments cannot be named (a template whose `$Number$` or `$Time$` has neither `@duration` nor a timeline).
+    /// - Parameters:
+    ///   - levels: the segment information of the representation, its adaptation set and its period, in that order.
+    ///   - periodDuration: the period's length when known: where a timeline's last `r < 0` stops, and past which no
+    ///     segment is listed.
     static func inherited(_ levels: [SegmentInformation], periodDuration: Duration?, line: Int,
                           problems: inout [MPDProblem]) -> SegmentAddressing? {
         guard let nearest = levels.first(where: { !$0.isEmpty }) else {
